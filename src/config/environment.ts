@@ -1,0 +1,40 @@
+import { homedir } from 'node:os'
+import { join, resolve } from 'node:path'
+
+/**
+ * Everything sangam takes from the process environment, read once at an entry point and passed
+ * down. No code outside config/ reads `process.env`.
+ */
+export interface Environment {
+  /** Where sangam keeps its databases (`SANGAM_HOME`, default `~/.sangam`). */
+  readonly sangamHome: string
+  /** Claude Code's config dir (`CLAUDE_CONFIG_DIR`, default `~/.claude`); transcripts live under `projects/`. */
+  readonly claudeConfigDir: string
+  /** Codex's home (`CODEX_HOME`, default `~/.codex`); rollouts live under `sessions/` and `archived_sessions/`. */
+  readonly codexHome: string
+  /** The human's name as given by `SANGAM_USER`; when absent, git's `user.email`/`user.name` decide. */
+  readonly user: string | undefined
+  /** `CLAUDE_CODE_SESSION_ID` when we run inside a Claude Code session (MCP server, hooks). */
+  readonly claudeSessionId: string | undefined
+  /** `CLAUDE_PROJECT_DIR`: the launch root of the Claude Code session that started us. */
+  readonly claudeProjectDir: string | undefined
+  /** `SANGAM_LOG`: debug | info | warn | error | silent. */
+  readonly logLevel: string | undefined
+}
+
+export function readEnvironment(env: Readonly<Record<string, string | undefined>>): Environment {
+  const home = nonEmpty(env.HOME) ?? homedir()
+  return Object.freeze({
+    sangamHome: resolve(nonEmpty(env.SANGAM_HOME) ?? join(home, '.sangam')),
+    claudeConfigDir: resolve(nonEmpty(env.CLAUDE_CONFIG_DIR) ?? join(home, '.claude')),
+    codexHome: resolve(nonEmpty(env.CODEX_HOME) ?? join(home, '.codex')),
+    user: nonEmpty(env.SANGAM_USER),
+    claudeSessionId: nonEmpty(env.CLAUDE_CODE_SESSION_ID),
+    claudeProjectDir: nonEmpty(env.CLAUDE_PROJECT_DIR),
+    logLevel: nonEmpty(env.SANGAM_LOG),
+  })
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value
+}

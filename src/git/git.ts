@@ -1,0 +1,44 @@
+import { spawnSync } from 'node:child_process'
+import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
+
+/** The outcome of one git invocation. A non-zero exit is an answer, not an exception. */
+export interface GitResult {
+  readonly code: number
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/**
+ * Runs git. This is the only place in sangam that spawns git, so that every call gets the same
+ * environment: no pager, no prompts for credentials, no localisation of messages we parse.
+ */
+export function runGit(args: readonly string[], cwd: string, input?: string): GitResult {
+  const result = spawnSync('git', args, {
+    cwd,
+    input,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+    env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', LC_ALL: 'C' },
+  })
+  if (result.error) {
+    throw new SangamError(ErrorCode.GitFailed, `could not run git: ${result.error.message}`, undefined, {
+      cause: result.error,
+    })
+  }
+  return { code: result.status ?? 1, stdout: result.stdout, stderr: result.stderr }
+}
+
+/** Runs git and returns trimmed stdout, or throws when git exits non-zero. */
+export function gitOutput(args: readonly string[], cwd: string): string {
+  const result = runGit(args, cwd)
+  if (result.code !== 0) {
+    throw new SangamError(ErrorCode.GitFailed, `git ${args.join(' ')} failed: ${result.stderr.trim()}`)
+  }
+  return result.stdout.trim()
+}
+
+/** Runs git and returns trimmed stdout, or null when git exits non-zero (a missing ref, no remote). */
+export function gitOutputOrNull(args: readonly string[], cwd: string): string | null {
+  const result = runGit(args, cwd)
+  return result.code === 0 ? result.stdout.trim() : null
+}

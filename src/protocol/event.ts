@@ -1,0 +1,50 @@
+import { z } from 'zod'
+
+/**
+ * An event is one normalised record captured from a transcript (or a note, the one voluntary
+ * write). This schema is the shape that leaves a process: `--json` output, MCP structured output,
+ * and, once a server is attached, what is shared with the team.
+ */
+export const eventKindSchema = z.enum([
+  'human',
+  'assistant',
+  'thinking',
+  'tool_call',
+  'tool_output',
+  'system',
+  'note',
+])
+export type EventKind = z.infer<typeof eventKindSchema>
+export const eventKinds: readonly EventKind[] = eventKindSchema.options
+
+/** `sangam` is the vendor of notes: they come from sangam itself, not from an agent's transcript. */
+export const vendorSchema = z.enum(['claude', 'codex', 'sangam'])
+export type Vendor = z.infer<typeof vendorSchema>
+
+export const eventSchema = z.object({
+  /** Deterministic: derived from source file, byte offset and part, so a replay yields the same id. */
+  id: z.string(),
+  kind: eventKindSchema,
+  vendor: vendorSchema,
+  cliVersion: z.string().nullable(),
+  sessionId: z.string(),
+  /** The human this event belongs to (an agent session acts for its human). */
+  author: z.string(),
+  cwd: z.string().nullable(),
+  branch: z.string().nullable(),
+  /** ISO-8601 UTC. */
+  at: z.string(),
+  /** Absolute path of the transcript the event came from; null for notes. */
+  sourcePath: z.string().nullable(),
+  byteOffset: z.number().int().nonnegative().nullable(),
+  part: z.number().int().nonnegative(),
+  toolName: z.string().nullable(),
+  callId: z.string().nullable(),
+  /** Scrubbed text, bounded for tool output. */
+  text: z.string(),
+  /** Size in characters of the text before it was bounded. */
+  fullSize: z.number().int().nonnegative(),
+  /** Tool output stays on this machine unless the project opts in. */
+  shareable: z.boolean(),
+})
+export type Event = z.infer<typeof eventSchema>

@@ -1,0 +1,53 @@
+import { userInfo } from 'node:os'
+import type { Environment } from '../config/environment.ts'
+import { gitUser, openRepository, type Repository } from '../git/repository.ts'
+import type { Clock } from '../shared/clock.ts'
+import { type Db, openProjectDatabase } from '../store/database.ts'
+import { readProject, writeProject } from '../store/project-table.ts'
+
+/** An opened project: the repository we run in, its database, and who "I" am. */
+export interface ProjectContext {
+  readonly env: Environment
+  readonly clock: Clock
+  readonly repo: Repository
+  readonly db: Db
+  /** The human acting here: SANGAM_USER, else git user.email / user.name, else the OS user. */
+  readonly human: string
+  close(): void
+}
+
+/**
+ * Finds the repository containing `cwd`, opens (creating and migrating) its database, and records
+ * the project if this is the first time. Nothing leaves the machine.
+ */
+export function openProject(env: Environment, cwd: string, clock: Clock): ProjectContext {
+  const repo = openRepository(cwd)
+  const db = openProjectDatabase(env.sangamHome, repo.projectId)
+  recordProject(db, repo, clock)
+  return {
+    env,
+    clock,
+    repo,
+    db,
+    human: resolveHuman(env, repo),
+    close: () => db.close(),
+  }
+}
+
+export function resolveHuman(env: Environment, repo: Repository): string {
+  return env.user ?? gitUser(repo.root) ?? userInfo().username
+}
+
+function recordProject(db: Db, repo: Repository, clock: Clock): void {
+  const existing = readProject(db)
+  if (existing && existing.remote === repo.remote && existing.commonDir === repo.commonDir) return
+  writeProject(db, {
+    id: repo.projectId,
+    // The first worktree that recorded the project stays its root; others are found via git.
+    root: existing?.root ?? repo.root,
+    remote: repo.remote,
+    identitySource: repo.identitySource,
+    commonDir: repo.commonDir,
+    createdAt: existing?.createdAt ?? clock.now(),
+  })
+}

@@ -1,0 +1,50 @@
+/**
+ * The one error type of every sangam process. Expected outcomes (a lease conflict, an empty search)
+ * are return values; a SangamError is for input we refuse and I/O we cannot do. Its `code` is a
+ * closed set, and `cli/exit-codes.ts` is the only place codes become process exit codes.
+ */
+export const ErrorCode = {
+  /** The command line itself is wrong (unknown flag, bad value). */
+  Usage: 'USAGE',
+  /** Input that parses but makes no sense (a malformed --since, an empty note). */
+  InvalidInput: 'INVALID_INPUT',
+  /** The current directory is not inside a Git repository. */
+  NotARepository: 'NOT_A_REPOSITORY',
+  /** The data directory is missing and cannot be created, or is not writable. */
+  DataDirUnusable: 'DATA_DIR_UNUSABLE',
+  /** Another process holds the database write lock past our busy timeout. */
+  StoreBusy: 'STORE_BUSY',
+  /** The database exists but was written by a newer sangam, or is not a sangam database. */
+  StoreIncompatible: 'STORE_INCOMPATIBLE',
+  /** Something asked for by id does not exist (an event id, a session). */
+  NotFound: 'NOT_FOUND',
+  /** Another `sangam up` already runs for this project on this machine. */
+  DaemonRunning: 'DAEMON_RUNNING',
+  /** A lease could not be granted (held by another actor). */
+  LeaseConflict: 'LEASE_CONFLICT',
+  /** An arbitrated operation could not be confirmed (server unreachable). */
+  Unconfirmed: 'UNCONFIRMED',
+  /** A git command failed in a way the caller did not expect. */
+  GitFailed: 'GIT_FAILED',
+  /** The sync server refused us or could not be reached. */
+  ServerRefused: 'SERVER_REFUSED',
+  /** A bug: an invariant broke. */
+  Internal: 'INTERNAL',
+} as const
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
+
+export class SangamError extends Error {
+  readonly code: ErrorCode
+  readonly data: unknown
+
+  constructor(code: ErrorCode, message: string, data?: unknown, options?: ErrorOptions) {
+    super(message, options)
+    this.name = 'SangamError'
+    this.code = code
+    this.data = data
+  }
+}
+
+export function isSangamError(error: unknown): error is SangamError {
+  return error instanceof SangamError
+}

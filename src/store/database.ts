@@ -1,0 +1,145 @@
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import Database from 'better-sqlite3'
+import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
+import { migrate } from './migrations.ts'
+
+export type Db = Database.Database
+/** A prepared statement taking positional or named parameters. */
+export type Statement = Database.Statement<unknown[], unknown>
+
+export interface OpenOptions {
+  /** Open without writing anything: no migrations, no directory creation. Used by hooks. */
+  readonly readonly?: boolean | undefined
+  /** How long a writer waits for another writer's lock before STORE_BUSY (busy_timeout). */
+  readonly busyTimeoutMs?: number | undefined
+}
+
+/** Where a project's database lives: `$SANGAM_HOME/projects/<projectId>/sangam.db`. */
+export function projectDir(sangamHome: string, projectId: string): string {
+  return join(sangamHome, 'projects', projectId)
+}
+
+export function databasePath(sangamHome: string, projectId: string): string {
+  return join(projectDir(sangamHome, projectId), 'sangam.db')
+}
+
+/**
+ * Opens (creating and migrating if needed) a project's database. Directories are 0700 and files
+ * 0600 because transcripts hold private conversations, tool output and, before scrubbing, secrets.
+ */
+export function openProjectDatabase(sangamHome: string, projectId: string, options: OpenOptions = {}): Db {
+  const dir = projectDir(sangamHome, projectId)
+  const file = join(dir, 'sangam.db')
+  if (options.readonly) return openReadonly(file, options)
+  ensurePrivateDir(sangamHome)
+  ensurePrivateDir(join(sangamHome, 'projects'))
+  ensurePrivateDir(dir)
+  return openWritable(file, options.busyTimeoutMs ?? 5000)
+}
+
+/** Opens a database file directly (tests and benchmarks that want a file outside SANGAM_HOME). */
+export function openDatabaseFile(file: string, options: OpenOptions = {}): Db {
+  return options.readonly ? openReadonly(file, options) : openWritable(file, options.busyTimeoutMs ?? 5000)
+}
+
+function openWritable(file: string, busyTimeoutMs: number): Db {
+  const db = withOpenErrors(file, () => new Database(file, { timeout: busyTimeoutMs }))
+  try {
+    db.pragma('journal_mode = WAL')
+    db.pragma('synchronous = NORMAL')
+    db.pragma('foreign_keys = ON')
+    migrate(db)
+  } catch (error) {
+    db.close()
+    throw translateSqliteError(error, file)
+  }
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) {
+    if (existsSync(path)) chmodSync(path, 0o600)
+  }
+  return db
+}
+
+function openReadonly(file: string, options: OpenOptions): Db {
+  const db = withOpenErrors(
+    file,
+    () => new Database(file, { readonly: true, fileMustExist: true, timeout: options.busyTimeoutMs ?? 1000 }),
+  )
+  db.pragma('query_only = ON')
+  return db
+}
+
+function ensurePrivateDir(dir: string): void {
+  try {
+    if (!existsSync(dir)) mkdirEachLevel(dir)
+    else if (!statSync(dir).isDirectory()) throw new Error('it exists and is not a directory')
+    if ((statSync(dir).mode & 0o077) !== 0) chmodSync(dir, 0o700)
+  } catch (error) {
+    throw new SangamError(
+      ErrorCode.DataDirUnusable,
+      `cannot use data directory ${dir}: ${(error as Error).message}. Set SANGAM_HOME to a writable directory.`,
+      { dir },
+      { cause: error },
+    )
+  }
+}
+
+/**
+ * Creates `dir` and any missing parents one level at a time. Node 20's `mkdirSync(…, { recursive })`
+ * spins forever under /proc, so the walk is done here, where every failure is a plain error.
+ */
+function mkdirEachLevel(dir: string): void {
+  const missing: string[] = []
+  for (let path = dir; !existsSync(path); path = dirname(path)) {
+    if (dirname(path) === path) break
+    missing.unshift(path)
+  }
+  for (const path of missing) mkdirSync(path, { mode: 0o700 })
+}
+
+function withOpenErrors(file: string, open: () => Db): Db {
+  try {
+    return open()
+  } catch (error) {
+    throw translateSqliteError(error, file)
+  }
+}
+
+/** Maps SQLite's failure codes onto our closed set, with a message a user can act on. */
+export function translateSqliteError(error: unknown, file: string): unknown {
+  if (error instanceof SangamError) return error
+  const code = (error as { code?: unknown }).code
+  const message = (error as Error).message ?? String(error)
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
+    return new SangamError(
+      ErrorCode.StoreBusy,
+      `the database ${file} is locked by another writer; try again, or stop the other sangam process`,
+      { file },
+      { cause: error },
+    )
+  }
+  if (
+    code === 'SQLITE_CANTOPEN' ||
+    code === 'SQLITE_READONLY' ||
+    code === 'SQLITE_PERM' ||
+    code === 'SQLITE_IOERR'
+  ) {
+    return new SangamError(
+      ErrorCode.DataDirUnusable,
+      `cannot open ${file} (${message}). Check that SANGAM_HOME points to a writable directory.`,
+      { file },
+      { cause: error },
+    )
+  }
+  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
+    return new SangamError(
+      ErrorCode.StoreIncompatible,
+      `${file} is not a usable sangam database: ${message}`,
+      { file },
+      {
+        cause: error,
+      },
+    )
+  }
+  return error
+}

@@ -1,0 +1,70 @@
+import type Database from 'better-sqlite3'
+import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
+import { createBriefCursorTable } from './brief-cursor-table.ts'
+import { createEventTable } from './event-table.ts'
+import { createProjectTable } from './project-table.ts'
+import { createSessionTable } from './session-table.ts'
+import { createSourceFileTable } from './source-file-table.ts'
+import { createUnknownShapeTable } from './unknown-shape-table.ts'
+
+interface Migration {
+  readonly version: number
+  readonly name: string
+  readonly sql: string
+}
+
+/**
+ * Numbered migrations, applied in order inside one IMMEDIATE transaction each. The schema version
+ * is `PRAGMA user_version`; `schema_migration` records when each step ran. Never edit a released
+ * step: add the next number. Later issues own their numbers (leases 2, sync 3).
+ */
+export const migrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'memory',
+    sql: [
+      createProjectTable,
+      createSourceFileTable,
+      createUnknownShapeTable,
+      createEventTable,
+      createSessionTable,
+      createBriefCursorTable,
+    ].join('\n'),
+  },
+]
+
+export const schemaVersion = migrations.reduce((max, step) => Math.max(max, step.version), 0)
+
+const createMigrationTable = /*sql*/ `
+  CREATE TABLE IF NOT EXISTS schema_migration (
+    version    INTEGER PRIMARY KEY,
+    name       TEXT NOT NULL,
+    applied_at INTEGER NOT NULL   -- ms epoch
+  );`
+
+export function migrate(db: Database.Database): void {
+  const current = db.pragma('user_version', { simple: true }) as number
+  if (current > schemaVersion) {
+    throw new SangamError(
+      ErrorCode.StoreIncompatible,
+      `this database has schema version ${current}, newer than this sangam understands (${schemaVersion}); upgrade sangam`,
+    )
+  }
+  if (current === schemaVersion) return
+  const step = db.transaction((migration: Migration) => {
+    // Re-read inside the write lock: another process may have migrated while we waited.
+    const now = db.pragma('user_version', { simple: true }) as number
+    if (now >= migration.version) return
+    db.exec(createMigrationTable)
+    db.exec(migration.sql)
+    db.prepare('INSERT INTO schema_migration (version, name, applied_at) VALUES (?, ?, ?)').run(
+      migration.version,
+      migration.name,
+      Date.now(),
+    )
+    db.pragma(`user_version = ${migration.version}`)
+  })
+  for (const migration of migrations) {
+    if (migration.version > current) step.immediate(migration)
+  }
+}
