@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { editTargets } from './edit-targets.ts'
+import { parseHookPayload } from './hook-payload.ts'
+
+function payload(toolName: string, toolInput: unknown): ReturnType<typeof parseHookPayload> {
+  return parseHookPayload(
+    JSON.stringify({
+      session_id: 's1',
+      hook_event_name: 'PreToolUse',
+      cwd: '/r',
+      tool_name: toolName,
+      tool_input: toolInput,
+    }),
+  )
+}
+
+test('Claude file tools name their file; NotebookEdit uses notebook_path', () => {
+  for (const tool of ['Write', 'Edit', 'MultiEdit']) {
+    assert.deepEqual(editTargets(payload(tool, { file_path: '/r/src/a.ts' }) ?? assert.fail()), [
+      '/r/src/a.ts',
+    ])
+  }
+  const notebook = payload('NotebookEdit', { notebook_path: '/r/n.ipynb', new_source: 'x' })
+  assert.deepEqual(editTargets(notebook ?? assert.fail()), ['/r/n.ipynb'])
+})
+
+test('a Codex apply_patch names every file in its patch', () => {
+  const patch = '*** Begin Patch\n*** Update File: src/a.ts\n*** Move to: src/b.ts\n@@\n*** End Patch\n'
+  assert.deepEqual(editTargets(payload('apply_patch', { command: patch }) ?? assert.fail()), [
+    'src/a.ts',
+    'src/b.ts',
+  ])
+})
+
+test('tools that are not file edits are not gated; an edit without a file names nothing', () => {
+  assert.equal(editTargets(payload('Bash', { command: 'ls' }) ?? assert.fail()), null)
+  assert.deepEqual(editTargets(payload('Write', {}) ?? assert.fail()), [])
+  assert.deepEqual(editTargets(payload('Write', 'not an object') ?? assert.fail()), [])
+})
+
+test('stdin that is not a hook payload parses to null', () => {
+  for (const text of [
+    '',
+    'not json',
+    '[]',
+    '{"session_id":"s"}',
+    '{"hook_event_name":"PreToolUse"}',
+    'null',
+  ]) {
+    assert.equal(parseHookPayload(text), null, text)
+  }
+})

@@ -1,0 +1,32 @@
+import { applyPatchPaths } from './apply-patch-paths.ts'
+import type { HookPayload } from './hook-payload.ts'
+import { stringField } from './hook-payload.ts'
+
+/**
+ * The paths (as the tool gave them) that one tool call would write, or null when the call is not
+ * a file edit we gate. Claude's file tools carry an absolute `file_path` (`notebook_path` for
+ * NotebookEdit); Codex's `apply_patch` carries a patch whose headers name the files.
+ * A recognised edit tool whose input names no file yields [] (nothing to check).
+ */
+export function editTargets(payload: HookPayload): string[] | null {
+  const input = payload.toolInput ?? {}
+  switch (payload.toolName) {
+    case 'Write':
+    case 'Edit':
+    case 'MultiEdit':
+      return present(stringField(input, 'file_path'))
+    case 'NotebookEdit':
+      return present(stringField(input, 'notebook_path') ?? stringField(input, 'file_path'))
+    case 'apply_patch': {
+      const patch =
+        stringField(input, 'command') ?? stringField(input, 'patch') ?? stringField(input, 'input')
+      return patch === null ? [] : applyPatchPaths(patch)
+    }
+    default:
+      return null
+  }
+}
+
+function present(path: string | null): string[] {
+  return path === null ? [] : [path]
+}
