@@ -1,0 +1,136 @@
+/**
+ * What the Claude reader remembers between records. It is stored with the file offset at every
+ * commit, so it stays small: every list is capped, and `restoreClaudeState` accepts anything (an
+ * empty object, garbage, a state written by an older sangam) and fills what is missing.
+ * States are never mutated: a change returns a new object and shares what did not change.
+ */
+export interface ClaudeState {
+  readonly v: 1
+  /** Latest `sessionId` seen; events of records without one fall back to it. */
+  readonly sessionId: string | null
+  /** Latest CLI `version` seen (a resumed file can mix versions). */
+  readonly cliVersion: string | null
+  /** First `cwd` seen in any record: decides whether the file belongs to the project. */
+  readonly firstCwd: string | null
+  /** Latest `cwd` and `gitBranch`, for records that carry none (queue operations). */
+  readonly cwd: string | null
+  readonly branch: string | null
+  /** ms epoch of the last timestamp seen; records without one are placed there. */
+  readonly lastAt: number
+  /** `[tool_use id, tool name]`, oldest first: names the tool of a later `tool_result`. */
+  readonly tools: readonly (readonly [string, string])[]
+  /** Human prompts captured from the input queue whose echo (a `user` record or a `queued_command`) is still due. */
+  readonly queued: readonly QueuedPrompt[]
+}
+
+export interface QueuedPrompt {
+  readonly text: string
+  readonly at: number
+}
+
+/** Enough for every call still awaiting its result; parallel calls rarely exceed a few dozen. */
+export const maxRememberedTools = 512
+export const maxQueuedPrompts = 64
+/**
+ * A queued prompt is echoed when the agent takes it, which can be a whole (long) turn later;
+ * after this long an unmatched entry is stale and must not swallow a prompt typed again.
+ */
+export const queuedEchoWindowMs = 6 * 60 * 60 * 1000
+
+export const initialClaudeState: ClaudeState = {
+  v: 1,
+  sessionId: null,
+  cliVersion: null,
+  firstCwd: null,
+  cwd: null,
+  branch: null,
+  lastAt: 0,
+  tools: [],
+  queued: [],
+}
+
+export function restoreClaudeState(json: string): ClaudeState {
+  const raw = parseObject(json)
+  if (raw === null) return initialClaudeState
+  return {
+    v: 1,
+    sessionId: stringOrNull(raw.sessionId),
+    cliVersion: stringOrNull(raw.cliVersion),
+    firstCwd: stringOrNull(raw.firstCwd),
+    cwd: stringOrNull(raw.cwd),
+    branch: stringOrNull(raw.branch),
+    lastAt: typeof raw.lastAt === 'number' && Number.isFinite(raw.lastAt) ? raw.lastAt : 0,
+    tools: restoreTools(raw.tools),
+    queued: restoreQueued(raw.queued),
+  }
+}
+
+export function rememberTool(state: ClaudeState, callId: string, name: string): ClaudeState {
+  const kept = state.tools.length >= maxRememberedTools ? state.tools.slice(1) : state.tools
+  return { ...state, tools: [...kept, [callId, name]] }
+}
+
+export function toolNameOf(state: ClaudeState, callId: string): string | null {
+  for (let i = state.tools.length - 1; i >= 0; i--) {
+    const entry = state.tools[i]
+    if (entry !== undefined && entry[0] === callId) return entry[1]
+  }
+  return null
+}
+
+export function rememberQueued(state: ClaudeState, text: string, at: number): ClaudeState {
+  const kept = state.queued.length >= maxQueuedPrompts ? state.queued.slice(1) : state.queued
+  return { ...state, queued: [...kept, { text, at }] }
+}
+
+/**
+ * Looks for the queued prompt that a `user` record or `queued_command` attachment echoes. A match
+ * is consumed (each queued prompt has one echo), so typing the same words later is a new prompt.
+ */
+export function takeQueuedEcho(state: ClaudeState, text: string, at: number): ClaudeState | null {
+  const index = state.queued.findIndex((entry) => entry.text === text && at - entry.at <= queuedEchoWindowMs)
+  if (index === -1) return null
+  return { ...state, queued: state.queued.filter((_, i) => i !== index) }
+}
+
+/** Drops every queued prompt still awaiting its echo: they can no longer be echoed. */
+export function forgetQueued(state: ClaudeState): ClaudeState {
+  return state.queued.length === 0 ? state : { ...state, queued: [] }
+}
+
+function parseObject(json: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(json)
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null
+  } catch {
+    return null
+  }
+}
+
+function stringOrNull(value: unknown): string | null {
+  return typeof value === 'string' ? value : null
+}
+
+function restoreTools(value: unknown): (readonly [string, string])[] {
+  if (!Array.isArray(value)) return []
+  const tools: (readonly [string, string])[] = []
+  for (const entry of value.slice(-maxRememberedTools)) {
+    if (Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'string') {
+      tools.push([entry[0], entry[1]])
+    }
+  }
+  return tools
+}
+
+function restoreQueued(value: unknown): QueuedPrompt[] {
+  if (!Array.isArray(value)) return []
+  const queued: QueuedPrompt[] = []
+  for (const entry of value.slice(-maxQueuedPrompts)) {
+    if (typeof entry !== 'object' || entry === null) continue
+    const { text, at } = entry as Record<string, unknown>
+    if (typeof text === 'string' && typeof at === 'number' && Number.isFinite(at)) queued.push({ text, at })
+  }
+  return queued
+}
