@@ -15,6 +15,7 @@ import {
   type CodexState,
   capture,
   eventOf,
+  field,
   initialCodexState,
   restoreCodexState,
   type Step,
@@ -68,7 +69,7 @@ function readEnvelope(state: CodexState, record: JsonObject, type: string, paylo
     case 'session_meta':
       return readSessionMeta(current, payload)
     case 'turn_context': {
-      const cwd = text(payload.cwd)
+      const cwd = field(text(payload.cwd))
       if (cwd === null) return skip(current, 'metadata')
       return skip({ ...current, cwd, firstCwd: current.firstCwd ?? cwd }, 'metadata')
     }
@@ -106,11 +107,11 @@ function readEnvelope(state: CodexState, record: JsonObject, type: string, paylo
  * copied and re-stamped with the fork time (formats.md B2.3): that copy is skipped.
  */
 function readSessionMeta(state: CodexState, meta: JsonObject): Step {
-  const id = text(meta.id) ?? text(meta.session_id)
-  const cliVersion = text(meta.cli_version) ?? state.cliVersion
-  const branch = text(objectOr(meta.git)?.branch) ?? state.branch
+  const id = field(text(meta.id) ?? text(meta.session_id))
+  const cliVersion = field(text(meta.cli_version)) ?? state.cliVersion
+  const branch = field(text(objectOr(meta.git)?.branch)) ?? state.branch
   if (state.sessionId === null) {
-    const cwd = state.cwd ?? text(meta.cwd)
+    const cwd = state.cwd ?? field(text(meta.cwd))
     const subagent = objectOr(meta.source)?.subagent !== undefined || meta.thread_source === 'subagent'
     return skip(
       { ...state, sessionId: id, cliVersion, branch, cwd, firstCwd: state.firstCwd ?? cwd, subagent },
@@ -129,7 +130,7 @@ function readSessionMeta(state: CodexState, meta: JsonObject): Step {
  * of the thread itself ends it too.
  */
 function endsForkHistory(state: CodexState, type: string, payload: JsonObject): boolean {
-  if (type === 'session_meta') return (text(payload.id) ?? text(payload.session_id)) === state.sessionId
+  if (type === 'session_meta') return field(text(payload.id) ?? text(payload.session_id)) === state.sessionId
   const turnStart =
     type === 'event_msg' && (payload.type === 'task_started' || payload.type === 'turn_started')
   if (!turnStart && type !== 'turn_context') return false
@@ -148,13 +149,13 @@ function readLegacy(state: CodexState, record: JsonObject): Step {
   const type = record.type
   if (type === undefined && text(record.id) !== null) {
     if (state.sessionId !== null) return skip(state, 'metadata')
-    const cwd = text(record.cwd)
+    const cwd = field(text(record.cwd))
     return skip(
       {
         ...state,
-        sessionId: text(record.id),
-        cliVersion: text(record.cli_version) ?? state.cliVersion,
-        branch: text(objectOr(record.git)?.branch) ?? state.branch,
+        sessionId: field(text(record.id)),
+        cliVersion: field(text(record.cli_version)) ?? state.cliVersion,
+        branch: field(text(objectOr(record.git)?.branch)) ?? state.branch,
         cwd: state.cwd ?? cwd,
         firstCwd: state.firstCwd ?? cwd,
       },

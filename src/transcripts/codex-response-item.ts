@@ -1,6 +1,15 @@
 import { arrayOr, isObject, type JsonObject, objectOr, text } from './codex-record.ts'
 import { agentSaid, peerSaid, userSaid } from './codex-said.ts'
-import { type CodexState, capture, eventOf, rememberCall, type Step, skip, takeCall } from './codex-state.ts'
+import {
+  type CodexState,
+  capture,
+  eventOf,
+  field,
+  rememberCall,
+  type Step,
+  skip,
+  takeCall,
+} from './codex-state.ts'
 import { boundChars, contentText, joinBounded, maxBuiltText, toolOutputText } from './codex-text.ts'
 import { classifyUserText, environmentCwd, mergeUserTexts, type UserText } from './codex-user-text.ts'
 
@@ -92,7 +101,7 @@ function readUserMessage(state: CodexState, item: JsonObject): Step {
     if (raw === null) continue
     hadText = true
     if (next.cwd === null) {
-      const cwd = environmentCwd(raw)
+      const cwd = field(environmentCwd(raw))
       if (cwd !== null) next = { ...next, cwd, firstCwd: next.firstCwd ?? cwd }
     }
     parts.push(classifyUserText(boundChars(raw)))

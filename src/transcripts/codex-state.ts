@@ -46,6 +46,8 @@ export type Said = readonly [speaker: Speaker, fingerprint: string, forms: strin
 export const maxCalls = 64
 /** The copies of one message are written within a few records of each other. */
 export const maxSaid = 12
+/** Ids, versions, paths and branch names longer than this are garbage; they are cut, not stored whole. */
+export const maxField = 4096
 
 export const initialCodexState: CodexState = {
   v: 1,
@@ -59,6 +61,11 @@ export const initialCodexState: CodexState = {
   forkHistory: false,
   calls: [],
   said: [],
+}
+
+/** A session id, CLI version, cwd or branch as the state keeps it: bounded. */
+export function field(value: string | null): string | null {
+  return value === null || value.length <= maxField ? value : value.slice(0, maxField)
 }
 
 export function restoreCodexState(json: string): CodexState {
@@ -82,8 +89,9 @@ export function restoreCodexState(json: string): CodexState {
 /** Remembers the tool name of a call so its output, a few records later, can be named. */
 export function rememberCall(state: CodexState, callId: string | null, toolName: string): CodexState {
   if (callId === null) return state
-  const calls = state.calls.filter(([id]) => id !== callId)
-  calls.push([callId, toolName])
+  const id = callId.slice(0, maxField)
+  const calls = state.calls.filter(([known]) => known !== id)
+  calls.push([id, toolName.slice(0, maxField)])
   return { ...state, calls: calls.length > maxCalls ? calls.slice(-maxCalls) : calls }
 }
 
@@ -93,7 +101,8 @@ export function takeCall(
   callId: string | null,
 ): { state: CodexState; toolName: string | null } {
   if (callId === null) return { state, toolName: null }
-  const call = state.calls.find(([id]) => id === callId)
+  const id = callId.slice(0, maxField)
+  const call = state.calls.find(([known]) => known === id)
   if (call === undefined) return { state, toolName: null }
   return { state: { ...state, calls: state.calls.filter((entry) => entry !== call) }, toolName: call[1] }
 }
@@ -169,7 +178,7 @@ function parseObject(json: string): Record<string, unknown> | null {
 }
 
 function stringOrNull(value: unknown): string | null {
-  return typeof value === 'string' ? value : null
+  return typeof value === 'string' ? field(value) : null
 }
 
 function isCall(value: unknown): value is Call {
@@ -186,6 +195,8 @@ function isSaid(value: unknown): value is Said {
     value.length === 3 &&
     speakers.has(value[0]) &&
     typeof value[1] === 'string' &&
-    typeof value[2] === 'string'
+    typeof value[2] === 'string' &&
+    value[1].length <= 64 &&
+    value[2].length <= 8
   )
 }
