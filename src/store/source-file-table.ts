@@ -161,3 +161,35 @@ export function resetSourceFile(db: Db, id: number, now: number): void {
       skip_reasons = '{}', resets = resets + 1, updated_at = ? WHERE id = ?`,
   ).run(now, id)
 }
+
+/**
+ * Records which project a file belongs to, decided once from the first cwd its records give (or
+ * that none was found yet: `inScope` null). Size and mtime are kept so an unchanged undecided file
+ * is not scanned again.
+ */
+export function recordSourceFileScope(
+  db: Db,
+  id: number,
+  scope: { firstCwd: string | null; inScope: boolean | null; size: number; mtime: number; now: number },
+): void {
+  db.prepare(
+    /*sql*/ `UPDATE source_file SET first_cwd = @firstCwd, in_scope = @inScope, size = @size, mtime = @mtime,
+      updated_at = @now WHERE id = @id AND in_scope IS NULL`,
+  ).run({ ...scope, id, inScope: scope.inScope === null ? null : scope.inScope ? 1 : 0 })
+}
+
+/** Rows of this vendor, at another path, whose file name is `name`: candidates for a moved file. */
+export function listSourceFilesNamed(db: Db, vendor: 'claude' | 'codex', name: string): SourceFileRow[] {
+  const suffix = `/${name}`
+  const rows = db
+    .prepare(
+      `SELECT ${selectColumns} FROM source_file WHERE vendor = ? AND substr(path, -length(?)) = ? ORDER BY id`,
+    )
+    .all(vendor, suffix, suffix) as RawRow[]
+  return rows.map(toRow)
+}
+
+/** Points a row (and so every event read from it) at the file's new path. */
+export function moveSourceFile(db: Db, id: number, path: string, now: number): void {
+  db.prepare('UPDATE source_file SET path = ?, updated_at = ? WHERE id = ?').run(path, now, id)
+}
