@@ -1,0 +1,85 @@
+/**
+ * What an agent hook prints. Claude Code and Codex read the same JSON on stdout (exit 0):
+ * `hookSpecificOutput.permissionDecision: "deny"` with a reason the model sees, or
+ * `additionalContext` that joins the model's context. An allowed edit prints no decision at all:
+ * `"allow"` would skip the host's own permission prompt, which is not ours to skip.
+ */
+export interface HookAnswer {
+  /** The whole of stdout: one JSON object, or nothing. */
+  readonly stdout: string
+  /** A line for the user's terminal or the host's debug log, or nothing. */
+  readonly stderr: string
+  /** Recorded in the heartbeat: `allow`, `deny`, `context`, `released`, `ignored`, `fail-open: …`. */
+  readonly outcome: string
+}
+
+export function denyEdit(reason: string): HookAnswer {
+  return {
+    stdout: json({
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'deny',
+      permissionDecisionReason: reason,
+    }),
+    stderr: '',
+    outcome: 'deny',
+  }
+}
+
+/** An allowed edit; `notes` (collisions that did not block) reach the model as context. */
+export function allowEdit(notes: readonly string[]): HookAnswer {
+  if (notes.length === 0) return { stdout: '', stderr: '', outcome: 'allow' }
+  return {
+    stdout: json({
+      hookEventName: 'PreToolUse',
+      additionalContext: notes.map((note) => `sangam: ${note}`).join('\n'),
+    }),
+    stderr: '',
+    outcome: 'allow',
+  }
+}
+
+export function sessionContext(text: string): HookAnswer {
+  if (text.trim() === '') return { stdout: '', stderr: '', outcome: 'context' }
+  return {
+    stdout: json({ hookEventName: 'SessionStart', additionalContext: text }),
+    stderr: '',
+    outcome: 'context',
+  }
+}
+
+export function quiet(outcome: string): HookAnswer {
+  return { stdout: '', stderr: '', outcome }
+}
+
+/**
+ * The answer when sangam cannot decide (store unreadable or locked, malformed input, time budget
+ * spent): the work goes on, and whoever reads the context is told that nothing was checked.
+ */
+export function failOpen(eventName: string | null, why: string): HookAnswer {
+  const outcome = `fail-open: ${why}`
+  if (eventName === 'PreToolUse') {
+    return {
+      stdout: json({
+        hookEventName: 'PreToolUse',
+        additionalContext: `sangam could not check this edit against file leases (${why}); it was allowed.`,
+      }),
+      stderr: `sangam: ${why}; the edit was allowed without a lease check\n`,
+      outcome,
+    }
+  }
+  if (eventName === 'SessionStart') {
+    return {
+      stdout: json({
+        hookEventName: 'SessionStart',
+        additionalContext: `sangam: the team brief is unavailable (${why}).`,
+      }),
+      stderr: `sangam: ${why}; no brief\n`,
+      outcome,
+    }
+  }
+  return { stdout: '', stderr: `sangam: ${why}\n`, outcome }
+}
+
+function json(hookSpecificOutput: Record<string, string>): string {
+  return JSON.stringify({ hookSpecificOutput })
+}

@@ -1,0 +1,33 @@
+import { rmSync } from 'node:fs'
+import { readJsonObject, writeJsonObject } from './config-file.ts'
+import { addOurGroups, type HookGroup, removeOurGroups } from './hook-config.ts'
+import { isOurAgentHandler } from './hook-entries.ts'
+
+/** What an install or uninstall did to one host configuration file. */
+export interface HookFileChange {
+  readonly file: string
+  readonly action: 'added' | 'updated' | 'unchanged' | 'removed' | 'absent'
+}
+
+/** Puts our groups into a Claude settings.json or Codex hooks.json, keeping everything else. */
+export function installHookFile(file: string, groups: Readonly<Record<string, HookGroup>>): HookFileChange {
+  const before = readJsonObject(file)
+  const { config, changed } = addOurGroups(before, groups, isOurAgentHandler, file)
+  if (!changed) return { file, action: 'unchanged' }
+  writeJsonObject(file, config)
+  const hadOurs = removeOurGroups(before, isOurAgentHandler, file).changed
+  return { file, action: hadOurs ? 'updated' : 'added' }
+}
+
+/**
+ * Takes our handlers out of a host file. A file left holding nothing at all is deleted: it held
+ * only what we put there.
+ */
+export function uninstallHookFile(file: string): HookFileChange {
+  const before = readJsonObject(file)
+  const { config, changed } = removeOurGroups(before, isOurAgentHandler, file)
+  if (!changed) return { file, action: 'absent' }
+  if (Object.keys(config).length === 0) rmSync(file, { force: true })
+  else writeJsonObject(file, config)
+  return { file, action: 'removed' }
+}

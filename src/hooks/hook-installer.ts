@@ -1,0 +1,92 @@
+import { join } from 'node:path'
+import {
+  type CodexInstallReport,
+  userFile as codexUserFile,
+  installCodexHooks,
+  uninstallCodexHooks,
+} from './codex-hook-installer.ts'
+import { readJsonObject } from './config-file.ts'
+import { ourHandlerPositions } from './hook-config.ts'
+import { claudeGroups, claudeProjectEntry, type HookEntries, isOurAgentHandler } from './hook-entries.ts'
+import { type HookFileChange, installHookFile, uninstallHookFile } from './hook-file.ts'
+import { gitHooksDir, installPrePush, type PrePushChange, uninstallPrePush } from './pre-push-installer.ts'
+
+/**
+ * `sangam install-hooks`: the Claude Code hooks, the Codex hooks (with their trust) and the git
+ * pre-push gate, each merged into what the user already has. Running it again changes nothing;
+ * running it after sangam moved rewrites our entries in place.
+ */
+export interface HookInstallOptions {
+  /** Top level of the worktree install-hooks runs in. */
+  readonly root: string
+  readonly claudeConfigDir: string
+  readonly codexHome: string
+  readonly entries: HookEntries
+  /** User-level host configuration instead of the project's, where the host has both. */
+  readonly user: boolean
+  readonly codexBin: string
+  readonly codexTimeoutMs: number
+}
+
+export interface HookInstallReport {
+  readonly claude: { readonly level: 'project' | 'user'; readonly file: HookFileChange }
+  readonly codex: CodexInstallReport
+  readonly git: PrePushChange
+}
+
+export interface HookUninstallReport {
+  readonly claude: HookFileChange
+  readonly codex: { readonly file: HookFileChange; readonly trustRemoved: readonly string[] }
+  readonly git: PrePushChange
+  /** Hooks of ours left at the other level, which this uninstall was not asked to touch. */
+  readonly remaining: readonly string[]
+}
+
+export async function installHooks(options: HookInstallOptions): Promise<HookInstallReport> {
+  const claudeFile = claudeSettingsFile(options, options.user)
+  const claudeEntry = options.user
+    ? options.entries.agentHook
+    : claudeProjectEntry(options.entries, options.root)
+  const claude = installHookFile(claudeFile, claudeGroups(claudeEntry))
+  const codex = await installCodexHooks({
+    root: options.root,
+    codexHome: options.codexHome,
+    entry: options.entries.agentHook,
+    level: options.user ? 'user' : 'project',
+    codexBin: options.codexBin,
+    timeoutMs: options.codexTimeoutMs,
+  })
+  const git = installPrePush(gitHooksDir(options.root), options.entries.prePush)
+  return { claude: { level: options.user ? 'user' : 'project', file: claude }, codex, git }
+}
+
+export function uninstallHooks(options: HookInstallOptions): HookUninstallReport {
+  const claude = uninstallHookFile(claudeSettingsFile(options, options.user))
+  const codex = uninstallCodexHooks(codexFile(options, options.user), options.codexHome)
+  const git = uninstallPrePush(gitHooksDir(options.root))
+  const others = [claudeSettingsFile(options, !options.user), codexFile(options, !options.user)]
+  return {
+    claude,
+    codex: { file: codex.file, trustRemoved: codex.trust },
+    git,
+    remaining: others.filter((file) => holdsOurs(file)),
+  }
+}
+
+function claudeSettingsFile(options: HookInstallOptions, user: boolean): string {
+  return user
+    ? join(options.claudeConfigDir, 'settings.json')
+    : join(options.root, '.claude', 'settings.json')
+}
+
+function codexFile(options: HookInstallOptions, user: boolean): string {
+  return user ? codexUserFile(options) : join(options.root, '.codex', 'hooks.json')
+}
+
+function holdsOurs(file: string): boolean {
+  try {
+    return ourHandlerPositions(readJsonObject(file), isOurAgentHandler, file).length > 0
+  } catch {
+    return false
+  }
+}

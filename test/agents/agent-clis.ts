@@ -1,0 +1,120 @@
+import { spawnSync } from 'node:child_process'
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+
+/**
+ * The real agent CLIs this suite drives, pinned, installed from the npm registry into a cache
+ * outside the repository (`$SANGAM_AGENT_CLIS`, default `~/.cache/sangam/agent-clis/<versions>`),
+ * once. Both ship a native binary in a platform sub-package fetched like any package, so nothing
+ * but the registry is contacted. Claude Code declares `engines.node >=22`, but its `claude` is a
+ * native binary: on Node 20 npm only warns (EBADENGINE).
+ */
+export const claudeVersion = '2.1.332'
+export const codexVersion = '0.171.0'
+
+export interface AgentClis {
+  readonly claude: string
+  readonly codex: string
+  /** Directory holding both executables; put it first on PATH (install-hooks finds `codex` there). */
+  readonly binDir: string
+}
+
+export function agentClisDir(env: Readonly<Record<string, string | undefined>>): string {
+  const cache = env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache')
+  return (
+    env.SANGAM_AGENT_CLIS ||
+    join(cache, 'sangam', 'agent-clis', `claude-${claudeVersion}_codex-${codexVersion}`)
+  )
+}
+
+export function agentClisIn(dir: string): AgentClis {
+  const binDir = join(dir, 'node_modules', '.bin')
+  return { claude: join(binDir, 'claude'), codex: join(binDir, 'codex'), binDir }
+}
+
+/** Installs the pinned CLIs unless the cache already holds exactly them; returns their paths. */
+export function ensureAgentClis(dir: string, log: (line: string) => void): AgentClis {
+  const clis = agentClisIn(dir)
+  if (
+    installedVersion(dir, '@anthropic-ai/claude-code') === claudeVersion &&
+    installedVersion(dir, '@openai/codex') === codexVersion
+  ) {
+    return clis
+  }
+  log(`installing @anthropic-ai/claude-code@${claudeVersion} and @openai/codex@${codexVersion} into ${dir}`)
+  mkdirSync(dir, { recursive: true })
+  if (!existsSync(join(dir, 'package.json'))) {
+    writeFileSync(join(dir, 'package.json'), '{"name":"sangam-agent-clis","private":true}\n')
+  }
+  const npm = spawnSync(
+    'npm',
+    [
+      'install',
+      '--prefix',
+      dir,
+      '--no-audit',
+      '--no-fund',
+      '--save-exact',
+      `@anthropic-ai/claude-code@${claudeVersion}`,
+      `@openai/codex@${codexVersion}`,
+    ],
+    { stdio: ['ignore', 'inherit', 'inherit'], encoding: 'utf8' },
+  )
+  if (npm.status !== 0) throw new Error(`npm install of the agent CLIs failed (exit ${npm.status})`)
+  placeClaudeBinary(dir)
+  return clis
+}
+
+/** Runs `--version` of each CLI and checks it is the pinned one. */
+export function checkAgentClis(clis: AgentClis, scratchHome: string): void {
+  const env = {
+    PATH: `${clis.binDir}:${process.env.PATH}`,
+    HOME: scratchHome,
+    CODEX_HOME: join(scratchHome, '.codex'),
+  }
+  mkdirSync(env.CODEX_HOME, { recursive: true })
+  for (const [bin, version] of [
+    [clis.claude, claudeVersion],
+    [clis.codex, codexVersion],
+  ] as const) {
+    const result = spawnSync(bin, ['--version'], { env, encoding: 'utf8', timeout: 60_000 })
+    if (!result.stdout.includes(version)) {
+      throw new Error(
+        `${bin} --version printed "${result.stdout.trim()}" ${result.stderr.trim()}; expected ${version}`,
+      )
+    }
+  }
+}
+
+function installedVersion(dir: string, name: string): string | null {
+  try {
+    const manifest = JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8')) as {
+      version?: unknown
+    }
+    return typeof manifest.version === 'string' ? manifest.version : null
+  } catch {
+    return null
+  }
+}
+
+/**
+ * npm 11 may skip Claude Code's postinstall (its allowScripts policy), which only copies the native
+ * binary from the platform package over the `bin/claude.exe` placeholder; do it here when needed.
+ */
+function placeClaudeBinary(dir: string): void {
+  const placeholder = join(dir, 'node_modules', '@anthropic-ai', 'claude-code', 'bin', 'claude.exe')
+  const native = join(dir, 'node_modules', '@anthropic-ai', 'claude-code-linux-x64', 'claude')
+  if (existsSync(native) && existsSync(placeholder) && statSync(placeholder).size < 1_000_000) {
+    copyFileSync(native, placeholder)
+    chmodSync(placeholder, 0o755)
+  }
+}

@@ -1,0 +1,206 @@
+import { spawn } from 'node:child_process'
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { type CliResult, isolatedEnv, runCli, runCliJson } from '../helpers/run-cli.ts'
+import { type TmpRepo, tmpDir, tmpGitRepo } from '../helpers/tmp-git-repo.ts'
+import { type AgentClis, agentClisDir, agentClisIn } from './agent-clis.ts'
+import { type ClaudeStep, type FakeAnthropic, startFakeAnthropic } from './fake-anthropic.ts'
+import { type CodexStep, type FakeOpenAi, startFakeOpenAi } from './fake-openai.ts'
+import { isIsolated } from './network-namespace.ts'
+
+/**
+ * One scenario's world: a scratch HOME (with its own Claude config dir, Codex home and sangam
+ * home), a real git repository whose human is `dev@example.com`, and a fake model server for each
+ * CLI. The real Claude Code and Codex run against them; sangam is set up through its own CLI
+ * only (`init`, `install-hooks`, `claim`…), exactly as a user would.
+ */
+export const human = 'dev@example.com'
+
+export interface AgentLab extends AsyncDisposable {
+  readonly home: string
+  readonly repo: TmpRepo
+  readonly anthropic: FakeAnthropic
+  readonly openai: FakeOpenAi
+  /** The environment sangam and both CLIs run with. */
+  readonly env: Record<string, string | undefined>
+  sangam(args: readonly string[], extraEnv?: Record<string, string>): Promise<CliResult>
+  sangamJson<T>(args: readonly string[], extraEnv?: Record<string, string>): Promise<T>
+  claude(prompt: string, steps: readonly ClaudeStep[]): Promise<AgentRun>
+  codex(prompt: string, steps: readonly CodexStep[]): Promise<AgentRun>
+}
+
+export interface AgentRun {
+  readonly code: number
+  readonly stdout: string
+  readonly stderr: string
+  readonly sessionId: string | null
+  /** The session's transcript (Claude) or rollout (Codex), if it was written. */
+  readonly transcript: string | null
+}
+
+export async function openAgentLab(): Promise<AgentLab> {
+  if (!isIsolated())
+    throw new Error('the agent suite must run inside its network namespace: npm run test:agents')
+  const clis = agentClisIn(agentClisDir(process.env))
+  const home = tmpDir('sangam-agents-')
+  const repo = tmpGitRepo({ user: human })
+  repo.write('src/a.ts', 'export const a = 1\n')
+  repo.write('src/b.ts', 'export const b = 1\n')
+  repo.commit('sources')
+  const anthropic = await startFakeAnthropic()
+  const openai = await startFakeOpenAi()
+  const env = labEnv(home.path, clis, anthropic.baseUrl)
+  writeCodexConfig(env.CODEX_HOME ?? '', openai.baseUrl)
+  const lab: AgentLab = {
+    home: home.path,
+    repo,
+    anthropic,
+    openai,
+    env,
+    sangam: (args, extraEnv = {}) =>
+      runCli(args, { cwd: repo.path, env: { ...env, ...extraEnv }, timeoutMs: 120_000 }),
+    sangamJson: (args, extraEnv = {}) =>
+      runCliJson(args, { cwd: repo.path, env: { ...env, ...extraEnv }, timeoutMs: 120_000 }),
+    async claude(prompt, steps) {
+      anthropic.script(steps)
+      const args = ['-p', prompt, '--output-format', 'json', '--permission-mode', 'acceptEdits']
+      const run = await runProcess(clis.claude, args, repo.path, env)
+      const sessionId = claudeSessionId(run.stdout)
+      const transcript =
+        sessionId === null
+          ? null
+          : findFile(join(env.CLAUDE_CONFIG_DIR ?? '', 'projects'), `${sessionId}.jsonl`)
+      return { ...run, sessionId, transcript }
+    },
+    async codex(prompt, steps) {
+      openai.script(steps)
+      const args = ['exec', '--json', '--sandbox', 'workspace-write', '--skip-git-repo-check', prompt]
+      const run = await runProcess(clis.codex, args, repo.path, env)
+      const sessionId = codexThreadId(run.stdout)
+      const transcript =
+        sessionId === null ? null : findFile(join(env.CODEX_HOME ?? '', 'sessions'), sessionId)
+      return { ...run, sessionId, transcript }
+    },
+    async [Symbol.asyncDispose]() {
+      await anthropic.close()
+      await openai.close()
+      await repo[Symbol.asyncDispose]()
+      await home[Symbol.asyncDispose]()
+    },
+  }
+  return lab
+}
+
+function labEnv(home: string, clis: AgentClis, anthropicUrl: string): Record<string, string | undefined> {
+  const env = isolatedEnv(home, {
+    PATH: `${clis.binDir}:${dirname(process.execPath)}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+    ANTHROPIC_BASE_URL: anthropicUrl,
+    ANTHROPIC_API_KEY: 'sk-ant-fake-offline-0000',
+    // Without these Claude Code looks up api.anthropic.com, GitHub and its plugin marketplace.
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL: '1',
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    SANGAM_FAKE_OPENAI_KEY: 'sk-fake-offline-0000',
+  })
+  mkdirSync(env.CODEX_HOME ?? '', { recursive: true })
+  mkdirSync(env.CLAUDE_CONFIG_DIR ?? '', { recursive: true })
+  return env
+}
+
+/**
+ * `gpt-5.5` is in codex-cli 0.171.0's bundled catalog, so requests carry the full tool set
+ * (apply_patch included). Analytics and plugins off: otherwise Codex reaches for ChatGPT and GitHub.
+ */
+function writeCodexConfig(codexHome: string, baseUrl: string): void {
+  writeFileSync(
+    join(codexHome, 'config.toml'),
+    `model = "gpt-5.5"
+model_provider = "fake"
+check_for_update_on_startup = false
+
+[analytics]
+enabled = false
+
+[features]
+plugins = false
+
+[model_providers.fake]
+name = "sangam agent suite"
+base_url = "${baseUrl}/v1"
+wire_api = "responses"
+env_key = "SANGAM_FAKE_OPENAI_KEY"
+`,
+  )
+}
+
+function runProcess(
+  bin: string,
+  args: readonly string[],
+  cwd: string,
+  env: Record<string, string | undefined>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { cwd, env: defined(env), stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8')
+    })
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8')
+    })
+    const timer = setTimeout(() => child.kill('SIGKILL'), 180_000)
+    child.on('error', reject)
+    child.on('close', (code, signal) => {
+      clearTimeout(timer)
+      resolve({ code: code ?? (signal ? 128 : 1), stdout, stderr })
+    })
+  })
+}
+
+function claudeSessionId(stdout: string): string | null {
+  try {
+    const result = JSON.parse(stdout) as { session_id?: unknown }
+    return typeof result.session_id === 'string' ? result.session_id : null
+  } catch {
+    return null
+  }
+}
+
+function codexThreadId(stdout: string): string | null {
+  for (const line of stdout.split('\n')) {
+    try {
+      const event = JSON.parse(line) as { type?: unknown; thread_id?: unknown }
+      if (event.type === 'thread.started' && typeof event.thread_id === 'string') return event.thread_id
+    } catch {
+      // Codex prints only JSON lines with --json; anything else is not the event we want.
+    }
+  }
+  return null
+}
+
+/** The first file under `dir` whose name contains `fragment`. */
+function findFile(dir: string, fragment: string): string | null {
+  let entries: import('node:fs').Dirent[]
+  try {
+    entries = readdirSync(dir, { withFileTypes: true })
+  } catch {
+    return null
+  }
+  for (const entry of entries) {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) {
+      const found = findFile(path, fragment)
+      if (found !== null) return found
+    } else if (entry.name.includes(fragment)) return path
+  }
+  return null
+}
+
+function defined(env: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  )
+}
