@@ -5,6 +5,7 @@ import {
   capture,
   eventOf,
   field,
+  maxCallField,
   rememberCall,
   type Step,
   skip,
@@ -27,30 +28,35 @@ export function readResponseItem(state: CodexState, item: JsonObject): Step | nu
     case 'function_call': {
       const name = toolName(item)
       const args = typeof item.arguments === 'string' ? item.arguments : ''
-      return toolCall(state, name, text(item.call_id), args)
+      return toolCall(state, name, callIdOf(item.call_id), args)
     }
     case 'custom_tool_call':
       // apply_patch's input is the patch itself: who edited which file is worth keeping.
       return toolCall(
         state,
         toolName(item),
-        text(item.call_id),
+        callIdOf(item.call_id),
         typeof item.input === 'string' ? item.input : '',
       )
     case 'local_shell_call':
-      return toolCall(state, 'local_shell', text(item.call_id) ?? text(item.id), shellCommand(item.action))
+      return toolCall(
+        state,
+        'local_shell',
+        callIdOf(item.call_id) ?? callIdOf(item.id),
+        shellCommand(item.action),
+      )
     case 'web_search_call':
-      return toolCall(state, 'web_search', text(item.call_id), searchText(item.action))
+      return toolCall(state, 'web_search', callIdOf(item.call_id), searchText(item.action))
     case 'tool_search_call':
-      return toolCall(state, 'tool_search', text(item.call_id), searchText(item.arguments))
+      return toolCall(state, 'tool_search', callIdOf(item.call_id), searchText(item.arguments))
     case 'image_generation_call':
       // `result` is the image itself (base64): only the prompt is text.
-      return toolCall(state, 'image_generation', text(item.call_id), text(item.revised_prompt) ?? '')
+      return toolCall(state, 'image_generation', callIdOf(item.call_id), text(item.revised_prompt) ?? '')
     case 'function_call_output':
     case 'custom_tool_call_output':
-      return toolOutput(state, text(item.call_id), toolOutputText(item.output))
+      return toolOutput(state, callIdOf(item.call_id), toolOutputText(item.output))
     case 'tool_search_output':
-      return toolOutput(state, text(item.call_id), toolNames(item.tools))
+      return toolOutput(state, callIdOf(item.call_id), toolNames(item.tools))
     case 'agent_message':
       return peerSaid(
         state,
@@ -163,7 +169,12 @@ function toolOutput(state: CodexState, callId: string | null, output: string): S
 function toolName(item: JsonObject): string {
   const name = text(item.name) ?? 'unknown'
   const namespace = text(item.namespace)
-  return namespace === null ? name : `${namespace}.${name}`
+  return boundChars(namespace === null ? name : `${namespace}.${name}`, maxCallField)
+}
+
+function callIdOf(value: unknown): string | null {
+  const id = text(value)
+  return id === null ? null : boundChars(id, maxCallField)
 }
 
 function shellCommand(action: unknown): string {

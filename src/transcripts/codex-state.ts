@@ -48,6 +48,8 @@ export const maxCalls = 64
 export const maxSaid = 12
 /** Ids, versions, paths and branch names longer than this are garbage; they are cut, not stored whole. */
 export const maxField = 4096
+/** Call ids and tool names are short; a longer one is cut so the call list stays small. */
+export const maxCallField = 256
 
 export const initialCodexState: CodexState = {
   v: 1,
@@ -89,9 +91,9 @@ export function restoreCodexState(json: string): CodexState {
 /** Remembers the tool name of a call so its output, a few records later, can be named. */
 export function rememberCall(state: CodexState, callId: string | null, toolName: string): CodexState {
   if (callId === null) return state
-  const id = callId.slice(0, maxField)
+  const id = callId.slice(0, maxCallField)
   const calls = state.calls.filter(([known]) => known !== id)
-  calls.push([id, toolName.slice(0, maxField)])
+  calls.push([id, toolName.slice(0, maxCallField)])
   return { ...state, calls: calls.length > maxCalls ? calls.slice(-maxCalls) : calls }
 }
 
@@ -101,7 +103,7 @@ export function takeCall(
   callId: string | null,
 ): { state: CodexState; toolName: string | null } {
   if (callId === null) return { state, toolName: null }
-  const id = callId.slice(0, maxField)
+  const id = callId.slice(0, maxCallField)
   const call = state.calls.find(([known]) => known === id)
   if (call === undefined) return { state, toolName: null }
   return { state: { ...state, calls: state.calls.filter((entry) => entry !== call) }, toolName: call[1] }
