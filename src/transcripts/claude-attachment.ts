@@ -95,7 +95,10 @@ function hookEventOf(attachment: JsonObject): string {
   return stringField(attachment.hookEvent) ?? stringField(attachment.hookName) ?? 'hook'
 }
 
-/** `blockingError` is `{ blockingError, command }` in the versions seen, a plain string in others. */
+/**
+ * Not in the corpus: third-party parsers describe `blockingError` as `{ blockingError, command }`;
+ * a plain string, or text in `content`, is accepted too.
+ */
 function blockingErrorOf(attachment: JsonObject): unknown {
   const error = attachment.blockingError
   if (isJsonObject(error)) return error.blockingError

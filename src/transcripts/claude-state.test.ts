@@ -5,10 +5,12 @@ import { claudeReader } from './claude-reader.ts'
 import {
   initialClaudeState,
   maxQueuedPrompts,
+  maxQueuedTextKept,
   maxRememberedTools,
   rememberQueued,
   rememberTool,
   restoreClaudeState,
+  takeQueuedEcho,
   toolNameOf,
 } from './claude-state.ts'
 
@@ -42,7 +44,7 @@ test('restore fills what an older, partial state lacks and drops malformed entri
     cliVersion: '2.1.80',
     lastAt: 1_700_000_000_000,
     tools: [['toolu_1', 'Bash']],
-    queued: [{ text: 'go', at: 5 }],
+    queued: [{ text: 'go', length: 2, at: 5 }],
   })
 })
 
@@ -65,6 +67,18 @@ test('remembered tools and queued prompts stay bounded, oldest dropped first', (
   assert.equal(toolNameOf(state, `toolu_${maxRememberedTools + 9}`), `T${maxRememberedTools + 9}`)
   assert.equal(state.queued.length, maxQueuedPrompts)
   assert.equal(state.queued[0]?.text, 'p3')
+})
+
+test('a huge queued prompt is kept as a bounded key, and still matches its echo', () => {
+  const pasted = `${'log line\n'.repeat(200_000)}what broke?`
+  const state = rememberQueued(initialClaudeState, pasted, 1)
+  assert.ok(claudeReader.serialise(state).length < 2 * maxQueuedTextKept)
+  assert.deepEqual(takeQueuedEcho(state, pasted, 2)?.queued, [])
+  assert.equal(takeQueuedEcho(state, `${pasted}!`, 2), null)
+})
+
+test('implausibly long tool ids are not remembered', () => {
+  assert.equal(rememberTool(initialClaudeState, 'x'.repeat(10_000), 'Bash'), initialClaudeState)
 })
 
 test('a state is never mutated by a read', () => {

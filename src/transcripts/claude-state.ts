@@ -1,3 +1,6 @@
+import { isJsonObject, type JsonObject } from './claude-envelope.ts'
+import { boundChars } from './claude-tool-text.ts'
+
 /**
  * What the Claude reader remembers between records. It is stored with the file offset at every
  * commit, so it stays small: every list is capped, and `restoreClaudeState` accepts anything (an
@@ -23,14 +26,22 @@ export interface ClaudeState {
   readonly queued: readonly QueuedPrompt[]
 }
 
+/**
+ * A queued prompt is matched on its length and its first `maxQueuedTextKept` characters, so a
+ * pasted log typed while the agent was busy does not bloat the state.
+ */
 export interface QueuedPrompt {
   readonly text: string
+  readonly length: number
   readonly at: number
 }
 
 /** Enough for every call still awaiting its result; parallel calls rarely exceed a few dozen. */
 export const maxRememberedTools = 512
 export const maxQueuedPrompts = 64
+export const maxQueuedTextKept = 1024
+/** Longer ids or names are not real Claude Code tool ids; they are not worth state. */
+const maxToolIdLength = 256
 /**
  * A queued prompt is echoed when the agent takes it, which can be a whole (long) turn later;
  * after this long an unmatched entry is stale and must not swallow a prompt typed again.
@@ -66,6 +77,7 @@ export function restoreClaudeState(json: string): ClaudeState {
 }
 
 export function rememberTool(state: ClaudeState, callId: string, name: string): ClaudeState {
+  if (callId.length > maxToolIdLength || name.length > maxToolIdLength) return state
   const kept = state.tools.length >= maxRememberedTools ? state.tools.slice(1) : state.tools
   return { ...state, tools: [...kept, [callId, name]] }
 }
@@ -80,7 +92,10 @@ export function toolNameOf(state: ClaudeState, callId: string): string | null {
 
 export function rememberQueued(state: ClaudeState, text: string, at: number): ClaudeState {
   const kept = state.queued.length >= maxQueuedPrompts ? state.queued.slice(1) : state.queued
-  return { ...state, queued: [...kept, { text, at }] }
+  return {
+    ...state,
+    queued: [...kept, { text: boundChars(text, maxQueuedTextKept), length: text.length, at }],
+  }
 }
 
 /**
@@ -88,7 +103,10 @@ export function rememberQueued(state: ClaudeState, text: string, at: number): Cl
  * is consumed (each queued prompt has one echo), so typing the same words later is a new prompt.
  */
 export function takeQueuedEcho(state: ClaudeState, text: string, at: number): ClaudeState | null {
-  const index = state.queued.findIndex((entry) => entry.text === text && at - entry.at <= queuedEchoWindowMs)
+  const kept = boundChars(text, maxQueuedTextKept)
+  const index = state.queued.findIndex(
+    (entry) => entry.length === text.length && entry.text === kept && at - entry.at <= queuedEchoWindowMs,
+  )
   if (index === -1) return null
   return { ...state, queued: state.queued.filter((_, i) => i !== index) }
 }
@@ -98,12 +116,10 @@ export function forgetQueued(state: ClaudeState): ClaudeState {
   return state.queued.length === 0 ? state : { ...state, queued: [] }
 }
 
-function parseObject(json: string): Record<string, unknown> | null {
+function parseObject(json: string): JsonObject | null {
   try {
     const value: unknown = JSON.parse(json)
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : null
+    return isJsonObject(value) ? value : null
   } catch {
     return null
   }
@@ -128,9 +144,11 @@ function restoreQueued(value: unknown): QueuedPrompt[] {
   if (!Array.isArray(value)) return []
   const queued: QueuedPrompt[] = []
   for (const entry of value.slice(-maxQueuedPrompts)) {
-    if (typeof entry !== 'object' || entry === null) continue
-    const { text, at } = entry as Record<string, unknown>
-    if (typeof text === 'string' && typeof at === 'number' && Number.isFinite(at)) queued.push({ text, at })
+    if (!isJsonObject(entry)) continue
+    const { text, length, at } = entry
+    if (typeof text !== 'string' || typeof at !== 'number' || !Number.isFinite(at)) continue
+    const kept = boundChars(text, maxQueuedTextKept)
+    queued.push({ text: kept, length: typeof length === 'number' ? length : text.length, at })
   }
   return queued
 }

@@ -25,6 +25,10 @@ test('a megabyte string in a tool input costs at most the bound', () => {
   assert.ok(text.startsWith('Write {"file_path":"/a.txt","content":"yyy'))
 })
 
+test('an absurdly long tool name is bounded too', () => {
+  assert.equal(toolCallText('n'.repeat(maxBuiltText * 2), { a: 1 }).length, maxBuiltText)
+})
+
 test('a value nested deeper than any stack survives, elided', () => {
   const deep = JSON.parse(`${'['.repeat(50_000)}1${']'.repeat(50_000)}`)
   const text = boundedJson(deep)

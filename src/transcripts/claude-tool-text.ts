@@ -12,8 +12,8 @@ const maxDepth = 64
 
 /** `Name {"compact":"json"}` for a `tool_use` block. */
 export function toolCallText(name: string, input: unknown): string {
-  if (input === undefined) return name
-  return `${name} ${boundedJson(input, Math.max(0, maxBuiltText - name.length - 1))}`
+  if (input === undefined || name.length >= maxBuiltText) return boundChars(name, maxBuiltText)
+  return `${name} ${boundedJson(input, maxBuiltText - name.length - 1)}`
 }
 
 /**

@@ -4,7 +4,7 @@ import { type ClaudeState, toolNameOf } from './claude-state.ts'
 import { capturedOr, oneEvent, type Step, skipped } from './claude-step.ts'
 import { toolResultText } from './claude-tool-text.ts'
 import { classifyUserText, isInjectedBlock, type UserText } from './claude-user-text.ts'
-import type { ReadEvent } from './transcript-reader.ts'
+import type { ReadEvent, ReadOutcome } from './transcript-reader.ts'
 
 /**
  * A `type: "user"` record is the human's prompt, or tool results, or text the CLI wrote in the
@@ -85,7 +85,7 @@ export function promptText(blocks: readonly unknown[]): string {
 }
 
 /** One event per `tool_result` block (parallel calls can share a record); other text is context. */
-function readToolResults(state: ClaudeState, blocks: readonly unknown[], envelope: Envelope) {
+function readToolResults(state: ClaudeState, blocks: readonly unknown[], envelope: Envelope): ReadOutcome {
   const events: ReadEvent[] = []
   for (const block of blocks) {
     if (!isJsonObject(block)) continue
