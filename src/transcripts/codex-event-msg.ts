@@ -88,7 +88,7 @@ export function readEventMsg(state: CodexState, payload: JsonObject): Step | nul
   switch (payload.type) {
     case 'user_message': {
       const message = text(payload.message)
-      return userSaid(state, 'e', classifyUserText(boundChars(message ?? '')), message !== null)
+      return userSaid(state, 'e', classifyUserText(boundChars(message ?? ''), 'prompt'), message !== null)
     }
     case 'agent_message':
       return agentSaid(state, 'e', boundChars(text(payload.message) ?? ''))
@@ -116,7 +116,7 @@ function readItem(state: CodexState, item: JsonObject | null): Step | null {
   switch (item.type) {
     case 'UserMessage': {
       const message = contentText(item.content, itemTextTypes)
-      return userSaid(state, 'i', classifyUserText(message), message !== '')
+      return userSaid(state, 'i', classifyUserText(message, 'prompt'), message !== '')
     }
     case 'AgentMessage':
       return agentSaid(state, 'i', contentText(item.content, itemTextTypes))

@@ -115,6 +115,19 @@ test('a word typed again in a later turn is a new message', () => {
   assert.deepEqual(run.texts('assistant'), ['Done.', 'Done.'])
 })
 
+test('a prompt the person wrapped in a tag is kept from its user_message copy', () => {
+  const run = readAll([
+    meta(threadId),
+    userItem('<note>keep the old API</note>'),
+    userEvent('<note>keep the old API</note>'),
+  ])
+  assert.deepEqual(run.texts('human'), ['<note>keep the old API</note>'])
+  assert.deepEqual(
+    run.outcomes.slice(1).map((outcome) => outcome.reason ?? outcome.class),
+    ['injected', 'captured'],
+  )
+})
+
 test('the newest history mode writes the prompt only as an item: it is still captured', () => {
   const run = readAll([
     meta(threadId),

@@ -110,7 +110,7 @@ function readUserMessage(state: CodexState, item: JsonObject): Step {
       const cwd = field(environmentCwd(raw))
       if (cwd !== null) next = { ...next, cwd, firstCwd: next.firstCwd ?? cwd }
     }
-    parts.push(classifyUserText(boundChars(raw)))
+    parts.push(classifyUserText(boundChars(raw), 'message'))
   }
   return userSaid(next, 'r', mergeUserTexts(parts), hadText)
 }

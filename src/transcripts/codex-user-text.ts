@@ -50,11 +50,17 @@ const reviewPresetPrefixes = [
   'Review the code changes introduced by commit ',
 ]
 
-export function classifyUserText(raw: string): UserText {
+/**
+ * `origin` says where the text was found. A `message` (a user-role response item) is what reached
+ * the model, injected blocks included. A `prompt` (`user_message`, `item_completed` UserMessage) is
+ * what was submitted: Codex never puts injected blocks there (formats.md B2.9), so a prompt that
+ * looks like a tag is taken as the person's; wrappers and review presets still apply.
+ */
+export function classifyUserText(raw: string, origin: 'message' | 'prompt'): UserText {
   const value = raw.trim()
   if (value === '') return nothing
-  if (value.startsWith('<')) return classifyTagged(value)
-  if (value.startsWith('# AGENTS.md instructions for ')) return nothing
+  if (origin === 'message' && value.startsWith('<')) return classifyTagged(value)
+  if (origin === 'message' && value.startsWith('# AGENTS.md instructions for ')) return nothing
   if (value.startsWith('#')) {
     const marker = value.indexOf(requestMarker)
     if (marker !== -1) {
