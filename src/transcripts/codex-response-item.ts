@@ -140,8 +140,8 @@ function readDeveloperMessage(state: CodexState, item: JsonObject): Step {
  */
 function readReasoning(state: CodexState, item: JsonObject): Step {
   const pieces: string[] = []
-  for (const field of [item.summary, item.content]) {
-    for (const part of arrayOr(field)) if (isObject(part)) pieces.push(text(part.text) ?? '')
+  for (const list of [item.summary, item.content]) {
+    for (const part of arrayOr(list)) if (isObject(part)) pieces.push(text(part.text) ?? '')
   }
   const thought = joinBounded(pieces, '\n\n')
   if (thought.trim() !== '') return capture(state, [eventOf(state, 'thinking', thought)])
@@ -180,9 +180,10 @@ function callIdOf(value: unknown): string | null {
 function shellCommand(action: unknown): string {
   const command = objectOr(action)?.command
   if (typeof command === 'string') return command
-  return arrayOr(command)
-    .filter((arg): arg is string => typeof arg === 'string')
-    .join(' ')
+  return joinBounded(
+    arrayOr(command).filter((arg): arg is string => typeof arg === 'string'),
+    ' ',
+  )
 }
 
 /** The query of a web search or tool search: `query`, else `queries`, else the page or pattern. */
@@ -192,7 +193,7 @@ function searchText(action: unknown): string {
   const queries = arrayOr(fields.queries).filter((query): query is string => typeof query === 'string')
   return (
     text(fields.query) ??
-    (queries.length > 0 ? queries.join('\n') : (text(fields.url) ?? text(fields.pattern) ?? ''))
+    (queries.length > 0 ? joinBounded(queries, '\n') : (text(fields.url) ?? text(fields.pattern) ?? ''))
   )
 }
 

@@ -1,5 +1,4 @@
-import type { Form } from './codex-state.ts'
-import { type CodexState, capture, eventOf, noteSaid, type Step, skip } from './codex-state.ts'
+import { type CodexState, capture, eventOf, type Form, noteSaid, type Step, skip } from './codex-state.ts'
 import { boundChars, fingerprint } from './codex-text.ts'
 import { isEmptyUserText, type UserText } from './codex-user-text.ts'
 
