@@ -7,13 +7,18 @@ import { capturedOr, type Step, skipped } from './claude-step.ts'
  * `queue-operation` enqueue, then either a `queued_command` attachment (2.1.1xx and later) or a
  * plain `user` record (older 2.1.1xx, and every `-p` run, which enqueues its prompt first). The
  * first sighting is the human event, so the words survive even if the session dies before the
- * agent takes them; the echo is a duplicate.
+ * agent takes them; the echo is a duplicate. One exception: an enqueue written before any record
+ * said which CLI version and cwd the session has (the first line of a `-p` run) is held back, and
+ * its echo, which carries the full envelope, becomes the human event instead.
  */
 
 /** A prompt entering the input queue (`queue-operation` enqueue). */
 export function queuedPrompt(state: ClaudeState, envelope: Envelope, text: string): Step {
+  if (envelope.cliVersion === null && envelope.cwd === null) {
+    return { state: rememberQueued(state, text, envelope.at, false), outcome: skipped('lifecycle') }
+  }
   return {
-    state: rememberQueued(state, text, envelope.at),
+    state: rememberQueued(state, text, envelope.at, true),
     outcome: capturedOr([makeEvent(envelope, 'human', text)], 'empty'),
   }
 }
@@ -21,8 +26,8 @@ export function queuedPrompt(state: ClaudeState, envelope: Envelope, text: strin
 /** A queued prompt handed to the model between tool calls (`queued_command` attachment). */
 export function deliveredPrompt(state: ClaudeState, envelope: Envelope, text: string): Step {
   const echoed = takeQueuedEcho(state, text, envelope.at)
-  if (echoed !== null) return { state: echoed, outcome: skipped('duplicate') }
-  return { state, outcome: capturedOr([makeEvent(envelope, 'human', text)], 'empty') }
+  if (echoed?.captured) return { state: echoed.state, outcome: skipped('duplicate') }
+  return { state: echoed?.state ?? state, outcome: capturedOr([makeEvent(envelope, 'human', text)], 'empty') }
 }
 
 /**
@@ -38,9 +43,14 @@ export function typedPrompt(
   drainsQueue: boolean,
 ): Step {
   const echoed = takeQueuedEcho(state, text, envelope.at)
-  if (echoed !== null) return { state: echoed, outcome: skipped('duplicate') }
-  return {
-    state: drainsQueue ? forgetQueued(state) : state,
-    outcome: capturedOr([makeEvent(envelope, 'human', text)], 'empty'),
-  }
+  if (echoed?.captured) return { state: echoed.state, outcome: skipped('duplicate') }
+  const rest = echoed?.state ?? state
+  const typed = makeEvent(envelope, 'human', text)
+  if (!drainsQueue) return { state: rest, outcome: capturedOr([typed], 'empty') }
+  const drained = forgetQueued(rest)
+  // Prompts held back at the start of the file and never echoed are still the human's words.
+  const held = drained.uncaptured.map((entry) =>
+    makeEvent({ ...envelope, at: entry.at }, 'human', entry.text),
+  )
+  return { state: drained.state, outcome: capturedOr([...held, typed], 'empty') }
 }

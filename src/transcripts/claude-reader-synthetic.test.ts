@@ -73,33 +73,55 @@ function queuedCommand(prompt: unknown, second: number, commandMode = 'prompt'):
 const humans = (events: readonly ReadEvent[]): string[] =>
   events.filter((event) => event.kind === 'human').map((event) => event.text)
 
+/** Mid-session: the agent is already working on this prompt when the next one is typed. */
+const opener = (): Record<string, unknown> => user('start the refactor', 0)
+
 test('a prompt typed while the agent is busy is one human event: enqueue, then its queued_command echo', () => {
   const { outcomes, events } = readAll([
+    opener(),
     enqueue('also fix the lint', 1),
     queuedCommand('also fix the lint', 5),
   ])
-  assert.deepEqual(humans(events), ['also fix the lint'])
-  assert.deepEqual(outcomes[1], { class: 'skipped', reason: 'duplicate', events: [] })
-  assert.equal(events[0]?.at, Date.parse(at(1)))
+  assert.deepEqual(humans(events), ['start the refactor', 'also fix the lint'])
+  assert.deepEqual(outcomes[2], { class: 'skipped', reason: 'duplicate', events: [] })
+  assert.equal(events[1]?.at, Date.parse(at(1)))
+  assert.equal(events[1]?.cliVersion, '2.1.150')
 })
 
 test('older 2.1.1xx: an enqueued prompt echoed as a plain user record is one human event', () => {
-  const { outcomes, events } = readAll([enqueue('run the tests', 1), user('run the tests', 30)])
-  assert.deepEqual(humans(events), ['run the tests'])
-  assert.equal(outcomes[1]?.reason, 'duplicate')
+  const { outcomes, events } = readAll([opener(), enqueue('run the tests', 1), user('run the tests', 30)])
+  assert.deepEqual(humans(events), ['start the refactor', 'run the tests'])
+  assert.equal(outcomes[2]?.reason, 'duplicate')
+})
+
+test('a -p run opens with its enqueue: the echo, which carries version and cwd, is the one human event', () => {
+  const { outcomes, events } = readAll([enqueue('Create notes.txt', 1), user('Create notes.txt', 2)])
+  assert.deepEqual(humans(events), ['Create notes.txt'])
+  assert.deepEqual(outcomes[0], { class: 'skipped', reason: 'lifecycle', events: [] })
+  assert.equal(events[0]?.cliVersion, '2.1.150')
+  assert.equal(events[0]?.cwd, '/work/app')
+  assert.equal(events[0]?.at, Date.parse(at(2)))
+})
+
+test('an enqueue held back at the start of a file is not lost when another prompt drains the queue', () => {
+  const { events } = readAll([enqueue('first words', 1), user('other words', 9)])
+  assert.deepEqual(humans(events), ['first words', 'other words'])
+  assert.equal(events[0]?.at, Date.parse(at(1)))
+  assert.equal(events[0]?.cliVersion, '2.1.150')
 })
 
 test('two queued prompts echoed out of order are two human events and two duplicates', () => {
   const { outcomes, events } = readAll([
+    opener(),
     enqueue('first', 1),
     enqueue('second', 2),
     queuedCommand('second', 3),
     queuedCommand('first', 4),
   ])
-  assert.deepEqual(humans(events), ['first', 'second'])
+  assert.deepEqual(humans(events), ['start the refactor', 'first', 'second'])
   assert.deepEqual(
     outcomes.map((outcome) => outcome.reason),
-    [undefined, undefined, 'duplicate', 'duplicate'],
+    [undefined, undefined, undefined, 'duplicate', 'duplicate'],
   )
 })
 
@@ -128,8 +150,8 @@ test('a local slash command run while a prompt is queued does not drop the queue
     content:
       '<command-name>/login</command-name>\n  <command-message>login</command-message>\n  <command-args></command-args>',
   }
-  const { events } = readAll([enqueue('then deploy', 1), login, queuedCommand('then deploy', 5)])
-  assert.deepEqual(humans(events), ['then deploy', '/login'])
+  const { events } = readAll([opener(), enqueue('then deploy', 1), login, queuedCommand('then deploy', 5)])
+  assert.deepEqual(humans(events), ['start the refactor', 'then deploy', '/login'])
 })
 
 test('a queued_command without an enqueue (file starting mid-session) is still the human', () => {

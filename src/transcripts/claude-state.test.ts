@@ -44,7 +44,7 @@ test('restore fills what an older, partial state lacks and drops malformed entri
     cliVersion: '2.1.80',
     lastAt: 1_700_000_000_000,
     tools: [['toolu_1', 'Bash']],
-    queued: [{ text: 'go', length: 2, at: 5 }],
+    queued: [{ text: 'go', length: 2, at: 5, captured: true }],
   })
 })
 
@@ -61,7 +61,7 @@ test('restore caps oversized lists, keeping the newest entries', () => {
 test('remembered tools and queued prompts stay bounded, oldest dropped first', () => {
   let state = initialClaudeState
   for (let i = 0; i < maxRememberedTools + 10; i++) state = rememberTool(state, `toolu_${i}`, `T${i}`)
-  for (let i = 0; i < maxQueuedPrompts + 3; i++) state = rememberQueued(state, `p${i}`, i)
+  for (let i = 0; i < maxQueuedPrompts + 3; i++) state = rememberQueued(state, `p${i}`, i, true)
   assert.equal(state.tools.length, maxRememberedTools)
   assert.equal(toolNameOf(state, 'toolu_0'), null)
   assert.equal(toolNameOf(state, `toolu_${maxRememberedTools + 9}`), `T${maxRememberedTools + 9}`)
@@ -71,9 +71,9 @@ test('remembered tools and queued prompts stay bounded, oldest dropped first', (
 
 test('a huge queued prompt is kept as a bounded key, and still matches its echo', () => {
   const pasted = `${'log line\n'.repeat(200_000)}what broke?`
-  const state = rememberQueued(initialClaudeState, pasted, 1)
+  const state = rememberQueued(initialClaudeState, pasted, 1, true)
   assert.ok(claudeReader.serialise(state).length < 2 * maxQueuedTextKept)
-  assert.deepEqual(takeQueuedEcho(state, pasted, 2)?.queued, [])
+  assert.deepEqual(takeQueuedEcho(state, pasted, 2)?.state.queued, [])
   assert.equal(takeQueuedEcho(state, `${pasted}!`, 2), null)
 })
 

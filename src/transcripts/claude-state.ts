@@ -1,5 +1,5 @@
 import { isJsonObject, type JsonObject } from './claude-envelope.ts'
-import { boundChars } from './claude-tool-text.ts'
+import { boundChars, maxBuiltText } from './claude-tool-text.ts'
 
 /**
  * What the Claude reader remembers between records. It is stored with the file offset at every
@@ -34,6 +34,12 @@ export interface QueuedPrompt {
   readonly text: string
   readonly length: number
   readonly at: number
+  /**
+   * False when the enqueue was not captured because nothing in the file had said which session,
+   * CLI version and cwd it belongs to yet (a `-p` run opens with its enqueue): the echo, which
+   * carries the full envelope, is then the human event.
+   */
+  readonly captured: boolean
 }
 
 /** Enough for every call still awaiting its result; parallel calls rarely exceed a few dozen. */
@@ -90,30 +96,43 @@ export function toolNameOf(state: ClaudeState, callId: string): string | null {
   return null
 }
 
-export function rememberQueued(state: ClaudeState, text: string, at: number): ClaudeState {
+export function rememberQueued(state: ClaudeState, text: string, at: number, captured: boolean): ClaudeState {
   const kept = state.queued.length >= maxQueuedPrompts ? state.queued.slice(1) : state.queued
-  return {
-    ...state,
-    queued: [...kept, { text: boundChars(text, maxQueuedTextKept), length: text.length, at }],
-  }
+  // A prompt not captured yet keeps its words (up to the bound of built text): they may be all that is left of it.
+  const stored = boundChars(text, captured ? maxQueuedTextKept : maxBuiltText)
+  return { ...state, queued: [...kept, { text: stored, length: text.length, at, captured }] }
 }
 
 /**
  * Looks for the queued prompt that a `user` record or `queued_command` attachment echoes. A match
  * is consumed (each queued prompt has one echo), so typing the same words later is a new prompt.
  */
-export function takeQueuedEcho(state: ClaudeState, text: string, at: number): ClaudeState | null {
-  const kept = boundChars(text, maxQueuedTextKept)
+export function takeQueuedEcho(
+  state: ClaudeState,
+  text: string,
+  at: number,
+): { state: ClaudeState; captured: boolean } | null {
   const index = state.queued.findIndex(
-    (entry) => entry.length === text.length && entry.text === kept && at - entry.at <= queuedEchoWindowMs,
+    (entry) =>
+      entry.length === text.length &&
+      entry.text === boundChars(text, entry.text.length) &&
+      at - entry.at <= queuedEchoWindowMs,
   )
-  if (index === -1) return null
-  return { ...state, queued: state.queued.filter((_, i) => i !== index) }
+  const entry = state.queued[index]
+  if (entry === undefined) return null
+  return { state: { ...state, queued: state.queued.filter((_, i) => i !== index) }, captured: entry.captured }
 }
 
-/** Drops every queued prompt still awaiting its echo: they can no longer be echoed. */
-export function forgetQueued(state: ClaudeState): ClaudeState {
-  return state.queued.length === 0 ? state : { ...state, queued: [] }
+/**
+ * Drops every queued prompt still awaiting its echo: they can no longer be echoed. Returns the
+ * ones never captured, whose words the caller must still record.
+ */
+export function forgetQueued(state: ClaudeState): {
+  state: ClaudeState
+  uncaptured: readonly QueuedPrompt[]
+} {
+  if (state.queued.length === 0) return { state, uncaptured: [] }
+  return { state: { ...state, queued: [] }, uncaptured: state.queued.filter((entry) => !entry.captured) }
 }
 
 function parseObject(json: string): JsonObject | null {
@@ -145,10 +164,16 @@ function restoreQueued(value: unknown): QueuedPrompt[] {
   const queued: QueuedPrompt[] = []
   for (const entry of value.slice(-maxQueuedPrompts)) {
     if (!isJsonObject(entry)) continue
-    const { text, length, at } = entry
+    const { text, length, at, captured } = entry
     if (typeof text !== 'string' || typeof at !== 'number' || !Number.isFinite(at)) continue
-    const kept = boundChars(text, maxQueuedTextKept)
-    queued.push({ text: kept, length: typeof length === 'number' ? length : text.length, at })
+    // States written before `captured` existed only held captured prompts.
+    const wasCaptured = captured !== false
+    queued.push({
+      text: boundChars(text, wasCaptured ? maxQueuedTextKept : maxBuiltText),
+      length: typeof length === 'number' ? length : text.length,
+      at,
+      captured: wasCaptured,
+    })
   }
   return queued
 }
