@@ -104,8 +104,10 @@ function flattenArg(value: unknown): string[] {
 }
 
 function printResult(ctx: CommandContext, result: CommandResult, json: boolean): void {
-  if (json) ctx.stdout.write(`${JSON.stringify(result.json, null, 2)}\n`)
-  else if (result.text !== '') ctx.stdout.write(`${result.text}\n`)
+  // A command that streamed its output (`up --json` prints one status per line) returns no json.
+  if (json) {
+    if (result.json !== undefined) ctx.stdout.write(`${JSON.stringify(result.json, null, 2)}\n`)
+  } else if (result.text !== '') ctx.stdout.write(`${result.text}\n`)
 }
 
 function reportError(ctx: CommandContext, error: unknown, json: boolean): void {

@@ -24,6 +24,16 @@ export interface CaptureOptions {
   readonly quietMs?: number | undefined
   readonly batchLines?: number | undefined
   readonly batchBytes?: number | undefined
+  /** A catch-up commits its work in transactions of about this many transcript bytes. */
+  readonly groupBytes?: number | undefined
+}
+
+export interface CatchUpOptions {
+  readonly mode: FileSyncOptions['mode']
+  readonly onProgress?: ((progress: CaptureProgress) => void) | undefined
+  /** Called once per file with the outcome of its last read (the daemon schedules retries from it). */
+  readonly onFile?: ((location: TranscriptLocation, result: FileSyncResult) => void) | undefined
+  readonly signal?: AbortSignal | undefined
 }
 
 /** Where a catch-up is; reported after every commit and every file. */
@@ -60,9 +70,11 @@ export const defaultQuietMs = 1000
 export class Capture {
   readonly #deps: FileSyncDeps
   readonly #log: Logger
+  readonly #groupBytes: number
 
   constructor(options: CaptureOptions) {
     this.#log = options.log.child({ component: 'capture' })
+    this.#groupBytes = options.groupBytes ?? 32 * 1024 * 1024
     this.#deps = {
       db: options.db,
       store: new CaptureStore(options.db),
@@ -89,14 +101,13 @@ export class Capture {
     }
   }
 
-  /** Brings every given file up to date, in order, reporting progress as it goes. */
-  catchUp(
-    locations: readonly TranscriptLocation[],
-    options: {
-      mode: FileSyncOptions['mode']
-      onProgress?: ((progress: CaptureProgress) => void) | undefined
-    },
-  ): CatchUpSummary {
+  /**
+   * Brings every given file up to date, in order, reporting progress as it goes. The work is
+   * committed in groups of about `groupBytes` (see `CaptureStore.beginBulk`), and the event loop
+   * gets a turn after every batch, so a daemon can stop between two batches: on `signal` the group
+   * in hand is committed and the catch-up ends early.
+   */
+  async catchUp(locations: readonly TranscriptLocation[], options: CatchUpOptions): Promise<CatchUpSummary> {
     const work = this.#plan(locations)
     const progress = { filesDone: 0, filesTotal: work.length, bytesDone: 0, bytesTotal: 0, events: 0 }
     for (const item of work) progress.bytesTotal += item.bytes
@@ -109,21 +120,57 @@ export class Capture {
       resets: 0,
       moved: 0,
     }
-    options.onProgress?.({ ...progress })
-    for (const item of work) {
-      const result = this.syncFile(item.location, {
-        mode: options.mode,
-        onCommit: (bytes, inserted) => {
-          progress.bytesDone += bytes
-          progress.events += inserted
-          options.onProgress?.({ ...progress })
-        },
-      })
-      tally(counts, result)
-      progress.filesDone++
+    const store = this.#deps.store
+    let groupBytes = 0
+    const onCommit = (bytes: number, inserted: number): void => {
+      progress.bytesDone += bytes
+      progress.events += inserted
+      groupBytes += bytes
       options.onProgress?.({ ...progress })
     }
+    // Commits the group in hand once it is big enough, and opens the next.
+    const rollGroup = (): void => {
+      if (groupBytes < this.#groupBytes) return
+      store.commitBulk()
+      groupBytes = 0
+      this.#sqlite(() => store.beginBulk())
+    }
+    options.onProgress?.({ ...progress })
+    this.#sqlite(() => store.beginBulk())
+    try {
+      for (const item of work) {
+        if (options.signal?.aborted) break
+        let result = this.syncFile(item.location, { mode: options.mode, maxCommits: 1, onCommit })
+        const first = result
+        let reset = result.reset
+        let inserted = result.inserted
+        while (result.status === 'more' && !options.signal?.aborted) {
+          rollGroup()
+          await turn()
+          result = this.syncFile(item.location, { mode: options.mode, maxCommits: 1, onCommit })
+          reset ||= result.reset
+          inserted += result.inserted
+        }
+        tally(counts, { ...result, reset, inserted, movedFrom: first.movedFrom })
+        options.onFile?.(item.location, result)
+        progress.filesDone++
+        options.onProgress?.({ ...progress })
+        rollGroup()
+      }
+      store.commitBulk()
+    } catch (error) {
+      store.rollbackBulk()
+      throw translateSqliteError(error, this.#deps.db.name)
+    }
     return { files: locations.length, ...counts }
+  }
+
+  #sqlite<T>(work: () => T): T {
+    try {
+      return work()
+    } catch (error) {
+      throw translateSqliteError(error, this.#deps.db.name)
+    }
   }
 
   /** The bytes each file has left to read (none for files out of scope or out of the window). */
@@ -168,4 +215,9 @@ function statOrNull(path: string): Stats | null {
   } catch {
     return null
   }
+}
+
+/** Lets the event loop run (signals, timers, watch events) between two batches. */
+function turn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve))
 }

@@ -45,6 +45,7 @@ export class CaptureStore {
   readonly #progress: Statement
   readonly #shape: Statement
   readonly #commit: (batch: CaptureBatch) => CommitOutcome
+  #inBulk = false
 
   constructor(db: Db) {
     this.#db = db
@@ -67,9 +68,35 @@ export class CaptureStore {
     this.#commit = db.transaction((batch: CaptureBatch) => this.#apply(batch)).immediate
   }
 
-  /** Applies a batch in one IMMEDIATE transaction (waits up to the busy timeout for the lock). */
+  /**
+   * Applies a batch in one IMMEDIATE transaction (waits up to the busy timeout for the lock), or
+   * within the open bulk transaction.
+   */
   commit(batch: CaptureBatch): CommitOutcome {
-    return this.#commit(batch)
+    // Inside a bulk transaction a batch is applied bare: a savepoint would make FTS5 flush a segment
+    // just as a commit does. Nothing is written before the offset check, and an error mid-batch
+    // rolls back the whole bulk transaction, so the batch is still all or nothing.
+    return this.#inBulk ? this.#apply(batch) : this.#commit(batch)
+  }
+
+  /**
+   * Opens a transaction that the following commits join. A backfill groups many
+   * files this way: FTS5 flushes a segment at every commit, so a thousand small commits cost
+   * several times one large one. A crash loses the open group as a whole, never half of it.
+   */
+  beginBulk(): void {
+    this.#db.exec('BEGIN IMMEDIATE')
+    this.#inBulk = true
+  }
+
+  commitBulk(): void {
+    this.#db.exec('COMMIT')
+    this.#inBulk = false
+  }
+
+  rollbackBulk(): void {
+    if (this.#db.inTransaction) this.#db.exec('ROLLBACK')
+    this.#inBulk = false
   }
 
   #apply(batch: CaptureBatch): CommitOutcome {

@@ -1,0 +1,54 @@
+import { parseSince } from '../../core/time-window.ts'
+import { type DaemonStatus, runUp } from '../../daemon/up-daemon.ts'
+import type { CommandSpec } from '../command.ts'
+import { version } from '../version.ts'
+import { sinceOption } from './index.ts'
+
+export const upCommand: CommandSpec = {
+  name: 'up',
+  summary:
+    "Run the daemon in the foreground: catch up with this project's transcripts, then capture them live",
+  options: [sinceOption],
+  longRunning: true,
+  async run(ctx, _args, options) {
+    const since = parseSince(options.since as string | undefined, ctx.clock.now())
+    const json = options.json === true
+    // Status changes stream as they happen, one JSON object per line with --json.
+    const print = (status: DaemonStatus): void => {
+      ctx.stdout.write(json ? `${JSON.stringify(status)}\n` : `${describe(status)}\n`)
+    }
+    await runUp({
+      env: ctx.env,
+      cwd: ctx.cwd,
+      clock: ctx.clock,
+      log: ctx.log,
+      since,
+      version,
+      pid: process.pid,
+      stopSignal: ctx.stopSignal,
+      onStatus: print,
+    })
+    return { json: undefined, text: '' }
+  },
+}
+
+function describe(status: DaemonStatus): string {
+  switch (status.type) {
+    case 'started':
+      return `sangam up: project ${status.projectId} (${status.root}), pid ${status.pid}, capturing since ${status.since}`
+    case 'watching':
+      return `watching ${status.root}`
+    case 'ready':
+      return `caught up: ${status.files} transcript file(s), ${status.inserted} new event(s) in ${(status.durationMs / 1000).toFixed(1)} s; tailing (Ctrl-C stops)`
+    case 'captured':
+      return `captured ${status.inserted} event(s) from ${status.path}`
+    case 'reset':
+      return `${status.path} was rewritten; read again from the start`
+    case 'moved':
+      return `${status.from} moved to ${status.to}`
+    case 'error':
+      return `could not capture ${status.path}: ${status.message}`
+    case 'stopped':
+      return 'stopped'
+  }
+}

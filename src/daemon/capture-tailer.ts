@@ -1,0 +1,222 @@
+import { statSync } from 'node:fs'
+import type { Capture, CatchUpSummary } from '../services/capture.ts'
+import type { FileSyncResult } from '../services/capture-file.ts'
+import type { Clock } from '../shared/clock.ts'
+import type { Logger } from '../shared/logger.ts'
+import {
+  classifyTranscriptPath,
+  discoverTranscripts,
+  type TranscriptLocation,
+  type TranscriptRoot,
+} from '../transcripts/transcript-locations.ts'
+import type { Service } from './service.ts'
+import { TranscriptWatcher } from './transcript-watcher.ts'
+
+/** What the daemon reports as it goes (`sangam up --json` prints one per line). */
+export type TailerStatus =
+  | { readonly type: 'ready'; readonly files: number; readonly inserted: number; readonly durationMs: number }
+  | { readonly type: 'watching'; readonly root: string }
+  | { readonly type: 'captured'; readonly path: string; readonly inserted: number }
+  | { readonly type: 'reset'; readonly path: string }
+  | { readonly type: 'moved'; readonly from: string; readonly to: string }
+  | { readonly type: 'error'; readonly path: string; readonly message: string }
+
+export interface TailerOptions {
+  readonly capture: Capture
+  readonly roots: readonly TranscriptRoot[]
+  readonly clock: Clock
+  readonly log: Logger
+  readonly onStatus: (status: TailerStatus) => void
+  /** How often every known file is stat'ed and the roots rescanned. */
+  readonly sweepMs?: number | undefined
+}
+
+interface Seen {
+  readonly size: number
+  readonly mtimeMs: number
+}
+
+/**
+ * The daemon's capture service: catches up with every transcript in the window, then tails them.
+ * `fs.watch` tells it quickly which file changed; a periodic sweep (stat every file, rescan the
+ * roots, watch roots that appeared) catches what the watcher missed. Files are synced one at a
+ * time by a single loop, one batch per turn of the event loop, so stopping never cuts a
+ * transaction and a burst on one file cannot starve the others.
+ */
+export class CaptureTailer implements Service {
+  readonly id = 'capture-tailer'
+  readonly #options: TailerOptions
+  readonly #log: Logger
+  readonly #watcher: TranscriptWatcher
+  readonly #seen = new Map<string, Seen>()
+  readonly #dirty = new Set<string>()
+  readonly #retries = new Map<string, NodeJS.Timeout>()
+  readonly #stop = new AbortController()
+  #wake: (() => void) | null = null
+  #sweepTimer: NodeJS.Timeout | null = null
+  #sweepSoon: NodeJS.Timeout | null = null
+  #running: Promise<void> | null = null
+
+  constructor(options: TailerOptions) {
+    this.#options = options
+    this.#log = options.log.child({ component: this.id })
+    this.#watcher = new TranscriptWatcher(
+      options.roots,
+      {
+        onTranscript: (path) => this.#schedule(path),
+        onOther: () => this.#sweepShortly(),
+      },
+      options.log,
+    )
+  }
+
+  run(): Promise<void> {
+    this.#running ??= this.#run()
+    return this.#running
+  }
+
+  async stop(): Promise<void> {
+    this.#stop.abort()
+    this.#wake?.()
+    await this.#running
+  }
+
+  async #run(): Promise<void> {
+    try {
+      for (const root of this.#watcher.ensureWatching())
+        this.#options.onStatus({ type: 'watching', root: root.path })
+      const summary = await this.#catchUp()
+      if (this.#stop.signal.aborted) return
+      this.#options.onStatus({ type: 'ready', ...summary })
+      this.#sweepTimer = setInterval(() => this.#sweep(), this.#options.sweepMs ?? 2000)
+      await this.#loop()
+    } finally {
+      this.#watcher.close()
+      if (this.#sweepTimer) clearInterval(this.#sweepTimer)
+      if (this.#sweepSoon) clearTimeout(this.#sweepSoon)
+      for (const timer of this.#retries.values()) clearTimeout(timer)
+    }
+  }
+
+  /**
+   * Sizes are taken before the catch-up reads, so a file that grows while the catch-up runs
+   * differs from what was seen and the first sweep reads it again.
+   */
+  async #catchUp(): Promise<{ files: number; inserted: number; durationMs: number }> {
+    const startedAt = this.#options.clock.now()
+    const locations = discoverTranscripts(this.#options.roots)
+    for (const location of locations) this.#remember(location.path)
+    const summary: CatchUpSummary = await this.#options.capture.catchUp(locations, {
+      mode: 'live',
+      signal: this.#stop.signal,
+      onFile: (location, result) => this.#after(location, result),
+    })
+    return {
+      files: summary.captured,
+      inserted: summary.inserted,
+      durationMs: this.#options.clock.now() - startedAt,
+    }
+  }
+
+  async #loop(): Promise<void> {
+    while (!this.#stop.signal.aborted) {
+      const path = this.#dirty.values().next().value
+      if (path === undefined) {
+        await new Promise<void>((resolve) => {
+          this.#wake = resolve
+        })
+        this.#wake = null
+        continue
+      }
+      this.#dirty.delete(path)
+      await this.#sync(path)
+    }
+  }
+
+  async #sync(path: string): Promise<void> {
+    const vendor = classifyTranscriptPath(this.#options.roots, path)
+    if (vendor === null) return
+    const location = { path, vendor }
+    this.#remember(path)
+    let inserted = 0
+    try {
+      for (;;) {
+        const result = this.#options.capture.syncFile(location, { mode: 'live', maxCommits: 1 })
+        inserted += result.inserted
+        if (result.status !== 'more' || this.#stop.signal.aborted) {
+          this.#after(location, { ...result, inserted })
+          return
+        }
+        await new Promise((resolve) => setImmediate(resolve))
+      }
+    } catch (error) {
+      // The file is read again at the next sweep; the daemon keeps tailing the others.
+      this.#seen.delete(path)
+      this.#log.warn('could not capture a transcript', { path, error: (error as Error).message })
+      this.#options.onStatus({ type: 'error', path, message: (error as Error).message })
+    }
+  }
+
+  #after(location: TranscriptLocation, result: FileSyncResult): void {
+    if (result.inserted > 0)
+      this.#options.onStatus({ type: 'captured', path: location.path, inserted: result.inserted })
+    if (result.reset) this.#options.onStatus({ type: 'reset', path: location.path })
+    if (result.movedFrom) this.#options.onStatus({ type: 'moved', from: result.movedFrom, to: location.path })
+    if (result.retryAt !== null) this.#retryAt(location.path, result.retryAt)
+  }
+
+  /** A final line without a newline is looked at again once the file may have gone quiet. */
+  #retryAt(path: string, at: number): void {
+    clearTimeout(this.#retries.get(path))
+    const delay = Math.max(10, at - this.#options.clock.now() + 10)
+    this.#retries.set(
+      path,
+      setTimeout(() => {
+        this.#retries.delete(path)
+        this.#schedule(path)
+      }, delay),
+    )
+  }
+
+  #schedule(path: string): void {
+    if (this.#stop.signal.aborted) return
+    this.#dirty.add(path)
+    this.#wake?.()
+  }
+
+  #sweepShortly(): void {
+    if (this.#sweepSoon || this.#stop.signal.aborted) return
+    this.#sweepSoon = setTimeout(() => {
+      this.#sweepSoon = null
+      this.#sweep()
+    }, 100)
+  }
+
+  /** Rescans the roots and stats every file: anything new or changed since it was read is synced. */
+  #sweep(): void {
+    if (this.#stop.signal.aborted) return
+    for (const root of this.#watcher.ensureWatching()) {
+      this.#options.onStatus({ type: 'watching', root: root.path })
+    }
+    for (const { path } of discoverTranscripts(this.#options.roots)) {
+      const now = statOrNull(path)
+      const seen = this.#seen.get(path)
+      if (now && (!seen || seen.size !== now.size || seen.mtimeMs !== now.mtimeMs)) this.#schedule(path)
+    }
+  }
+
+  #remember(path: string): void {
+    const stat = statOrNull(path)
+    if (stat) this.#seen.set(path, stat)
+    else this.#seen.delete(path)
+  }
+}
+
+function statOrNull(path: string): Seen | null {
+  try {
+    const stat = statSync(path)
+    return { size: stat.size, mtimeMs: stat.mtimeMs }
+  } catch {
+    return null
+  }
+}

@@ -1,0 +1,90 @@
+import type { Environment } from '../config/environment.ts'
+import { projectCapture } from '../services/capture-project.ts'
+import { openProject } from '../services/project-context.ts'
+import type { Clock } from '../shared/clock.ts'
+import type { Logger } from '../shared/logger.ts'
+import { transcriptRoots } from '../transcripts/transcript-locations.ts'
+import { CaptureTailer, type TailerStatus } from './capture-tailer.ts'
+import { DaemonLock, daemonFile } from './daemon-lock.ts'
+import type { Service } from './service.ts'
+
+export type DaemonStatus =
+  | {
+      readonly type: 'started'
+      readonly pid: number
+      readonly projectId: string
+      readonly root: string
+      readonly since: string
+      readonly version: string
+    }
+  | TailerStatus
+  | { readonly type: 'stopped'; readonly pid: number }
+
+export interface UpOptions {
+  readonly env: Environment
+  readonly cwd: string
+  readonly clock: Clock
+  readonly log: Logger
+  readonly since: number
+  readonly version: string
+  readonly pid: number
+  /** Aborted by SIGINT/SIGTERM: the one way the daemon stops. */
+  readonly stopSignal: AbortSignal
+  readonly onStatus: (status: DaemonStatus) => void
+}
+
+/**
+ * `sangam up`: the daemon's composition root. Takes the project's discovery file (one daemon per
+ * project and machine), runs its services until the stop signal, then shuts down in one order:
+ * services finish the transaction in hand and stop, the database is closed, the file removed.
+ */
+export async function runUp(options: UpOptions): Promise<void> {
+  const project = openProject(options.env, options.cwd, options.clock)
+  let lock: DaemonLock | null = null
+  try {
+    lock = DaemonLock.acquire(daemonFile(options.env.sangamHome, project.repo.projectId), {
+      pid: options.pid,
+      version: options.version,
+      startedAt: new Date(options.clock.now()).toISOString(),
+    })
+    const log = options.log.child({ component: 'daemon', project: project.repo.projectId })
+    const services: Service[] = [
+      new CaptureTailer({
+        capture: projectCapture(project, options.since, log),
+        roots: transcriptRoots(options.env),
+        clock: options.clock,
+        log,
+        onStatus: options.onStatus,
+      }),
+    ]
+    options.onStatus({
+      type: 'started',
+      pid: options.pid,
+      projectId: project.repo.projectId,
+      root: project.repo.root,
+      since: new Date(options.since).toISOString(),
+      version: options.version,
+    })
+    const stopAll = (): void => {
+      for (const service of services) void service.stop()
+    }
+    options.stopSignal.addEventListener('abort', stopAll, { once: true })
+    if (options.stopSignal.aborted) stopAll()
+    // A service that fails stops the others, and the database closes only once all have stopped.
+    const outcomes = await Promise.allSettled(
+      services.map((service) =>
+        service.run().catch((error: unknown) => {
+          stopAll()
+          throw error
+        }),
+      ),
+    )
+    options.stopSignal.removeEventListener('abort', stopAll)
+    const failure = outcomes.find((outcome) => outcome.status === 'rejected')
+    if (failure) throw failure.reason
+  } finally {
+    project.close()
+    lock?.release()
+  }
+  options.onStatus({ type: 'stopped', pid: options.pid })
+}
