@@ -1,0 +1,81 @@
+import type { ChildProcess } from 'node:child_process'
+import { spawnCli } from './run-cli.ts'
+
+/** A running `sangam up --json`, its status lines parsed as they arrive. */
+export interface UpProcess extends AsyncDisposable {
+  readonly child: ChildProcess
+  readonly statuses: Record<string, unknown>[]
+  stderr(): string
+  /** Resolves with the first status of this type (already seen or still to come). */
+  waitFor(type: string, timeoutMs?: number): Promise<Record<string, unknown>>
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | null>
+}
+
+export function startUp(
+  args: readonly string[],
+  options: { cwd: string; env: Record<string, string | undefined> },
+): UpProcess {
+  const child = spawnCli(['up', '--json', ...args], options)
+  const statuses: Record<string, unknown>[] = []
+  const waiters: { type: string; resolve: (status: Record<string, unknown>) => void }[] = []
+  let stderr = ''
+  let pending = ''
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8')
+  })
+  child.stdout?.on('data', (chunk: Buffer) => {
+    pending += chunk.toString('utf8')
+    for (let at = pending.indexOf('\n'); at !== -1; at = pending.indexOf('\n')) {
+      const status = JSON.parse(pending.slice(0, at)) as Record<string, unknown>
+      pending = pending.slice(at + 1)
+      statuses.push(status)
+      for (const waiter of waiters.filter((w) => w.type === status.type)) waiter.resolve(status)
+    }
+  })
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  const stop = async (): Promise<number | null> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+    return exited
+  }
+  return {
+    child,
+    statuses,
+    stderr: () => stderr,
+    waitFor(type, timeoutMs = 30_000) {
+      const seen = statuses.find((status) => status.type === type)
+      if (seen) return Promise.resolve(seen)
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`no "${type}" status within ${timeoutMs} ms; stderr: ${stderr}`)),
+          timeoutMs,
+        )
+        waiters.push({
+          type,
+          resolve: (status) => {
+            clearTimeout(timer)
+            resolve(status)
+          },
+        })
+        void exited.then(() => reject(new Error(`sangam up exited before "${type}"; stderr: ${stderr}`)))
+      })
+    },
+    stop,
+    [Symbol.asyncDispose]: async () => {
+      await stop()
+    },
+  }
+}
+
+/** Polls until `check` returns true; throws after `timeoutMs`. */
+export async function eventually(
+  check: () => boolean,
+  timeoutMs = 15_000,
+  what = 'condition',
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+}
