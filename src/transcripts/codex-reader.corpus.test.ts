@@ -184,7 +184,8 @@ test('legacy CRLF rollout: the question is human; AGENTS.md and the environment 
     thinking: 110,
     assistant: 59,
     tool_call: 246,
-    tool_output: 246,
+    // Three commands printed nothing (`{"output":"","metadata":…}`): those outputs are skipped empty.
+    tool_output: 243,
   })
   assert.equal(encryptedIn(result), 33)
 })
@@ -200,7 +201,7 @@ test('0.40 VS Code rollout: only the request after the IDE context is human; rea
     human: 1,
     thinking: 32,
     tool_call: 34,
-    tool_output: 34,
+    tool_output: 33, // one command printed nothing
     assistant: 1,
   })
   assert.equal(encryptedIn(result), 1)

@@ -63,9 +63,19 @@ export function toolOutputText(output: unknown): string {
   return ''
 }
 
+/**
+ * Only the two wrapper shapes are parsed: an output that merely is JSON (`cat package.json`) is
+ * kept as it is, without a second parse.
+ */
 function unwrapJsonOutput(output: string): string | null {
-  const first = output.charCodeAt(0)
-  if ((first !== 0x7b && first !== 0x5b) || output.length > maxUnwrappedOutput) return null
+  if (output.length > maxUnwrappedOutput) return null
+  if (
+    !output.startsWith('{"output":') &&
+    !output.startsWith('[{"text":') &&
+    !output.startsWith('[{"type":')
+  ) {
+    return null
+  }
   let parsed: unknown
   try {
     parsed = JSON.parse(output)
@@ -73,7 +83,7 @@ function unwrapJsonOutput(output: string): string | null {
     return null // plain text that happens to start with a brace
   }
   if (Array.isArray(parsed)) return textOfItems(parsed)
-  return isObject(parsed) ? text(parsed.output) : null
+  return isObject(parsed) && typeof parsed.output === 'string' ? parsed.output : null
 }
 
 function textOfItems(items: readonly unknown[]): string {
