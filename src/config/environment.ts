@@ -16,6 +16,11 @@ export interface Environment {
   readonly user: string | undefined
   /** `CLAUDE_CODE_SESSION_ID` when we run inside a Claude Code session (MCP server, hooks). */
   readonly claudeSessionId: string | undefined
+  /**
+   * `CODEX_THREAD_ID`: Codex sets it for the commands its agent runs (the session id its hooks see);
+   * it does not give it to MCP servers (openai/codex#19937).
+   */
+  readonly codexThreadId: string | undefined
   /** `CLAUDE_PROJECT_DIR`: the launch root of the Claude Code session that started us. */
   readonly claudeProjectDir: string | undefined
   /** `SANGAM_LOG`: debug | info | warn | error | silent. */
@@ -30,6 +35,7 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
     codexHome: resolve(nonEmpty(env.CODEX_HOME) ?? join(home, '.codex')),
     user: nonEmpty(env.SANGAM_USER),
     claudeSessionId: nonEmpty(env.CLAUDE_CODE_SESSION_ID),
+    codexThreadId: nonEmpty(env.CODEX_THREAD_ID),
     claudeProjectDir: nonEmpty(env.CLAUDE_PROJECT_DIR),
     logLevel: nonEmpty(env.SANGAM_LOG),
   })

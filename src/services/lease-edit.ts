@@ -1,0 +1,43 @@
+import { decideEdit, type EditOutcome } from '../core/lease-edit.ts'
+import type { Actor } from '../protocol/lease.ts'
+import type { Clock } from '../shared/clock.ts'
+import type { Db } from '../store/database.ts'
+import { hasLeaseTables, readLeases } from '../store/lease-table.ts'
+import type { LeaseArbiter } from './lease-arbiter.ts'
+import { matchLeasePath } from './lease-matcher.ts'
+import { repositoryPaths } from './lease-path.ts'
+import { readLeaseSettings } from './lease-settings.ts'
+
+/** One edit an agent is about to make, as its hook sees it. */
+export interface EditCheck {
+  /** The session making the edit, acting for its human. */
+  readonly actor: Actor
+  /** The file as the tool named it: absolute (Claude Code) or relative to `cwd` (Codex). */
+  readonly file: string
+  /** The session's working directory. */
+  readonly cwd: string
+  /** Every worktree of the project (absolute, real paths), e.g. `Repository.worktrees`. */
+  readonly worktrees: readonly string[]
+}
+
+/**
+ * What the PreToolUse hook calls: decides the edit and records what it implies (the editor's
+ * auto-lease; under `warn`, the collision) in one short transaction. A file outside the project
+ * is allowed without touching the store. Throws STORE_BUSY when the lock stays taken past the edit
+ * budget; the hook then fails open.
+ */
+export async function checkEdit(arbiter: LeaseArbiter, check: EditCheck): Promise<EditOutcome> {
+  return arbiter.recordEdit(check.actor, repositoryPaths(check.file, check.cwd, check.worktrees))
+}
+
+/**
+ * The same decision on a replica that cannot be written (opened read-only, a full disk): nothing
+ * is recorded, so the editor takes no auto-lease. A replica from before leases has none to honour.
+ */
+export function checkEditReadOnly(db: Db, check: EditCheck, clock: Clock): EditOutcome {
+  const paths = repositoryPaths(check.file, check.cwd, check.worktrees)
+  const now = clock.now()
+  const leases = paths.length > 0 && hasLeaseTables(db) ? readLeases(db, now) : []
+  const outcome = decideEdit(leases, check.actor, paths, now, readLeaseSettings(db), matchLeasePath)
+  return { ...outcome, autoLease: null, collisions: [] }
+}

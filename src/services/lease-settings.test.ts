@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict'
+import { join } from 'node:path'
+import { test } from 'node:test'
+import { tmpDir } from '../../test/helpers/tmp-git-repo.ts'
+import { defaultLeaseSettings } from '../core/lease-settings.ts'
+import { openDatabaseFile } from '../store/database.ts'
+import { writeSetting } from '../store/project-table.ts'
+import { readLeaseSettings, writeLeaseSettings } from './lease-settings.ts'
+
+test('settings start at the defaults, and a change keeps what was set before', async () => {
+  await using dir = tmpDir()
+  const db = openDatabaseFile(join(dir.path, 'sangam.db'))
+  try {
+    assert.deepEqual(readLeaseSettings(db), defaultLeaseSettings)
+    writeLeaseSettings(db, { autoLease: 'warn' })
+    writeLeaseSettings(db, { releaseOnSessionEnd: false })
+    assert.deepEqual(readLeaseSettings(db), {
+      ...defaultLeaseSettings,
+      autoLease: 'warn',
+      releaseOnSessionEnd: false,
+    })
+  } finally {
+    db.close()
+  }
+})
+
+test('unreadable stored settings are a clear error, and setting them again repairs them', async () => {
+  await using dir = tmpDir()
+  const db = openDatabaseFile(join(dir.path, 'sangam.db'))
+  try {
+    writeSetting(db, 'leases', { autoLease: 'loud' })
+    assert.throws(() => readLeaseSettings(db), {
+      code: 'STORE_INCOMPATIBLE',
+      message: /sangam leases --auto-lease/,
+    })
+    writeLeaseSettings(db, { autoLease: 'advise' })
+    assert.equal(readLeaseSettings(db).autoLease, 'advise')
+  } finally {
+    db.close()
+  }
+})
