@@ -24,8 +24,13 @@ export interface CaptureOptions {
   readonly quietMs?: number | undefined
   readonly batchLines?: number | undefined
   readonly batchBytes?: number | undefined
-  /** A catch-up commits its work in transactions of about this many transcript bytes. */
+  /**
+   * A catch-up commits its work in transactions of about this many transcript bytes, or this
+   * much time, whichever comes first: large enough for speed, short enough that another writer
+   * waits little and a crash loses little.
+   */
   readonly groupBytes?: number | undefined
+  readonly groupMs?: number | undefined
 }
 
 export interface CatchUpOptions {
@@ -71,10 +76,12 @@ export class Capture {
   readonly #deps: FileSyncDeps
   readonly #log: Logger
   readonly #groupBytes: number
+  readonly #groupMs: number
 
   constructor(options: CaptureOptions) {
     this.#log = options.log.child({ component: 'capture' })
     this.#groupBytes = options.groupBytes ?? 32 * 1024 * 1024
+    this.#groupMs = options.groupMs ?? 1000
     this.#deps = {
       db: options.db,
       store: new CaptureStore(options.db),
@@ -103,7 +110,7 @@ export class Capture {
 
   /**
    * Brings every given file up to date, in order, reporting progress as it goes. The work is
-   * committed in groups of about `groupBytes` (see `CaptureStore.beginBulk`), and the event loop
+   * committed in groups (`groupBytes`, `groupMs`; see `CaptureStore.beginBulk`), and the event loop
    * gets a turn after every batch, so a daemon can stop between two batches: on `signal` the group
    * in hand is committed and the catch-up ends early.
    */
@@ -122,6 +129,7 @@ export class Capture {
     }
     const store = this.#deps.store
     let groupBytes = 0
+    let groupStartedAt = this.#deps.clock.now()
     const onCommit = (bytes: number, inserted: number): void => {
       progress.bytesDone += bytes
       progress.events += inserted
@@ -130,9 +138,11 @@ export class Capture {
     }
     // Commits the group in hand once it is big enough, and opens the next.
     const rollGroup = (): void => {
-      if (groupBytes < this.#groupBytes) return
+      const full = groupBytes >= this.#groupBytes || this.#deps.clock.now() - groupStartedAt >= this.#groupMs
+      if (!full) return
       store.commitBulk()
       groupBytes = 0
+      groupStartedAt = this.#deps.clock.now()
       this.#sqlite(() => store.beginBulk())
     }
     options.onProgress?.({ ...progress })
