@@ -2,10 +2,17 @@ import type { CommandSpec } from './command.ts'
 import { doctorCommand } from './commands/doctor.ts'
 import { indexCommand } from './commands/index.ts'
 import { initCommand } from './commands/init.ts'
+import { installHooksCommand } from './commands/install-hooks.ts'
 import { upCommand } from './commands/up.ts'
 
 /**
  * Every CLI command, in the order `--help` lists them. docs/cli.md has a table with one row per
  * entry here, kept equal by test/cli-docs.test.ts.
  */
-export const commands: readonly CommandSpec[] = [initCommand, upCommand, indexCommand, doctorCommand]
+export const commands: readonly CommandSpec[] = [
+  initCommand,
+  installHooksCommand,
+  upCommand,
+  indexCommand,
+  doctorCommand,
+]

@@ -25,12 +25,16 @@ export interface CodexInstallOptions {
   readonly timeoutMs: number
 }
 
-export interface CodexInstallReport {
+export interface CodexInstallReport extends HookFileChange {
   readonly level: 'project' | 'user'
   /** Why the hooks are not where they were asked to be, if they are not. */
   readonly levelNote: string | null
-  readonly file: HookFileChange
   readonly trust: CodexTrustReport
+}
+
+export interface CodexUninstallReport extends HookFileChange {
+  /** Trust records of ours taken out of config.toml. */
+  readonly trustRemoved: readonly string[]
 }
 
 export interface CodexTrustReport {
@@ -54,10 +58,10 @@ export async function installCodexHooks(options: CodexInstallOptions): Promise<C
     timeoutMs: options.timeoutMs,
   })
   if (!listed.ok) {
-    return { level: 'project', levelNote: null, file, trust: unknownTrust(configFile, listed.reason) }
+    return { ...file, level: 'project', levelNote: null, trust: unknownTrust(configFile, listed.reason) }
   }
   if (listed.hooks.some((hook) => isOurs(hook.command) && samePath(hook.sourcePath, projectFile))) {
-    return { level: 'project', levelNote: null, file, trust: await trust(options, configFile, listed) }
+    return { ...file, level: 'project', levelNote: null, trust: await trust(options, configFile, listed) }
   }
   uninstallHookFile(projectFile)
   if (createdDir) removeIfEmpty(dirname(projectFile))
@@ -65,18 +69,15 @@ export async function installCodexHooks(options: CodexInstallOptions): Promise<C
   return installAt(options, userFile(options), 'user', note, configFile)
 }
 
-export function uninstallCodexHooks(
-  file: string,
-  codexHome: string,
-): { file: HookFileChange; trust: string[] } {
+export function uninstallCodexHooks(file: string, codexHome: string): CodexUninstallReport {
   const keys = ourTrustKeys(file)
   const change = uninstallHookFile(file)
   const configFile = join(codexHome, 'config.toml')
   const text = readText(configFile)
-  if (text === null || keys.length === 0) return { file: change, trust: [] }
+  if (text === null || keys.length === 0) return { ...change, trustRemoved: [] }
   const edit = withoutTrustRecords(text, keys, configFile)
   if (edit.changed.length > 0) writeTextAtomically(configFile, edit.text, 0o600)
-  return { file: change, trust: [...edit.changed] }
+  return { ...change, trustRemoved: [...edit.changed] }
 }
 
 export function userFile(options: { readonly codexHome: string }): string {
@@ -91,7 +92,7 @@ async function installAt(
   configFile: string,
 ): Promise<CodexInstallReport> {
   const change = installHookFile(file, codexGroups(options.entry))
-  return { level, levelNote, file: change, trust: await trust(options, configFile) }
+  return { ...change, level, levelNote, trust: await trust(options, configFile) }
 }
 
 /** Records trust for every hook of ours Codex does not yet trust, then asks again to confirm. */

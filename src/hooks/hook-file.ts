@@ -6,17 +6,17 @@ import { isOurAgentHandler } from './hook-entries.ts'
 /** What an install or uninstall did to one host configuration file. */
 export interface HookFileChange {
   readonly file: string
-  readonly action: 'added' | 'updated' | 'unchanged' | 'removed' | 'absent'
+  readonly change: 'added' | 'updated' | 'unchanged' | 'removed' | 'absent'
 }
 
 /** Puts our groups into a Claude settings.json or Codex hooks.json, keeping everything else. */
 export function installHookFile(file: string, groups: Readonly<Record<string, HookGroup>>): HookFileChange {
   const before = readJsonObject(file)
   const { config, changed } = addOurGroups(before, groups, isOurAgentHandler, file)
-  if (!changed) return { file, action: 'unchanged' }
+  if (!changed) return { file, change: 'unchanged' }
   writeJsonObject(file, config)
   const hadOurs = removeOurGroups(before, isOurAgentHandler, file).changed
-  return { file, action: hadOurs ? 'updated' : 'added' }
+  return { file, change: hadOurs ? 'updated' : 'added' }
 }
 
 /**
@@ -26,8 +26,8 @@ export function installHookFile(file: string, groups: Readonly<Record<string, Ho
 export function uninstallHookFile(file: string): HookFileChange {
   const before = readJsonObject(file)
   const { config, changed } = removeOurGroups(before, isOurAgentHandler, file)
-  if (!changed) return { file, action: 'absent' }
+  if (!changed) return { file, change: 'absent' }
   if (Object.keys(config).length === 0) rmSync(file, { force: true })
   else writeJsonObject(file, config)
-  return { file, action: 'removed' }
+  return { file, change: 'removed' }
 }

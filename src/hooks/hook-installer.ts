@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import {
   type CodexInstallReport,
+  type CodexUninstallReport,
   userFile as codexUserFile,
   installCodexHooks,
   uninstallCodexHooks,
@@ -29,14 +30,14 @@ export interface HookInstallOptions {
 }
 
 export interface HookInstallReport {
-  readonly claude: { readonly level: 'project' | 'user'; readonly file: HookFileChange }
+  readonly claude: HookFileChange & { readonly level: 'project' | 'user' }
   readonly codex: CodexInstallReport
   readonly git: PrePushChange
 }
 
 export interface HookUninstallReport {
   readonly claude: HookFileChange
-  readonly codex: { readonly file: HookFileChange; readonly trustRemoved: readonly string[] }
+  readonly codex: CodexUninstallReport
   readonly git: PrePushChange
   /** Hooks of ours left at the other level, which this uninstall was not asked to touch. */
   readonly remaining: readonly string[]
@@ -57,7 +58,7 @@ export async function installHooks(options: HookInstallOptions): Promise<HookIns
     timeoutMs: options.codexTimeoutMs,
   })
   const git = installPrePush(gitHooksDir(options.root), options.entries.prePush)
-  return { claude: { level: options.user ? 'user' : 'project', file: claude }, codex, git }
+  return { claude: { ...claude, level: options.user ? 'user' : 'project' }, codex, git }
 }
 
 export function uninstallHooks(options: HookInstallOptions): HookUninstallReport {
@@ -67,7 +68,7 @@ export function uninstallHooks(options: HookInstallOptions): HookUninstallReport
   const others = [claudeSettingsFile(options, !options.user), codexFile(options, !options.user)]
   return {
     claude,
-    codex: { file: codex.file, trustRemoved: codex.trust },
+    codex,
     git,
     remaining: others.filter((file) => holdsOurs(file)),
   }

@@ -14,7 +14,7 @@ import { shellQuote } from './hook-entries.ts'
  */
 export interface PrePushChange {
   readonly file: string
-  readonly action: 'added' | 'updated' | 'unchanged' | 'removed' | 'absent'
+  readonly change: 'added' | 'updated' | 'unchanged' | 'removed' | 'absent'
   /** The user's own hook that now runs after ours (or was put back), if any. */
   readonly chained: string | null
 }
@@ -33,9 +33,9 @@ export function installPrePush(hooksDir: string, entry: string): PrePushChange {
   const script = prePushScript(entry)
   const existing = readIfPresent(file)
   if (existing !== null && isOurs(existing)) {
-    if (existing === script) return { file, action: 'unchanged', chained: present(chained) }
+    if (existing === script) return { file, change: 'unchanged', chained: present(chained) }
     writeTextAtomically(file, script, 0o755)
-    return { file, action: 'updated', chained: present(chained) }
+    return { file, change: 'updated', chained: present(chained) }
   }
   if (existing !== null || isDanglingLink(file)) {
     if (existsSync(chained) || isDanglingLink(chained)) {
@@ -48,18 +48,18 @@ export function installPrePush(hooksDir: string, entry: string): PrePushChange {
     renameSync(file, chained)
   }
   writeTextAtomically(file, script, 0o755)
-  return { file, action: 'added', chained: present(chained) }
+  return { file, change: 'added', chained: present(chained) }
 }
 
 export function uninstallPrePush(hooksDir: string): PrePushChange {
   const file = join(hooksDir, 'pre-push')
   const chained = join(hooksDir, chainedName)
   const existing = readIfPresent(file)
-  if (existing === null || !isOurs(existing)) return { file, action: 'absent', chained: null }
+  if (existing === null || !isOurs(existing)) return { file, change: 'absent', chained: null }
   rmSync(file)
-  if (!existsSync(chained) && !isDanglingLink(chained)) return { file, action: 'removed', chained: null }
+  if (!existsSync(chained) && !isDanglingLink(chained)) return { file, change: 'removed', chained: null }
   renameSync(chained, file)
-  return { file, action: 'removed', chained: file }
+  return { file, change: 'removed', chained: file }
 }
 
 /** Whether `file` holds our gate (for doctor). */

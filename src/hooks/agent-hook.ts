@@ -1,0 +1,85 @@
+import { userInfo } from 'node:os'
+import type { Environment } from '../config/environment.ts'
+import { editTargets } from './edit-targets.ts'
+import { failOpen, type HookAnswer, quiet } from './hook-answer.ts'
+import type { AgentHost } from './hook-entries.ts'
+import { parseHookPayload } from './hook-payload.ts'
+import { type LocatedProject, locateProject } from './project-locator.ts'
+
+/**
+ * One run of the Claude Code / Codex hook: parse stdin, find the project, answer the event.
+ * `PreToolUse` gates edits against leases, `SessionStart` hands the brief to the model,
+ * `SessionEnd` may release the session's leases. Any failure to read the store or decide in time
+ * fails open (DESIGN §4): the work goes on and the answer says nothing was checked.
+ */
+export interface AgentHookRun {
+  readonly host: AgentHost
+  readonly stdin: string
+  readonly env: Environment
+  /** The process's own cwd, used when the payload carries none. */
+  readonly cwd: string
+  readonly now: number
+  /** Called as soon as the event is known, so a budget watchdog can answer in its terms. */
+  onEvent(eventName: string): void
+}
+
+export interface AgentHookResult {
+  readonly answer: HookAnswer
+  readonly eventName: string | null
+  /** Where the heartbeat goes; null when no project was found. */
+  readonly project: LocatedProject | null
+}
+
+export async function runAgentHook(run: AgentHookRun): Promise<AgentHookResult> {
+  const payload = parseHookPayload(run.stdin)
+  if (payload === null) {
+    return {
+      answer: failOpen(null, 'hook stdin is not a Claude Code or Codex hook payload'),
+      eventName: null,
+      project: null,
+    }
+  }
+  run.onEvent(payload.eventName)
+  const at = { eventName: payload.eventName, project: null }
+  const targets = payload.eventName === 'PreToolUse' ? editTargets(payload) : []
+  if (targets === null) return { ...at, answer: quiet('ignored') }
+  let project: LocatedProject | null
+  try {
+    project = locateProject(run.env.sangamHome, payload.cwd ?? run.cwd, run.now)
+  } catch (error) {
+    return { ...at, answer: failOpen(payload.eventName, `cannot find the project: ${messageOf(error)}`) }
+  }
+  if (project === null) return { ...at, answer: quiet('not a sangam project') }
+  const actor = {
+    human: run.env.user ?? project.gitUser ?? userInfo().username,
+    vendor: run.host,
+    sessionId: payload.sessionId,
+  }
+  try {
+    switch (payload.eventName) {
+      case 'PreToolUse': {
+        const { gateEdit } = await import('./edit-gate.ts')
+        const answer = await gateEdit({ project, actor, cwd: payload.cwd ?? run.cwd, targets, now: run.now })
+        return { eventName: payload.eventName, project, answer }
+      }
+      case 'SessionEnd': {
+        const { endSession } = await import('./session-end.ts')
+        return {
+          eventName: payload.eventName,
+          project,
+          answer: await endSession({ project, actor, now: run.now }),
+        }
+      }
+      default:
+        return { eventName: payload.eventName, project, answer: quiet('ignored') }
+    }
+  } catch (error) {
+    // Fail open on purpose: a hook that throws would otherwise show the user a hook error and,
+    // worse, give the agent no word that its edit went unchecked.
+    return { eventName: payload.eventName, project, answer: failOpen(payload.eventName, messageOf(error)) }
+  }
+}
+
+function messageOf(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? 'unknown error'
+}

@@ -1,0 +1,89 @@
+import type { EditOutcome } from '../core/lease-edit.ts'
+import type { Actor } from '../protocol/lease.ts'
+import { checkEdit, checkEditReadOnly, type EditCheck } from '../services/lease-edit.ts'
+import { LocalLeaseArbiter } from '../services/lease-local-arbiter.ts'
+import { openDatabaseFile, translateSqliteError } from '../store/database.ts'
+import { allowEdit, denyEdit, type HookAnswer } from './hook-answer.ts'
+import type { LocatedProject } from './project-locator.ts'
+
+/**
+ * The PreToolUse decision. It is taken on a read-only connection, which in WAL mode never waits
+ * for a writer (the daemon may be committing a capture batch): a denial needs nothing else. Only
+ * an allowed edit inside the project writes, in one short transaction that records (or renews)
+ * the editor's auto-lease; that transaction decides again under the write lock, so of two agents
+ * racing for one free file exactly one gets it. If the write lock stays taken past its short
+ * timeout the edit is still allowed (it was), just without a fresh auto-lease.
+ */
+export interface EditGateInput {
+  readonly project: LocatedProject
+  readonly actor: Actor
+  readonly cwd: string
+  /** The files the tool call writes, as the tool named them. */
+  readonly targets: readonly string[]
+  readonly now: number
+}
+
+const readBusyTimeoutMs = 300
+const writeBusyTimeoutMs = 300
+
+export async function gateEdit(input: EditGateInput): Promise<HookAnswer> {
+  const clock = { now: () => input.now }
+  const checks: EditCheck[] = input.targets.map((file) => ({
+    actor: input.actor,
+    file,
+    cwd: input.cwd,
+    worktrees: input.project.worktrees,
+  }))
+  const reader = openDatabaseFile(input.project.databaseFile, {
+    readonly: true,
+    busyTimeoutMs: readBusyTimeoutMs,
+  })
+  let decided: EditOutcome[]
+  try {
+    decided = checks.map((check) => checkEditReadOnly(reader, check, clock))
+  } catch (error) {
+    throw translateSqliteError(error, input.project.databaseFile)
+  } finally {
+    reader.close()
+  }
+  const refused = decided.filter((outcome) => outcome.decision === 'deny')
+  if (refused.length > 0) return denyEdit(refused.map((outcome) => outcome.reason).join('\n'))
+  const inside = checks.filter((_, index) => decided[index]?.path !== null)
+  if (inside.length === 0) return allowEdit(decided.flatMap((outcome) => outcome.warnings))
+  return recordAutoLeases(input, inside, clock)
+}
+
+async function recordAutoLeases(
+  input: EditGateInput,
+  checks: readonly EditCheck[],
+  clock: { now(): number },
+): Promise<HookAnswer> {
+  let writer: ReturnType<typeof openDatabaseFile>
+  try {
+    writer = openDatabaseFile(input.project.databaseFile, { busyTimeoutMs: writeBusyTimeoutMs })
+  } catch (error) {
+    return unrecorded(error)
+  }
+  try {
+    const arbiter = new LocalLeaseArbiter(writer, clock, { editBusyTimeoutMs: writeBusyTimeoutMs })
+    const outcomes: EditOutcome[] = []
+    for (const check of checks) outcomes.push(await checkEdit(arbiter, check))
+    const refused = outcomes.filter((outcome) => outcome.decision === 'deny')
+    if (refused.length > 0) return denyEdit(refused.map((outcome) => outcome.reason).join('\n'))
+    return allowEdit(outcomes.flatMap((outcome) => outcome.warnings))
+  } catch (error) {
+    return unrecorded(error)
+  } finally {
+    writer.close()
+  }
+}
+
+/** Allowed on the read-only decision, but the auto-lease could not be written. */
+function unrecorded(error: unknown): HookAnswer {
+  const why = (error instanceof Error ? error.message : String(error)).split('\n')[0]
+  return {
+    ...allowEdit([]),
+    stderr: `sangam: edit allowed; its auto-lease was not recorded (${why})\n`,
+    outcome: 'allow (auto-lease not recorded)',
+  }
+}

@@ -1,0 +1,83 @@
+#!/usr/bin/env node
+import { spawnSync } from 'node:child_process'
+import { accessSync, constants, writeSync } from 'node:fs'
+import { readEnvironment } from '../config/environment.ts'
+import { readStdin } from './read-stdin.ts'
+
+/**
+ * What the installed git `pre-push` script execs: `node pre-push-main.js <chained> <remote> <url>`.
+ * It reads the ref lines git wrote, decides, and — unless it refuses — runs the hook it chains
+ * (the user's own pre-push, if any) with the same arguments and the very same stdin bytes, exiting
+ * with its status. A gate that cannot decide lets the push go on, with a warning; a watchdog does
+ * the same if the gate overruns its budget. Ending the process here (not in cli/main.ts) is
+ * deliberate: the budget must hold even if something hangs.
+ */
+const budgetMs = 10_000
+const started = Date.now()
+const [chained = '', remoteName = '', remoteUrl = ''] = process.argv.slice(2)
+let decided = false
+
+const watchdog = setTimeout(() => {
+  if (decided) return
+  decided = true
+  writeSync(2, `sangam: the lease check took longer than ${budgetMs / 1000} s; the push was not checked\n`)
+  process.exit(runChained(stdinBytes))
+}, budgetMs)
+
+let stdinBytes: Buffer = Buffer.alloc(0)
+stdinBytes = await readStdin(process.stdin)
+const env = readEnvironment(process.env)
+const { gatePush } = await import('./push-gate.ts')
+let verdict: Awaited<ReturnType<typeof gatePush>>
+try {
+  verdict = gatePush({
+    env,
+    cwd: process.cwd(),
+    remoteName,
+    stdin: stdinBytes.toString('utf8'),
+    now: started,
+  })
+} catch (error) {
+  const why = (error instanceof Error ? error.message : String(error)).split('\n')[0]
+  verdict = {
+    refused: false,
+    message: `sangam: ${why}; the push was not checked\n`,
+    outcome: `fail-open: ${why}`,
+    projectDir: null,
+  }
+}
+decided = true
+clearTimeout(watchdog)
+if (verdict.message !== '') writeSync(2, verdict.message)
+if (verdict.projectDir !== null) {
+  const { writeHeartbeat } = await import('./hook-heartbeat.ts')
+  try {
+    writeHeartbeat(verdict.projectDir, {
+      host: 'git',
+      event: 'pre-push',
+      hostVersion: null,
+      at: started,
+      outcome: verdict.outcome,
+      durationMs: Date.now() - started,
+    })
+  } catch {
+    // A heartbeat we cannot write only makes doctor say it has not seen the gate run.
+  }
+}
+process.exitCode = verdict.refused ? 1 : runChained(stdinBytes)
+
+/** Runs the user's own pre-push hook, as git would have: only if it is executable. */
+function runChained(input: Buffer): number {
+  if (chained === '' || !isExecutable(chained)) return 0
+  const result = spawnSync(chained, [remoteName, remoteUrl], { input, stdio: ['pipe', 'inherit', 'inherit'] })
+  return result.status ?? 1
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK)
+    return true
+  } catch {
+    return false
+  }
+}

@@ -1,0 +1,155 @@
+import assert from 'node:assert/strict'
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { test } from 'node:test'
+import { isolatedEnv, projectRoot, runCliJson } from './helpers/run-cli.ts'
+import { tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
+import { claudeEdit, runAgentHook } from './hooks-agent-run.ts'
+
+/**
+ * DESIGN §4: when the hook cannot decide (store unreadable or locked, input it cannot read, time
+ * budget spent) the edit goes through, and the agent is told it went unchecked.
+ */
+async function project() {
+  const home = tmpDir()
+  const repo = tmpGitRepo()
+  repo.write('src/a.ts', 'export const a = 1\n')
+  repo.commit('sources')
+  const env = isolatedEnv(home.path)
+  const init = await runCliJson<{ database: string }>(['init'], { cwd: repo.path, env })
+  await runCliJson(['claim', 'src/a.ts', '-r', 'parser work'], {
+    cwd: repo.path,
+    env: { ...env, SANGAM_USER: 'bob@example.com' },
+  })
+  const edit = claudeEdit(repo.path, join(repo.path, 'src', 'a.ts'))
+  return {
+    repo,
+    env,
+    database: init.database,
+    edit,
+    async [Symbol.asyncDispose]() {
+      await repo[Symbol.asyncDispose]()
+      await home[Symbol.asyncDispose]()
+    },
+  }
+}
+
+function failedOpen(run: Awaited<ReturnType<typeof runAgentHook>>, why: RegExp): void {
+  assert.equal(run.code, 0, run.stderr)
+  const output = run.output?.hookSpecificOutput
+  assert.equal(output?.permissionDecision, undefined, `no decision when unchecked: ${run.stdout}`)
+  assert.match(
+    output?.additionalContext ?? '',
+    /sangam could not check this edit against file leases \(.+\); it was allowed\./,
+  )
+  assert.match(run.stderr, why)
+}
+
+/** Another process holding the database in EXCLUSIVE locking mode: not even readers get in. */
+async function holdExclusiveLock(database: string): Promise<ChildProcess> {
+  const script = `
+    const Database = require(${JSON.stringify(join(projectRoot, 'node_modules', 'better-sqlite3'))})
+    const db = new Database(process.argv[1])
+    db.pragma('locking_mode = EXCLUSIVE')
+    db.exec('BEGIN EXCLUSIVE')
+    db.exec("INSERT INTO setting (key, value) VALUES ('lock-test', '1')")
+    console.log('locked')
+    setInterval(() => {}, 1000)`
+  return holder(script, database)
+}
+
+/** Another writer mid-transaction (a daemon committing a batch): readers are not blocked in WAL mode. */
+async function holdWriteLock(database: string): Promise<ChildProcess> {
+  const script = `
+    const Database = require(${JSON.stringify(join(projectRoot, 'node_modules', 'better-sqlite3'))})
+    const db = new Database(process.argv[1])
+    db.exec('BEGIN IMMEDIATE')
+    db.exec("INSERT INTO setting (key, value) VALUES ('lock-test', '1')")
+    console.log('locked')
+    setInterval(() => {}, 1000)`
+  return holder(script, database)
+}
+
+function holder(script: string, database: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['-e', script, database], { stdio: ['ignore', 'pipe', 'inherit'] })
+  return new Promise((resolve, reject) => {
+    child.on('error', reject)
+    createInterface({ input: child.stdout }).once('line', () => resolve(child))
+  })
+}
+
+test('malformed hook stdin is allowed and reported, never a crash', async () => {
+  await using p = await project()
+  for (const stdin of [
+    '',
+    'not json at all',
+    '{"tool_name": "Write"}',
+    '[1,2,3]',
+    '{"session_id": 7, "hook_event_name": "PreToolUse"}',
+  ]) {
+    const run = await runAgentHook('claude', null, { cwd: p.repo.path, env: p.env, stdin })
+    assert.equal(run.code, 0, run.stderr)
+    assert.equal(run.stdout, '', stdin)
+    assert.match(run.stderr, /hook stdin is not a Claude Code or Codex hook payload/, stdin)
+  }
+})
+
+test('an unreadable store (not a database, or not a file) lets the edit through and says so', async () => {
+  await using p = await project()
+  for (const file of [p.database, `${p.database}-wal`, `${p.database}-shm`]) rmSync(file, { force: true })
+  writeFileSync(p.database, 'this is not an SQLite database, it is garbage\n'.repeat(200))
+  failedOpen(
+    await runAgentHook('claude', p.edit, { cwd: p.repo.path, env: p.env }),
+    /not a usable sangam database/,
+  )
+  rmSync(p.database)
+  mkdirSync(p.database)
+  failedOpen(
+    await runAgentHook('claude', p.edit, { cwd: p.repo.path, env: p.env }),
+    /cannot open|disk I\/O error/,
+  )
+})
+
+test('a store locked by another process fails open quickly, within the time budget', async () => {
+  await using p = await project()
+  const lock = await holdExclusiveLock(p.database)
+  try {
+    const run = await runAgentHook('claude', p.edit, { cwd: p.repo.path, env: p.env })
+    failedOpen(run, /locked/)
+    assert.ok(run.ms < 1500 + 1000, `answered in ${Math.round(run.ms)} ms`)
+  } finally {
+    lock.kill()
+  }
+})
+
+test('a writer holding the lock does not stop a denial; an allowed edit goes through without its auto-lease', async () => {
+  await using p = await project()
+  const lock = await holdWriteLock(p.database)
+  try {
+    const denied = await runAgentHook('claude', p.edit, { cwd: p.repo.path, env: p.env })
+    assert.equal(denied.output?.hookSpecificOutput?.permissionDecision, 'deny', denied.stdout)
+    const free = claudeEdit(p.repo.path, join(p.repo.path, 'src', 'new.ts'))
+    const run = await runAgentHook('claude', free, { cwd: p.repo.path, env: p.env })
+    assert.equal(run.code, 0)
+    assert.equal(run.stdout, '')
+    assert.match(run.stderr, /edit allowed; its auto-lease was not recorded/)
+  } finally {
+    lock.kill()
+  }
+})
+
+test('a hook whose host never closes stdin answers "allow, unchecked" when the time budget runs out', async () => {
+  await using p = await project()
+  const run = await runAgentHook('claude', null, {
+    cwd: p.repo.path,
+    env: p.env,
+    stdin: '{"session_id":',
+    keepStdinOpen: true,
+  })
+  assert.equal(run.code, 0)
+  assert.equal(run.stdout, '')
+  assert.match(run.stderr, /no decision within the 1500 ms time budget/)
+  assert.ok(run.ms >= 1500 && run.ms < 5000, `ended after ${Math.round(run.ms)} ms`)
+})

@@ -1,0 +1,269 @@
+import assert from 'node:assert/strict'
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs'
+import { join } from 'node:path'
+import { test } from 'node:test'
+import { openDatabaseFile } from '../src/store/database.ts'
+import { upsertLease } from '../src/store/lease-table.ts'
+import { isolatedEnv, runCliJson } from './helpers/run-cli.ts'
+import { git, tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
+import { claudeEdit, codexPatch, runAgentHook, sessionEvent } from './hooks-agent-run.ts'
+
+/**
+ * The edit gate as Claude Code and Codex run it: the compiled hook, a real repository, a real
+ * SQLite store set up through the CLI, and no daemon anywhere (hooks read the store directly).
+ */
+const bob = 'bob@example.com'
+
+interface InitJson {
+  database: string
+}
+interface Lease {
+  pattern: string
+  kind: string
+  holder: { human: string; vendor: string | null; sessionId: string | null }
+}
+
+async function project() {
+  const home = tmpDir()
+  const repo = tmpGitRepo()
+  repo.write('src/a.ts', 'export const a = 1\n')
+  repo.write('src/b.ts', 'export const b = 1\n')
+  repo.commit('sources')
+  const env = isolatedEnv(home.path)
+  const init = await runCliJson<InitJson>(['init'], { cwd: repo.path, env })
+  const claimAs = (human: string, ...args: string[]) =>
+    runCliJson(['claim', ...args], { cwd: repo.path, env: { ...env, SANGAM_USER: human } })
+  const leases = async () =>
+    (await runCliJson<{ leases: Lease[] }>(['leases'], { cwd: repo.path, env })).leases
+  return {
+    home,
+    repo,
+    env,
+    database: init.database,
+    claimAs,
+    leases,
+    async [Symbol.asyncDispose]() {
+      await repo[Symbol.asyncDispose]()
+      await home[Symbol.asyncDispose]()
+    },
+  }
+}
+
+function denial(run: Awaited<ReturnType<typeof runAgentHook>>): string {
+  assert.equal(run.code, 0, run.stderr)
+  assert.equal(
+    run.output?.hookSpecificOutput?.permissionDecision,
+    'deny',
+    `expected a denial, got: ${run.stdout}`,
+  )
+  return run.output?.hookSpecificOutput?.permissionDecisionReason ?? ''
+}
+
+function allowed(run: Awaited<ReturnType<typeof runAgentHook>>): void {
+  assert.equal(run.code, 0, run.stderr)
+  assert.notEqual(run.output?.hookSpecificOutput?.permissionDecision, 'deny', run.stdout)
+  assert.equal(
+    run.output?.hookSpecificOutput?.permissionDecision,
+    undefined,
+    'never answers allow for the host',
+  )
+}
+
+test('a Claude edit of a file another human holds is denied, naming holder, reason and expiry', async () => {
+  await using p = await project()
+  await p.claimAs(bob, 'src/a.ts', '-r', 'refactoring the parser', '--ttl', '2h')
+  const run = await runAgentHook('claude', claudeEdit(p.repo.path, join(p.repo.path, 'src', 'a.ts')), {
+    cwd: p.repo.path,
+    env: p.env,
+  })
+  const reason = denial(run)
+  assert.match(
+    reason,
+    /src\/a\.ts is leased to bob@example\.com until \d\d:\d\d UTC \((?:in 1 h [56]\d min|in 2 h)\): "refactoring the parser"/,
+  )
+  assert.equal(readFileSync(join(p.repo.path, 'src', 'a.ts'), 'utf8'), 'export const a = 1\n')
+})
+
+test('an allowed edit leaves an auto-lease that another session then runs into', async () => {
+  await using p = await project()
+  const file = join(p.repo.path, 'src', 'b.ts')
+  allowed(
+    await runAgentHook('claude', claudeEdit(p.repo.path, file, 'claude-session-1'), {
+      cwd: p.repo.path,
+      env: p.env,
+    }),
+  )
+  const leases = await p.leases()
+  assert.deepEqual(
+    leases.map((lease) => [
+      lease.pattern,
+      lease.kind,
+      lease.holder.vendor,
+      lease.holder.sessionId,
+      lease.holder.human,
+    ]),
+    [['src/b.ts', 'auto', 'claude', 'claude-session-1', 'dev@example.com']],
+  )
+  // The same session edits again: renewed, not refused.
+  allowed(
+    await runAgentHook('claude', claudeEdit(p.repo.path, file, 'claude-session-1'), {
+      cwd: p.repo.path,
+      env: p.env,
+    }),
+  )
+  const patch =
+    '*** Begin Patch\n*** Update File: src/b.ts\n@@\n-export const b = 1\n+export const b = 2\n*** End Patch\n'
+  const reason = denial(
+    await runAgentHook('codex', codexPatch(p.repo.path, patch), { cwd: p.repo.path, env: p.env }),
+  )
+  assert.match(reason, /src\/b\.ts is being edited by dev@example\.com's claude session claude-s/)
+})
+
+test('a Codex apply_patch is denied when any file it names is held, with paths relative to its cwd', async () => {
+  await using p = await project()
+  await p.claimAs(bob, 'src/a.ts', '-r', 'parser work')
+  const patch =
+    '*** Begin Patch\n*** Add File: notes.txt\n+hi\n*** Update File: a.ts\n@@\n-1\n+2\n*** End Patch\n'
+  const run = await runAgentHook('codex', codexPatch(join(p.repo.path, 'src'), patch), {
+    cwd: p.repo.path,
+    env: p.env,
+  })
+  assert.match(denial(run), /src\/a\.ts is leased to bob@example\.com/)
+  const moved = '*** Begin Patch\n*** Update File: src/b.ts\n*** Move to: src/a.ts\n*** End Patch\n'
+  assert.match(
+    denial(await runAgentHook('codex', codexPatch(p.repo.path, moved), { cwd: p.repo.path, env: p.env })),
+    /src\/a\.ts/,
+  )
+})
+
+test('a path outside the repository is allowed silently and leaves no lease', async () => {
+  await using p = await project()
+  await p.claimAs(bob, '**', '-r', 'everything')
+  const outside = join(p.home.path, 'elsewhere.ts')
+  const run = await runAgentHook('claude', claudeEdit(p.repo.path, outside), { cwd: p.repo.path, env: p.env })
+  allowed(run)
+  assert.equal(run.stdout, '')
+  const climbing = await runAgentHook(
+    'codex',
+    codexPatch(p.repo.path, '*** Begin Patch\n*** Add File: ../x.ts\n+x\n*** End Patch\n'),
+    {
+      cwd: p.repo.path,
+      env: p.env,
+    },
+  )
+  allowed(climbing)
+  assert.equal((await p.leases()).length, 1)
+})
+
+test('a symlink to a held file, and a path through .., are the held file', async () => {
+  await using p = await project()
+  await p.claimAs(bob, 'src/a.ts', '-r', 'parser work')
+  symlinkSync('a.ts', join(p.repo.path, 'src', 'link.ts'))
+  symlinkSync(join(p.repo.path, 'src'), join(p.repo.path, 'alias'))
+  for (const file of ['src/link.ts', 'alias/a.ts', 'src/../src/./a.ts', 'docs/../src/a.ts']) {
+    const run = await runAgentHook('claude', claudeEdit(p.repo.path, join(p.repo.path, file)), {
+      cwd: p.repo.path,
+      env: p.env,
+    })
+    assert.match(denial(run), /src\/a\.ts is leased to bob/, file)
+  }
+})
+
+test('a case-only difference still meets the lease (it is the same file on macOS and Windows)', async () => {
+  await using p = await project()
+  await p.claimAs(bob, 'src/a.ts', '-r', 'parser work')
+  const run = await runAgentHook('claude', claudeEdit(p.repo.path, join(p.repo.path, 'SRC', 'A.ts')), {
+    cwd: p.repo.path,
+    env: p.env,
+  })
+  assert.match(denial(run), /leased to bob/)
+})
+
+test('a lease on a directory glob covers the files below it, and only them', async () => {
+  await using p = await project()
+  await p.claimAs(bob, 'src/auth/**', '-r', 'auth rewrite')
+  mkdirSync(join(p.repo.path, 'src', 'auth', 'deep'), { recursive: true })
+  const inside = await runAgentHook(
+    'claude',
+    claudeEdit(p.repo.path, join(p.repo.path, 'src', 'auth', 'deep', 'token.ts')),
+    {
+      cwd: p.repo.path,
+      env: p.env,
+    },
+  )
+  assert.match(
+    denial(inside),
+    /src\/auth\/deep\/token\.ts is leased to bob@example\.com .*"auth rewrite" \(lease src\/auth\/\*\*/,
+  )
+  allowed(
+    await runAgentHook('claude', claudeEdit(p.repo.path, join(p.repo.path, 'src', 'authz.ts')), {
+      cwd: p.repo.path,
+      env: p.env,
+    }),
+  )
+})
+
+test('an expired lease no longer denies', async () => {
+  await using p = await project()
+  const db = openDatabaseFile(p.database)
+  const past = Date.now() - 60_000
+  upsertLease(db, {
+    pattern: 'src/a.ts',
+    holder: { human: bob, vendor: null, sessionId: null },
+    kind: 'claim',
+    reason: 'long done',
+    token: 1,
+    takenAt: past - 3_600_000,
+    renewedAt: past - 3_600_000,
+    expiresAt: past,
+  })
+  db.close()
+  allowed(
+    await runAgentHook('claude', claudeEdit(p.repo.path, join(p.repo.path, 'src', 'a.ts')), {
+      cwd: p.repo.path,
+      env: p.env,
+    }),
+  )
+})
+
+test('with no daemon running, the hook decides from the store alone, from any worktree', async () => {
+  await using p = await project()
+  await p.claimAs(bob, 'src/a.ts', '-r', 'parser work')
+  const worktree = join(p.repo.path, '..', 'lane')
+  git(p.repo.path, 'worktree', 'add', '-q', worktree, '-b', 'lane')
+  const run = await runAgentHook('claude', claudeEdit(worktree, join(worktree, 'src', 'a.ts')), {
+    cwd: worktree,
+    env: p.env,
+  })
+  assert.match(denial(run), /leased to bob/)
+})
+
+test('SessionEnd releases the session’s leases, unless the project keeps them', async () => {
+  await using p = await project()
+  const file = join(p.repo.path, 'src', 'b.ts')
+  allowed(
+    await runAgentHook('claude', claudeEdit(p.repo.path, file, 'session-x'), {
+      cwd: p.repo.path,
+      env: p.env,
+    }),
+  )
+  assert.equal((await p.leases()).length, 1)
+  await runAgentHook('claude', sessionEvent(p.repo.path, 'SessionEnd', 'session-x'), {
+    cwd: p.repo.path,
+    env: p.env,
+  })
+  assert.equal((await p.leases()).length, 0)
+
+  await runCliJson(['leases', '--session-end', 'keep'], { cwd: p.repo.path, env: p.env })
+  allowed(
+    await runAgentHook('claude', claudeEdit(p.repo.path, file, 'session-y'), {
+      cwd: p.repo.path,
+      env: p.env,
+    }),
+  )
+  await runAgentHook('claude', sessionEvent(p.repo.path, 'SessionEnd', 'session-y'), {
+    cwd: p.repo.path,
+    env: p.env,
+  })
+  assert.equal((await p.leases()).length, 1)
+})
