@@ -1,10 +1,12 @@
 import { userInfo } from 'node:os'
 import { parseSince } from '../../core/time-window.ts'
 import { daemonFile, runningDaemon } from '../../daemon/daemon-lock.ts'
+import { describeHooks, hooksSection } from '../../hooks/hook-health.ts'
 import { checkTranscripts } from '../../services/capture-check.ts'
 import { backfill } from '../../services/capture-project.ts'
 import { type CaptureSection, captureSection, type FileReport } from '../../services/capture-report.ts'
 import { openProject } from '../../services/project-context.ts'
+import { projectDir } from '../../store/database.ts'
 import type { CommandContext, CommandResult, CommandSpec } from '../command.ts'
 import { createProgressBar } from '../progress.ts'
 import { sinceOption } from './index.ts'
@@ -30,19 +32,27 @@ export const doctorCommand: CommandSpec = {
       await backfill(project, { since, log: ctx.log, onProgress: (progress) => bar.update(progress) })
       bar.done()
       const capture = captureSection(project.db, (row) => row.inScope === true && row.mtime >= since)
+      const hooks = await hooksSection({
+        root: project.repo.root,
+        projectDir: projectDir(ctx.env.sangamHome, project.repo.projectId),
+        claudeConfigDir: ctx.env.claudeConfigDir,
+        codexHome: ctx.env.codexHome,
+        codexBin: 'codex',
+        timeoutMs: 30_000,
+      })
       const daemon = runningDaemon(daemonFile(ctx.env.sangamHome, project.repo.projectId))
       const json = {
         project: { id: project.repo.projectId, root: project.repo.root, human: project.human },
         window: { since: new Date(since).toISOString() },
         daemon: daemon ? { running: true, ...daemon } : { running: false },
-        sections: [capture],
+        sections: [capture, hooks],
       }
       const head = [
         `project ${json.project.id} (${json.project.root}), human ${json.project.human}`,
         `window  since ${json.window.since}`,
         `daemon  ${daemon ? `running (pid ${daemon.pid}, since ${daemon.startedAt})` : 'not running'}`,
       ]
-      return { json, text: [...head, ...describeCapture(capture)].join('\n') }
+      return { json, text: [...head, ...describeCapture(capture), ...describeHooks(hooks)].join('\n') }
     } finally {
       project.close()
     }

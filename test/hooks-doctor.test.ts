@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { test } from 'node:test'
+import { isolatedEnv, runCliJson } from './helpers/run-cli.ts'
+import { tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
+import { claudeEdit, runAgentHook } from './hooks-agent-run.ts'
+import { installFakeCodex } from './hooks-fake-codex.ts'
+
+/**
+ * `sangam doctor` proves hooks work by their heartbeats, not by their files: installed is not
+ * enough, and it says so plainly.
+ */
+interface HookHealth {
+  host: string
+  event: string
+  installedIn: string[]
+  trust: string | null
+  lastSeen: { at: string; hostVersion: string | null; outcome: string; durationMs: number } | null
+}
+interface Doctor {
+  sections: { name: string; status: string; notes: string[]; hooks?: HookHealth[] }[]
+}
+
+async function hooksOf(cwd: string, env: Record<string, string | undefined>) {
+  const doctor = await runCliJson<Doctor>(['doctor'], { cwd, env })
+  const section = doctor.sections.find((candidate) => candidate.name === 'hooks')
+  assert.ok(section, 'doctor has a hooks section')
+  const hook = (host: string, event: string): HookHealth => {
+    const found = section.hooks?.find((candidate) => candidate.host === host && candidate.event === event)
+    assert.ok(found, `${host} ${event}`)
+    return found
+  }
+  return { section, hook }
+}
+
+test('without install-hooks, doctor says each hook is not installed', async () => {
+  await using home = tmpDir()
+  await using repo = tmpGitRepo()
+  const env = isolatedEnv(home.path, { PATH: `${installFakeCodex(home.path)}:${process.env.PATH}` })
+  const { section } = await hooksOf(repo.path, env)
+  assert.equal(section.status, 'warn')
+  assert.ok(section.notes.includes('Claude Code PreToolUse is not installed: run sangam install-hooks'))
+  assert.ok(section.notes.includes('git pre-push is not installed: run sangam install-hooks'))
+})
+
+test('installed but never fired is a warning; a real run is then seen, with the host version', async () => {
+  await using home = tmpDir()
+  await using repo = tmpGitRepo()
+  const env = isolatedEnv(home.path, { PATH: `${installFakeCodex(home.path)}:${process.env.PATH}` })
+  await runCliJson(['install-hooks'], { cwd: repo.path, env })
+  const before = await hooksOf(repo.path, env)
+  assert.equal(before.section.status, 'warn')
+  assert.equal(before.hook('claude', 'PreToolUse').lastSeen, null)
+  assert.equal(before.hook('codex', 'PreToolUse').trust, 'trusted')
+  assert.ok(
+    before.section.notes.some((note) =>
+      /^Claude Code PreToolUse is installed \(.*settings\.json\) but has never been seen firing/.test(note),
+    ),
+    before.section.notes.join('\n'),
+  )
+
+  const run = await runAgentHook('claude', claudeEdit(repo.path, join(repo.path, 'x.ts')), {
+    cwd: repo.path,
+    env: { ...env, AI_AGENT: 'claude-code_2-1-332_harness' },
+  })
+  assert.equal(run.code, 0, run.stderr)
+  const after = await hooksOf(repo.path, env)
+  const seen = after.hook('claude', 'PreToolUse').lastSeen
+  assert.equal(seen?.hostVersion, '2.1.332')
+  assert.equal(seen?.outcome, 'allow')
+  assert.ok(!after.section.notes.some((note) => note.startsWith('Claude Code PreToolUse')))
+})
+
+test('a Codex hook edited since it was trusted is reported stale', async () => {
+  await using home = tmpDir()
+  await using repo = tmpGitRepo()
+  const env = isolatedEnv(home.path, { PATH: `${installFakeCodex(home.path)}:${process.env.PATH}` })
+  await runCliJson(['install-hooks', '--user'], { cwd: repo.path, env })
+  const file = join(home.path, '.codex', 'hooks.json')
+  writeFileSync(file, readFileSync(file, 'utf8').replaceAll('"timeout": 10', '"timeout": 11'))
+  const { hook, section } = await hooksOf(repo.path, env)
+  assert.equal(hook('codex', 'PreToolUse').trust, 'modified')
+  assert.ok(
+    section.notes.some((note) =>
+      /^Codex PreToolUse is trusted for an older version of the hook \(stale\)/.test(note),
+    ),
+  )
+})
+
+test('when Codex cannot be asked, doctor says so rather than guessing', async () => {
+  await using home = tmpDir()
+  await using repo = tmpGitRepo()
+  const withCodex = isolatedEnv(home.path, { PATH: `${installFakeCodex(home.path)}:${process.env.PATH}` })
+  await runCliJson(['install-hooks', '--user'], { cwd: repo.path, env: withCodex })
+  const { hook, section } = await hooksOf(repo.path, isolatedEnv(home.path))
+  assert.equal(hook('codex', 'PreToolUse').trust, 'unknown')
+  assert.ok(
+    section.notes.some((note) =>
+      /^could not ask Codex whether it trusts the hooks: codex is not installed/.test(note),
+    ),
+  )
+})
