@@ -1,0 +1,148 @@
+/**
+ * Search latency over a replica of 1,000,000 events whose texts are sentences of real transcripts.
+ * Prints p50/p95 of two-word queries (common, rare and mixed words) through MemorySearch, beside two
+ * baselines measured in the same run: a one-word query for a rare word, and fetching one event by id.
+ *
+ *   node --import tsx bench/search.ts [events]
+ *
+ * The store is built once into the OS temp dir and reused while its parameters match (building a
+ * million events with their index takes a minute or two).
+ */
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { EventKind, Vendor } from '../src/protocol/event.ts'
+import { MemorySearch, type SearchInput } from '../src/services/memory-search.ts'
+import { ManualClock } from '../src/shared/clock.ts'
+import { type Db, openDatabaseFile } from '../src/store/database.ts'
+import { getEventById } from '../src/store/event-table.ts'
+import { percentile, seededRandom, transcriptSentences } from './helpers/transcript-sentences.ts'
+
+const eventCount = Number(process.argv[2] ?? 1_000_000)
+const print = (...parts: string[]): void => {
+  process.stdout.write(`${parts.join(' ')}\n`)
+}
+const now = Date.parse('2026-11-15T12:00:00Z')
+const spanMs = 30 * 24 * 60 * 60 * 1000
+const kinds: readonly [EventKind, number][] = [
+  ['human', 0.05],
+  ['assistant', 0.25],
+  ['thinking', 0.1],
+  ['tool_call', 0.25],
+  ['tool_output', 0.33],
+  ['system', 0.02],
+]
+
+function buildStore(file: string): void {
+  const sentences = transcriptSentences()
+  const random = seededRandom(42)
+  const pick = (): string => sentences[Math.floor(random() * sentences.length)] ?? ''
+  const kindAt = (r: number): EventKind => {
+    let total = 0
+    for (const [kind, share] of kinds) {
+      total += share
+      if (r < total) return kind
+    }
+    return 'tool_output'
+  }
+  const partial = `${file}.partial`
+  rmSync(partial, { force: true })
+  const db = openDatabaseFile(partial)
+  db.pragma('synchronous = OFF')
+  const insert = db.prepare(
+    /*sql*/ `INSERT INTO event (id, kind, vendor, cli_version, session_id, author, cwd, branch, at, part, text, full_size, shareable)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, 1)`,
+  )
+  const batch = db.transaction((from: number, to: number) => {
+    for (let i = from; i < to; i++) {
+      const kind = kindAt(random())
+      const count = kind === 'tool_output' ? 3 + Math.floor(random() * 6) : 1 + Math.floor(random() * 3)
+      const text = Array.from({ length: count }, pick).join(' ')
+      const session = Math.floor((i / eventCount) * 2000)
+      const vendor: Vendor = session % 3 === 0 ? 'codex' : 'claude'
+      const at = now - spanMs + Math.floor((i / eventCount) * spanMs)
+      insert.run(
+        `ev_${i}`,
+        kind,
+        vendor,
+        '2.1.0',
+        `s${session}`,
+        'dev@example.com',
+        '/work/widget',
+        'main',
+        at,
+        text,
+        text.length,
+      )
+    }
+  })
+  const started = performance.now()
+  for (let from = 0; from < eventCount; from += 50_000) batch(from, Math.min(eventCount, from + 50_000))
+  db.exec(`INSERT INTO event_fts (event_fts) VALUES ('rebuild')`)
+  db.close()
+  renameSync(partial, file)
+  print(`built ${eventCount} events in ${((performance.now() - started) / 1000).toFixed(0)} s`)
+}
+
+function vocabulary(db: Db): { common: string[]; rare: string[] } {
+  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.vocab USING fts5vocab(main, event_fts, 'row')`)
+  const words = (sql: string): string[] =>
+    (db.prepare(sql).all() as { term: string }[]).map((row) => row.term)
+  return {
+    common: words(`SELECT term FROM temp.vocab WHERE length(term) > 2 ORDER BY doc DESC LIMIT 40`),
+    rare: words(
+      `SELECT term FROM temp.vocab WHERE doc BETWEEN 200 AND 2000 AND length(term) > 3 AND term GLOB '[a-z]*' ORDER BY term LIMIT 400`,
+    ),
+  }
+}
+
+/** Milliseconds of each of `runs` calls, sorted, after 20 warm-up calls. */
+function time(runs: number, run: (i: number) => unknown): number[] {
+  for (let i = 0; i < 20; i++) run(i)
+  const samples: number[] = []
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now()
+    run(i)
+    samples.push(performance.now() - started)
+  }
+  return samples.sort((a, b) => a - b)
+}
+
+const dir = join(tmpdir(), 'sangam-bench')
+mkdirSync(dir, { recursive: true })
+const file = join(dir, `search-${eventCount}-v1.db`)
+if (!existsSync(file)) buildStore(file)
+const db = openDatabaseFile(file)
+const search = new MemorySearch(db, new ManualClock(now))
+const { common, rare } = vocabulary(db)
+const random = seededRandom(7)
+const any = (words: string[]): string => words[Math.floor(random() * words.length)] ?? ''
+const runs = 300
+const queries = {
+  'two common words': Array.from({ length: runs + 20 }, () => `${any(common)} ${any(common)}`),
+  'two rare words': Array.from({ length: runs + 20 }, () => `${any(rare)} ${any(rare)}`),
+  'common + rare': Array.from({ length: runs + 20 }, () => `${any(common)} ${any(rare)}`),
+}
+const rows: [string, number[]][] = []
+const searchWith = (texts: string[], extra: Partial<SearchInput>) => (i: number) =>
+  search.search({ text: texts[i % texts.length] ?? '', ...extra })
+rows.push(['baseline: event by id', time(runs, (i) => getEventById(db, `ev_${(i * 7919) % eventCount}`))])
+rows.push(['baseline: one rare word', time(runs, searchWith(rare, {}))])
+for (const [label, texts] of Object.entries(queries)) rows.push([label, time(runs, searchWith(texts, {}))])
+for (const [label, texts] of Object.entries(queries)) {
+  rows.push([`${label}, --since all`, time(runs, searchWith(texts, { since: 'all' }))])
+}
+const oneWord = percentile(rows[1]?.[1] ?? [], 50)
+print(`search over ${eventCount} events (texts from ${file}); ${runs} queries each, default limit 20`)
+print('query'.padEnd(36), 'p50 ms'.padStart(8), 'p95 ms'.padStart(8), 'p50 / one word'.padStart(16))
+for (const [label, samples] of rows) {
+  const p50 = percentile(samples, 50)
+  const p95 = percentile(samples, 95)
+  print(
+    label.padEnd(36),
+    p50.toFixed(2).padStart(8),
+    p95.toFixed(2).padStart(8),
+    `${(p50 / oneWord).toFixed(1)}x`.padStart(16),
+  )
+}
+db.close()
