@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs every *.test.ts under src/ and test/ with node's test runner and tsx as the loader.
+// Runs every *.test.ts under src/, test/ and server/test/ with node's test runner and tsx as the loader.
 // Node 20 neither expands a quoted glob nor finds .ts files by itself, so the list is built here.
 // Usage: node scripts/run-tests.mjs [path-substring ...]   (filters the list, e.g. `store/`)
 import { spawnSync } from 'node:child_process'
@@ -18,7 +18,7 @@ function* walk(dir) {
   }
 }
 
-const files = ['src', 'test']
+const files = ['src', 'test', 'server/test']
   .flatMap((dir) => [...walk(join(root, dir))])
   .filter((file) => filters.length === 0 || filters.some((filter) => file.includes(filter)))
   .sort()

@@ -1,0 +1,13 @@
+import type { ProjectObject } from './project-object.ts'
+
+/**
+ * The Worker's bindings, as declared in `server/wrangler.jsonc` (and given by `sangam serve`).
+ * The limits are strings because `wrangler deploy --var NAME:VALUE` and the dashboard set strings;
+ * `limits.ts` parses them once.
+ */
+export interface Env {
+  readonly PROJECTS: DurableObjectNamespace<ProjectObject>
+  readonly MAX_BODY_BYTES?: string | undefined
+  readonly MAX_RECORDS_PER_PUSH?: string | undefined
+  readonly PUSHES_PER_SECOND?: string | undefined
+}

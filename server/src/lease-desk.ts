@@ -1,0 +1,97 @@
+import { arbitrateClaim, planRelease } from '../../src/core/lease-arbitration.ts'
+import { maxTtlMs, minTtlMs } from '../../src/core/lease-expiry.ts'
+import { normalisePattern } from '../../src/core/lease-pattern.ts'
+import type { Actor, ClaimResult, Lease } from '../../src/protocol/lease.ts'
+import type {
+  ReleaseResult,
+  ServerClaimRequest,
+  ServerReleaseRequest,
+} from '../../src/protocol/sync-lease.ts'
+import { isSangamError } from '../../src/shared/sangam-error.ts'
+import type { LeaseTable } from './lease-table.ts'
+import type { Presence } from './presence.ts'
+import { readProjectRow, recordFencingToken } from './project-row.ts'
+import type { RecordLog } from './record-log.ts'
+import { Refusal } from './refusal.ts'
+
+export interface LeaseDeskParts {
+  readonly storage: DurableObjectStorage
+  readonly leases: LeaseTable
+  readonly records: RecordLog
+  readonly presence: Presence
+}
+
+/**
+ * Lease arbitration for the project. Each claim reads the live leases, decides with the pure rule
+ * the local arbiter also uses, writes the grant, issues fencing tokens and appends the lease
+ * records, all in one synchronous storage transaction: the object runs one such block at a time,
+ * so of any number of claimants racing for one pattern exactly one is granted.
+ */
+export class LeaseDesk {
+  readonly #parts: LeaseDeskParts
+
+  constructor(parts: LeaseDeskParts) {
+    this.#parts = parts
+  }
+
+  live(now: number): Lease[] {
+    return this.#parts.leases.live(now)
+  }
+
+  claim(request: ServerClaimRequest, now: number): ClaimResult {
+    if (request.ttlMs < minTtlMs || request.ttlMs > maxTtlMs)
+      throw new Refusal('INVALID_REQUEST', `ttlMs must be between ${minTtlMs} and ${maxTtlMs}`)
+    const claim = { ...request, patterns: request.patterns.map(normalise) }
+    const { storage, leases, records, presence } = this.#parts
+    return storage.transactionSync(() => {
+      leases.dropExpired(now)
+      presence.touch([request.actor], now)
+      const lastToken = readProjectRow(storage.sql)?.fencingToken ?? 0
+      const decision = arbitrateClaim(leases.live(now), claim, now, request.autoLease, lastToken)
+      if (!decision.granted) return { granted: false, conflicts: [...decision.conflicts] }
+      for (const { lease, renewed } of decision.leases) {
+        leases.put(lease)
+        records.append(serverRecord('lease.granted', lease.holder, now, { lease, renewed }), now)
+      }
+      recordFencingToken(storage.sql, decision.lastToken)
+      return {
+        granted: true,
+        leases: decision.leases.map(({ lease, renewed }) => ({ ...lease, renewed })),
+        overrode: [...decision.overrode],
+      }
+    })
+  }
+
+  release(request: ServerReleaseRequest, now: number): ReleaseResult {
+    const release = { ...request, patterns: request.patterns?.map(normalise) ?? null }
+    const { storage, leases, records, presence } = this.#parts
+    return storage.transactionSync(() => {
+      leases.dropExpired(now)
+      presence.touch([request.actor], now)
+      const plan = planRelease(leases.live(now), release, now)
+      if (!plan.ok) {
+        const lease = plan.problem === 'held-by-other' ? plan.lease : null
+        return { ok: false, problem: plan.problem, pattern: plan.pattern, lease }
+      }
+      for (const lease of plan.released) {
+        leases.remove(lease.token)
+        const forceReason = plan.forced.includes(lease) ? request.forceReason : null
+        records.append(serverRecord('lease.released', request.actor, now, { lease, forceReason }), now)
+      }
+      return { ok: true, released: [...plan.released], forced: [...plan.forced] }
+    })
+  }
+}
+
+function normalise(pattern: string): string {
+  try {
+    return normalisePattern(pattern)
+  } catch (error) {
+    if (isSangamError(error)) throw new Refusal('INVALID_REQUEST', error.message)
+    throw error
+  }
+}
+
+function serverRecord(type: string, actor: Actor, now: number, payload: unknown) {
+  return { id: `srv_${crypto.randomUUID()}`, type, actor, at: new Date(now).toISOString(), payload }
+}

@@ -1,0 +1,176 @@
+import { DurableObject } from 'cloudflare:workers'
+import { serverClaimRequestSchema, serverReleaseRequestSchema } from '../../src/protocol/sync-lease.ts'
+import type { SyncLimits } from '../../src/protocol/sync-limits.ts'
+import { maxPullPageBytes } from '../../src/protocol/sync-limits.ts'
+import type { ProjectInfo } from '../../src/protocol/sync-project.ts'
+import { pullQuerySchema } from '../../src/protocol/sync-pull.ts'
+import { pushRequestSchema } from '../../src/protocol/sync-push.ts'
+import { matchSyncRoute, type SyncAction } from '../../src/protocol/sync-routes.ts'
+import { pingMessage, pongMessage } from '../../src/protocol/sync-upstream.ts'
+import type { Env } from './env.ts'
+import { LeaseDesk } from './lease-desk.ts'
+import { LeaseTable } from './lease-table.ts'
+import { readLimits } from './limits.ts'
+import { Presence } from './presence.ts'
+import { authenticate, createProject } from './project-registration.ts'
+import type { ProjectRow } from './project-row.ts'
+import { PushRateLimiter } from './push-rate-limiter.ts'
+import { RecordLog } from './record-log.ts'
+import { admitPush, appendDrafts } from './record-push.ts'
+import { failureResponse, jsonResponse, Refusal } from './refusal.ts'
+import { discardBody, readJsonBody } from './request-body.ts'
+import { migrate } from './schema.ts'
+import { SocketConversation } from './socket-conversation.ts'
+import { SocketHub } from './socket-hub.ts'
+
+/**
+ * One project: its key digest, its records in gseq order, its leases and its sockets. Cloudflare
+ * runs at most one instance per project id, and each handler below runs its storage work without
+ * awaiting in the middle, so ordering and arbitration need no further locking.
+ */
+export class ProjectObject extends DurableObject<Env> {
+  readonly #limits: SyncLimits
+  readonly #records: RecordLog
+  readonly #presence: Presence
+  readonly #sockets: SocketHub
+  readonly #conversation: SocketConversation
+  readonly #pushes: PushRateLimiter
+  readonly #leases: LeaseDesk
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env)
+    this.#limits = readLimits(env)
+    migrate(ctx.storage.sql)
+    this.#records = new RecordLog(ctx.storage.sql)
+    this.#presence = new Presence(ctx.storage.sql)
+    this.#sockets = new SocketHub(ctx, this.#records)
+    this.#pushes = new PushRateLimiter(this.#limits.pushesPerSecond)
+    this.#leases = new LeaseDesk({
+      storage: ctx.storage,
+      leases: new LeaseTable(ctx.storage.sql),
+      records: this.#records,
+      presence: this.#presence,
+    })
+    this.#conversation = new SocketConversation({
+      storage: ctx.storage,
+      limits: this.#limits,
+      records: this.#records,
+      presence: this.#presence,
+      sockets: this.#sockets,
+      pushes: this.#pushes,
+    })
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(pingMessage, pongMessage))
+  }
+
+  override async fetch(request: Request): Promise<Response> {
+    try {
+      const url = new URL(request.url)
+      const match = matchSyncRoute(request.method, url.pathname)
+      if (!match.ok || match.route.kind !== 'project') throw new Refusal('NOT_FOUND', 'not a project route')
+      const { projectId, action } = match.route
+      if (action === 'create') return await this.#create(request, projectId)
+      const project = await authenticate(this.ctx.storage.sql, request, projectId)
+      return await this.#serve(action, project, request, url)
+    } catch (error) {
+      await discardBody(request)
+      return failureResponse(error, 'project object')
+    }
+  }
+
+  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    this.#conversation.receive(ws, message, Date.now())
+  }
+
+  override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
+    this.#conversation.closed(ws, Date.now())
+    // Complete the close handshake. 1005/1006/1015 describe how a socket closed and may not be sent.
+    const reply = code === 1005 || code === 1006 || code === 1015 ? 1000 : code
+    if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CLOSING) ws.close(reply, reason)
+  }
+
+  override async webSocketError(ws: WebSocket): Promise<void> {
+    this.#conversation.closed(ws, Date.now())
+  }
+
+  async #create(request: Request, projectId: string): Promise<Response> {
+    const { created, row } = await createProject(this.ctx.storage.sql, request, projectId, Date.now())
+    const body = { projectId, created, createdAt: new Date(row.createdAt).toISOString() }
+    return jsonResponse(body, created ? 201 : 200)
+  }
+
+  async #serve(
+    action: Exclude<SyncAction, 'create'>,
+    project: ProjectRow,
+    request: Request,
+    url: URL,
+  ): Promise<Response> {
+    switch (action) {
+      case 'info':
+        return jsonResponse(this.#info(project))
+      case 'push':
+        return this.#push(request)
+      case 'pull':
+        return this.#pull(url)
+      case 'presence':
+        return jsonResponse({ presence: this.#presence.list(Date.now(), this.#sockets.connected()) })
+      case 'socket':
+        if (request.headers.get('upgrade')?.toLowerCase() !== 'websocket')
+          throw new Refusal('INVALID_REQUEST', 'this route only takes a WebSocket upgrade')
+        return this.#sockets.accept()
+      case 'leases':
+        return jsonResponse({ leases: this.#leases.live(Date.now()), fencingToken: project.fencingToken })
+      case 'claim':
+        return this.#claim(request)
+      case 'release':
+        return this.#release(request)
+    }
+  }
+
+  #info(project: ProjectRow): ProjectInfo {
+    return {
+      projectId: project.projectId,
+      createdAt: new Date(project.createdAt).toISOString(),
+      headGseq: this.#records.head(),
+      fencingToken: project.fencingToken,
+      connections: this.#sockets.countSubscribed(),
+    }
+  }
+
+  async #push(request: Request): Promise<Response> {
+    const push = await readJsonBody(request, this.#limits.maxBodyBytes, pushRequestSchema)
+    const now = Date.now()
+    admitPush(this.#pushes, this.#limits, `client ${push.clientId}`, push.records.length, now)
+    const results = appendDrafts(this.ctx.storage, this.#records, this.#presence, push.records, now)
+    this.#sockets.pumpAll()
+    return jsonResponse({ results, headGseq: this.#records.head() })
+  }
+
+  async #claim(request: Request): Promise<Response> {
+    const claim = await readJsonBody(request, this.#limits.maxBodyBytes, serverClaimRequestSchema)
+    const result = this.#leases.claim(claim, Date.now())
+    this.#sockets.pumpAll()
+    return jsonResponse(result)
+  }
+
+  async #release(request: Request): Promise<Response> {
+    const release = await readJsonBody(request, this.#limits.maxBodyBytes, serverReleaseRequestSchema)
+    const result = this.#leases.release(release, Date.now())
+    this.#sockets.pumpAll()
+    return jsonResponse(result)
+  }
+
+  #pull(url: URL): Response {
+    const query = pullQuerySchema.safeParse(Object.fromEntries(url.searchParams))
+    if (!query.success)
+      throw new Refusal('INVALID_REQUEST', 'after and limit must be integers (after ≥ 0, limit ≥ 1)')
+    const head = this.#records.head()
+    if (query.data.after > head)
+      throw new Refusal('CURSOR_AHEAD', `after=${query.data.after} is beyond this project's head ${head}`, {
+        headGseq: head,
+      })
+    const limit = Math.min(query.data.limit, this.#limits.maxPullLimit)
+    const page = this.#records.page(query.data.after, limit, maxPullPageBytes)
+    const body = `{"records":[${page.bodies.join(',')}],"headGseq":${head},"hasMore":${page.through < head}}`
+    return new Response(body, { headers: { 'content-type': 'application/json; charset=utf-8' } })
+  }
+}

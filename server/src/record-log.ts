@@ -1,0 +1,93 @@
+import type { Actor } from '../../src/protocol/lease.ts'
+
+/** A record before the log stamps it: a pushed draft, or one the server authors. */
+export interface RecordContent {
+  readonly id: string
+  readonly type: string
+  readonly actor: Actor
+  readonly at: string
+  readonly payload: unknown
+}
+
+/**
+ * The project's records in gseq order. Bodies are stored as the JSON the clients receive, so a pull
+ * or a socket page is a concatenation of stored strings: nothing is parsed or re-serialised on the
+ * read path.
+ */
+export interface AppendOutcome {
+  readonly id: string
+  readonly gseq: number
+  /** `duplicate`: a record with this id was appended before; `gseq` is that first one's. */
+  readonly status: 'created' | 'duplicate'
+}
+
+export interface RecordPage {
+  /** Record bodies (JSON text), in gseq order. */
+  readonly bodies: readonly string[]
+  /** The gseq of the last record in the page, or `after` when the page is empty. */
+  readonly through: number
+}
+
+export class RecordLog {
+  readonly #sql: SqlStorage
+
+  constructor(sql: SqlStorage) {
+    this.#sql = sql
+  }
+
+  head(): number {
+    return this.#sql.exec<{ head: number }>('SELECT coalesce(max(gseq), 0) AS head FROM record').one().head
+  }
+
+  /**
+   * Appends one record unless its id is already in the log. Call inside a transaction: the gseq is
+   * the head plus one, so appends that commit together stay gapless.
+   */
+  append(content: RecordContent, receivedAt: number): AppendOutcome {
+    const { id } = content
+    const existing = this.#sql.exec<{ gseq: number }>('SELECT gseq FROM record WHERE id = ?', id).toArray()[0]
+    if (existing !== undefined) return { id, gseq: existing.gseq, status: 'duplicate' }
+    const gseq = this.head() + 1
+    this.#sql.exec(
+      'INSERT INTO record (gseq, id, type, body, received_at) VALUES (?, ?, ?, ?, ?)',
+      gseq,
+      id,
+      content.type,
+      render(content, gseq, receivedAt),
+      receivedAt,
+    )
+    return { id, gseq, status: 'created' }
+  }
+
+  /** Records after `after`, at most `limit` of them and, past the first, at most `maxBytes` of body. */
+  page(after: number, limit: number, maxBytes: number): RecordPage {
+    const bodies: string[] = []
+    let through = after
+    let bytes = 0
+    const cursor = this.#sql.exec<{ gseq: number; body: string }>(
+      'SELECT gseq, body FROM record WHERE gseq > ? ORDER BY gseq LIMIT ?',
+      after,
+      limit,
+    )
+    for (const row of cursor) {
+      bytes += row.body.length
+      if (bodies.length > 0 && bytes > maxBytes) break
+      bodies.push(row.body)
+      through = row.gseq
+    }
+    return { bodies, through }
+  }
+}
+
+/** The stored (and served) form of a record: its content with its place in the order stamped on. */
+function render(content: RecordContent, gseq: number, receivedAt: number): string {
+  return JSON.stringify({
+    gseq,
+    receivedAt: new Date(receivedAt).toISOString(),
+    id: content.id,
+    type: content.type,
+    actor: content.actor,
+    at: content.at,
+    payload: content.payload,
+  })
+}

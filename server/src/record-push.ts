@@ -1,0 +1,53 @@
+import type { SyncLimits } from '../../src/protocol/sync-limits.ts'
+import type { PushResult } from '../../src/protocol/sync-push.ts'
+import type { RecordDraft } from '../../src/protocol/sync-record.ts'
+import type { Presence } from './presence.ts'
+import type { PushRateLimiter } from './push-rate-limiter.ts'
+import type { RecordLog } from './record-log.ts'
+import { Refusal } from './refusal.ts'
+
+/**
+ * Appends pushed records in one storage transaction: either the whole push gets its gseqs or none
+ * of it does, so a push interrupted by a crash is simply pushed again (ids make it idempotent).
+ */
+export function appendDrafts(
+  storage: DurableObjectStorage,
+  records: RecordLog,
+  presence: Presence,
+  drafts: readonly RecordDraft[],
+  now: number,
+): PushResult[] {
+  return storage.transactionSync(() => {
+    const results = drafts.map((draft) => records.append(draft, now))
+    presence.touch(
+      drafts.map((draft) => draft.actor),
+      now,
+    )
+    return results
+  })
+}
+
+/**
+ * Refuses a push over the rate of its pusher (`who`: a client or a connection) or over the
+ * record count limit. The rate is checked first, so a client stuck resending an oversize batch
+ * is also slowed down.
+ */
+export function admitPush(
+  limiter: PushRateLimiter,
+  limits: SyncLimits,
+  who: string,
+  count: number,
+  now: number,
+): void {
+  const taken = limiter.take(who, now)
+  if (!taken.allowed)
+    throw new Refusal('RATE_LIMITED', `${who} pushes more than ${limits.pushesPerSecond} times a second`, {
+      retryAfterMs: taken.retryAfterMs,
+    })
+  if (count > limits.maxRecordsPerPush)
+    throw new Refusal(
+      'TOO_MANY_RECORDS',
+      `${count} records in one push; this server takes at most ${limits.maxRecordsPerPush}: split the batch`,
+      { limit: limits.maxRecordsPerPush },
+    )
+}

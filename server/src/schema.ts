@@ -1,0 +1,55 @@
+/**
+ * The project object's SQLite schema, as numbered steps. A step never changes once released; the
+ * object applies the missing ones when it starts. Durable Object SQLite refuses most pragmas, so
+ * the version lives in a one-row table instead of `user_version`.
+ */
+const steps: readonly string[] = [
+  /*sql*/ `
+  CREATE TABLE project (
+    lock          INTEGER PRIMARY KEY CHECK (lock = 1),  -- one row: this object is one project
+    project_id    TEXT NOT NULL,
+    key_digest    TEXT NOT NULL,     -- hex SHA-256 of the project key; the key itself is never stored
+    created_at    INTEGER NOT NULL,  -- ms epoch
+    fencing_token INTEGER NOT NULL   -- the last fencing token issued; 0 before the first lease
+  );
+  CREATE TABLE record (
+    gseq        INTEGER PRIMARY KEY,  -- gapless: head + 1, assigned inside the append transaction
+    id          TEXT NOT NULL UNIQUE, -- the client's record id: a replayed push finds its first gseq here
+    type        TEXT NOT NULL,
+    body        TEXT NOT NULL,        -- the synced record as JSON, served verbatim by pulls and sockets
+    received_at INTEGER NOT NULL      -- ms epoch
+  );
+  CREATE TABLE lease (
+    token      INTEGER PRIMARY KEY,  -- the fencing token it was granted with; kept on renewal
+    body       TEXT NOT NULL,        -- the lease as JSON (src/protocol/lease.ts)
+    expires_at INTEGER NOT NULL      -- ms epoch, copied out of body so expired leases can be dropped
+  );
+  CREATE TABLE actor_activity (
+    actor_key      TEXT PRIMARY KEY,  -- stable key of the actor (see presence.ts)
+    actor          TEXT NOT NULL,     -- the actor as JSON
+    last_active_at INTEGER NOT NULL   -- ms epoch of its last push, claim, release or activity message
+  );`,
+]
+
+export const schemaVersion = steps.length
+
+export function migrate(sql: SqlStorage): void {
+  sql.exec(/*sql*/ `CREATE TABLE IF NOT EXISTS schema_version (
+    lock INTEGER PRIMARY KEY CHECK (lock = 1),
+    version INTEGER NOT NULL
+  )`)
+  const current =
+    sql.exec<{ version: number }>('SELECT version FROM schema_version').toArray()[0]?.version ?? 0
+  if (current > steps.length)
+    throw new Error(
+      `this project's storage is at schema ${current}, newer than this server (${steps.length})`,
+    )
+  for (const [index, step] of steps.entries()) {
+    if (index < current) continue
+    sql.exec(step)
+  }
+  sql.exec(
+    'INSERT INTO schema_version (lock, version) VALUES (1, ?) ON CONFLICT (lock) DO UPDATE SET version = excluded.version',
+    steps.length,
+  )
+}

@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict'
+import { request } from 'node:http'
+import { after, before, test } from 'node:test'
+import type { SyncError } from '../../src/protocol/sync-error.ts'
+import type { HealthResponse } from '../../src/protocol/sync-limits.ts'
+import { alice, eventDraft, eventDrafts } from './helpers/sync-fixture.ts'
+import { startTestServer, type TestServer } from './helpers/test-server.ts'
+
+let server: TestServer
+before(async () => {
+  server = await startTestServer({
+    MAX_BODY_BYTES: '65536',
+    MAX_RECORDS_PER_PUSH: '50',
+    PUSHES_PER_SECOND: '2',
+  })
+})
+after(async () => {
+  await server[Symbol.asyncDispose]()
+})
+
+const errorOf = (body: unknown): SyncError['error'] => (body as SyncError).error
+
+test('the server advertises the limits it was configured with', async () => {
+  const health = (await (await fetch(`${server.url}/v1/health`)).json()) as HealthResponse
+  assert.deepEqual(health.limits, {
+    maxBodyBytes: 65536,
+    maxRecordsPerPush: 50,
+    pushesPerSecond: 2,
+    maxPullLimit: 1000,
+  })
+})
+
+test('a body over the size limit is refused by its declared length', async () => {
+  const client = await server.newProject()
+  const huge = eventDraft('huge', alice, 'x'.repeat(70_000))
+  const reply = await client.request('push', { body: { clientId: 'client-big-1', records: [huge] } })
+  assert.equal(reply.status, 413)
+  assert.deepEqual(errorOf(reply.body).code, 'BODY_TOO_LARGE')
+  assert.equal(errorOf(reply.body).limit, 65536)
+  assert.deepEqual((await client.pull(0)).records, [])
+})
+
+test('a streamed body without a length is cut off at the limit', async () => {
+  const client = await server.newProject()
+  const url = new URL(client.url('push'))
+  const reply = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const upload = request(url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${client.key}`, 'transfer-encoding': 'chunked' },
+    })
+    upload.on('response', (response) => {
+      let body = ''
+      response.on('data', (chunk: Buffer) => {
+        body += chunk.toString('utf8')
+      })
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }))
+    })
+    upload.on('error', reject)
+    const chunk = 'x'.repeat(16_384)
+    let written = 0
+    const writeMore = (): void => {
+      while (written < 40 && upload.write(chunk)) written += 1
+      if (written < 40) upload.once('drain', writeMore)
+      else upload.end()
+    }
+    writeMore()
+  })
+  assert.equal(reply.status, 413)
+  assert.equal(errorOf(JSON.parse(reply.body)).code, 'BODY_TOO_LARGE')
+})
+
+test('a push over the record limit is refused whole and says how to fix it', async () => {
+  const client = await server.newProject()
+  const reply = await client.request('push', {
+    body: { clientId: 'client-many-1', records: eventDrafts('many', 51) },
+  })
+  assert.equal(reply.status, 413)
+  assert.equal(errorOf(reply.body).code, 'TOO_MANY_RECORDS')
+  assert.equal(errorOf(reply.body).limit, 50)
+  assert.match(errorOf(reply.body).message, /split the batch/)
+  assert.deepEqual((await client.pull(0)).records, [])
+  assert.equal((await client.push(eventDrafts('many', 50), 'client-many-2')).results.length, 50)
+})
+
+test('a client pushing faster than its rate is told when to retry; other clients are not slowed', async () => {
+  const client = await server.newProject()
+  const replies = await Promise.all(
+    Array.from({ length: 10 }, (_, index) =>
+      client.request('push', { body: { clientId: 'client-fast-1', records: [eventDraft(`fast-${index}`)] } }),
+    ),
+  )
+  const limited = replies.filter((reply) => reply.status === 429)
+  assert.ok(limited.length >= 6, `expected most of 10 pushes limited at 2/s, got ${limited.length}`)
+  for (const reply of limited) {
+    assert.equal(errorOf(reply.body).code, 'RATE_LIMITED')
+    assert.ok((errorOf(reply.body).retryAfterMs ?? 0) > 0)
+    assert.equal(reply.headers.get('retry-after'), '1')
+  }
+  const accepted = replies.filter((reply) => reply.status === 200).length
+  assert.equal((await client.pull(0)).headGseq, accepted, 'a limited push appends nothing')
+  assert.equal((await client.push([eventDraft('calm')], 'client-calm-1')).results[0]?.status, 'created')
+  await new Promise((resolve) => setTimeout(resolve, 1100))
+  assert.equal((await client.push([eventDraft('later')], 'client-fast-1')).results[0]?.status, 'created')
+})
+
+test('a socket gets an error for an oversize, malformed or over-rate message, and stays usable', async () => {
+  const client = await server.newProject()
+  const socket = await client.subscribe(alice, 0)
+  socket.send({ type: 'push', requestId: 'big', records: [eventDraft('big', alice, 'y'.repeat(70_000))] })
+  const big = await socket.next('error')
+  assert.equal(big.error.code, 'BODY_TOO_LARGE')
+  socket.send('not json')
+  assert.equal((await socket.next('error')).error.code, 'INVALID_REQUEST')
+  socket.send({ type: 'subscribe', after: 0 })
+  assert.match((await socket.next('error')).error.message, /^actor: /)
+  for (let index = 0; index < 6; index++)
+    socket.send({ type: 'push', requestId: `burst-${index}`, records: [eventDraft(`burst-${index}`)] })
+  const limited = await socket.next('error')
+  assert.equal(limited.error.code, 'RATE_LIMITED')
+  assert.match(limited.requestId ?? '', /^burst-/)
+  const pushed = await socket.next('pushed')
+  assert.equal(pushed.results[0]?.status, 'created')
+  await socket.close()
+})
+
+test('a malformed limit in the Worker config fails requests loudly instead of running unlimited', async () => {
+  await using broken = await startTestServer({ PUSHES_PER_SECOND: 'fast' })
+  const response = await fetch(`${broken.url}/v1/health`)
+  assert.equal(response.status, 500)
+  assert.equal(errorOf(await response.json()).code, 'INTERNAL')
+})

@@ -1,0 +1,131 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import type { Readable } from 'node:stream'
+import { stripVTControlCharacters } from 'node:util'
+import { Log, LogLevel, Miniflare } from 'miniflare'
+import { z } from 'zod'
+import type { Logger } from '../shared/logger.ts'
+import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
+
+/**
+ * The sync server running on this machine: the same Worker bundle and the same config that
+ * `wrangler deploy` ships (built into dist/server by `npm run build`), run by workerd through
+ * Miniflare, with every project's Durable Object storage persisted under `dataDir`.
+ */
+export interface LocalServerOptions {
+  readonly host: string
+  /** 0 picks a free port. */
+  readonly port: number
+  readonly dataDir: string
+  readonly log: Logger
+  /** Overrides of the Worker's vars (its limits), e.g. `{ PUSHES_PER_SECOND: '5' }`. */
+  readonly vars?: Readonly<Record<string, string>> | undefined
+}
+
+export interface LocalServer {
+  /** `http://HOST:PORT`, no trailing slash. */
+  readonly url: string
+  readonly dataDir: string
+  /** Stops workerd; storage is flushed with every request, so nothing is lost by stopping. */
+  close(): Promise<void>
+}
+
+/** dist/server from both src/services (tests under tsx) and dist/services (the built CLI). */
+export const workerBundleDir = join(import.meta.dirname, '..', '..', 'dist', 'server')
+
+const workerConfigSchema = z.object({
+  compatibilityDate: z.string(),
+  compatibilityFlags: z.array(z.string()),
+  durableObjects: z.array(z.object({ binding: z.string(), className: z.string() })),
+  vars: z.record(z.string(), z.string()),
+})
+
+export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
+  const config = readWorkerConfig()
+  const persistDir = join(options.dataDir, 'durable-objects')
+  makePrivateDir(options.dataDir)
+  makePrivateDir(persistDir)
+  const log = options.log.child({ component: 'local-server' })
+  const miniflare = new Miniflare({
+    name: 'sangam-sync',
+    modules: true,
+    scriptPath: join(workerBundleDir, 'worker.js'),
+    compatibilityDate: config.compatibilityDate,
+    compatibilityFlags: config.compatibilityFlags,
+    durableObjects: Object.fromEntries(
+      config.durableObjects.map(({ binding, className }) => [binding, { className, useSQLite: true }]),
+    ),
+    durableObjectsPersist: persistDir,
+    bindings: { ...config.vars, ...options.vars },
+    host: options.host,
+    port: options.port,
+    // The real Request.cf needs the network; the server never reads it.
+    cf: false,
+    log: new LoggerLog(log),
+    handleRuntimeStdio: (stdout: Readable, stderr: Readable) => {
+      forwardLines(stdout, (line) => log.info(line))
+      forwardLines(stderr, (line) => log.warn(line))
+    },
+  })
+  let ready: URL
+  try {
+    ready = await miniflare.ready
+  } catch (error) {
+    await miniflare.dispose().catch(() => undefined)
+    throw new SangamError(
+      ErrorCode.Usage,
+      `cannot serve on ${options.host}:${options.port}: ${error instanceof Error ? error.message : String(error)}`,
+      undefined,
+      { cause: error },
+    )
+  }
+  const url = `http://${ready.host}`
+  log.info('serving', { url, dataDir: options.dataDir })
+  return { url, dataDir: options.dataDir, close: () => miniflare.dispose() }
+}
+
+function readWorkerConfig(): z.infer<typeof workerConfigSchema> {
+  const path = join(workerBundleDir, 'worker-config.json')
+  if (!existsSync(path) || !existsSync(join(workerBundleDir, 'worker.js')))
+    throw new SangamError(
+      ErrorCode.Internal,
+      `the server bundle is missing from ${workerBundleDir}: run npm run build`,
+    )
+  return workerConfigSchema.parse(JSON.parse(readFileSync(path, 'utf8')))
+}
+
+function makePrivateDir(path: string): void {
+  try {
+    mkdirSync(path, { recursive: true, mode: 0o700 })
+    chmodSync(path, 0o700)
+  } catch (error) {
+    throw new SangamError(ErrorCode.DataDirUnusable, `cannot use ${path} for server data`, undefined, {
+      cause: error,
+    })
+  }
+}
+
+function forwardLines(stream: Readable, write: (line: string) => void): void {
+  createInterface({ input: stream }).on('line', (line) => {
+    const text = stripVTControlCharacters(line).trim()
+    if (text !== '') write(text)
+  })
+}
+
+/** Miniflare's own messages, through our logger (Miniflare's default writes to stdout). */
+class LoggerLog extends Log {
+  readonly #log: Logger
+
+  constructor(log: Logger) {
+    super(LogLevel.WARN)
+    this.#log = log
+  }
+
+  override logWithLevel(level: LogLevel, message: string): void {
+    if (level > this.level) return
+    const text = stripVTControlCharacters(message)
+    if (level <= LogLevel.ERROR) this.#log.error(text)
+    else this.#log.warn(text)
+  }
+}
