@@ -1,9 +1,13 @@
 import type { CommandSpec } from './command.ts'
+import { claimCommand } from './commands/claim.ts'
 import { doctorCommand } from './commands/doctor.ts'
 import { indexCommand } from './commands/index.ts'
 import { initCommand } from './commands/init.ts'
 import { installHooksCommand } from './commands/install-hooks.ts'
+import { leasesCommand } from './commands/leases.ts'
+import { releaseCommand } from './commands/release.ts'
 import { upCommand } from './commands/up.ts'
+import { whoHasCommand } from './commands/who-has.ts'
 
 /**
  * Every CLI command, in the order `--help` lists them. docs/cli.md has a table with one row per
@@ -15,4 +19,8 @@ export const commands: readonly CommandSpec[] = [
   upCommand,
   indexCommand,
   doctorCommand,
+  claimCommand,
+  releaseCommand,
+  whoHasCommand,
+  leasesCommand,
 ]

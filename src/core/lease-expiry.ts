@@ -51,12 +51,17 @@ export function formatTime(at: number, now: number): string {
 /** `in 23 min`, `in 2 h 5 min`, `in 3 d`, or `now` for what is already due. */
 export function formatIn(at: number, now: number): string {
   const left = at - now
-  if (left <= 0) return 'now'
-  if (left < minute) return `in ${Math.ceil(left / second)} s`
-  if (left < hour) return `in ${Math.round(left / minute)} min`
-  if (left < day) {
-    const minutes = Math.round((left % hour) / minute)
-    return `in ${Math.floor(left / hour)} h${minutes === 0 ? '' : ` ${minutes} min`}`
+  return left <= 0 ? 'now' : `in ${formatDuration(left)}`
+}
+
+/** `30 s`, `23 min`, `2 h`, `2 h 5 min`, `3 d`: rounded to what a person would say. */
+export function formatDuration(ms: number): string {
+  if (ms < minute) return `${Math.ceil(ms / second)} s`
+  const minutes = Math.round(ms / minute)
+  if (minutes < 60) return `${minutes} min`
+  if (ms < day) {
+    const rest = minutes % 60
+    return `${Math.floor(minutes / 60)} h${rest === 0 ? '' : ` ${rest} min`}`
   }
-  return `in ${Math.round(left / day)} d`
+  return `${Math.round(ms / day)} d`
 }
