@@ -1,13 +1,14 @@
+import { resolveCommit } from './commit-log.ts'
 import { gitOutputOrNull } from './git.ts'
 
-/** The branch checked out in the worktree at `cwd`, or null when HEAD is detached or unborn-less. */
+/** The branch checked out in the worktree at `cwd`, or null when HEAD is detached. */
 export function currentBranch(cwd: string): string | null {
   return gitOutputOrNull(['symbolic-ref', '--quiet', '--short', 'HEAD'], cwd)
 }
 
 /** The commit HEAD points at, or null in a repository without commits. */
 export function headCommit(cwd: string): string | null {
-  return gitOutputOrNull(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], cwd)
+  return resolveCommit(cwd, 'HEAD')
 }
 
 /**
@@ -24,5 +25,5 @@ export function defaultBranch(cwd: string): string | null {
 }
 
 function branchExists(cwd: string, name: string): boolean {
-  return gitOutputOrNull(['rev-parse', '--verify', '--quiet', `refs/heads/${name}^{commit}`], cwd) !== null
+  return resolveCommit(cwd, `refs/heads/${name}`) !== null
 }

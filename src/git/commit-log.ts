@@ -38,8 +38,13 @@ export function recentCommits(cwd: string, ref: string, limit: number): CommitLi
   return commitList(cwd, [ref], limit)
 }
 
+/** The commit id `ref` names, or null when it names none. */
+export function resolveCommit(cwd: string, ref: string): string | null {
+  return gitOutputOrNull(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], cwd)
+}
+
 export function commitExists(cwd: string, ref: string): boolean {
-  return gitOutputOrNull(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], cwd) !== null
+  return resolveCommit(cwd, ref) !== null
 }
 
 function commitList(cwd: string, range: readonly string[], limit: number): CommitList {

@@ -5,6 +5,7 @@ import type { Clock } from '../shared/clock.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import type { Db } from '../store/database.ts'
 import { EventWriter } from '../store/event-table.ts'
+import { noteIdPrefix } from '../store/note-events.ts'
 
 /** A note longer than this is a document; notes are decisions, a few lines each. */
 export const maxNoteChars = 4000
@@ -64,7 +65,7 @@ export class MemoryNote {
     }
     const text = scrubSecrets(trimmed)
     const at = this.#clock.now()
-    const id = `note_${randomBytes(12).toString('hex')}`
+    const id = `${noteIdPrefix}${randomBytes(12).toString('hex')}`
     const sessionId = input.actor.sessionId ?? cliSession
     this.#db.transaction(() =>
       this.#events.insert({

@@ -71,6 +71,10 @@ export function listActiveSessions(db: Db, since: number, limit: number): Sessio
     .all(since, limit) as SessionRow[]
 }
 
+export function countActiveSessions(db: Db, since: number): number {
+  return (db.prepare('SELECT count(*) AS n FROM session WHERE last_at >= ?').get(since) as { n: number }).n
+}
+
 /** Recounts sessions from events; used after a rewritten file's events were deleted. */
 export function rebuildSessions(db: Db): void {
   db.exec(/*sql*/ `
