@@ -1,7 +1,6 @@
 import type { EditOutcome } from '../core/lease-edit.ts'
 import type { Actor } from '../protocol/lease.ts'
 import { checkEdit, checkEditReadOnly, type EditCheck } from '../services/lease-edit.ts'
-import { LocalLeaseArbiter } from '../services/lease-local-arbiter.ts'
 import { openDatabaseFile, translateSqliteError } from '../store/database.ts'
 import { allowEdit, denyEdit, type HookAnswer } from './hook-answer.ts'
 import type { LocatedProject } from './project-locator.ts'
@@ -65,6 +64,8 @@ async function recordAutoLeases(
     return unrecorded(error)
   }
   try {
+    // Imported here: a denial never writes, so it never loads the arbiter.
+    const { LocalLeaseArbiter } = await import('../services/lease-local-arbiter.ts')
     const arbiter = new LocalLeaseArbiter(writer, clock, { editBusyTimeoutMs: writeBusyTimeoutMs })
     const outcomes: EditOutcome[] = []
     for (const check of checks) outcomes.push(await checkEdit(arbiter, check))

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { type CliResult, isolatedEnv, runCli, runCliJson } from '../helpers/run-cli.ts'
 import { type TmpRepo, tmpDir, tmpGitRepo } from '../helpers/tmp-git-repo.ts'
@@ -25,6 +25,8 @@ export interface AgentLab extends AsyncDisposable {
   readonly env: Record<string, string | undefined>
   sangam(args: readonly string[], extraEnv?: Record<string, string>): Promise<CliResult>
   sangamJson<T>(args: readonly string[], extraEnv?: Record<string, string>): Promise<T>
+  /** What the hooks last recorded (their heartbeats), for failure messages. */
+  heartbeats(): string
   claude(prompt: string, steps: readonly ClaudeStep[]): Promise<AgentRun>
   codex(prompt: string, steps: readonly CodexStep[]): Promise<AgentRun>
 }
@@ -61,9 +63,27 @@ export async function openAgentLab(): Promise<AgentLab> {
       runCli(args, { cwd: repo.path, env: { ...env, ...extraEnv }, timeoutMs: 120_000 }),
     sangamJson: (args, extraEnv = {}) =>
       runCliJson(args, { cwd: repo.path, env: { ...env, ...extraEnv }, timeoutMs: 120_000 }),
+    heartbeats() {
+      const projects = join(env.SANGAM_HOME ?? '', 'projects')
+      const files: string[] = []
+      for (const project of safeList(projects)) {
+        const dir = join(projects, project, 'hook-heartbeat')
+        for (const name of safeList(dir)) files.push(readFileSync(join(dir, name), 'utf8').trim())
+      }
+      return files.join('\n')
+    },
     async claude(prompt, steps) {
       anthropic.script(steps)
-      const args = ['-p', prompt, '--output-format', 'json', '--permission-mode', 'acceptEdits']
+      const args = [
+        '-p',
+        prompt,
+        '--output-format',
+        'json',
+        '--permission-mode',
+        'acceptEdits',
+        '--allowedTools',
+        'Bash',
+      ]
       const run = await runProcess(clis.claude, args, repo.path, env)
       const sessionId = claudeSessionId(run.stdout)
       const transcript =
@@ -199,8 +219,28 @@ function findFile(dir: string, fragment: string): string | null {
   return null
 }
 
+function safeList(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+  } catch {
+    return []
+  }
+}
+
 function defined(env: Record<string, string | undefined>): Record<string, string> {
   return Object.fromEntries(
     Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
   )
+}
+
+/**
+ * The lines of a transcript that contain `needle`, for assertions whose failure message must stay
+ * readable (a Codex rollout opens with tens of kilobytes of instructions).
+ */
+export function transcriptLines(file: string | null, needle: string): string {
+  if (file === null) return '(no transcript was written)'
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.includes(needle))
+  return lines.length === 0 ? `(no line of ${file} contains "${needle}")` : lines.join('\n')
 }
