@@ -62,6 +62,11 @@ export async function runAgentHook(run: AgentHookRun): Promise<AgentHookResult> 
         const answer = await gateEdit({ project, actor, cwd: payload.cwd ?? run.cwd, targets, now: run.now })
         return { eventName: payload.eventName, project, answer }
       }
+      case 'SessionStart': {
+        const { briefForSession } = await import('./session-brief.ts')
+        const answer = briefForSession({ project, actor, cwd: payload.cwd ?? run.cwd, now: run.now })
+        return { eventName: payload.eventName, project, answer }
+      }
       case 'SessionEnd': {
         const { endSession } = await import('./session-end.ts')
         return {

@@ -1,0 +1,31 @@
+import type { Actor } from '../protocol/lease.ts'
+import { MemoryBrief } from '../services/memory-brief.ts'
+import { openDatabaseFile } from '../store/database.ts'
+import { type HookAnswer, sessionContext } from './hook-answer.ts'
+import type { LocatedProject } from './project-locator.ts'
+
+/**
+ * SessionStart: the session's brief goes into the model's context (`additionalContext`), so an
+ * agent starts knowing who is active, what landed and what is held, without asking. The session
+ * is the brief's reader, so a resumed or compacted session is told only what is new since.
+ */
+export interface SessionBriefInput {
+  readonly project: LocatedProject
+  readonly actor: Actor
+  /** The session's working directory: whose branch "your branch" is. */
+  readonly cwd: string
+  readonly now: number
+}
+
+/** The brief moves the reader's cursor: one short write, which may wait this long for the lock. */
+const busyTimeoutMs = 500
+
+export function briefForSession(input: SessionBriefInput): HookAnswer {
+  const db = openDatabaseFile(input.project.databaseFile, { busyTimeoutMs })
+  try {
+    const brief = new MemoryBrief(db, { now: () => input.now }).brief({ reader: input.actor, cwd: input.cwd })
+    return sessionContext(brief.text)
+  } finally {
+    db.close()
+  }
+}
