@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict'
+import { rmSync, writeFileSync } from 'node:fs'
+import { test } from 'node:test'
+import { isolatedEnv, runCliJson } from './helpers/run-cli.ts'
+import { tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
+import { runAgentHook, sessionEvent } from './hooks-agent-run.ts'
+
+/** SessionStart hands the session its brief; with the store unreadable, a one-line warning instead. */
+test('SessionStart answers with the session’s brief as additional context', async () => {
+  await using home = tmpDir()
+  await using repo = tmpGitRepo()
+  const env = isolatedEnv(home.path)
+  await runCliJson(['init'], { cwd: repo.path, env })
+  const run = await runAgentHook(
+    'codex',
+    sessionEvent(repo.path, 'SessionStart', '01a2264c-aff5-7b22-ace8-554acdb41e6a'),
+    {
+      cwd: repo.path,
+      env,
+    },
+  )
+  assert.equal(run.code, 0, run.stderr)
+  assert.equal(run.output?.hookSpecificOutput?.hookEventName, 'SessionStart')
+  const context = run.output?.hookSpecificOutput?.additionalContext ?? ''
+  assert.match(context, /^sangam brief for dev@example\.com's codex session 01a2264c \(first brief\)/)
+  assert.ok(context.length <= 2000, `${context.length} characters`)
+  const again = await runAgentHook(
+    'codex',
+    sessionEvent(repo.path, 'SessionStart', '01a2264c-aff5-7b22-ace8-554acdb41e6a'),
+    {
+      cwd: repo.path,
+      env,
+    },
+  )
+  assert.match(
+    again.output?.hookSpecificOutput?.additionalContext ?? '',
+    /\(last brief /,
+    'a resumed session is told what is new',
+  )
+})
+
+test('with the store unreadable, SessionStart gives an empty brief with a one-line warning', async () => {
+  await using home = tmpDir()
+  await using repo = tmpGitRepo()
+  const env = isolatedEnv(home.path)
+  const { database } = await runCliJson<{ database: string }>(['init'], { cwd: repo.path, env })
+  for (const file of [database, `${database}-wal`, `${database}-shm`]) rmSync(file, { force: true })
+  writeFileSync(database, 'garbage\n'.repeat(500))
+  const run = await runAgentHook('claude', sessionEvent(repo.path, 'SessionStart', 's1'), {
+    cwd: repo.path,
+    env,
+  })
+  assert.equal(run.code, 0, run.stderr)
+  assert.match(
+    run.output?.hookSpecificOutput?.additionalContext ?? '',
+    /^sangam: the team brief is unavailable \(.+\)\.$/,
+  )
+})
