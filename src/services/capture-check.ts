@@ -6,6 +6,7 @@ import { openDatabaseFile } from '../store/database.ts'
 import type { TranscriptLocation } from '../transcripts/transcript-locations.ts'
 import { detectVendor } from '../transcripts/vendor-detect.ts'
 import { Capture } from './capture.ts'
+import { workerFromBytes } from './capture-project.ts'
 import { readerFor } from './capture-readers.ts'
 import { type CaptureSection, captureSection } from './capture-report.ts'
 import { everyTranscript } from './capture-scope.ts'
@@ -45,6 +46,7 @@ export async function checkTranscripts(
       scope: everyTranscript,
       author: options.author,
       readerFor,
+      workerMinBytes: workerFromBytes,
     })
     await capture.catchUp(locations, { mode: 'backfill' })
     const given = new Set(locations.map((location) => location.path))

@@ -24,8 +24,12 @@ export function projectCapture(project: ProjectContext, since: number, log: Logg
     }),
     author: project.human,
     readerFor,
+    workerMinBytes: workerFromBytes,
   })
 }
+
+/** Below this, starting a reading thread costs more than it saves. */
+export const workerFromBytes = 16 * 1024 * 1024
 
 export interface BackfillResult extends CatchUpSummary {
   /** Transcript bytes read (new bytes only: files already captured are read from their offset). */
