@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { openDatabaseFile } from '../src/store/database.ts'
 import { captureWorld, claudeHuman, codexHuman, codexMeta } from './helpers/capture-transcripts.ts'
 import { runCli } from './helpers/run-cli.ts'
 import { eventually, startUp } from './helpers/up-process.ts'
@@ -119,4 +120,25 @@ test('a Codex rollout archived while up runs keeps its events, without capturing
       ['after the move', archived],
     ],
   )
+})
+
+test('up waits out a database held by another writer past the busy timeout, then catches up', async () => {
+  await using w = await captureWorld()
+  w.claude(
+    'busy.jsonl',
+    claudeHuman({ cwd: w.repo.path, session: 'b1', text: 'captured once the lock is free' }),
+  )
+  const other = openDatabaseFile(join(w.home.path, '.sangam', 'projects', w.projectId, 'sangam.db'))
+  other.exec('BEGIN IMMEDIATE')
+  try {
+    await using up = startUp([], { cwd: w.repo.path, env: w.env })
+    const busy = await up.waitFor('error')
+    assert.match(String(busy.message), /locked by another writer/)
+    other.exec('COMMIT')
+    const ready = await up.waitFor('ready')
+    assert.equal(ready.inserted, 1)
+  } finally {
+    if (other.inTransaction) other.exec('COMMIT')
+    other.close()
+  }
 })

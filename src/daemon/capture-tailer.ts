@@ -3,6 +3,7 @@ import type { Capture, CatchUpSummary } from '../services/capture.ts'
 import type { FileSyncResult } from '../services/capture-file.ts'
 import type { Clock } from '../shared/clock.ts'
 import type { Logger } from '../shared/logger.ts'
+import { ErrorCode, isSangamError } from '../shared/sangam-error.ts'
 import {
   classifyTranscriptPath,
   discoverTranscripts,
@@ -19,7 +20,8 @@ export type TailerStatus =
   | { readonly type: 'captured'; readonly path: string; readonly inserted: number }
   | { readonly type: 'reset'; readonly path: string }
   | { readonly type: 'moved'; readonly from: string; readonly to: string }
-  | { readonly type: 'error'; readonly path: string; readonly message: string }
+  /** A file could not be read (path), or the catch-up could not go on (null); both are retried. */
+  | { readonly type: 'error'; readonly path: string | null; readonly message: string }
 
 export interface TailerOptions {
   readonly capture: Capture
@@ -30,6 +32,9 @@ export interface TailerOptions {
   /** How often every known file is stat'ed and the roots rescanned. */
   readonly sweepMs?: number | undefined
 }
+
+/** How long the catch-up waits before trying again after STORE_BUSY. */
+const busyRetryMs = 1000
 
 interface Seen {
   readonly size: number
@@ -106,15 +111,27 @@ export class CaptureTailer implements Service {
     const startedAt = this.#options.clock.now()
     const locations = discoverTranscripts(this.#options.roots)
     for (const location of locations) this.#remember(location.path)
-    const summary: CatchUpSummary = await this.#options.capture.catchUp(locations, {
-      mode: 'live',
-      signal: this.#stop.signal,
-      onFile: (location, result) => this.#after(location, result),
-    })
-    return {
-      files: summary.captured,
-      inserted: summary.inserted,
-      durationMs: this.#options.clock.now() - startedAt,
+    for (;;) {
+      try {
+        const summary: CatchUpSummary = await this.#options.capture.catchUp(locations, {
+          mode: 'live',
+          signal: this.#stop.signal,
+          onFile: (location, result) => this.#after(location, result),
+        })
+        return {
+          files: summary.captured,
+          inserted: summary.inserted,
+          durationMs: this.#options.clock.now() - startedAt,
+        }
+      } catch (error) {
+        // Another writer held the database past the busy timeout: what was committed stays, and
+        // the catch-up starts over from there rather than taking the daemon down.
+        if (!isSangamError(error) || error.code !== ErrorCode.StoreBusy || this.#stop.signal.aborted)
+          throw error
+        this.#log.warn('database busy during catch-up; trying again', { error: error.message })
+        this.#options.onStatus({ type: 'error', path: null, message: error.message })
+        await new Promise((resolve) => setTimeout(resolve, busyRetryMs))
+      }
     }
   }
 

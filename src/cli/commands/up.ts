@@ -47,7 +47,7 @@ function describe(status: DaemonStatus): string {
     case 'moved':
       return `${status.from} moved to ${status.to}`
     case 'error':
-      return `could not capture ${status.path}: ${status.message}`
+      return `could not capture ${status.path ?? 'transcripts'} (will retry): ${status.message}`
     case 'stopped':
       return 'stopped'
   }
