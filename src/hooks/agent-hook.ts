@@ -45,7 +45,7 @@ export async function runAgentHook(run: AgentHookRun): Promise<AgentHookResult> 
   if (targets === null) return { ...at, answer: quiet('ignored') }
   let project: LocatedProject | null
   try {
-    project = locateProject(run.env.sangamHome, payload.cwd ?? run.cwd, run.now)
+    project = await locateProject(run.env.sangamHome, payload.cwd ?? run.cwd, run.now)
   } catch (error) {
     return { ...at, answer: failOpen(payload.eventName, `cannot find the project: ${messageOf(error)}`) }
   }

@@ -1,7 +1,5 @@
-import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { gitUser, openRepository } from '../git/repository.ts'
+import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { databasePath, projectDir } from '../store/database.ts'
 import { findGitLayout, type GitLayout, worktreeRoots } from './git-layout.ts'
 import { isRecord, stringField } from './hook-payload.ts'
@@ -9,10 +7,12 @@ import { isRecord, stringField } from './hook-payload.ts'
 /**
  * Finds the sangam project a hook runs in without spawning git. The project id comes from the
  * normalised remote, which only git can tell reliably, so the first hook in a checkout asks git
- * (the slow path, a few git calls) and leaves a locator in `$SANGAM_HOME/hook-locators/`, keyed by
- * the repository's common git dir. Later hooks read it back after one `stat`: the locator is used
- * only while `<common>/config` is unchanged (a new remote changes the project id) and for an hour
- * at most (the human comes from git config, which may also live outside the repository).
+ * (the slow path, a few git calls) and records the answer in `$SANGAM_HOME/hook-locators.json`,
+ * keyed by the repository's common git dir. Later hooks read it back after one `stat`: an entry is
+ * used only while `<common>/config` is unchanged (a new remote changes the project id) and for an
+ * hour at most (the human comes from git config, which may also live outside the repository).
+ * One small JSON file rather than a hashed file name per repository: hashing would load
+ * node:crypto, which costs more start-up time than reading the file.
  */
 export interface LocatedProject {
   readonly projectId: string
@@ -28,22 +28,24 @@ export interface LocatedProject {
 const maxAgeMs = 60 * 60 * 1000
 
 /** The project containing `cwd`, or null when `cwd` is in no repository or no sangam project. */
-export function locateProject(sangamHome: string, cwd: string, now: number): LocatedProject | null {
+export async function locateProject(
+  sangamHome: string,
+  cwd: string,
+  now: number,
+): Promise<LocatedProject | null> {
   const layout = findGitLayout(cwd)
   if (layout === null) return null
   const configMtimeMs = mtimeOf(join(layout.commonDir, 'config'))
-  const file = join(
-    sangamHome,
-    'hook-locators',
-    `${createHash('sha256').update(layout.commonDir).digest('hex').slice(0, 24)}.json`,
-  )
-  const known = readLocator(file, layout.commonDir, configMtimeMs, now)
-  const found = known ?? askGit(layout)
+  const file = join(sangamHome, 'hook-locators.json')
+  const locators = readLocators(file)
+  const known = validEntry(locators[layout.commonDir], configMtimeMs, now)
+  const found = known ?? (await askGit(layout))
   if (found === null) return null
   const databaseFile = databasePath(sangamHome, found.projectId)
   if (!existsSync(databaseFile)) return null
-  if (known === null)
-    writeLocator(file, { commonDir: layout.commonDir, configMtimeMs, checkedAt: now, ...found })
+  if (known === null) {
+    writeLocators(file, { ...locators, [layout.commonDir]: { configMtimeMs, checkedAt: now, ...found } })
+  }
   return {
     projectId: found.projectId,
     layout,
@@ -59,7 +61,9 @@ interface Found {
   readonly gitUser: string | null
 }
 
-function askGit(layout: GitLayout): Found | null {
+/** The slow path, imported only when needed: git/ spawns processes, which the fast path never does. */
+async function askGit(layout: GitLayout): Promise<Found | null> {
+  const { gitUser, openRepository } = await import('../git/repository.ts')
   try {
     const repo = openRepository(layout.worktreeRoot)
     return { projectId: repo.projectId, gitUser: gitUser(repo.root) }
@@ -68,30 +72,32 @@ function askGit(layout: GitLayout): Found | null {
   }
 }
 
-function readLocator(file: string, commonDir: string, configMtimeMs: number, now: number): Found | null {
-  let value: unknown
+function readLocators(file: string): Record<string, unknown> {
   try {
-    value = JSON.parse(readFileSync(file, 'utf8'))
+    const value: unknown = JSON.parse(readFileSync(file, 'utf8'))
+    return isRecord(value) ? value : {}
   } catch {
-    return null
+    return {}
   }
-  if (!isRecord(value) || value.commonDir !== commonDir || value.configMtimeMs !== configMtimeMs) return null
-  if (typeof value.checkedAt !== 'number' || now - value.checkedAt > maxAgeMs || now < value.checkedAt)
-    return null
-  const projectId = stringField(value, 'projectId')
-  return projectId === null ? null : { projectId, gitUser: stringField(value, 'gitUser') }
 }
 
-/** Best effort: a locator that cannot be written only costs the next hook the slow path again. */
-function writeLocator(file: string, locator: Record<string, unknown>): void {
-  const dir = join(file, '..')
+function validEntry(entry: unknown, configMtimeMs: number, now: number): Found | null {
+  if (!isRecord(entry) || entry.configMtimeMs !== configMtimeMs) return null
+  if (typeof entry.checkedAt !== 'number' || now - entry.checkedAt > maxAgeMs || now < entry.checkedAt)
+    return null
+  const projectId = stringField(entry, 'projectId')
+  return projectId === null ? null : { projectId, gitUser: stringField(entry, 'gitUser') }
+}
+
+/**
+ * Best effort, replaced atomically: two hooks writing at once may drop each other's entry, which
+ * only costs a later hook the slow path again. Never creates SANGAM_HOME itself.
+ */
+function writeLocators(file: string, locators: Record<string, unknown>): void {
   const temporary = `${file}.${process.pid}.tmp`
   try {
-    if (!existsSync(dir)) {
-      if (!existsSync(join(dir, '..'))) return
-      mkdirSync(dir, { mode: 0o700 })
-    }
-    writeFileSync(temporary, JSON.stringify(locator), { mode: 0o600 })
+    if (!existsSync(dirname(file))) return
+    writeFileSync(temporary, JSON.stringify(locators), { mode: 0o600 })
     renameSync(temporary, file)
   } catch {
     // An unwritable SANGAM_HOME is reported by the store itself; the locator is only a cache.
