@@ -50,22 +50,24 @@ function stored(db: Db): { events: string[]; files: string[] } {
   }
 }
 
-test('a backfill read by a worker thread stores exactly what a single-threaded one stores', async () => {
-  await using home = tmpDir()
-  replicateCorpus({ home: home.path, cwd: project, targetBytes: 6 * 1024 * 1024 })
-  const locations = discoverTranscripts(
-    transcriptRoots({ claudeConfigDir: join(home.path, '.claude'), codexHome: join(home.path, '.codex') }),
-  )
-  const alone = openDatabaseFile(join(home.path, 'alone.db'))
-  const paired = openDatabaseFile(join(home.path, 'paired.db'))
-  try {
-    const one = await captureInto(alone, Number.POSITIVE_INFINITY).catchUp(locations, { mode: 'backfill' })
-    const two = await captureInto(paired, 0).catchUp(locations, { mode: 'backfill' })
-    assert.deepEqual(two, one)
-    assert.ok(one.inserted > 1000)
-    assert.deepEqual(stored(paired), stored(alone))
-  } finally {
-    alone.close()
-    paired.close()
-  }
-})
+for (const mode of ['backfill', 'live'] as const) {
+  test(`a ${mode} catch-up read by a worker thread stores exactly what a single-threaded one stores`, async () => {
+    await using home = tmpDir()
+    replicateCorpus({ home: home.path, cwd: project, targetBytes: 6 * 1024 * 1024 })
+    const locations = discoverTranscripts(
+      transcriptRoots({ claudeConfigDir: join(home.path, '.claude'), codexHome: join(home.path, '.codex') }),
+    )
+    const alone = openDatabaseFile(join(home.path, 'alone.db'))
+    const paired = openDatabaseFile(join(home.path, 'paired.db'))
+    try {
+      const one = await captureInto(alone, Number.POSITIVE_INFINITY).catchUp(locations, { mode })
+      const two = await captureInto(paired, 0).catchUp(locations, { mode })
+      assert.deepEqual(two, one)
+      assert.ok(one.inserted > 1000)
+      assert.deepEqual(stored(paired), stored(alone))
+    } finally {
+      alone.close()
+      paired.close()
+    }
+  })
+}

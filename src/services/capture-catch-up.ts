@@ -75,7 +75,7 @@ export async function catchUp(
   report()
   sql(() => deps.store.beginBulk())
   try {
-    if (options.mode === 'backfill' && progress.bytesTotal >= deps.workerMinBytes) {
+    if (progress.bytesTotal >= deps.workerMinBytes) {
       await backfillWithWorker(
         work.map((item) => item.location),
         {
@@ -89,9 +89,9 @@ export async function catchUp(
           commit: (batch) => deps.store.commit(batch),
           onCommit,
           onFile,
-          syncAlone: (location) => syncTranscriptFile(deps, location, { mode: 'backfill', onCommit }),
+          syncAlone: (location) => syncTranscriptFile(deps, location, { mode: options.mode, onCommit }),
         },
-        { now: deps.now, signal: options.signal },
+        { mode: options.mode, now: deps.now, signal: options.signal },
       )
     } else {
       for (const { location } of work) {

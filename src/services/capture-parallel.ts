@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads'
 import type { CaptureBatch, CommitOutcome } from '../store/capture-store.ts'
 import type { TranscriptLocation } from '../transcripts/transcript-locations.ts'
 import { type FileSyncResult, isPrepared, type PreparedFile } from './capture-file.ts'
+import type { ReadMode } from './capture-read.ts'
 import type { FromWorker, ToWorker, WorkerSetup } from './capture-worker.ts'
 
 /** What the main thread does for the pipeline: everything that touches the database. */
@@ -39,7 +40,7 @@ export async function backfillWithWorker(
   work: readonly TranscriptLocation[],
   setup: Omit<WorkerSetup, 'credits'>,
   hooks: PipelineHooks,
-  options: { now: () => number; signal?: AbortSignal | undefined },
+  options: { mode: ReadMode; now: () => number; signal?: AbortSignal | undefined },
 ): Promise<void> {
   const worker = startWorker({ ...setup, credits: 4 })
   const inbox: FromWorker[] = []
@@ -86,7 +87,7 @@ export async function backfillWithWorker(
             reset: job.reset || message.reset,
             movedFrom: job.movedFrom,
             pendingBytes: message.pendingBytes,
-            retryAt: null,
+            retryAt: message.retryAt,
           },
     )
   }
@@ -116,7 +117,7 @@ export async function backfillWithWorker(
       closeSync(prepared.fd)
       const job = next++
       jobs.set(job, { location, movedFrom: prepared.movedFrom, lost: false, inserted: 0, reset: false })
-      send({ type: 'file', job, row: prepared.row, mode: 'backfill', now: options.now() })
+      send({ type: 'file', job, row: prepared.row, mode: options.mode, now: options.now() })
       drain()
       while (jobs.size >= lookahead) await settle()
     }

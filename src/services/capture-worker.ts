@@ -44,6 +44,7 @@ export type FromWorker =
       readonly missing: boolean
       readonly reset: boolean
       readonly pendingBytes: number
+      readonly retryAt: number | null
     }
   | {
       readonly type: 'failed'
@@ -85,7 +86,7 @@ async function readFile(job: Extract<ToWorker, { type: 'file' }>): Promise<void>
   try {
     fd = openSync(job.row.path, 'r')
   } catch {
-    post({ type: 'done', job: job.job, missing: true, reset: false, pendingBytes: 0 })
+    post({ type: 'done', job: job.job, missing: true, reset: false, pendingBytes: 0, retryAt: null })
     return
   }
   try {
@@ -93,13 +94,7 @@ async function readFile(job: Extract<ToWorker, { type: 'file' }>): Promise<void>
     const batches = readBatches(context, job.row, fd, job.mode)
     for (let step = batches.next(); ; step = batches.next()) {
       if (step.done) {
-        post({
-          type: 'done',
-          job: job.job,
-          missing: false,
-          reset: step.value.reset,
-          pendingBytes: step.value.pendingBytes,
-        })
+        post({ type: 'done', job: job.job, missing: false, ...step.value })
         return
       }
       await waitForWork(() => credits > 0)
