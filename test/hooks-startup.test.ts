@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { test } from 'node:test'
+import { pathToFileURL } from 'node:url'
+import { isolatedEnv, runCliJson } from './helpers/run-cli.ts'
+import { tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
+import { agentHookEntry, claudeEdit } from './hooks-agent-run.ts'
+
+/**
+ * What the edit hook loads decides its start-up time, which Claude Code pays on every edit. This
+ * records every module the real hook process loads (through a module loader hook) and pins what
+ * must stay off that path. Timing itself is measured by bench/hooks.ts, never asserted here.
+ */
+async function modulesLoaded(): Promise<string[]> {
+  await using home = tmpDir()
+  await using repo = tmpGitRepo()
+  const env = isolatedEnv(home.path)
+  await runCliJson(['init'], { cwd: repo.path, env })
+  await runCliJson(['claim', 'README.md', '-r', 'docs'], {
+    cwd: repo.path,
+    env: { ...env, SANGAM_USER: 'bob@example.com' },
+  })
+  const log = join(home.path, 'loaded.txt')
+  const hooks = join(home.path, 'trace-hooks.mjs')
+  writeFileSync(
+    hooks,
+    `import { appendFileSync } from 'node:fs'
+export async function load(url, context, next) {
+  appendFileSync(${JSON.stringify(log)}, url + '\\n')
+  return next(url, context)
+}`,
+  )
+  const register = join(home.path, 'register.mjs')
+  writeFileSync(
+    register,
+    `import { register } from 'node:module'\nregister(${JSON.stringify(pathToFileURL(hooks).href)})\n`,
+  )
+  writeFileSync(log, '')
+  for (const file of ['README.md', 'free.ts']) {
+    const run = spawnSync(
+      process.execPath,
+      ['--import', pathToFileURL(register).href, agentHookEntry, 'claude'],
+      {
+        cwd: repo.path,
+        env: env as NodeJS.ProcessEnv,
+        input: JSON.stringify(claudeEdit(repo.path, join(repo.path, file))),
+        encoding: 'utf8',
+      },
+    )
+    assert.equal(run.status, 0, run.stderr)
+  }
+  return [
+    ...new Set(
+      readFileSync(log, 'utf8')
+        .split('\n')
+        .filter((url) => url !== ''),
+    ),
+  ]
+}
+
+const loaded = modulesLoaded()
+
+test('the edit hook loads neither commander nor the MCP SDK nor the CLI', async () => {
+  const urls = await loaded
+  assert.ok(
+    urls.some((url) => url.includes('/better-sqlite3/')),
+    'the trace sees the store being loaded',
+  )
+  assert.deepEqual(
+    urls.filter((url) => /\/node_modules\/(commander|@modelcontextprotocol)\/|\/dist\/cli\//.test(url)),
+    [],
+  )
+})
+
+test('the edit hook loads no zod', {
+  todo: 'services/lease-settings.ts parses the stored lease settings with a zod schema (reported to the leases owner)',
+}, async () => {
+  const urls = await loaded
+  assert.deepEqual(urls.filter((url) => url.includes('/node_modules/zod/')).slice(0, 3), [])
+})
