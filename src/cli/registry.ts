@@ -1,11 +1,16 @@
 import type { CommandSpec } from './command.ts'
+import { briefCommand } from './commands/brief.ts'
 import { claimCommand } from './commands/claim.ts'
 import { doctorCommand } from './commands/doctor.ts'
 import { indexCommand } from './commands/index.ts'
 import { initCommand } from './commands/init.ts'
 import { installHooksCommand } from './commands/install-hooks.ts'
 import { leasesCommand } from './commands/leases.ts'
+import { mcpCommand } from './commands/mcp.ts'
+import { noteCommand } from './commands/note.ts'
 import { releaseCommand } from './commands/release.ts'
+import { searchCommand } from './commands/search.ts'
+import { threadCommand } from './commands/thread.ts'
 import { upCommand } from './commands/up.ts'
 import { whoHasCommand } from './commands/who-has.ts'
 
@@ -19,6 +24,11 @@ export const commands: readonly CommandSpec[] = [
   upCommand,
   indexCommand,
   doctorCommand,
+  briefCommand,
+  searchCommand,
+  threadCommand,
+  noteCommand,
+  mcpCommand,
   claimCommand,
   releaseCommand,
   whoHasCommand,

@@ -1,29 +1,109 @@
+import { createInterface } from 'node:readline/promises'
+import {
+  type McpLaunch,
+  type McpRegistration,
+  registerMcpServer,
+  sangamLaunch,
+} from '../../services/mcp-registration.ts'
 import { openProject } from '../../services/project-context.ts'
 import { databasePath } from '../../store/database.ts'
-import type { CommandSpec } from '../command.ts'
+import type { CommandContext, CommandSpec } from '../command.ts'
 
 export const initCommand: CommandSpec = {
   name: 'init',
   summary: 'Record this repository as a sangam project (local SQLite; nothing leaves the machine)',
-  async run(ctx) {
+  options: [
+    { flags: '-y, --yes', description: 'register the MCP server with Claude Code and Codex without asking' },
+    { flags: '--no-mcp', description: 'do not register the MCP server' },
+  ],
+  async run(ctx, _args, options) {
     const project = openProject(ctx.env, ctx.cwd, ctx.clock)
     try {
+      const database = databasePath(ctx.env.sangamHome, project.repo.projectId)
+      const mcp = await offerMcp(ctx, project.repo.root, options)
       const json = {
         projectId: project.repo.projectId,
         root: project.repo.root,
         remote: project.repo.remote,
         identitySource: project.repo.identitySource,
         worktrees: project.repo.worktrees,
-        database: databasePath(ctx.env.sangamHome, project.repo.projectId),
+        database,
+        mcp,
       }
       const text = [
         `sangam project ${json.projectId} (${json.identitySource === 'remote' ? json.remote : 'no remote; identified by its git dir'})`,
         `  database  ${json.database}`,
         `  worktrees ${json.worktrees.join(', ')}`,
+        ...describeMcp(mcp),
       ].join('\n')
       return { json, text }
     } finally {
       project.close()
     }
   },
+}
+
+/** What init did about the MCP server, for `--json`. */
+interface McpOutcome {
+  /** registered: done (or already so). declined: asked, and the answer was no. skipped: --no-mcp. not-asked: no terminal and no --yes. */
+  readonly status: 'registered' | 'declined' | 'skipped' | 'not-asked'
+  readonly launch: McpLaunch
+  readonly hosts: readonly McpRegistration[]
+}
+
+/**
+ * Registers the MCP server with Claude Code and Codex: at once with --yes, after asking on a
+ * terminal, never with --no-mcp; without a terminal to ask, it says how instead of guessing.
+ */
+async function offerMcp(
+  ctx: CommandContext,
+  root: string,
+  options: Record<string, unknown>,
+): Promise<McpOutcome> {
+  const launch = sangamLaunch(process.execPath, ctx.cliEntry)
+  const register = (): McpOutcome => ({
+    status: 'registered',
+    launch,
+    hosts: registerMcpServer({ projectRoot: root, codexHome: ctx.env.codexHome }, launch),
+  })
+  if (options.mcp === false) return { status: 'skipped', launch, hosts: [] }
+  if (options.yes === true) return register()
+  if (ctx.stdin.isTTY !== true || ctx.stderr.isTTY !== true) return { status: 'not-asked', launch, hosts: [] }
+  const answer = await ask(
+    ctx,
+    `Register the sangam MCP server (ctx_brief, ctx_search, ctx_thread, ctx_note) with Claude Code (${root}/.mcp.json) and Codex (${ctx.env.codexHome}/config.toml)? [Y/n] `,
+  )
+  return /^(y|yes)?$/i.test(answer.trim()) ? register() : { status: 'declined', launch, hosts: [] }
+}
+
+async function ask(ctx: CommandContext, question: string): Promise<string> {
+  const prompt = createInterface({ input: ctx.stdin, output: ctx.stderr, terminal: true })
+  try {
+    return await prompt.question(question)
+  } finally {
+    prompt.close()
+  }
+}
+
+function describeMcp(mcp: McpOutcome): string[] {
+  const how = 'sangam init --yes registers it with Claude Code and Codex'
+  switch (mcp.status) {
+    case 'skipped':
+      return []
+    case 'declined':
+      return [`  mcp       not registered (${how})`]
+    case 'not-asked':
+      return [`  mcp       not registered: no terminal to ask on; ${how}, --no-mcp silences this`]
+    case 'registered':
+      return mcp.hosts.map((host) => {
+        const name = host.host === 'claude' ? 'Claude Code' : 'Codex'
+        const what =
+          host.outcome === 'added'
+            ? 'registered in'
+            : host.outcome === 'registered'
+              ? 'already registered in'
+              : 'left as it was: another "sangam" entry is in'
+        return `  mcp       ${name}: ${what} ${host.file}`
+      })
+  }
 }

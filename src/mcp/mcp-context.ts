@@ -1,0 +1,54 @@
+import type { Environment } from '../config/environment.ts'
+import type { Actor } from '../protocol/lease.ts'
+import { resolveActor } from '../services/lease-actor.ts'
+import { openProject, type ProjectContext } from '../services/project-context.ts'
+import type { Clock } from '../shared/clock.ts'
+import type { Logger } from '../shared/logger.ts'
+
+/**
+ * What every tool call may use. The project is opened on the first call that needs it and kept:
+ * a server started outside a repository still answers, each call saying what is wrong, and a
+ * project that appears later (git init) is picked up by the next call.
+ */
+export class McpContext {
+  readonly env: Environment
+  readonly clock: Clock
+  readonly log: Logger
+  /** Where the project is looked for: `CLAUDE_PROJECT_DIR` when Claude Code started us, else our cwd. */
+  readonly projectDir: string
+  /** sangam's version, for attribution of notes. */
+  readonly version: string
+  readonly #clientName: () => string | undefined
+  #project: ProjectContext | null = null
+
+  constructor(options: {
+    env: Environment
+    clock: Clock
+    log: Logger
+    cwd: string
+    version: string
+    clientName: () => string | undefined
+  }) {
+    this.env = options.env
+    this.clock = options.clock
+    this.log = options.log
+    this.projectDir = options.env.claudeProjectDir ?? options.cwd
+    this.version = options.version
+    this.#clientName = options.clientName
+  }
+
+  project(): ProjectContext {
+    this.#project ??= openProject(this.env, this.projectDir, this.clock)
+    return this.#project
+  }
+
+  /** Who is calling: the human, and the agent session when the client tells us (see resolveActor). */
+  actor(): Actor {
+    return resolveActor(this.env, this.project().human, this.#clientName())
+  }
+
+  close(): void {
+    this.#project?.close()
+    this.#project = null
+  }
+}

@@ -1,0 +1,83 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import type { z } from 'zod'
+import { isSangamError } from '../shared/sangam-error.ts'
+import type { McpContext } from './mcp-context.ts'
+
+/** What a tool returns: the structured result (checked against its output schema) and a text rendering. */
+export interface ToolAnswer<Output> {
+  readonly structured: DeepReadonly<Output>
+  readonly text: string
+}
+
+/** Services hand out read-only results; the zod-inferred output types are mutable. */
+type DeepReadonly<T> = T extends readonly (infer Item)[]
+  ? readonly DeepReadonly<Item>[]
+  : T extends object
+    ? { readonly [Key in keyof T]: DeepReadonly<T[Key]> }
+    : T
+
+/**
+ * One MCP tool: its name, what it is for (agents read the description to decide when to call it),
+ * zod shapes for input and output, and what it does. Tool modules are lists of these.
+ */
+export interface McpTool<Input extends z.ZodRawShape, Output extends z.ZodRawShape> {
+  readonly name: string
+  readonly title: string
+  readonly description: string
+  readonly input: Input
+  readonly output: Output
+  /** Read-only tools are marked so clients may call them without asking. */
+  readonly readOnly: boolean
+  run(input: z.infer<z.ZodObject<Input>>, context: McpContext): ToolAnswer<z.infer<z.ZodObject<Output>>>
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a list of tools with different shapes; each is checked where it is defined
+export type AnyMcpTool = McpTool<any, any>
+
+/** Defines a tool with its types inferred from its shapes. */
+export function defineTool<Input extends z.ZodRawShape, Output extends z.ZodRawShape>(
+  tool: McpTool<Input, Output>,
+): McpTool<Input, Output> {
+  return tool
+}
+
+/**
+ * Registers tools on a server. Every failure comes back as a tool result with `isError: true` and
+ * the error's code and message, never as a crash of the server: a bad id or a missing repository
+ * is something the agent can act on.
+ */
+export function registerTools(server: McpServer, tools: readonly AnyMcpTool[], context: McpContext): void {
+  for (const tool of tools) {
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.input,
+        outputSchema: tool.output,
+        annotations: { readOnlyHint: tool.readOnly, openWorldHint: false },
+      },
+      // The SDK has parsed the arguments against `tool.input` before this runs.
+      async (input: Record<string, unknown>): Promise<CallToolResult> => {
+        try {
+          const answer = tool.run(input, context)
+          return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.structured }
+        } catch (error) {
+          return failure(tool.name, error, context)
+        }
+      },
+    )
+  }
+}
+
+function failure(name: string, error: unknown, context: McpContext): CallToolResult {
+  if (isSangamError(error)) {
+    return { content: [{ type: 'text', text: `${error.code}: ${error.message}` }], isError: true }
+  }
+  context.log.error(`${name} failed`, {
+    error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+  })
+  const message = error instanceof Error ? error.message : String(error)
+  return { content: [{ type: 'text', text: `INTERNAL: ${message}` }], isError: true }
+}

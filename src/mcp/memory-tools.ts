@@ -1,0 +1,168 @@
+import { z } from 'zod'
+import { currentBranch } from '../git/branch.ts'
+import { eventKindSchema, vendorSchema } from '../protocol/event.ts'
+import { MemoryBrief } from '../services/memory-brief.ts'
+import { MemoryNote, maxNoteChars } from '../services/memory-note.ts'
+import { renderSearch, renderThread } from '../services/memory-render.ts'
+import { MemorySearch, maxSearchLimit } from '../services/memory-search.ts'
+import { MemoryThread } from '../services/memory-thread.ts'
+import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
+
+const nullableString = z.string().nullable()
+
+const briefTool = defineTool({
+  name: 'ctx_brief',
+  title: 'Project brief',
+  description:
+    'What happened in this project since you last asked: agent sessions active in the last 24 h (Claude Code, Codex, ' +
+    'with their human, branch and CLI version), commits that landed on your branch and on main, and notes. ' +
+    'At most 2,000 characters. Call it when you start a task or come back to one.',
+  input: {},
+  output: {
+    reader: z.string(),
+    previous: nullableString,
+    text: z.string(),
+    sections: z.array(
+      z.object({ key: z.string(), title: z.string(), lines: z.array(z.string()), total: z.number() }),
+    ),
+  },
+  readOnly: false,
+  run(_input, context) {
+    const brief = new MemoryBrief(context.project().db, context.clock).brief({
+      reader: context.actor(),
+      cwd: context.projectDir,
+    })
+    return { structured: brief, text: brief.text }
+  },
+})
+
+const hitSchema = z.object({
+  id: z.string(),
+  kind: eventKindSchema,
+  vendor: vendorSchema,
+  cliVersion: nullableString,
+  sessionId: z.string(),
+  author: z.string(),
+  at: z.string(),
+  cwd: nullableString,
+  branch: nullableString,
+  toolName: nullableString,
+  snippet: z.string(),
+  text: z.string(),
+  truncated: z.boolean(),
+  score: z.number(),
+})
+
+const searchTool = defineTool({
+  name: 'ctx_search',
+  title: 'Search project memory',
+  description:
+    "Full-text search over this project's verbatim memory: what humans told the agents, what Claude Code and Codex " +
+    'answered and thought, their tool calls and output, and notes, with who/when/where for each hit. Every word must ' +
+    'occur; "quoted phrases" must occur as written; punctuation and operators are plain text. The human\'s own ' +
+    "words rank first. Looks at the last 14 days unless `since` says otherwise. Pass a hit's id to ctx_thread " +
+    'to see it in context.',
+  input: {
+    query: z.string().min(1).describe('words and "quoted phrases", e.g. lease expiry "fencing token"'),
+    vendor: vendorSchema.optional().describe('only claude, codex, or sangam (notes)'),
+    kinds: z.array(eventKindSchema).optional().describe('only these kinds of event'),
+    sessionId: z.string().optional().describe('only this session'),
+    branch: z.string().optional().describe('only events recorded on this branch'),
+    since: z.string().optional().describe('14d, 12h, 30m, an ISO date, or "all" (default 14d)'),
+    until: z.string().optional().describe('same forms as since'),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(maxSearchLimit)
+      .optional()
+      .describe('at most this many hits (default 20)'),
+  },
+  output: {
+    terms: z.array(z.string()),
+    since: nullableString,
+    until: nullableString,
+    hits: z.array(hitSchema),
+  },
+  readOnly: true,
+  run(input, context) {
+    const result = new MemorySearch(context.project().db, context.clock).search({
+      ...input,
+      text: input.query,
+    })
+    return { structured: result, text: renderSearch(result, context.clock.now()) }
+  },
+})
+
+const itemSchema = z.object({
+  id: z.string(),
+  kind: eventKindSchema,
+  at: z.string(),
+  toolName: nullableString,
+  text: z.string(),
+  truncated: z.boolean(),
+  focus: z.boolean(),
+  subagent: z.boolean(),
+})
+
+const threadTool = defineTool({
+  name: 'ctx_thread',
+  title: 'Show a moment in context',
+  description:
+    'Expand one event (an id from ctx_search) into its conversation turn: the human instruction it belongs to, ' +
+    'then what the agent did until the next instruction (its text, thinking, tool calls, and the first lines of ' +
+    'each tool output).',
+  input: { eventId: z.string().min(1).describe('an event id from ctx_search') },
+  output: {
+    focus: z.string(),
+    session: z.object({
+      id: z.string(),
+      vendor: vendorSchema,
+      cliVersion: nullableString,
+      author: z.string(),
+      branch: nullableString,
+      cwd: nullableString,
+    }),
+    human: itemSchema.nullable(),
+    items: z.array(itemSchema),
+    omitted: z.number(),
+  },
+  readOnly: true,
+  run(input, context) {
+    const thread = new MemoryThread(context.project().db).thread(input.eventId)
+    return { structured: thread, text: renderThread(thread, context.clock.now()) }
+  },
+})
+
+const noteTool = defineTool({
+  name: 'ctx_note',
+  title: 'Note a decision',
+  description:
+    'Write down what the transcripts cannot show: a decision and why, a constraint, a warning for whoever works ' +
+    'here next. Stored with your name and session, searchable at once by every agent and human on the project. ' +
+    'Secrets are scrubbed. Keep it to a few lines.',
+  input: { text: z.string().min(1).max(maxNoteChars).describe('the note') },
+  output: {
+    id: z.string(),
+    at: z.string(),
+    author: z.string(),
+    sessionId: z.string(),
+    branch: nullableString,
+    text: z.string(),
+    redacted: z.boolean(),
+  },
+  readOnly: false,
+  run(input, context) {
+    const note = new MemoryNote(context.project().db, context.clock).write({
+      text: input.text,
+      actor: context.actor(),
+      cwd: context.projectDir,
+      branch: currentBranch(context.projectDir),
+      version: context.version,
+    })
+    return { structured: note, text: `noted ${note.id}${note.redacted ? ' (secrets were redacted)' : ''}` }
+  },
+})
+
+/** The memory tools: `ctx_brief`, `ctx_search`, `ctx_thread`, `ctx_note`. */
+export const memoryTools: readonly AnyMcpTool[] = [briefTool, searchTool, threadTool, noteTool]

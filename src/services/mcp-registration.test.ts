@@ -1,0 +1,143 @@
+import assert from 'node:assert/strict'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { test } from 'node:test'
+import { parse as parseToml } from 'smol-toml'
+import { tmpDir } from '../../test/helpers/tmp-git-repo.ts'
+import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
+import { registerMcpServer, sangamLaunch } from './mcp-registration.ts'
+
+/** smol-toml builds null-prototype objects; compare plain ones. */
+const parse = (text: string): Record<string, unknown> => JSON.parse(JSON.stringify(parseToml(text)))
+
+const launch = sangamLaunch('/usr/local/bin/node', '/opt/sangam/dist/cli/main.js')
+
+function targets(root: string): { projectRoot: string; codexHome: string } {
+  const projectRoot = join(root, 'repo')
+  mkdirSync(projectRoot, { recursive: true })
+  return { projectRoot, codexHome: join(root, 'codex-home') }
+}
+
+test('registers with both hosts, creating the files, and a second run changes nothing', async () => {
+  await using dir = tmpDir()
+  const where = targets(dir.path)
+  const first = registerMcpServer(where, launch)
+  assert.deepEqual(
+    first.map((entry) => [entry.host, entry.outcome]),
+    [
+      ['claude', 'added'],
+      ['codex', 'added'],
+    ],
+  )
+  const mcpJson = JSON.parse(readFileSync(join(where.projectRoot, '.mcp.json'), 'utf8'))
+  assert.deepEqual(mcpJson.mcpServers.sangam, {
+    type: 'stdio',
+    command: '/usr/local/bin/node',
+    args: ['/opt/sangam/dist/cli/main.js', 'mcp'],
+    env: {},
+  })
+  const toml = readFileSync(join(where.codexHome, 'config.toml'), 'utf8')
+  assert.deepEqual(parse(toml).mcp_servers, {
+    sangam: { command: '/usr/local/bin/node', args: ['/opt/sangam/dist/cli/main.js', 'mcp'] },
+  })
+  const before = [readFileSync(join(where.projectRoot, '.mcp.json'), 'utf8'), toml]
+  const second = registerMcpServer(where, launch)
+  assert.deepEqual(
+    second.map((entry) => entry.outcome),
+    ['registered', 'registered'],
+  )
+  assert.deepEqual(
+    [
+      readFileSync(join(where.projectRoot, '.mcp.json'), 'utf8'),
+      readFileSync(join(where.codexHome, 'config.toml'), 'utf8'),
+    ],
+    before,
+  )
+})
+
+test('other servers, other settings and TOML comments survive', async () => {
+  await using dir = tmpDir()
+  const where = targets(dir.path)
+  const otherJson = { mcpServers: { github: { command: 'gh-mcp', args: [] } }, other: { keep: true } }
+  writeFileSync(join(where.projectRoot, '.mcp.json'), JSON.stringify(otherJson))
+  mkdirSync(where.codexHome)
+  const toml =
+    '# my codex settings\nmodel = "o4" # inline comment\n\n[mcp_servers.docs]\ncommand = "docs-mcp"'
+  writeFileSync(join(where.codexHome, 'config.toml'), toml)
+  registerMcpServer(where, launch)
+  const mcpJson = JSON.parse(readFileSync(join(where.projectRoot, '.mcp.json'), 'utf8'))
+  assert.deepEqual(Object.keys(mcpJson.mcpServers), ['github', 'sangam'])
+  assert.deepEqual(mcpJson.other, { keep: true })
+  const edited = readFileSync(join(where.codexHome, 'config.toml'), 'utf8')
+  assert.ok(edited.startsWith(`${toml}\n\n[mcp_servers.sangam]\n`))
+  assert.deepEqual(Object.keys(parse(edited).mcp_servers as object), ['docs', 'sangam'])
+})
+
+test('an existing, different sangam entry is the user’s and is kept', async () => {
+  await using dir = tmpDir()
+  const where = targets(dir.path)
+  const custom = { mcpServers: { sangam: { command: 'sangam', args: ['mcp'] } } }
+  writeFileSync(join(where.projectRoot, '.mcp.json'), JSON.stringify(custom))
+  mkdirSync(where.codexHome)
+  writeFileSync(
+    join(where.codexHome, 'config.toml'),
+    '[mcp_servers.sangam]\ncommand = "sangam"\nargs = ["mcp"]\n',
+  )
+  const result = registerMcpServer(where, launch)
+  assert.deepEqual(
+    result.map((entry) => entry.outcome),
+    ['kept', 'kept'],
+  )
+  assert.deepEqual(JSON.parse(readFileSync(join(where.projectRoot, '.mcp.json'), 'utf8')), custom)
+})
+
+test('a malformed .mcp.json or config.toml is a clear error and neither file is touched', async () => {
+  for (const broken of ['claude', 'codex'] as const) {
+    await using dir = tmpDir()
+    const where = targets(dir.path)
+    mkdirSync(where.codexHome)
+    const mcpPath = join(where.projectRoot, '.mcp.json')
+    const tomlPath = join(where.codexHome, 'config.toml')
+    const mcpText = broken === 'claude' ? '{"mcpServers": {"a": ' : '{"mcpServers": {}}'
+    const tomlText = broken === 'codex' ? 'model = "o4\n[[broken' : 'model = "o4"\n'
+    writeFileSync(mcpPath, mcpText)
+    writeFileSync(tomlPath, tomlText)
+    assert.throws(
+      () => registerMcpServer(where, launch),
+      (error: unknown) =>
+        error instanceof SangamError &&
+        error.code === ErrorCode.InvalidInput &&
+        error.message.includes(
+          broken === 'claude' ? '.mcp.json: it is not valid JSON' : 'config.toml: it is not valid TOML',
+        ) &&
+        error.message.includes('left unchanged'),
+    )
+    assert.equal(readFileSync(mcpPath, 'utf8'), mcpText)
+    assert.equal(readFileSync(tomlPath, 'utf8'), tomlText)
+  }
+})
+
+test('mcp_servers written as an inline table cannot be extended; the error says what to add', async () => {
+  await using dir = tmpDir()
+  const where = targets(dir.path)
+  mkdirSync(where.codexHome)
+  const text = 'mcp_servers = { docs = { command = "docs-mcp" } }\n'
+  writeFileSync(join(where.codexHome, 'config.toml'), text)
+  assert.throws(() => registerMcpServer(where, launch), /add this by hand:\n\[mcp_servers\.sangam\]/)
+  assert.equal(readFileSync(join(where.codexHome, 'config.toml'), 'utf8'), text)
+})
+
+test('paths with quotes and backslashes are written as valid TOML', async () => {
+  await using dir = tmpDir()
+  const where = targets(dir.path)
+  const odd = sangamLaunch('C:\\Program Files\\node.exe', '/opt/"quoted" dir/main.js')
+  registerMcpServer(where, odd)
+  const servers = parse(readFileSync(join(where.codexHome, 'config.toml'), 'utf8')).mcp_servers as Record<
+    string,
+    unknown
+  >
+  assert.deepEqual(servers.sangam, {
+    command: 'C:\\Program Files\\node.exe',
+    args: ['/opt/"quoted" dir/main.js', 'mcp'],
+  })
+})

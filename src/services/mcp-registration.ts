@@ -1,0 +1,186 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { parse as parseToml } from 'smol-toml'
+import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
+
+/** How a host starts our MCP server. */
+export interface McpLaunch {
+  readonly command: string
+  readonly args: readonly string[]
+}
+
+export type McpHost = 'claude' | 'codex'
+
+export interface McpRegistration {
+  readonly host: McpHost
+  readonly file: string
+  /**
+   * added: the entry was written. registered: an identical entry was there already. kept: a
+   * different `sangam` entry was there; it is the user's and was left as it was.
+   */
+  readonly outcome: 'added' | 'registered' | 'kept'
+}
+
+/** The name of our server in the hosts' configuration (tools show as `mcp__sangam__ctx_search`). */
+export const mcpServerName = 'sangam'
+
+/**
+ * What the hosts run: this very CLI, by absolute path, under the node that runs it now (D18). It
+ * does not depend on PATH, which hosts started from a desktop lack, and it is the same version as
+ * the `sangam` that registered it.
+ */
+export function sangamLaunch(nodePath: string, cliEntry: string): McpLaunch {
+  return { command: nodePath, args: [cliEntry, 'mcp'] }
+}
+
+export interface McpTargets {
+  /** The worktree whose `.mcp.json` Claude Code reads. */
+  readonly projectRoot: string
+  /** `$CODEX_HOME`, whose `config.toml` Codex reads. */
+  readonly codexHome: string
+}
+
+/**
+ * Registers the server with Claude Code (the project's `.mcp.json`) and Codex (`config.toml`),
+ * idempotently. Both files are read and their new text worked out before either is written, so a
+ * file that cannot be used stops the whole registration with nothing changed.
+ */
+export function registerMcpServer(targets: McpTargets, launch: McpLaunch): McpRegistration[] {
+  const prepared = [forClaude(targets.projectRoot, launch), forCodex(targets.codexHome, launch)]
+  for (const { registration, text } of prepared) if (text !== null) writeAtomically(registration.file, text)
+  return prepared.map((entry) => entry.registration)
+}
+
+/** A registration worked out, and the file's new text (null when nothing needs writing). */
+interface Prepared {
+  readonly registration: McpRegistration
+  readonly text: string | null
+}
+
+/** `{"mcpServers": {"sangam": …}}` added to the project's `.mcp.json`, all else kept. */
+function forClaude(projectRoot: string, launch: McpLaunch): Prepared {
+  const file = join(projectRoot, '.mcp.json')
+  const text = readIfExists(file)
+  const config = text === null || text.trim() === '' ? {} : parseJsonObject(text, file)
+  const servers = config.mcpServers ?? {}
+  if (!isRecord(servers)) throw unusable(file, '"mcpServers" is not an object')
+  const existing = servers[mcpServerName]
+  if (existing !== undefined) return unchanged('claude', file, existing, launch)
+  const entry = { type: 'stdio', command: launch.command, args: [...launch.args], env: {} }
+  const updated = { ...config, mcpServers: { ...servers, [mcpServerName]: entry } }
+  return {
+    registration: { host: 'claude', file, outcome: 'added' },
+    text: `${JSON.stringify(updated, null, 2)}\n`,
+  }
+}
+
+/**
+ * `[mcp_servers.sangam]` appended to Codex's `config.toml`. The file is the user's: the table is
+ * added as text, never by re-serialising what was parsed, so comments and layout survive; the
+ * result is parsed again to prove it says what we meant.
+ */
+function forCodex(codexHome: string, launch: McpLaunch): Prepared {
+  const file = join(codexHome, 'config.toml')
+  const text = readIfExists(file) ?? ''
+  const existing = codexServers(text, file)[mcpServerName]
+  if (existing !== undefined) return unchanged('codex', file, existing, launch)
+  const block = [
+    `[mcp_servers.${mcpServerName}]`,
+    `command = ${tomlString(launch.command)}`,
+    `args = [${launch.args.map(tomlString).join(', ')}]`,
+  ].join('\n')
+  const separator = text === '' ? '' : text.endsWith('\n') ? '\n' : '\n\n'
+  const updated = `${text}${separator}${block}\n`
+  let added: unknown
+  try {
+    added = codexServers(updated, file)[mcpServerName]
+  } catch {
+    added = undefined
+  }
+  if (!sameLaunch(added, launch)) {
+    throw unusable(
+      file,
+      `its mcp_servers cannot take another table (an inline table?); add this by hand:\n${block}`,
+    )
+  }
+  return { registration: { host: 'codex', file, outcome: 'added' }, text: updated }
+}
+
+function unchanged(host: McpHost, file: string, existing: unknown, launch: McpLaunch): Prepared {
+  return {
+    registration: { host, file, outcome: sameLaunch(existing, launch) ? 'registered' : 'kept' },
+    text: null,
+  }
+}
+
+function codexServers(text: string, file: string): Record<string, unknown> {
+  let parsed: Record<string, unknown>
+  try {
+    parsed = parseToml(text) as Record<string, unknown>
+  } catch (error) {
+    throw unusable(file, `it is not valid TOML (${(error as Error).message.split('\n')[0]})`)
+  }
+  const servers = parsed.mcp_servers ?? {}
+  if (!isRecord(servers)) throw unusable(file, 'mcp_servers is not a table')
+  return servers
+}
+
+function sameLaunch(entry: unknown, launch: McpLaunch): boolean {
+  if (!isRecord(entry) || entry.command !== launch.command || !Array.isArray(entry.args)) return false
+  return entry.args.length === launch.args.length && entry.args.every((arg, i) => arg === launch.args[i])
+}
+
+/** A TOML basic string: JSON's escapes are TOML's, except that TOML also wants DEL escaped. */
+function tomlString(value: string): string {
+  return JSON.stringify(value).replaceAll('\u007f', '\\u007F')
+}
+
+function parseJsonObject(text: string, file: string): Record<string, unknown> {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    throw unusable(file, `it is not valid JSON (${(error as Error).message})`)
+  }
+  if (!isRecord(value)) throw unusable(file, 'it does not hold a JSON object')
+  return value
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function unusable(file: string, why: string): SangamError {
+  return new SangamError(
+    ErrorCode.InvalidInput,
+    `cannot register the MCP server in ${file}: ${why}. The file was left unchanged.`,
+    { file },
+  )
+}
+
+function readIfExists(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+    throw new SangamError(ErrorCode.InvalidInput, `cannot read ${file}: ${(error as Error).message}`, {
+      file,
+    })
+  }
+}
+
+/** Through a temporary file and a rename, so a crash never leaves half a config; the mode is kept. */
+function writeAtomically(file: string, text: string): void {
+  const mode = existsSync(file) ? statSync(file).mode & 0o7777 : 0o644
+  mkdirSync(dirname(file), { recursive: true })
+  const temporary = `${file}.sangam-${process.pid}.tmp`
+  try {
+    writeFileSync(temporary, text, { mode })
+    renameSync(temporary, file)
+  } catch (error) {
+    rmSync(temporary, { force: true })
+    throw new SangamError(ErrorCode.InvalidInput, `cannot write ${file}: ${(error as Error).message}`, {
+      file,
+    })
+  }
+}

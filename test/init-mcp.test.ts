@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict'
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { test } from 'node:test'
+import { parse } from 'smol-toml'
+import { cliEntry, isolatedEnv, runCli, runCliJson } from './helpers/run-cli.ts'
+import { tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
+
+interface InitMcp {
+  mcp: {
+    status: string
+    launch: { command: string; args: string[] }
+    hosts: { host: string; file: string; outcome: string }[]
+  }
+}
+
+test('init --yes registers the server with Claude Code and Codex, and a second run changes nothing', async () => {
+  await using home = tmpDir()
+  await using repo = tmpGitRepo()
+  const env = isolatedEnv(home.path)
+  const first = await runCliJson<InitMcp>(['init', '--yes'], { cwd: repo.path, env })
+  assert.equal(first.mcp.status, 'registered')
+  assert.deepEqual(first.mcp.launch, { command: process.execPath, args: [cliEntry, 'mcp'] })
+  assert.deepEqual(
+    first.mcp.hosts.map((host) => [host.host, host.outcome]),
+    [
+      ['claude', 'added'],
+      ['codex', 'added'],
+    ],
+  )
+  const mcpJson = join(repo.path, '.mcp.json')
+  const configToml = join(home.path, '.codex', 'config.toml')
+  const registered = JSON.parse(readFileSync(mcpJson, 'utf8')).mcpServers.sangam
+  assert.deepEqual([registered.command, registered.args], [process.execPath, [cliEntry, 'mcp']])
+  const codex = JSON.parse(JSON.stringify(parse(readFileSync(configToml, 'utf8'))))
+  assert.deepEqual(codex.mcp_servers.sangam, {
+    command: process.execPath,
+    args: [cliEntry, 'mcp'],
+  })
+  const before = [readFileSync(mcpJson, 'utf8'), readFileSync(configToml, 'utf8')]
+  const second = await runCliJson<InitMcp>(['init', '--yes'], { cwd: repo.path, env })
+  assert.deepEqual(
+    second.mcp.hosts.map((host) => host.outcome),
+    ['registered', 'registered'],
+  )
+  assert.deepEqual([readFileSync(mcpJson, 'utf8'), readFileSync(configToml, 'utf8')], before)
+})
+
+test('without a terminal and without --yes nothing is registered, and init says how', async () => {
+  await using home = tmpDir()
+  await using repo = tmpGitRepo()
+  const result = await runCli(['init'], { cwd: repo.path, env: isolatedEnv(home.path) })
+  assert.equal(result.code, 0)
+  assert.match(result.stdout, /mcp\s+not registered: no terminal to ask on; sangam init --yes registers it/)
+  assert.equal(existsSync(join(repo.path, '.mcp.json')), false)
+  assert.equal(existsSync(join(home.path, '.codex', 'config.toml')), false)
+  const skipped = await runCliJson<InitMcp>(['init', '--no-mcp'], {
+    cwd: repo.path,
+    env: isolatedEnv(home.path),
+  })
+  assert.equal(skipped.mcp.status, 'skipped')
+  assert.equal(existsSync(join(repo.path, '.mcp.json')), false)
+})
+
+test('a malformed .mcp.json stops init with exit 2, and neither config file is touched', async () => {
+  await using home = tmpDir()
+  await using repo = tmpGitRepo()
+  const broken = '{"mcpServers": {"other": {"command": "x"},}}'
+  writeFileSync(join(repo.path, '.mcp.json'), broken)
+  mkdirSync(join(home.path, '.codex'))
+  const toml = '# mine\nmodel = "o4"\n'
+  writeFileSync(join(home.path, '.codex', 'config.toml'), toml)
+  const result = await runCli(['init', '--yes'], { cwd: repo.path, env: isolatedEnv(home.path) })
+  assert.equal(result.code, 2)
+  assert.match(result.stderr, /\.mcp\.json: it is not valid JSON .*left unchanged/)
+  assert.equal(readFileSync(join(repo.path, '.mcp.json'), 'utf8'), broken)
+  assert.equal(readFileSync(join(home.path, '.codex', 'config.toml'), 'utf8'), toml)
+})
+
+const hasScript = spawnSync('script', ['--version']).status === 0
+
+test('on a terminal init asks; no declines, Enter registers', {
+  skip: !hasScript && 'needs util-linux script for a pty',
+}, async () => {
+  await using home = tmpDir()
+  await using repo = tmpGitRepo()
+  const declined = await initOnTerminal(repo.path, isolatedEnv(home.path), 'n\n')
+  assert.match(declined, /Register the sangam MCP server .* \[Y\/n\]/)
+  assert.match(declined, /"status": "declined"/)
+  assert.equal(existsSync(join(repo.path, '.mcp.json')), false)
+  const accepted = await initOnTerminal(repo.path, isolatedEnv(home.path), '\n')
+  assert.match(accepted, /"status": "registered"/)
+  assert.equal(existsSync(join(repo.path, '.mcp.json')), true)
+})
+
+/** Runs `sangam init --json` under a pseudo-terminal (util-linux `script`), typing `input`. */
+function initOnTerminal(
+  cwd: string,
+  env: Record<string, string | undefined>,
+  input: string,
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(cliEntry)} init --json`
+    const child = spawn('script', ['-qec', command, '/dev/null'], { cwd, env: { ...env, TERM: 'dumb' } })
+    let output = ''
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8')
+    })
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000)
+    child.on('error', reject)
+    child.on('close', () => {
+      clearTimeout(timer)
+      resolve(output)
+    })
+    // Type only once the question is on the screen, as a person would.
+    const typeWhenAsked = setInterval(() => {
+      if (!output.includes('[Y/n]')) return
+      clearInterval(typeWhenAsked)
+      child.stdin.end(input)
+    }, 25)
+    child.on('close', () => clearInterval(typeWhenAsked))
+  })
+}

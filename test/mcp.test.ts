@@ -1,0 +1,211 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { recallProject } from './helpers/recall-project.ts'
+import { cliEntry, spawnCli } from './helpers/run-cli.ts'
+
+interface Connected extends AsyncDisposable {
+  readonly client: Client
+  stderr(): string
+}
+
+async function connect(cwd: string, env: Record<string, string | undefined>): Promise<Connected> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cliEntry, 'mcp'],
+    cwd,
+    env: Object.fromEntries(
+      Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    ),
+    stderr: 'pipe',
+  })
+  let stderr = ''
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8')
+  })
+  const client = new Client({ name: 'sangam-test', version: '1.0.0' })
+  await client.connect(transport)
+  return { client, stderr: () => stderr, [Symbol.asyncDispose]: () => client.close() }
+}
+
+type ToolResult = Awaited<ReturnType<Client['callTool']>>
+
+function structured<T>(result: ToolResult): T {
+  assert.notEqual(result.isError, true, JSON.stringify(result.content))
+  assert.ok(result.structuredContent, 'a structured result')
+  return result.structuredContent as T
+}
+
+function text(result: ToolResult): string {
+  const [first] = result.content as { type: string; text: string }[]
+  return first?.text ?? ''
+}
+
+const now = Date.now()
+
+test('the server lists the four memory tools, each with an input and an output schema', async () => {
+  await using project = await recallProject()
+  await using mcp = await connect(project.repo.path, project.env)
+  const { tools } = await mcp.client.listTools()
+  const names = tools.map((tool) => tool.name)
+  for (const name of ['ctx_brief', 'ctx_search', 'ctx_thread', 'ctx_note']) {
+    const tool = tools.find((candidate) => candidate.name === name)
+    assert.ok(tool, `${name} is listed (got ${names.join(', ')})`)
+    assert.equal(tool.inputSchema.type, 'object')
+    assert.equal(tool.outputSchema?.type, 'object')
+    assert.ok((tool.description ?? '').length > 40, `${name} explains itself`)
+  }
+})
+
+test('note, search, thread and brief answer with structured content and text', async () => {
+  await using project = await recallProject({
+    CLAUDE_CODE_SESSION_ID: '1af7fc5e-8455-4414-9ccd-011d40f70b2a',
+  })
+  const source = '/home/dev/.claude/projects/-work-widget/s1.jsonl'
+  const ids = project.add(
+    { kind: 'human', text: 'make the integration queue take one lock', source, offset: 0, at: now - 60_000 },
+    { kind: 'assistant', text: 'I will add a lock file', source, offset: 100, at: now - 50_000 },
+    {
+      kind: 'tool_call',
+      text: 'touch .integration.lock',
+      toolName: 'Bash',
+      source,
+      offset: 200,
+      at: now - 40_000,
+    },
+  )
+  await using mcp = await connect(project.repo.path, project.env)
+
+  const note = structured<{ id: string; sessionId: string; author: string }>(
+    await mcp.client.callTool({
+      name: 'ctx_note',
+      arguments: { text: 'the integration lock is a file, not a row' },
+    }),
+  )
+  assert.equal(note.sessionId, '1af7fc5e-8455-4414-9ccd-011d40f70b2a')
+  assert.equal(note.author, 'dev@example.com')
+
+  const searched = await mcp.client.callTool({ name: 'ctx_search', arguments: { query: 'integration lock' } })
+  const found = structured<{ hits: { id: string; kind: string; snippet: string; vendor: string }[] }>(
+    searched,
+  )
+  const kinds = found.hits.map((hit) => hit.kind)
+  assert.deepEqual([...kinds].sort(), ['human', 'note', 'tool_call'])
+  assert.equal(kinds.at(-1), 'tool_call', 'the tool call ranks below what people said')
+  const human = found.hits.find((hit) => hit.kind === 'human')
+  assert.equal(human?.id, ids[0])
+  assert.match(human?.snippet ?? '', /«integration»/)
+  assert.match(text(searched), /3 hits for integration lock/)
+
+  const thread = structured<{ human: { id: string } | null; items: { id: string; focus: boolean }[] }>(
+    await mcp.client.callTool({ name: 'ctx_thread', arguments: { eventId: ids[2] } }),
+  )
+  assert.equal(thread.human?.id, ids[0])
+  assert.deepEqual(
+    thread.items.map((item) => [item.id, item.focus]),
+    [
+      [ids[1], false],
+      [ids[2], true],
+    ],
+  )
+
+  const briefed = await mcp.client.callTool({ name: 'ctx_brief', arguments: {} })
+  const brief = structured<{ reader: string; text: string; sections: { key: string }[] }>(briefed)
+  assert.equal(brief.reader, 'claude:1af7fc5e-8455-4414-9ccd-011d40f70b2a')
+  assert.ok(brief.text.length <= 2000)
+  assert.equal(text(briefed), brief.text)
+  assert.deepEqual(
+    brief.sections.map((section) => section.key),
+    ['sessions', 'branch', 'notes'],
+  )
+  assert.equal(mcp.stderr(), '')
+})
+
+test('bad calls come back as tool errors with a clear message, and the server keeps serving', async () => {
+  await using project = await recallProject()
+  await using mcp = await connect(project.repo.path, project.env)
+  const missing = await mcp.client.callTool({ name: 'ctx_thread', arguments: { eventId: 'ev_nope' } })
+  assert.equal(missing.isError, true)
+  assert.match(text(missing), /^NOT_FOUND: no event ev_nope/)
+  const noQuery = await mcp.client.callTool({ name: 'ctx_search', arguments: {} })
+  assert.equal(noQuery.isError, true)
+  assert.match(text(noQuery), /query/)
+  const badWindow = await mcp.client.callTool({
+    name: 'ctx_search',
+    arguments: { query: 'x', since: 'yesterday-ish' },
+  })
+  assert.equal(badWindow.isError, true)
+  assert.match(text(badWindow), /^INVALID_INPUT: --since must be/)
+  const emptyNote = await mcp.client.callTool({ name: 'ctx_note', arguments: { text: '   ' } })
+  assert.equal(emptyNote.isError, true)
+  assert.match(text(emptyNote), /^INVALID_INPUT: a note needs text/)
+  const still = await mcp.client.callTool({ name: 'ctx_search', arguments: { query: 'anything' } })
+  assert.notEqual(still.isError, true)
+})
+
+test('the project comes from CLAUDE_PROJECT_DIR; outside any repository each call says so', async () => {
+  await using project = await recallProject()
+  const [id] = project.add({ text: 'deploy on fridays is fine', at: now - 1000 })
+  {
+    await using mcp = await connect(project.home.path, {
+      ...project.env,
+      CLAUDE_PROJECT_DIR: project.repo.path,
+    })
+    const hits = structured<{ hits: { id: string }[] }>(
+      await mcp.client.callTool({ name: 'ctx_search', arguments: { query: 'fridays' } }),
+    ).hits
+    assert.deepEqual(
+      hits.map((hit) => hit.id),
+      [id],
+    )
+  }
+  await using outside = await connect(project.home.path, project.env)
+  for (let i = 0; i < 2; i++) {
+    const result = await outside.client.callTool({ name: 'ctx_brief', arguments: {} })
+    assert.equal(result.isError, true)
+    assert.match(text(result), /^NOT_A_REPOSITORY: .*not inside a Git repository/)
+  }
+})
+
+test('stdout carries JSON-RPC and nothing else, even with debug logging', async () => {
+  await using project = await recallProject()
+  project.add({ text: 'hello there', at: now - 1000 })
+  const child = spawnCli(['mcp'], { cwd: project.repo.path, env: { ...project.env, SANGAM_LOG: 'debug' } })
+  let stdout = ''
+  let stderr = ''
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8')
+  })
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8')
+  })
+  const send = (message: object): void => {
+    child.stdin?.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`)
+  }
+  send({
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+  })
+  send({ method: 'notifications/initialized' })
+  send({ id: 2, method: 'tools/list' })
+  send({ id: 3, method: 'tools/call', params: { name: 'ctx_search', arguments: { query: 'hello' } } })
+  send({ id: 4, method: 'tools/call', params: { name: 'ctx_thread', arguments: { eventId: 'nope' } } })
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
+  await waitFor(() => stdout.split('\n').filter((line) => line.trim() !== '').length >= 4)
+  child.stdin?.end()
+  assert.equal(await exited, 0, `the server exits cleanly when its client goes away\n${stderr}`)
+  const lines = stdout.split('\n').filter((line) => line.trim() !== '')
+  assert.equal(lines.length, 4)
+  for (const line of lines) assert.equal(JSON.parse(line).jsonrpc, '2.0')
+  assert.match(stderr, /sangam debug: serving/)
+})
+
+async function waitFor(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out')
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+}
