@@ -37,3 +37,36 @@ test('a real Codex apply_patch of a file another human holds is denied, and the 
     'the model saw the reason',
   )
 })
+
+test('a real Codex apply_patch of a free file goes through under an auto-lease, released when the session ends', async () => {
+  await using lab = await openAgentLab()
+  await lab.sangamJson(['install-hooks'])
+  const run = await lab.codex('Set b to 2 in src/b.ts.', [
+    {
+      patch:
+        '*** Begin Patch\n*** Update File: src/b.ts\n@@\n-export const b = 1\n+export const b = 2\n*** End Patch\n',
+    },
+    { text: 'Done.' },
+  ])
+  assert.equal(run.code, 0, run.stderr)
+  assert.equal(readFileSync(join(lab.repo.path, 'src', 'b.ts'), 'utf8'), 'export const b = 2\n')
+  const overview = await lab.sangamJson<{
+    leases: unknown[]
+    history: {
+      action: string
+      pattern: string
+      holder: { vendor: string | null; sessionId: string | null }
+    }[]
+  }>(['leases'])
+  assert.deepEqual(overview.leases, [], 'SessionEnd released it')
+  assert.deepEqual(
+    overview.history.map((entry) => [
+      entry.action,
+      entry.pattern,
+      entry.holder.vendor,
+      entry.holder.sessionId,
+    ]),
+    [['session-ended', 'src/b.ts', 'codex', run.sessionId]],
+    `the auto-lease was recorded (hooks saw:\n${lab.heartbeats()})`,
+  )
+})
