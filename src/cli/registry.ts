@@ -10,6 +10,7 @@ import { mcpCommand } from './commands/mcp.ts'
 import { noteCommand } from './commands/note.ts'
 import { releaseCommand } from './commands/release.ts'
 import { searchCommand } from './commands/search.ts'
+import { serveCommand } from './commands/serve.ts'
 import { threadCommand } from './commands/thread.ts'
 import { upCommand } from './commands/up.ts'
 import { whoHasCommand } from './commands/who-has.ts'
@@ -33,4 +34,5 @@ export const commands: readonly CommandSpec[] = [
   releaseCommand,
   whoHasCommand,
   leasesCommand,
+  serveCommand,
 ]

@@ -1,4 +1,5 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import type { Readable } from 'node:stream'
@@ -43,41 +44,48 @@ const workerConfigSchema = z.object({
 
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
   const config = readWorkerConfig()
-  const persistDir = join(options.dataDir, 'durable-objects')
-  makePrivateDir(options.dataDir)
-  makePrivateDir(persistDir)
+  const persistDir = prepareDataDir(options.dataDir)
+  if (options.port !== 0) await refuseTakenPort(options.host, options.port)
   const log = options.log.child({ component: 'local-server' })
-  const miniflare = new Miniflare({
-    name: 'sangam-sync',
-    modules: true,
-    scriptPath: join(workerBundleDir, 'worker.js'),
-    compatibilityDate: config.compatibilityDate,
-    compatibilityFlags: config.compatibilityFlags,
-    durableObjects: Object.fromEntries(
-      config.durableObjects.map(({ binding, className }) => [binding, { className, useSQLite: true }]),
-    ),
-    durableObjectsPersist: persistDir,
-    bindings: { ...config.vars, ...options.vars },
-    host: options.host,
-    port: options.port,
-    // The real Request.cf needs the network; the server never reads it.
-    cf: false,
-    log: new LoggerLog(log),
-    handleRuntimeStdio: (stdout: Readable, stderr: Readable) => {
-      forwardLines(stdout, (line) => log.info(line))
-      forwardLines(stderr, (line) => log.warn(line))
-    },
-  })
+  const miniflare = withoutSignalHandlers(
+    () =>
+      new Miniflare({
+        name: 'sangam-sync',
+        modules: true,
+        scriptPath: join(workerBundleDir, 'worker.js'),
+        // Module names are paths below this root; the default (the cwd) breaks when run from elsewhere.
+        modulesRoot: workerBundleDir,
+        compatibilityDate: config.compatibilityDate,
+        compatibilityFlags: config.compatibilityFlags,
+        durableObjects: Object.fromEntries(
+          config.durableObjects.map(({ binding, className }) => [binding, { className, useSQLite: true }]),
+        ),
+        durableObjectsPersist: persistDir,
+        bindings: { ...config.vars, ...options.vars },
+        host: options.host,
+        port: options.port,
+        // The real Request.cf needs the network; the server never reads it.
+        cf: false,
+        log: new LoggerLog(log),
+        handleRuntimeStdio: (stdout: Readable, stderr: Readable) => {
+          forwardLines(stdout, (line) => log.info(line))
+          forwardLines(stderr, (line) => log.warn(line))
+        },
+      }),
+  )
   let ready: URL
   try {
     ready = await miniflare.ready
   } catch (error) {
     await miniflare.dispose().catch(() => undefined)
+    const reason = error instanceof Error ? error.message : String(error)
     throw new SangamError(
-      ErrorCode.Usage,
-      `cannot serve on ${options.host}:${options.port}: ${error instanceof Error ? error.message : String(error)}`,
+      ErrorCode.Internal,
+      `workerd did not start (see the log above): ${reason}`,
       undefined,
-      { cause: error },
+      {
+        cause: error,
+      },
     )
   }
   const url = `http://${ready.host}`
@@ -95,6 +103,14 @@ function readWorkerConfig(): z.infer<typeof workerConfigSchema> {
   return workerConfigSchema.parse(JSON.parse(readFileSync(path, 'utf8')))
 }
 
+/** Creates the data directory (and its Durable Object storage folder) private to the user. */
+export function prepareDataDir(dataDir: string): string {
+  const persistDir = join(dataDir, 'durable-objects')
+  makePrivateDir(dataDir)
+  makePrivateDir(persistDir)
+  return persistDir
+}
+
 function makePrivateDir(path: string): void {
   try {
     mkdirSync(path, { recursive: true, mode: 0o700 })
@@ -104,6 +120,45 @@ function makePrivateDir(path: string): void {
       cause: error,
     })
   }
+}
+
+/**
+ * Miniflare installs SIGINT and SIGTERM handlers that exit the process on the spot (130/143).
+ * sangam owns its signals: a long-running command turns them into one orderly shutdown that ends
+ * with `close()` (docs/decisions.md D2). So the handlers `create` adds are taken off again;
+ * Miniflare's process 'exit' hook stays, and still stops workerd if the process ends another way.
+ */
+function withoutSignalHandlers<T>(create: () => T): T {
+  const signals = ['SIGINT', 'SIGTERM'] as const
+  const before = signals.map((signal) => process.listeners(signal))
+  const created = create()
+  signals.forEach((signal, index) => {
+    for (const listener of process.listeners(signal))
+      if (!before[index]?.includes(listener)) process.off(signal, listener)
+  })
+  return created
+}
+
+/**
+ * workerd reports a taken port only as "failed to start"; binding it ourselves first turns the
+ * common mistake into a clear message. (The port could still be taken in between; then workerd's
+ * own error stands.)
+ */
+async function refuseTakenPort(host: string, port: number): Promise<void> {
+  const probe = createServer()
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        new SangamError(
+          ErrorCode.Usage,
+          error.code === 'EADDRINUSE'
+            ? `port ${port} on ${host} is in use; pick another with --port (0 picks a free one)`
+            : `cannot listen on ${host}:${port}: ${error.message}`,
+        ),
+      ),
+    )
+    probe.listen(port, host, () => probe.close(() => resolve()))
+  })
 }
 
 function forwardLines(stream: Readable, write: (line: string) => void): void {

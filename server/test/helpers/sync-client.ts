@@ -2,6 +2,7 @@ import { Agent, request as httpRequest } from 'node:http'
 import WebSocket from 'ws'
 import type { Actor } from '../../../src/protocol/lease.ts'
 import { type DownstreamMessage, downstreamMessageSchema } from '../../../src/protocol/sync-downstream.ts'
+import type { SyncError } from '../../../src/protocol/sync-error.ts'
 import type { PullResponse } from '../../../src/protocol/sync-pull.ts'
 import type { PushResponse } from '../../../src/protocol/sync-push.ts'
 import type { RecordDraft, SyncedRecord } from '../../../src/protocol/sync-record.ts'
@@ -76,8 +77,14 @@ export class SyncClient {
     return this.request('create', { method: 'POST' })
   }
 
+  /** Pushes, and waits out RATE_LIMITED answers as a real client does (the server says how long). */
   async push(records: readonly RecordDraft[], clientId = 'test-client-1'): Promise<PushResponse> {
-    return expectOk<PushResponse>(await this.request('push', { body: { clientId, records } }))
+    for (;;) {
+      const reply = await this.request('push', { body: { clientId, records } })
+      if (reply.status !== 429) return expectOk<PushResponse>(reply)
+      const { retryAfterMs } = (reply.body as SyncError).error
+      await new Promise((resolve) => setTimeout(resolve, retryAfterMs ?? 100))
+    }
   }
 
   async pull(after: number, limit?: number): Promise<PullResponse> {
@@ -133,6 +140,8 @@ export class SyncSocket {
       this.#closed = true
       this.#waiter?.()
     })
+    // A reset connection (a crashed server) is seen as the close that follows it.
+    ws.on('error', () => undefined)
   }
 
   static open(url: string, key: string | null): Promise<SyncSocket> {

@@ -1,0 +1,57 @@
+import { join, resolve } from 'node:path'
+import { prepareDataDir, startLocalServer } from '../../services/local-server.ts'
+import { acquireServeLock } from '../../services/serve-lock.ts'
+import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
+import type { CommandSpec } from '../command.ts'
+
+export const defaultServePort = 8787
+
+export const serveCommand: CommandSpec = {
+  name: 'serve',
+  summary: 'Run the team sync server locally in workerd (the same Worker that deploys to Cloudflare)',
+  options: [
+    { flags: '--host <address>', description: 'address to listen on (default 127.0.0.1)' },
+    {
+      flags: '--port <number>',
+      description: `port to listen on; 0 picks a free one (default ${defaultServePort})`,
+    },
+    { flags: '--data <dir>', description: 'where projects are stored (default $SANGAM_HOME/server)' },
+  ],
+  longRunning: true,
+  async run(ctx, _args, options) {
+    const host = typeof options.host === 'string' ? options.host : '127.0.0.1'
+    const port = parsePort(options.port)
+    const dataDir =
+      typeof options.data === 'string' ? resolve(ctx.cwd, options.data) : join(ctx.env.sangamHome, 'server')
+    prepareDataDir(dataDir)
+    const lock = await acquireServeLock(dataDir, ctx.log)
+    try {
+      const server = await startLocalServer({ host, port, dataDir, log: ctx.log })
+      try {
+        lock.record(server.url)
+        // The first line of stdout is the contract: scripts and tests read the URL from it.
+        ctx.stdout.write(`${server.url}\n`)
+        await stopped(ctx.stopSignal)
+      } finally {
+        await server.close()
+      }
+      const { hostname, port: boundPort } = new URL(server.url)
+      return { json: { url: server.url, host: hostname, port: Number(boundPort), dataDir }, text: '' }
+    } finally {
+      lock.release()
+    }
+  },
+}
+
+function parsePort(value: unknown): number {
+  if (value === undefined) return defaultServePort
+  const port = Number(value)
+  if (typeof value !== 'string' || !/^\d+$/.test(value) || port > 65535)
+    throw new SangamError(ErrorCode.Usage, `--port must be a number from 0 to 65535, not "${String(value)}"`)
+  return port
+}
+
+function stopped(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve()
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))
+}
