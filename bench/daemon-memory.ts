@@ -1,15 +1,18 @@
 /**
  * Daemon memory: `sangam up` (the compiled CLI, a real process) tailing 1,000 transcript files
  * (900 Claude Code sessions in 50 project folders, 100 Codex rollouts), with appends to some of
- * them while its resident set size is sampled from /proc. The baseline, measured in the same run,
- * is an idle `node` process. Target < 200 MB.
+ * them while its resident set size is sampled from /proc. Two baselines are measured in the same
+ * run: an idle `node` process, and one that has only loaded the CLI's modules (what every sangam
+ * process pays before doing anything). Target < 200 MB.
  *
  *   npm run build && node --import tsx bench/daemon-memory.ts [files]
  */
 import { spawn } from 'node:child_process'
 import { appendFileSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { captureWorld, claudeHuman, codexHuman, codexMeta } from '../test/helpers/capture-transcripts.ts'
+import { cliEntry } from '../test/helpers/run-cli.ts'
 import { startUp } from '../test/helpers/up-process.ts'
 
 const fileCount = Number(process.argv[2] ?? 1000)
@@ -20,9 +23,16 @@ function rssMb(pid: number): number {
   return kb / 1024
 }
 
-async function idleNodeRssMb(): Promise<number> {
-  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' })
-  await sleep(500)
+/** RSS of an idle node process running `code` (a baseline measured in the same run). */
+async function idleRssMb(code: string): Promise<number> {
+  const child = spawn(
+    process.execPath,
+    ['--input-type=module', '-e', `${code}; setInterval(() => {}, 1000)`],
+    {
+      stdio: 'ignore',
+    },
+  )
+  await sleep(1500)
   const rss = rssMb(child.pid ?? 0)
   child.kill('SIGTERM')
   return rss
@@ -50,7 +60,8 @@ async function main(): Promise<void> {
         : world.claude(`${session}.jsonl`, lines.join(''), `-project-${i % 50}`),
     )
   }
-  const baseline = await idleNodeRssMb()
+  const bare = await idleRssMb('')
+  const loaded = await idleRssMb(`await import(${JSON.stringify(join(cliEntry, '..', 'registry.js'))})`)
   await using up = startUp([], { cwd, env: world.env })
   const ready = await up.waitFor('ready', 600_000)
   const pid = up.child.pid ?? 0
@@ -73,7 +84,7 @@ async function main(): Promise<void> {
   const lines = [
     `daemon memory: sangam up tailing ${fileCount} transcript files (${ready.inserted} events caught up), 200 appends over 10 s`,
     `  RSS when ready ${atReady.toFixed(0)} MB, peak ${peak.toFixed(0)} MB, at the end ${atEnd.toFixed(0)} MB  (target < 200 MB)`,
-    `  baseline: an idle node process ${baseline.toFixed(0)} MB`,
+    `  baselines: an idle node process ${bare.toFixed(0)} MB; one that has loaded every CLI command's modules ${loaded.toFixed(0)} MB`,
   ]
   process.stdout.write(`${lines.join('\n')}\n`)
 }

@@ -1,4 +1,5 @@
-import { readSync } from 'node:fs'
+import { fstatSync, readSync } from 'node:fs'
+import { must } from '../shared/assert.ts'
 import { type ByteFingerprint, fingerprintWindow } from './byte-fingerprint.ts'
 
 /** One line of a JSONL file, located by bytes. */
@@ -14,7 +15,7 @@ export interface JsonlLine {
 }
 
 export interface JsonlReadOptions {
-  /** Bytes read per `read(2)`. */
+  /** Bytes read per `read(2)`, at most (a smaller file gets a smaller buffer). */
   readonly chunkBytes?: number | undefined
   /** A line longer than this is reported with `text: null` and never held in memory whole. */
   readonly maxLineBytes?: number | undefined
@@ -22,6 +23,7 @@ export interface JsonlReadOptions {
 
 export const defaultMaxLineBytes = 64 * 1024 * 1024
 const defaultChunkBytes = 1024 * 1024
+const minChunkBytes = 16 * 1024
 const newline = 0x0a
 const carriageReturn = 0x0d
 
@@ -35,7 +37,9 @@ export class JsonlFileReader {
   readonly #fd: number
   readonly #fingerprint: ByteFingerprint
   readonly #maxLineBytes: number
-  readonly #chunk: Buffer
+  readonly #chunkBytes: number
+  /** Allocated at the first read, sized to what the file holds: a daemon tailing a thousand files reads a few bytes of each. */
+  #chunk: Buffer | null = null
   #filled = 0
   #cursor = 0
   /** File offset of `#chunk[0]`. */
@@ -48,7 +52,7 @@ export class JsonlFileReader {
     this.#fd = fd
     this.#fingerprint = fingerprint
     this.#maxLineBytes = options.maxLineBytes ?? defaultMaxLineBytes
-    this.#chunk = Buffer.allocUnsafe(options.chunkBytes ?? defaultChunkBytes)
+    this.#chunkBytes = options.chunkBytes ?? defaultChunkBytes
     this.#chunkStart = from
     this.#position = from
   }
@@ -81,8 +85,9 @@ export class JsonlFileReader {
 
   /** Looks for the end of the current line in the chunk; gathers the piece when there is none. */
   #scan(): JsonlLine | null {
+    const chunk = must(this.#chunk)
     const from = this.#cursor
-    const at = this.#chunk.indexOf(newline, from)
+    const at = chunk.indexOf(newline, from)
     const end = at === -1 || at >= this.#filled ? -1 : at
     if (end === -1) {
       this.#gather(from, this.#filled)
@@ -94,17 +99,17 @@ export class JsonlFileReader {
       this.#gather(from, end + 1)
       return this.#finishPending(true)
     }
-    const bytes = this.#chunk.subarray(from, end + 1)
+    const bytes = chunk.subarray(from, end + 1)
     const start = this.#chunkStart + from
     const length = end + 1 - from
-    const text = length - 1 > this.#maxLineBytes ? null : decodeLine(this.#chunk, from, end)
+    const text = length - 1 > this.#maxLineBytes ? null : decodeLine(chunk, from, end)
     this.#fingerprint.consume(bytes, bytes.subarray(Math.max(0, length - fingerprintWindow)), length)
     this.#position = start + length
     return { start, end: this.#position, text, terminated: true }
   }
 
   #gather(from: number, to: number): void {
-    const piece = this.#chunk.subarray(from, to)
+    const piece = must(this.#chunk).subarray(from, to)
     this.#pending ??= new PendingLine(this.#chunkStart + from, this.#maxLineBytes)
     this.#pending.add(piece)
   }
@@ -121,6 +126,9 @@ export class JsonlFileReader {
   /** Reads the next chunk; false at the end of the file. */
   #fill(): boolean {
     const at = this.#chunkStart + this.#filled
+    this.#chunk ??= Buffer.allocUnsafe(
+      Math.min(this.#chunkBytes, Math.max(minChunkBytes, fstatSync(this.#fd).size - at + 1)),
+    )
     const n = readSync(this.#fd, this.#chunk, 0, this.#chunk.length, at)
     if (n === 0) return false
     this.#chunkStart = at
