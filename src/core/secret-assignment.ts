@@ -1,4 +1,4 @@
-import { notAfter, placeholder, placeholderStart, tokenType } from './secret-shapes.ts'
+import { placeholder, placeholderStart, tokenType } from './secret-shapes.ts'
 
 /**
  * The context rule of the secret scrubber: `KEY=value`, `key: value`, `"key": "value"` where the key
@@ -56,9 +56,16 @@ const value = new RegExp(
   'y',
 )
 
-const keyChar = /[\w.$-]/
-const keyFirst = /[A-Za-z_$]/
-const boundary = new RegExp(`${notAfter('\\w.')}$`)
+/** Character tests by code: this runs for every candidate key, where a regex per character shows. */
+const isLetter = (code: number): boolean => (code >= 65 && code <= 90) || (code >= 97 && code <= 122)
+const isDigit = (code: number): boolean => code >= 48 && code <= 57
+/** `[A-Za-z_$]`: what a name starts with. */
+const isKeyFirst = (code: number): boolean => isLetter(code) || code === 95 || code === 36
+/** `[\w.$-]`: what a name is made of. */
+const isKeyChar = (code: number): boolean => isKeyFirst(code) || isDigit(code) || code === 46 || code === 45
+/** `[\w.\]]`: what may not come right before a key (see `notAfter`). */
+const isWordBefore = (code: number): boolean =>
+  isLetter(code) || isDigit(code) || code === 95 || code === 46 || code === 93
 
 /**
  * Where the key that contains the hint at `hintAt` starts: the first place in the run of key
@@ -67,14 +74,14 @@ const boundary = new RegExp(`${notAfter('\\w.')}$`)
  */
 function keyStart(text: string, hintAt: number, quote: string): number | undefined {
   let run = hintAt
-  while (run > 0 && keyChar.test(text[run - 1] ?? '')) run--
+  while (run > 0 && isKeyChar(text.charCodeAt(run - 1))) run--
   for (let at = run; at <= hintAt; at++) {
     const before = text[at - 1]
     if (at > run && before !== '$' && before !== '-') continue
-    if (!keyFirst.test(text[at] ?? '')) continue
+    if (!isKeyFirst(text.charCodeAt(at))) continue
     const open = at - quote.length
     if (text.slice(open, at) !== quote) return undefined
-    return boundary.test(text.slice(Math.max(0, open - 1), open)) ? at : undefined
+    return open > 0 && isWordBefore(text.charCodeAt(open - 1)) ? undefined : at
   }
   return undefined
 }

@@ -48,16 +48,23 @@ const contextAlternatives = [
 
 const shapes = new RegExp([...tokenShapeAlternatives, ...contextAlternatives].join('|'), 'g')
 
+/** An exec loop rather than `replace` with a callback: V8 runs that slow path several times slower. */
 function redactShapes(text: string): string {
-  return text.replace(shapes, (...args) => {
-    const found = args[0] as string
-    const groups = args.at(-1) as Record<string, string | undefined>
-    const token = matchedShape(groups)
-    if (token !== undefined) return placeholder(token)
-    if (groups.url !== undefined)
-      return `://${redactTokens(groups.urlUser ?? '')}:${placeholder('password')}@`
-    const value = groups.authValue ?? groups.authRaw ?? groups.bearerValue ?? ''
-    const fallback = groups.authScheme?.toLowerCase() === 'basic' ? 'basic-auth' : 'bearer-token'
-    return found.slice(0, found.length - value.length) + placeholder(tokenType(value) ?? fallback)
-  })
+  let out = ''
+  let copied = 0
+  shapes.lastIndex = 0
+  for (let match = shapes.exec(text); match !== null; match = shapes.exec(text)) {
+    out += text.slice(copied, match.index) + replacementFor(match[0], match.groups ?? {})
+    copied = match.index + match[0].length
+  }
+  return copied === 0 ? text : out + text.slice(copied)
+}
+
+function replacementFor(found: string, groups: Record<string, string | undefined>): string {
+  const token = matchedShape(groups)
+  if (token !== undefined) return placeholder(token)
+  if (groups.url !== undefined) return `://${redactTokens(groups.urlUser ?? '')}:${placeholder('password')}@`
+  const value = groups.authValue ?? groups.authRaw ?? groups.bearerValue ?? ''
+  const fallback = groups.authScheme?.toLowerCase() === 'basic' ? 'basic-auth' : 'bearer-token'
+  return found.slice(0, found.length - value.length) + placeholder(tokenType(value) ?? fallback)
 }
