@@ -9,7 +9,6 @@
  */
 import { spawn } from 'node:child_process'
 import { appendFileSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { captureWorld, claudeHuman, codexHuman, codexMeta } from '../test/helpers/capture-transcripts.ts'
 import { cliEntry } from '../test/helpers/run-cli.ts'
@@ -23,16 +22,15 @@ function rssMb(pid: number): number {
   return kb / 1024
 }
 
-/** RSS of an idle node process running `code` (a baseline measured in the same run). */
+/** RSS of an idle node process once it has run `code` (a baseline measured in the same run). */
 async function idleRssMb(code: string): Promise<number> {
   const child = spawn(
     process.execPath,
-    ['--input-type=module', '-e', `${code}; setInterval(() => {}, 1000)`],
-    {
-      stdio: 'ignore',
-    },
+    ['--input-type=module', '-e', `${code}; process.stdout.write('ready\\n'); setInterval(() => {}, 1000)`],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
   )
-  await sleep(1500)
+  await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()))
+  await sleep(500)
   const rss = rssMb(child.pid ?? 0)
   child.kill('SIGTERM')
   return rss
@@ -61,7 +59,7 @@ async function main(): Promise<void> {
     )
   }
   const bare = await idleRssMb('')
-  const loaded = await idleRssMb(`await import(${JSON.stringify(join(cliEntry, '..', 'registry.js'))})`)
+  const loaded = await idleRssMb(`await import(${JSON.stringify(cliEntry)})`)
   await using up = startUp([], { cwd, env: world.env })
   const ready = await up.waitFor('ready', 600_000)
   const pid = up.child.pid ?? 0
@@ -84,7 +82,7 @@ async function main(): Promise<void> {
   const lines = [
     `daemon memory: sangam up tailing ${fileCount} transcript files (${ready.inserted} events caught up), 200 appends over 10 s`,
     `  RSS when ready ${atReady.toFixed(0)} MB, peak ${peak.toFixed(0)} MB, at the end ${atEnd.toFixed(0)} MB  (target < 200 MB)`,
-    `  baselines: an idle node process ${bare.toFixed(0)} MB; one that has loaded every CLI command's modules ${loaded.toFixed(0)} MB`,
+    `  baselines: an idle node process ${bare.toFixed(0)} MB; one that has loaded the CLI (every command's modules) ${loaded.toFixed(0)} MB`,
   ]
   process.stdout.write(`${lines.join('\n')}\n`)
 }
