@@ -25,7 +25,8 @@ export interface LeaseDeskParts {
  * Lease arbitration for the project. Each claim reads the live leases, decides with the pure rule
  * the local arbiter also uses, writes the grant, issues fencing tokens and appends the lease
  * records, all in one synchronous storage transaction: the object runs one such block at a time,
- * so of any number of claimants racing for one pattern exactly one is granted.
+ * so of any number of claimants racing for one pattern exactly one is granted. A refused claim
+ * writes nothing (expired leases are only dropped by a grant or a release), so it costs no commit.
  */
 export class LeaseDesk {
   readonly #parts: LeaseDeskParts
@@ -44,11 +45,11 @@ export class LeaseDesk {
     const claim = { ...request, patterns: request.patterns.map(normalise) }
     const { storage, leases, records, presence } = this.#parts
     return storage.transactionSync(() => {
-      leases.dropExpired(now)
       presence.touch([request.actor], now)
       const lastToken = readProjectRow(storage.sql)?.fencingToken ?? 0
       const decision = arbitrateClaim(leases.live(now), claim, now, request.autoLease, lastToken)
       if (!decision.granted) return { granted: false, conflicts: [...decision.conflicts] }
+      leases.dropExpired(now)
       for (const { lease, renewed } of decision.leases) {
         leases.put(lease)
         records.append(serverRecord('lease.granted', lease.holder, now, { lease, renewed }), now)
@@ -66,13 +67,13 @@ export class LeaseDesk {
     const release = { ...request, patterns: request.patterns?.map(normalise) ?? null }
     const { storage, leases, records, presence } = this.#parts
     return storage.transactionSync(() => {
-      leases.dropExpired(now)
       presence.touch([request.actor], now)
       const plan = planRelease(leases.live(now), release, now)
       if (!plan.ok) {
         const lease = plan.problem === 'held-by-other' ? plan.lease : null
         return { ok: false, problem: plan.problem, pattern: plan.pattern, lease }
       }
+      leases.dropExpired(now)
       for (const lease of plan.released) {
         leases.remove(lease.token)
         const forceReason = plan.forced.includes(lease) ? request.forceReason : null

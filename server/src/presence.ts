@@ -14,20 +14,29 @@ interface ActivityRow extends Record<string, SqlStorageValue> {
   last_active_at: number
 }
 
+/**
+ * Activity is stored to this resolution: an actor active again within it is not written again.
+ * Without it every claim, even a refused one, and every replayed push would be a storage write,
+ * and a write costs the object a durable commit before it may answer.
+ */
+export const activityResolutionMs = 10_000
+
 /** Last activity per actor (stored), joined with who is connected (counted from the sockets). */
 export class Presence {
   readonly #sql: SqlStorage
+  /** When each actor's activity was last written, by this instance (forgotten on hibernation). */
+  readonly #written = new Map<string, number>()
 
   constructor(sql: SqlStorage) {
     this.#sql = sql
   }
 
   touch(actors: readonly Actor[], now: number): void {
-    const seen = new Set<string>()
+    if (this.#written.size > 10_000) this.#written.clear()
     for (const actor of actors) {
       const key = actorKey(actor)
-      if (seen.has(key)) continue
-      seen.add(key)
+      if (now - (this.#written.get(key) ?? Number.NEGATIVE_INFINITY) < activityResolutionMs) continue
+      this.#written.set(key, now)
       this.#sql.exec(
         `INSERT INTO actor_activity (actor_key, actor, last_active_at) VALUES (?, ?, ?)
          ON CONFLICT (actor_key) DO UPDATE SET last_active_at = max(last_active_at, excluded.last_active_at)`,

@@ -11,7 +11,10 @@ export const presenceEntrySchema = z.object({
   /** Subscribed WebSocket connections of this actor right now. */
   connections: z.number().int().nonnegative(),
   online: z.boolean(),
-  /** ISO-8601 of its last push, claim, release or activity message; null if it only connected. */
+  /**
+   * ISO-8601 of its last push, claim, release or activity message, to within 10 s; null if it
+   * only connected.
+   */
   lastActiveAt: z.string().nullable(),
 })
 export type PresenceEntry = z.infer<typeof presenceEntrySchema>

@@ -33,44 +33,13 @@ export class SyncClient {
     return `${this.baseUrl}${syncPath(this.projectId, action)}${query}`
   }
 
-  /**
-   * One HTTP request over a shared keep-alive agent. node:http rather than fetch: a thousand
-   * concurrent requests then queue on the agent's sockets instead of opening a thousand connections.
-   */
   request(
     action: SyncAction,
     init: { method?: string; body?: unknown; query?: string } = {},
   ): Promise<Reply> {
     const payload = init.body === undefined ? undefined : JSON.stringify(init.body)
-    const headers: Record<string, string> = { authorization: `Bearer ${this.key}` }
-    if (payload !== undefined) {
-      headers['content-type'] = 'application/json'
-      headers['content-length'] = String(Buffer.byteLength(payload))
-    }
-    return new Promise((resolve, reject) => {
-      const outgoing = httpRequest(
-        this.url(action, init.query),
-        { method: init.method ?? (payload === undefined ? 'GET' : 'POST'), headers, agent },
-        (response) => {
-          const chunks: Buffer[] = []
-          response.on('data', (chunk: Buffer) => chunks.push(chunk))
-          response.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8')
-            const responseHeaders = new Headers()
-            for (const [name, value] of Object.entries(response.headers))
-              if (typeof value === 'string') responseHeaders.set(name, value)
-            resolve({
-              status: response.statusCode ?? 0,
-              body: text === '' ? null : JSON.parse(text),
-              headers: responseHeaders,
-            })
-          })
-          response.on('error', reject)
-        },
-      )
-      outgoing.on('error', reject)
-      outgoing.end(payload)
-    })
+    const method = init.method ?? (payload === undefined ? 'GET' : 'POST')
+    return httpJson(this.url(action, init.query), method, { authorization: `Bearer ${this.key}` }, payload)
   }
 
   async create(): Promise<Reply> {
@@ -116,6 +85,43 @@ export class SyncClient {
 }
 
 const agent = new Agent({ keepAlive: true, maxSockets: 128 })
+
+/**
+ * One HTTP request over a shared keep-alive agent. node:http rather than fetch: a thousand
+ * concurrent requests then queue on the agent's sockets instead of opening a thousand connections.
+ */
+export function httpJson(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  payload?: string | undefined,
+): Promise<Reply> {
+  const sent = { ...headers }
+  if (payload !== undefined) {
+    sent['content-type'] = 'application/json'
+    sent['content-length'] = String(Buffer.byteLength(payload))
+  }
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(url, { method, headers: sent, agent }, (response) => {
+      const chunks: Buffer[] = []
+      response.on('data', (chunk: Buffer) => chunks.push(chunk))
+      response.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8')
+        const responseHeaders = new Headers()
+        for (const [name, value] of Object.entries(response.headers))
+          if (typeof value === 'string') responseHeaders.set(name, value)
+        resolve({
+          status: response.statusCode ?? 0,
+          body: text === '' ? null : JSON.parse(text),
+          headers: responseHeaders,
+        })
+      })
+      response.on('error', reject)
+    })
+    outgoing.on('error', reject)
+    outgoing.end(payload)
+  })
+}
 
 export function expectOk<T>(reply: Reply): T {
   if (reply.status < 200 || reply.status > 299)

@@ -1,0 +1,201 @@
+/**
+ * The sync server in real workerd (the service `sangam serve` runs), over loopback HTTP with
+ * keep-alive connections:
+ *
+ * - claim latency p50/p95: sequential uncontended claims, and 50 claimers racing for one pattern
+ *   (exactly one may win), beside a no-op request to the Worker (`GET /v1/health`, no Durable
+ *   Object) and an authenticated read of the project object (`GET /v1/projects/:id`) in the same run;
+ * - the records per second one project object sustains: several clients pushing batches at once,
+ *   beside the no-op requests per second at the same concurrency.
+ *
+ * The push rate limit is raised for the run (PUSHES_PER_SECOND=100000): the figure is the object's
+ * capacity, not the per-client limit.
+ *
+ *   npm run build && node --import tsx bench/server.ts [pushClients] [batchSize] [records]
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expectOk, httpJson, SyncClient } from '../server/test/helpers/sync-client.ts'
+import { eventDraft, newProjectId, newProjectKey } from '../server/test/helpers/sync-fixture.ts'
+import type { ClaimResult } from '../src/protocol/lease.ts'
+import { healthPath } from '../src/protocol/sync-routes.ts'
+import { startLocalServer } from '../src/services/local-server.ts'
+import { createLogger } from '../src/shared/logger.ts'
+import { percentile } from './helpers/transcript-sentences.ts'
+
+const pushClients = Number(process.argv[2] ?? 8)
+const batchSize = Number(process.argv[3] ?? 200)
+const totalRecords = Number(process.argv[4] ?? 40_000)
+const samples = 400
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sangam-bench-server-'))
+  const server = await startLocalServer({
+    host: '127.0.0.1',
+    port: 0,
+    dataDir,
+    log: createLogger(process.stderr, 'error'),
+    vars: { PUSHES_PER_SECOND: '100000' },
+  })
+  try {
+    const client = new SyncClient(server.url, newProjectId(), newProjectKey())
+    expectOk(await client.create())
+    await warmUp(client)
+    const health = await timeEach(samples, () => fetchHealth(server.url))
+    const info = await timeEach(samples, async () => expectOk(await client.request('info')))
+    const claims = await timeEach(samples, async (index) => claimOnce(client, index, `solo/${index}.ts`))
+    const race = await raceForOnePattern(client, 50, 20)
+    print('no-op request to the Worker (GET /v1/health)', health)
+    print('authenticated read of the project object', info)
+    print('claim, uncontended, one at a time', claims, health)
+    print('claim, 50 claimers racing for one pattern', race.latencies, health)
+    say(`  exactly one winner in ${race.singleWinnerRounds} of ${race.rounds} races`)
+
+    const noopRate = await requestsPerSecond(pushClients, 4000, () => fetchHealth(server.url))
+    const pushed = await pushThroughput(client, pushClients, batchSize, totalRecords)
+    say(
+      `pushes: ${pushClients} clients × batches of ${batchSize}: ${pushed.records} records in ${(pushed.ms / 1000).toFixed(2)} s` +
+        ` = ${Math.round(pushed.recordsPerSecond)} records/s (${Math.round(pushed.pushesPerSecond)} pushes/s;` +
+        ` push latency p50 ${pushed.p50.toFixed(1)} ms, p95 ${pushed.p95.toFixed(1)} ms)`,
+    )
+    say(
+      `  no-op requests at the same concurrency: ${Math.round(noopRate)}/s;` +
+        ` pushes run at ${((pushed.pushesPerSecond / noopRate) * 100).toFixed(0)} % of that rate`,
+    )
+    const head = (await client.pull(0, 1)).headGseq
+    const expected = pushed.records + race.granted + samples
+    if (head !== expected) throw new Error(`expected head ${expected}, got ${head}`)
+  } finally {
+    await server.close()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+async function warmUp(client: SyncClient): Promise<void> {
+  for (let index = 0; index < 50; index++) {
+    await client.request('info')
+    await fetchHealth(client.baseUrl)
+  }
+}
+
+async function fetchHealth(baseUrl: string): Promise<void> {
+  expectOk(await httpJson(`${baseUrl}${healthPath}`, 'GET', {}))
+}
+
+async function claimOnce(client: SyncClient, index: number, pattern: string): Promise<ClaimResult> {
+  return expectOk<ClaimResult>(
+    await client.request('claim', {
+      body: {
+        actor: { human: `dev${index}@example.dev`, vendor: 'claude', sessionId: `s-${index}` },
+        patterns: [pattern],
+        reason: 'bench',
+        kind: 'claim',
+        ttlMs: 3_600_000,
+        autoLease: 'refuse',
+      },
+    }),
+  )
+}
+
+async function timeEach(count: number, run: (index: number) => Promise<unknown>): Promise<number[]> {
+  const latencies: number[] = []
+  for (let index = 0; index < count; index++) {
+    const startedAt = performance.now()
+    await run(index)
+    latencies.push(performance.now() - startedAt)
+  }
+  return latencies
+}
+
+async function raceForOnePattern(client: SyncClient, claimers: number, rounds: number) {
+  const latencies: number[] = []
+  let singleWinnerRounds = 0
+  let granted = 0
+  for (let round = 0; round < rounds; round++) {
+    const results = await Promise.all(
+      Array.from({ length: claimers }, async (_, index) => {
+        const startedAt = performance.now()
+        const result = await claimOnce(client, round * claimers + index, `race/${round}/**`)
+        latencies.push(performance.now() - startedAt)
+        return result
+      }),
+    )
+    const winners = results.filter((result) => result.granted).length
+    granted += winners
+    if (winners === 1) singleWinnerRounds += 1
+  }
+  return { latencies, singleWinnerRounds, rounds, granted }
+}
+
+async function requestsPerSecond(
+  concurrency: number,
+  total: number,
+  run: () => Promise<void>,
+): Promise<number> {
+  let started = 0
+  const startedAt = performance.now()
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (started < total) {
+        started += 1
+        await run()
+      }
+    }),
+  )
+  return total / ((performance.now() - startedAt) / 1000)
+}
+
+async function pushThroughput(client: SyncClient, clients: number, batch: number, total: number) {
+  const text = 'The assistant explained the change to the lease arbiter and ran the tests again. '.repeat(10)
+  const batches = Math.ceil(total / batch)
+  let next = 0
+  const latencies: number[] = []
+  const startedAt = performance.now()
+  await Promise.all(
+    Array.from({ length: clients }, async (_, pusher) => {
+      while (next < batches) {
+        const number = next++
+        const drafts = Array.from({ length: batch }, (_, index) =>
+          eventDraft(`bench-${number}-${index}`, undefined, `${text}${number}/${index}`),
+        )
+        const pushStartedAt = performance.now()
+        await client.push(drafts, `bench-pusher-${pusher}`)
+        latencies.push(performance.now() - pushStartedAt)
+      }
+    }),
+  )
+  const ms = performance.now() - startedAt
+  const sorted = latencies.sort((a, b) => a - b)
+  return {
+    records: batches * batch,
+    ms,
+    recordsPerSecond: (batches * batch) / (ms / 1000),
+    pushesPerSecond: batches / (ms / 1000),
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+  }
+}
+
+function print(label: string, latencies: number[], baseline?: number[]): void {
+  const sorted = [...latencies].sort((a, b) => a - b)
+  const p50 = percentile(sorted, 50)
+  const p95 = percentile(sorted, 95)
+  const ratio =
+    baseline === undefined
+      ? ''
+      : ` (${(
+          p50 /
+            percentile(
+              [...baseline].sort((a, b) => a - b),
+              50,
+            )
+        ).toFixed(1)}× the no-op p50)`
+  say(`${label}: p50 ${p50.toFixed(2)} ms, p95 ${p95.toFixed(2)} ms over ${latencies.length}${ratio}`)
+}
+
+function say(line: string): void {
+  process.stdout.write(`${line}\n`)
+}
+
+await main()
