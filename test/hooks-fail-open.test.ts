@@ -117,8 +117,10 @@ test('a store locked by another process fails open quickly, within the time budg
   const lock = await holdExclusiveLock(p.database)
   try {
     const run = await runAgentHook('claude', p.edit, { cwd: p.repo.path, env: p.env })
-    failedOpen(run, /locked/)
-    assert.ok(run.ms < 1500 + 1000, `answered in ${Math.round(run.ms)} ms`)
+    // On a loaded machine the budget may run out before the busy timeout does: both fail open.
+    failedOpen(run, /locked|time budget/)
+    // Well short of SQLite's default 5 s wait: the budget, plus a generous allowance for start-up.
+    assert.ok(run.ms < 1500 + 2500, `answered in ${Math.round(run.ms)} ms`)
   } finally {
     lock.kill()
   }
