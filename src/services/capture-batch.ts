@@ -1,3 +1,4 @@
+import { scrubSecrets } from '../core/secret-scrubber.ts'
 import type { UnknownShapeSeen } from '../store/capture-store.ts'
 import type { EventInsert } from '../store/event-table.ts'
 import type { SourceFileRow } from '../store/source-file-table.ts'
@@ -132,7 +133,15 @@ export class BatchBuilder<State> {
     const cliVersion = this.#reader.facts(this.#state).cliVersion
     for (const outcome of outcomes) {
       counters.encryptedReasoning += outcome.encryptedReasoning ?? 0
-      if (outcome.unknown) this.#shapes.push({ cliVersion, ...outcome.unknown, offset })
+      if (!outcome.unknown) continue
+      // Shapes are keys and types, but they are stored text like any other.
+      const { recordType, signature } = outcome.unknown
+      this.#shapes.push({
+        cliVersion,
+        recordType: scrubSecrets(recordType),
+        signature: scrubSecrets(signature),
+        offset,
+      })
     }
   }
 }
