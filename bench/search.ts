@@ -11,6 +11,7 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { searchTokens } from '../src/core/search-tokens.ts'
 import type { EventKind, Vendor } from '../src/protocol/event.ts'
 import { MemorySearch, type SearchInput } from '../src/services/memory-search.ts'
 import { ManualClock } from '../src/shared/clock.ts'
@@ -84,16 +85,42 @@ function buildStore(file: string): void {
   print(`built ${eventCount} events in ${((performance.now() - started) / 1000).toFixed(0)} s`)
 }
 
-function vocabulary(db: Db): { common: string[]; rare: string[] } {
+/**
+ * Two-word queries as people type them: both words from one real sentence, so they occur together.
+ * Common words are in over 2% of events; rare ones in 200–2,000 of them (0.02–0.2%).
+ */
+function queryPairs(db: Db, sentences: readonly string[]): Record<string, string[]> {
   db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.vocab USING fts5vocab(main, event_fts, 'row')`)
-  const words = (sql: string): string[] =>
-    (db.prepare(sql).all() as { term: string }[]).map((row) => row.term)
-  return {
-    common: words(`SELECT term FROM temp.vocab WHERE length(term) > 2 ORDER BY doc DESC LIMIT 40`),
-    rare: words(
-      `SELECT term FROM temp.vocab WHERE doc BETWEEN 200 AND 2000 AND length(term) > 3 AND term GLOB '[a-z]*' ORDER BY term LIMIT 400`,
-    ),
+  const documents = new Map(
+    (db.prepare(`SELECT term, doc FROM temp.vocab`).all() as { term: string; doc: number }[]).map((row) => [
+      row.term,
+      row.doc,
+    ]),
+  )
+  const isCommon = (word: string): boolean =>
+    (documents.get(word) ?? 0) > eventCount * 0.02 && word.length > 2
+  const isRare = (word: string): boolean => {
+    const n = documents.get(word) ?? 0
+    return n >= 200 && n <= 2000 && /^[a-z]{4,}$/.test(word)
   }
+  const pairs: Record<string, string[]> = {
+    'two common words': [],
+    'two rare words': [],
+    'common + rare': [],
+  }
+  const random = seededRandom(7)
+  const one = (words: readonly string[]): string => words[Math.floor(random() * words.length)] ?? ''
+  for (const sentence of sentences) {
+    const words = [...new Set(searchTokens(sentence))]
+    const common = words.filter(isCommon)
+    const rare = words.filter(isRare)
+    if (common.length >= 2)
+      pairs['two common words']?.push(`${one(common)} ${one(common.filter((w) => w !== common[0]))}`)
+    if (rare.length >= 2) pairs['two rare words']?.push(`${rare[0]} ${rare[1]}`)
+    if (common.length >= 1 && rare.length >= 1) pairs['common + rare']?.push(`${one(common)} ${one(rare)}`)
+  }
+  for (const list of Object.values(pairs)) list.sort(() => random() - 0.5)
+  return pairs
 }
 
 /** Milliseconds of each of `runs` calls, sorted, after 20 warm-up calls. */
@@ -114,20 +141,14 @@ const file = join(dir, `search-${eventCount}-v1.db`)
 if (!existsSync(file)) buildStore(file)
 const db = openDatabaseFile(file)
 const search = new MemorySearch(db, new ManualClock(now))
-const { common, rare } = vocabulary(db)
-const random = seededRandom(7)
-const any = (words: string[]): string => words[Math.floor(random() * words.length)] ?? ''
 const runs = 300
-const queries = {
-  'two common words': Array.from({ length: runs + 20 }, () => `${any(common)} ${any(common)}`),
-  'two rare words': Array.from({ length: runs + 20 }, () => `${any(rare)} ${any(rare)}`),
-  'common + rare': Array.from({ length: runs + 20 }, () => `${any(common)} ${any(rare)}`),
-}
+const queries = queryPairs(db, transcriptSentences())
+const rareWords = (queries['two rare words'] ?? []).map((pair) => pair.split(' ')[0] ?? '')
 const rows: [string, number[]][] = []
 const searchWith = (texts: string[], extra: Partial<SearchInput>) => (i: number) =>
   search.search({ text: texts[i % texts.length] ?? '', ...extra })
 rows.push(['baseline: event by id', time(runs, (i) => getEventById(db, `ev_${(i * 7919) % eventCount}`))])
-rows.push(['baseline: one rare word', time(runs, searchWith(rare, {}))])
+rows.push(['baseline: one rare word', time(runs, searchWith(rareWords, {}))])
 for (const [label, texts] of Object.entries(queries)) rows.push([label, time(runs, searchWith(texts, {}))])
 for (const [label, texts] of Object.entries(queries)) {
   rows.push([`${label}, --since all`, time(runs, searchWith(texts, { since: 'all' }))])

@@ -1,5 +1,5 @@
 import type { EventKind } from '../protocol/event.ts'
-import { countMatches, foldForSearch, phrasePattern } from './search-tokens.ts'
+import { countPhrase, foldForSearch } from './search-tokens.ts'
 
 /**
  * How much an event's kind counts in search ranking. For the same textual relevance the human's own
@@ -57,15 +57,14 @@ export function rankCandidates(
   rarities: readonly TermRarity[],
 ): RankedCandidate[] {
   const idf = rarities.map(inverseDocumentFrequency)
-  const patterns = phrases.map(phrasePattern)
   const folded = candidates.map((candidate) => foldForSearch(candidate.text))
   const averageLength = folded.reduce((sum, text) => sum + text.length, 0) / (folded.length || 1)
   return candidates
     .map((candidate, index) => {
       const text = folded[index] ?? ''
       const lengthNorm = 1 - b + (b * text.length) / (averageLength || 1)
-      const relevance = patterns.reduce((sum, pattern, term) => {
-        const frequency = countMatches(pattern, text)
+      const relevance = phrases.reduce((sum, phrase, term) => {
+        const frequency = countPhrase(text, phrase)
         return sum + ((idf[term] ?? 0) * frequency * (k1 + 1)) / (frequency + k1 * lengthNorm)
       }, 0)
       return { ...candidate, score: relevance * kindWeights[candidate.kind] }
