@@ -15,7 +15,7 @@ import { Presence } from './presence.ts'
 import { authenticate, createProject } from './project-registration.ts'
 import type { ProjectRow } from './project-row.ts'
 import { PushRateLimiter } from './push-rate-limiter.ts'
-import { RecordLog } from './record-log.ts'
+import { RecordLog, refuseCursorAhead } from './record-log.ts'
 import { admitPush, appendDrafts } from './record-push.ts'
 import { failureResponse, jsonResponse, Refusal } from './refusal.ts'
 import { discardBody, readJsonBody } from './request-body.ts'
@@ -94,6 +94,7 @@ export class ProjectObject extends DurableObject<Env> {
 
   async #create(request: Request, projectId: string): Promise<Response> {
     const { created, row } = await createProject(this.ctx.storage.sql, request, projectId, Date.now())
+    await discardBody(request)
     const body = { projectId, created, createdAt: new Date(row.createdAt).toISOString() }
     return jsonResponse(body, created ? 201 : 200)
   }
@@ -164,10 +165,7 @@ export class ProjectObject extends DurableObject<Env> {
     if (!query.success)
       throw new Refusal('INVALID_REQUEST', 'after and limit must be integers (after ≥ 0, limit ≥ 1)')
     const head = this.#records.head()
-    if (query.data.after > head)
-      throw new Refusal('CURSOR_AHEAD', `after=${query.data.after} is beyond this project's head ${head}`, {
-        headGseq: head,
-      })
+    refuseCursorAhead(query.data.after, head)
     const limit = Math.min(query.data.limit, this.#limits.maxPullLimit)
     const page = this.#records.page(query.data.after, limit, maxPullPageBytes)
     const body = `{"records":[${page.bodies.join(',')}],"headGseq":${head},"hasMore":${page.through < head}}`

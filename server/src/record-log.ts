@@ -1,4 +1,5 @@
 import type { Actor } from '../../src/protocol/lease.ts'
+import { Refusal } from './refusal.ts'
 
 /** A record before the log stamps it: a pushed draft, or one the server authors. */
 export interface RecordContent {
@@ -77,6 +78,17 @@ export class RecordLog {
     }
     return { bodies, through }
   }
+}
+
+/**
+ * A cursor (`after`) beyond the head means the client's replica was synced with another server,
+ * or with this one before its data was lost: answering an empty page would hide that for ever.
+ */
+export function refuseCursorAhead(after: number, head: number): void {
+  if (after > head)
+    throw new Refusal('CURSOR_AHEAD', `after=${after} is beyond this project's head ${head}`, {
+      headGseq: head,
+    })
 }
 
 /** The stored (and served) form of a record: its content with its place in the order stamped on. */

@@ -4,11 +4,13 @@ import type { PresenceEntry } from '../../src/protocol/sync-presence.ts'
 import { type UpstreamMessage, upstreamMessageSchema } from '../../src/protocol/sync-upstream.ts'
 import type { Presence } from './presence.ts'
 import type { PushRateLimiter } from './push-rate-limiter.ts'
-import type { RecordLog } from './record-log.ts'
+import { type RecordLog, refuseCursorAhead } from './record-log.ts'
 import { admitPush, appendDrafts } from './record-push.ts'
 import { Refusal, refusalBody } from './refusal.ts'
 import { parseJsonText, tooLarge } from './request-body.ts'
 import type { SocketHub } from './socket-hub.ts'
+
+const maxActorChars = 1000
 
 export interface SocketConversationParts {
   readonly storage: DurableObjectStorage
@@ -64,11 +66,11 @@ export class SocketConversation {
     const { storage, limits, records, presence, sockets, pushes } = this.#parts
     switch (message.type) {
       case 'subscribe': {
+        // The subscription lives in the socket's attachment, which the runtime caps at 2 KiB.
+        if (JSON.stringify(message.actor).length > maxActorChars)
+          throw new Refusal('INVALID_REQUEST', `actor: at most ${maxActorChars} characters of JSON`)
         const head = records.head()
-        if (message.after > head)
-          throw new Refusal('CURSOR_AHEAD', `after=${message.after} is beyond this project's head ${head}`, {
-            headGseq: head,
-          })
+        refuseCursorAhead(message.after, head)
         const wasOnline = sockets.connected(ws).has(actorKey(message.actor))
         sockets.subscribe(ws, message.actor, message.clientId, message.after)
         sockets.send(ws, JSON.stringify({ type: 'welcome', headGseq: head, presence: this.#presence(now) }))

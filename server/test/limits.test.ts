@@ -113,6 +113,13 @@ test('a socket gets an error for an oversize, malformed or over-rate message, an
   assert.equal((await socket.next('error')).error.code, 'INVALID_REQUEST')
   socket.send({ type: 'subscribe', after: 0 })
   assert.match((await socket.next('error')).error.message, /^actor: /)
+  socket.send({
+    type: 'subscribe',
+    actor: { ...alice, human: 'a'.repeat(5000) },
+    clientId: 'client-long-1',
+    after: 0,
+  })
+  assert.match((await socket.next('error')).error.message, /^actor: at most 1000 characters/)
   for (let index = 0; index < 6; index++)
     socket.send({ type: 'push', requestId: `burst-${index}`, records: [eventDraft(`burst-${index}`)] })
   const limited = await socket.next('error')
