@@ -52,7 +52,7 @@ export class LeaseDesk {
       leases.dropExpired(now)
       for (const { lease, renewed } of decision.leases) {
         leases.put(lease)
-        records.append(serverRecord('lease.granted', lease.holder, now, { lease, renewed }), now)
+        records.append([serverRecord('lease.granted', lease.holder, now, { lease, renewed })], now)
       }
       recordFencingToken(storage.sql, decision.lastToken)
       return {
@@ -77,7 +77,7 @@ export class LeaseDesk {
       for (const lease of plan.released) {
         leases.remove(lease.token)
         const forceReason = plan.forced.includes(lease) ? request.forceReason : null
-        records.append(serverRecord('lease.released', request.actor, now, { lease, forceReason }), now)
+        records.append([serverRecord('lease.released', request.actor, now, { lease, forceReason })], now)
       }
       return { ok: true, released: [...plan.released], forced: [...plan.forced] }
     })

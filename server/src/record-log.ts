@@ -41,23 +41,31 @@ export class RecordLog {
   }
 
   /**
-   * Appends one record unless its id is already in the log. Call inside a transaction: the gseq is
-   * the head plus one, so appends that commit together stay gapless.
+   * Appends records in order, skipping any whose id is already in the log. Call inside a
+   * transaction: gseqs continue from the head, so appends that commit together stay gapless.
    */
-  append(content: RecordContent, receivedAt: number): AppendOutcome {
-    const { id } = content
-    const existing = this.#sql.exec<{ gseq: number }>('SELECT gseq FROM record WHERE id = ?', id).toArray()[0]
-    if (existing !== undefined) return { id, gseq: existing.gseq, status: 'duplicate' }
-    const gseq = this.head() + 1
-    this.#sql.exec(
-      'INSERT INTO record (gseq, id, type, body, received_at) VALUES (?, ?, ?, ?, ?)',
-      gseq,
-      id,
-      content.type,
-      render(content, gseq, receivedAt),
-      receivedAt,
-    )
-    return { id, gseq, status: 'created' }
+  append(contents: readonly RecordContent[], receivedAt: number): AppendOutcome[] {
+    let head = this.head()
+    return contents.map((content) => {
+      const { id } = content
+      const inserted = this.#sql
+        .exec<{ gseq: number }>(
+          `INSERT INTO record (gseq, id, type, body, received_at) VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT (id) DO NOTHING RETURNING gseq`,
+          head + 1,
+          id,
+          content.type,
+          render(content, head + 1, receivedAt),
+          receivedAt,
+        )
+        .toArray()[0]
+      if (inserted !== undefined) {
+        head = inserted.gseq
+        return { id, gseq: inserted.gseq, status: 'created' }
+      }
+      const first = this.#sql.exec<{ gseq: number }>('SELECT gseq FROM record WHERE id = ?', id).one()
+      return { id, gseq: first.gseq, status: 'duplicate' }
+    })
   }
 
   /** Records after `after`, at most `limit` of them and, past the first, at most `maxBytes` of body. */

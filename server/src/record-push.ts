@@ -18,7 +18,7 @@ export function appendDrafts(
   now: number,
 ): PushResult[] {
   return storage.transactionSync(() => {
-    const results = drafts.map((draft) => records.append(draft, now))
+    const results = records.append(drafts, now)
     presence.touch(
       drafts.map((draft) => draft.actor),
       now,
