@@ -24,35 +24,29 @@ const format = ['%H', '%h', '%an', '%ct', '%s'].join('%x1f')
  * gone (garbage-collected after a rebase) this answers null, and the caller falls back to a time.
  */
 export function commitsBetween(cwd: string, from: string, to: string, limit: number): CommitList | null {
-  if (!commitExists(cwd, from) || !commitExists(cwd, to)) return null
   return commitList(cwd, [`${from}..${to}`], limit)
 }
 
 /** Commits on `ref` committed at or after `since` (ms epoch), newest first, at most `limit`. */
 export function commitsSince(cwd: string, ref: string, since: number, limit: number): CommitList {
-  return commitList(cwd, [`--since=@${Math.floor(since / 1000)}`, ref], limit)
+  return commitList(cwd, [`--since=@${Math.floor(since / 1000)}`, ref], limit) ?? empty
 }
 
 /** The newest `limit` commits on `ref`. */
 export function recentCommits(cwd: string, ref: string, limit: number): CommitList {
-  return commitList(cwd, [ref], limit)
+  return commitList(cwd, [ref], limit) ?? empty
 }
 
-/** The commit id `ref` names, or null when it names none. */
-export function resolveCommit(cwd: string, ref: string): string | null {
-  return gitOutputOrNull(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], cwd)
-}
+const empty: CommitList = { commits: [], total: 0 }
 
-export function commitExists(cwd: string, ref: string): boolean {
-  return resolveCommit(cwd, ref) !== null
-}
-
-function commitList(cwd: string, range: readonly string[], limit: number): CommitList {
+/** null when git refuses the range (a commit in it does not exist). */
+function commitList(cwd: string, range: readonly string[], limit: number): CommitList | null {
   const out = gitOutputOrNull(
     ['log', `--max-count=${limit}`, `--format=${format}${'%x1e'}`, ...range, '--'],
     cwd,
   )
-  const commits = (out ?? '')
+  if (out === null) return null
+  const commits = out
     .split(recordSep)
     .map((record) => record.trim())
     .filter((record) => record !== '')

@@ -1,8 +1,7 @@
 import { type AssembledSection, assembleBrief } from '../core/brief-assembly.ts'
 import { describeAge } from '../core/brief-lines.ts'
 import { actorKey, describeActor } from '../core/lease-actor.ts'
-import { currentBranch, defaultBranch, headCommit } from '../git/branch.ts'
-import { resolveCommit } from '../git/commit-log.ts'
+import { findMainBranch, readHead } from '../git/branch.ts'
 import type { Actor } from '../protocol/lease.ts'
 import type { Clock } from '../shared/clock.ts'
 import { readBriefCursor, writeBriefCursor } from '../store/brief-cursor-table.ts'
@@ -66,9 +65,12 @@ export class MemoryBrief {
 }
 
 function readGitState(cwd: string): GitState {
-  const branch = currentBranch(cwd)
-  const head = headCommit(cwd)
-  const mainBranch = defaultBranch(cwd)
-  const mainHead = mainBranch === null ? null : resolveCommit(cwd, mainBranch)
-  return { branch, head, mainBranch, mainHead }
+  const head = readHead(cwd)
+  const main = findMainBranch(cwd)
+  return {
+    branch: head.branch,
+    head: head.commit,
+    mainBranch: main?.name ?? null,
+    mainHead: main?.commit ?? null,
+  }
 }
