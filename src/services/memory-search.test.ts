@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
+import fc from 'fast-check'
 import { memoryFixture } from '../../test/helpers/memory-fixture.ts'
 import { ManualClock } from '../shared/clock.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
@@ -204,5 +205,25 @@ test('ranking reads only the newest matches, so an old match drops out behind ma
   assert.deepEqual(
     search.search({ text: 'cache invalidation', kinds: ['human'] }).hits.map((hit) => hit.id),
     [old],
+  )
+})
+
+test('whatever a user types, search answers or says INVALID_INPUT: FTS5 never sees its syntax', async () => {
+  await using memory = memoryFixture()
+  memory.store.add({ text: 'a "quoted" NEAR(x y) col:val * - ^ AND OR NOT {braces} (parens) \\ café' })
+  const search = new MemorySearch(memory.db, clock)
+  const typed = fc.string({
+    unit: fc.constantFrom(...'"\'*-:^(){}[]+., \tANDORNEAR col x é'.split('')),
+    maxLength: 24,
+  })
+  fc.assert(
+    fc.property(typed, (text) => {
+      try {
+        search.search({ text, since: 'all' })
+      } catch (error) {
+        assert.ok(error instanceof SangamError && error.code === ErrorCode.InvalidInput, String(error))
+      }
+    }),
+    { numRuns: 500 },
   )
 })
