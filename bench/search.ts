@@ -9,7 +9,7 @@
  * million events with their index takes a minute or two).
  */
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { searchTokens } from '../src/core/search-tokens.ts'
 import type { EventKind, Vendor } from '../src/protocol/event.ts'
@@ -123,16 +123,27 @@ function queryPairs(db: Db, sentences: readonly string[]): Record<string, string
   return pairs
 }
 
-/** Milliseconds of each of `runs` calls, sorted, after 20 warm-up calls. */
-function time(runs: number, run: (i: number) => unknown): number[] {
+interface Samples {
+  /** Wall-clock milliseconds per call, sorted. */
+  readonly wall: number[]
+  /** CPU milliseconds (user + system) per call, sorted: what a call costs when the machine is not shared. */
+  readonly cpu: number[]
+}
+
+/** Each of `runs` calls timed, after 20 warm-up calls. */
+function time(runs: number, run: (i: number) => unknown): Samples {
   for (let i = 0; i < 20; i++) run(i)
-  const samples: number[] = []
+  const wall: number[] = []
+  const cpu: number[] = []
   for (let i = 0; i < runs; i++) {
+    const cpuStart = process.cpuUsage()
     const started = performance.now()
     run(i)
-    samples.push(performance.now() - started)
+    wall.push(performance.now() - started)
+    const used = process.cpuUsage(cpuStart)
+    cpu.push((used.user + used.system) / 1000)
   }
-  return samples.sort((a, b) => a - b)
+  return { wall: wall.sort((a, b) => a - b), cpu: cpu.sort((a, b) => a - b) }
 }
 
 const dir = join(tmpdir(), 'sangam-bench')
@@ -144,7 +155,7 @@ const search = new MemorySearch(db, new ManualClock(now))
 const runs = 300
 const queries = queryPairs(db, transcriptSentences())
 const rareWords = (queries['two rare words'] ?? []).map((pair) => pair.split(' ')[0] ?? '')
-const rows: [string, number[]][] = []
+const rows: [string, Samples][] = []
 const searchWith = (texts: string[], extra: Partial<SearchInput>) => (i: number) =>
   search.search({ text: texts[i % texts.length] ?? '', ...extra })
 rows.push(['baseline: event by id', time(runs, (i) => getEventById(db, `ev_${(i * 7919) % eventCount}`))])
@@ -153,17 +164,28 @@ for (const [label, texts] of Object.entries(queries)) rows.push([label, time(run
 for (const [label, texts] of Object.entries(queries)) {
   rows.push([`${label}, --since all`, time(runs, searchWith(texts, { since: 'all' }))])
 }
-const oneWord = percentile(rows[1]?.[1] ?? [], 50)
-print(`search over ${eventCount} events (texts from ${file}); ${runs} queries each, default limit 20`)
-print('query'.padEnd(36), 'p50 ms'.padStart(8), 'p95 ms'.padStart(8), 'p50 / one word'.padStart(16))
+const oneWord = percentile(rows[1]?.[1].wall ?? [], 50)
+const [load] = loadavg()
+print(
+  `search over ${eventCount} events (${file}); ${runs} queries each, default limit 20; load average ${load?.toFixed(1)}`,
+)
+print(
+  'query'.padEnd(36),
+  'p50 ms'.padStart(8),
+  'p95 ms'.padStart(8),
+  'p50 / one word'.padStart(15),
+  'cpu p50'.padStart(8),
+  'cpu p95'.padStart(8),
+)
 for (const [label, samples] of rows) {
-  const p50 = percentile(samples, 50)
-  const p95 = percentile(samples, 95)
+  const p50 = percentile(samples.wall, 50)
   print(
     label.padEnd(36),
     p50.toFixed(2).padStart(8),
-    p95.toFixed(2).padStart(8),
-    `${(p50 / oneWord).toFixed(1)}x`.padStart(16),
+    percentile(samples.wall, 95).toFixed(2).padStart(8),
+    `${(p50 / oneWord).toFixed(1)}x`.padStart(15),
+    percentile(samples.cpu, 50).toFixed(2).padStart(8),
+    percentile(samples.cpu, 95).toFixed(2).padStart(8),
   )
 }
 db.close()
