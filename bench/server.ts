@@ -2,9 +2,10 @@
  * The sync server in real workerd (the service `sangam serve` runs), over loopback HTTP with
  * keep-alive connections:
  *
- * - claim latency p50/p95: sequential uncontended claims, and 50 claimers racing for one pattern
- *   (exactly one may win), beside a no-op request to the Worker (`GET /v1/health`, no Durable
- *   Object) and an authenticated read of the project object (`GET /v1/projects/:id`) in the same run;
+ * - claim latency p50/p95: sequential uncontended claims (with no other lease, then with 200
+ *   standing leases of others), and the same 50 actors racing for a new pattern in each of 20
+ *   rounds (exactly one may win), beside a no-op request to the Worker (`GET /v1/health`, no
+ *   Durable Object) and an authenticated read of the project object in the same run;
  * - the records per second one project object sustains: several clients pushing batches at once,
  *   beside the no-op requests per second at the same concurrency.
  *
@@ -28,6 +29,7 @@ const pushClients = Number(process.argv[2] ?? 8)
 const batchSize = Number(process.argv[3] ?? 200)
 const totalRecords = Number(process.argv[4] ?? 40_000)
 const samples = 400
+const standing = 200
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sangam-bench-server-'))
@@ -44,11 +46,15 @@ async function main(): Promise<void> {
     await warmUp(client)
     const health = await timeEach(samples, () => fetchHealth(server.url))
     const info = await timeEach(samples, async () => expectOk(await client.request('info')))
-    const claims = await timeEach(samples, async (index) => claimOnce(client, index, `solo/${index}.ts`))
+    const claims = await claimThenRelease(client, samples, 'solo')
+    for (let index = 0; index < standing; index++)
+      await claimOnce(client, samples + index, `held/${index}/**`)
+    const crowded = await claimThenRelease(client, samples, 'crowded')
     const race = await raceForOnePattern(client, 50, 20)
     print('no-op request to the Worker (GET /v1/health)', health)
     print('authenticated read of the project object', info)
-    print('claim, uncontended, one at a time', claims, health)
+    print('claim, uncontended, no other live lease', claims, health)
+    print(`claim, uncontended, ${standing} live leases held by others`, crowded, health)
     print('claim, 50 claimers racing for one pattern', race.latencies, health)
     say(`  exactly one winner in ${race.singleWinnerRounds} of ${race.rounds} races`)
 
@@ -64,7 +70,8 @@ async function main(): Promise<void> {
         ` pushes run at ${((pushed.pushesPerSecond / noopRate) * 100).toFixed(0)} % of that rate`,
     )
     const head = (await client.pull(0, 1)).headGseq
-    const expected = pushed.records + race.granted + samples
+    // Every grant and every release is a record too.
+    const expected = pushed.records + race.granted + 4 * samples + standing
     if (head !== expected) throw new Error(`expected head ${expected}, got ${head}`)
   } finally {
     await server.close()
@@ -98,6 +105,24 @@ async function claimOnce(client: SyncClient, index: number, pattern: string): Pr
   )
 }
 
+/** Claim latency of a fresh pattern, released right after so the live leases do not pile up. */
+async function claimThenRelease(client: SyncClient, count: number, prefix: string): Promise<number[]> {
+  const latencies: number[] = []
+  for (let index = 0; index < count; index++) {
+    const startedAt = performance.now()
+    const result = await claimOnce(client, index, `${prefix}/${index}.ts`)
+    latencies.push(performance.now() - startedAt)
+    if (!result.granted) throw new Error(`an uncontended claim was refused: ${JSON.stringify(result)}`)
+    const actor = result.leases[0]?.holder
+    expectOk(
+      await client.request('release', {
+        body: { actor, patterns: [`${prefix}/${index}.ts`], forceReason: null },
+      }),
+    )
+  }
+  return latencies
+}
+
 async function timeEach(count: number, run: (index: number) => Promise<unknown>): Promise<number[]> {
   const latencies: number[] = []
   for (let index = 0; index < count; index++) {
@@ -116,7 +141,7 @@ async function raceForOnePattern(client: SyncClient, claimers: number, rounds: n
     const results = await Promise.all(
       Array.from({ length: claimers }, async (_, index) => {
         const startedAt = performance.now()
-        const result = await claimOnce(client, round * claimers + index, `race/${round}/**`)
+        const result = await claimOnce(client, index, `race/${round}/**`)
         latencies.push(performance.now() - startedAt)
         return result
       }),

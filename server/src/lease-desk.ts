@@ -44,7 +44,7 @@ export class LeaseDesk {
       throw new Refusal('INVALID_REQUEST', `ttlMs must be between ${minTtlMs} and ${maxTtlMs}`)
     const claim = { ...request, patterns: request.patterns.map(normalise) }
     const { storage, leases, records, presence } = this.#parts
-    return storage.transactionSync(() => {
+    return this.#transaction(() => {
       presence.touch([request.actor], now)
       const lastToken = readProjectRow(storage.sql)?.fencingToken ?? 0
       const decision = arbitrateClaim(leases.live(now), claim, now, request.autoLease, lastToken)
@@ -65,8 +65,8 @@ export class LeaseDesk {
 
   release(request: ServerReleaseRequest, now: number): ReleaseResult {
     const release = { ...request, patterns: request.patterns?.map(normalise) ?? null }
-    const { storage, leases, records, presence } = this.#parts
-    return storage.transactionSync(() => {
+    const { leases, records, presence } = this.#parts
+    return this.#transaction(() => {
       presence.touch([request.actor], now)
       const plan = planRelease(leases.live(now), release, now)
       if (!plan.ok) {
@@ -81,6 +81,16 @@ export class LeaseDesk {
       }
       return { ok: true, released: [...plan.released], forced: [...plan.forced] }
     })
+  }
+
+  /** One storage transaction; if it rolls back, the lease table's in-memory copy is dropped with it. */
+  #transaction<T>(run: () => T): T {
+    try {
+      return this.#parts.storage.transactionSync(run)
+    } catch (error) {
+      this.#parts.leases.forget()
+      throw error
+    }
   }
 }
 
