@@ -85,7 +85,7 @@ export async function catchUp(
           batchBytes: deps.batchBytes,
         },
         {
-          prepare: (location) => prepareFile(deps, location),
+          prepareFile: (location) => prepareFile(deps, location),
           commit: (batch) => deps.store.commit(batch),
           onCommit,
           onFile,

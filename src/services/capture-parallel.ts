@@ -10,7 +10,7 @@ import type { FromWorker, ToWorker, WorkerSetup } from './capture-worker.ts'
 
 /** What the main thread does for the pipeline: everything that touches the database. */
 export interface PipelineHooks {
-  prepare(location: TranscriptLocation): PreparedFile | FileSyncResult
+  prepareFile(location: TranscriptLocation): PreparedFile | FileSyncResult
   commit(batch: CaptureBatch): CommitOutcome
   onCommit(bytes: number, inserted: number): void
   onFile(location: TranscriptLocation, result: FileSyncResult): void
@@ -109,7 +109,7 @@ export async function backfillWithWorker(
     let next = 0
     for (const location of work) {
       if (options.signal?.aborted) return
-      const prepared = hooks.prepare(location)
+      const prepared = hooks.prepareFile(location)
       if (!isPrepared(prepared)) {
         hooks.onFile(location, prepared)
         continue
