@@ -130,12 +130,18 @@ function positionOf(event: StoredEvent, fileId: number): FilePosition {
 function mergeByTime(main: readonly StoredEvent[], others: readonly StoredEvent[]): StoredEvent[] {
   const rest = [...others].sort((a, b) => Date.parse(a.at) - Date.parse(b.at) || a.seq - b.seq)
   const merged: StoredEvent[] = []
+  let next = 0
   for (const event of main) {
-    while (rest.length > 0 && Date.parse(rest[0]?.at ?? '') < Date.parse(event.at))
-      merged.push(rest.shift() as StoredEvent)
+    for (
+      let other = rest[next];
+      other !== undefined && Date.parse(other.at) < Date.parse(event.at);
+      other = rest[++next]
+    ) {
+      merged.push(other)
+    }
     merged.push(event)
   }
-  return [...merged, ...rest]
+  return [...merged, ...rest.slice(next)]
 }
 
 function aroundFocus(
