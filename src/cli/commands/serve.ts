@@ -1,5 +1,4 @@
 import { join, resolve } from 'node:path'
-import { prepareDataDir, startLocalServer } from '../../services/local-server.ts'
 import { acquireServeLock } from '../../services/serve-lock.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import type { CommandSpec } from '../command.ts'
@@ -23,6 +22,9 @@ export const serveCommand: CommandSpec = {
     const port = parsePort(options.port)
     const dataDir =
       typeof options.data === 'string' ? resolve(ctx.cwd, options.data) : join(ctx.env.sangamHome, 'server')
+    // Loaded here, not at the top: Miniflare is most of the CLI's start-up cost and every other
+    // command (and the daemon) would pay it too.
+    const { prepareDataDir, startLocalServer } = await import('../../services/local-server.ts')
     prepareDataDir(dataDir)
     const lock = await acquireServeLock(dataDir, ctx.log)
     try {
