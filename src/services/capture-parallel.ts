@@ -50,8 +50,13 @@ export async function backfillWithWorker(
     inbox.push(message)
     wake?.()
   })
+  let closing = false
   worker.on('error', (error) => {
     failure = error
+    wake?.()
+  })
+  worker.on('exit', (code) => {
+    if (!closing) failure ??= new Error(`the capture worker stopped unexpectedly (exit code ${code})`)
     wake?.()
   })
   const jobs = new Map<number, Job>()
@@ -123,6 +128,7 @@ export async function backfillWithWorker(
     }
     while (jobs.size > 0 && !options.signal?.aborted) await settle()
   } finally {
+    closing = true
     await worker.terminate()
   }
 }
