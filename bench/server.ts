@@ -67,7 +67,7 @@ async function main(): Promise<void> {
     )
     say(
       `  no-op requests at the same concurrency: ${Math.round(noopRate)}/s;` +
-        ` pushes run at ${((pushed.pushesPerSecond / noopRate) * 100).toFixed(0)} % of that rate`,
+        ` the object stores ${(pushed.recordsPerSecond / noopRate).toFixed(1)} records in the time the Worker answers one no-op`,
     )
     const head = (await client.pull(0, 1)).headGseq
     // Every grant and every release is a record too.
