@@ -111,6 +111,20 @@ test('presence: subscribers hear who comes online and goes offline; activity is 
   await watcher.close()
 })
 
+test('an activity message marks a session of the connection active', async () => {
+  const client = await server.newProject()
+  const socket = await client.subscribe(bob, 0)
+  const session = { ...bob, sessionId: 'session-bob-2' }
+  socket.send({ type: 'activity', actor: session })
+  socket.send({ type: 'push', requestId: 'after-activity', records: [eventDraft('marker', bob)] })
+  await socket.next('pushed')
+  const { presence } = expectOk<PresenceResponse>(await client.request('presence'))
+  const entry = presence.find((candidate) => candidate.actor.sessionId === 'session-bob-2')
+  assert.ok(entry?.lastActiveAt, 'the session is listed with its activity')
+  assert.equal(entry.online, false, 'only the subscribed actor is connected')
+  await socket.close()
+})
+
 test('a cursor beyond the head is refused on the socket, which stays open for a good one', async () => {
   const client = await server.newProject()
   await client.push(eventDrafts('x', 3))
