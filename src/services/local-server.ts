@@ -36,6 +36,7 @@ export interface LocalServer {
 export const workerBundleDir = join(import.meta.dirname, '..', '..', 'dist', 'server')
 
 const workerConfigSchema = z.object({
+  name: z.string(),
   compatibilityDate: z.string(),
   compatibilityFlags: z.array(z.string()),
   durableObjects: z.array(z.object({ binding: z.string(), className: z.string() })),
@@ -50,7 +51,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const miniflare = withoutSignalHandlers(
     () =>
       new Miniflare({
-        name: 'sangam-sync',
+        name: config.name,
         modules: true,
         scriptPath: join(workerBundleDir, 'worker.js'),
         // Module names are paths below this root; the default (the cwd) breaks when run from elsewhere.
