@@ -37,6 +37,7 @@ test('init --yes registers the server with Claude Code and Codex, and a second r
   assert.deepEqual(codex.mcp_servers.sangam, {
     command: process.execPath,
     args: [cliEntry, 'mcp'],
+    env_vars: ['SANGAM_HOME', 'SANGAM_USER', 'SANGAM_LOG'],
   })
   const before = [readFileSync(mcpJson, 'utf8'), readFileSync(configToml, 'utf8')]
   const second = await runCliJson<InitMcp>(['init', '--yes'], { cwd: repo.path, env })

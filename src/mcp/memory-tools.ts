@@ -9,6 +9,8 @@ import { MemoryThread } from '../services/memory-thread.ts'
 import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
 
 const nullableString = z.string().nullable()
+/** Fewer hits than the CLI's 20 by default: each one lands in the agent's context window. */
+const agentSearchLimit = 10
 
 const briefTool = defineTool({
   name: 'ctx_brief',
@@ -18,13 +20,13 @@ const briefTool = defineTool({
     'with their human, branch and CLI version), commits that landed on your branch and on main, and notes. ' +
     'At most 2,000 characters. Call it when you start a task or come back to one.',
   input: {},
+  // Hosts may hand the model the structured result rather than the text, so it carries the text
+  // once and only counts per section: the brief stays within its budget either way.
   output: {
     reader: z.string(),
     previous: nullableString,
     text: z.string(),
-    sections: z.array(
-      z.object({ key: z.string(), title: z.string(), lines: z.array(z.string()), total: z.number() }),
-    ),
+    sections: z.array(z.object({ key: z.string(), title: z.string(), shown: z.number(), total: z.number() })),
   },
   readOnly: false,
   run(_input, context) {
@@ -32,7 +34,13 @@ const briefTool = defineTool({
       reader: context.actor(),
       cwd: context.projectDir,
     })
-    return { structured: brief, text: brief.text }
+    const sections = brief.sections.map(({ key, title, lines, total }) => ({
+      key,
+      title,
+      shown: lines.length,
+      total,
+    }))
+    return { structured: { ...brief, sections }, text: brief.text }
   },
 })
 
@@ -75,8 +83,8 @@ const searchTool = defineTool({
       .int()
       .min(1)
       .max(maxSearchLimit)
-      .optional()
-      .describe('at most this many hits (default 20)'),
+      .default(agentSearchLimit)
+      .describe(`at most this many hits (default ${agentSearchLimit})`),
   },
   output: {
     terms: z.array(z.string()),

@@ -38,7 +38,11 @@ test('registers with both hosts, creating the files, and a second run changes no
   })
   const toml = readFileSync(join(where.codexHome, 'config.toml'), 'utf8')
   assert.deepEqual(parse(toml).mcp_servers, {
-    sangam: { command: '/usr/local/bin/node', args: ['/opt/sangam/dist/cli/main.js', 'mcp'] },
+    sangam: {
+      command: '/usr/local/bin/node',
+      args: ['/opt/sangam/dist/cli/main.js', 'mcp'],
+      env_vars: ['SANGAM_HOME', 'SANGAM_USER', 'SANGAM_LOG'],
+    },
   })
   const before = [readFileSync(join(where.projectRoot, '.mcp.json'), 'utf8'), toml]
   const second = registerMcpServer(where, launch)
@@ -139,5 +143,6 @@ test('paths with quotes and backslashes are written as valid TOML', async () => 
   assert.deepEqual(servers.sangam, {
     command: 'C:\\Program Files\\node.exe',
     args: ['/opt/"quoted" dir/main.js', 'mcp'],
+    env_vars: ['SANGAM_HOME', 'SANGAM_USER', 'SANGAM_LOG'],
   })
 })

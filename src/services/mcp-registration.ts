@@ -25,6 +25,12 @@ export interface McpRegistration {
 export const mcpServerName = 'sangam'
 
 /**
+ * Codex starts MCP servers with a short list of its own environment variables; these tell the
+ * server which database and which human (Claude Code passes its whole environment).
+ */
+const passedThrough = ['SANGAM_HOME', 'SANGAM_USER', 'SANGAM_LOG']
+
+/**
  * What the hosts run: this very CLI, by absolute path, under the node that runs it now (D18). It
  * does not depend on PATH, which hosts started from a desktop lack, and it is the same version as
  * the `sangam` that registered it.
@@ -88,6 +94,7 @@ function forCodex(codexHome: string, launch: McpLaunch): Prepared {
     `[mcp_servers.${mcpServerName}]`,
     `command = ${tomlString(launch.command)}`,
     `args = [${launch.args.map(tomlString).join(', ')}]`,
+    `env_vars = [${passedThrough.map(tomlString).join(', ')}]`,
   ].join('\n')
   const separator = text === '' ? '' : text.endsWith('\n') ? '\n' : '\n\n'
   const updated = `${text}${separator}${block}\n`
