@@ -2,12 +2,13 @@
  * Wall time of the PreToolUse hook, process start to exit, as Claude Code pays it on every edit:
  * p50/p95 for an allowed edit (which renews the session's auto-lease) and a denied one (a file
  * another human claimed), beside `node -e 0` measured in the same run, interleaved, so that the
- * machine's noise lands on all three alike. The target is a p95 within 1.5× of that floor.
+ * machine's noise lands on all three alike. The target is a p95 within 1.5× of that floor. Where
+ * GNU time exists, the mean CPU time of each is printed too, the steadier figure on a busy machine.
  *
  *   npm run build && node --import tsx bench/hooks.ts [runs]
  */
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { percentile } from './helpers/transcript-sentences.ts'
@@ -15,7 +16,10 @@ import { percentile } from './helpers/transcript-sentences.ts'
 const runs = Number(process.argv[2] ?? 60)
 const root = join(import.meta.dirname, '..')
 const cli = join(root, 'dist', 'cli', 'main.js')
-const hook = join(root, 'dist', 'hooks', 'agent-hook-main.js')
+const hook = join(root, 'dist', 'hooks', 'agent-hook-main.cjs')
+const gnuTime = spawnSync('/usr/bin/time', ['-f', 'cpu %U %S', 'true'], {
+  encoding: 'utf8',
+}).stderr?.startsWith('cpu ')
 const print = (line: string): void => {
   process.stdout.write(`${line}\n`)
 }
@@ -35,16 +39,34 @@ function sh(command: string, args: readonly string[], extra: NodeJS.ProcessEnv =
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')}: ${result.stderr}`)
 }
 
-function timed(args: readonly string[], stdin: string): Promise<{ ms: number; stdout: string }> {
+/**
+ * Runs node with `args`, returning wall time and, where GNU time is installed, the child's CPU
+ * time (user + system): on a busy machine CPU time tells the cost of a start far better than wall.
+ */
+function timed(
+  args: readonly string[],
+  stdin: string,
+): Promise<{ ms: number; cpuMs: number | null; stdout: string }> {
   const started = performance.now()
+  const [command, prefix] = gnuTime
+    ? ['/usr/bin/time', ['-f', 'cpu %U %S', process.execPath]]
+    : [process.execPath, []]
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: repo, env, stdio: ['pipe', 'pipe', 'ignore'] })
+    const child = spawn(command, [...prefix, ...args], { cwd: repo, env, stdio: ['pipe', 'pipe', 'pipe'] })
     let stdout = ''
+    let stderr = ''
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString('utf8')
     })
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8')
+    })
     child.on('error', reject)
-    child.on('close', () => resolve({ ms: performance.now() - started, stdout }))
+    child.on('close', () => {
+      const cpu = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(stderr)
+      const cpuMs = cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : null
+      resolve({ ms: performance.now() - started, cpuMs, stdout })
+    })
     child.stdin.end(stdin)
   })
 }
@@ -62,13 +84,30 @@ function edit(file: string): string {
   })
 }
 
-function summary(name: string, samples: number[], floor: number[]): string {
-  const sorted = [...samples].sort((a, b) => a - b)
-  const floorSorted = [...floor].sort((a, b) => a - b)
-  const p50 = percentile(sorted, 50)
-  const p95 = percentile(sorted, 95)
+interface Sample {
+  readonly ms: number
+  readonly cpuMs: number | null
+}
+
+function summary(name: string, samples: readonly Sample[], floor: readonly Sample[]): string {
+  const quantile = (values: number[], p: number): number =>
+    percentile(
+      [...values].sort((a, b) => a - b),
+      p,
+    )
+  const wall = samples.map((sample) => sample.ms)
+  const floorWall = floor.map((sample) => sample.ms)
   const ratio = (value: number, base: number): string => `${(value / base).toFixed(2)}×`
-  return `${name.padEnd(22)} p50 ${p50.toFixed(1).padStart(6)} ms (${ratio(p50, percentile(floorSorted, 50))})   p95 ${p95.toFixed(1).padStart(6)} ms (${ratio(p95, percentile(floorSorted, 95))})`
+  const p50 = quantile(wall, 50)
+  const p95 = quantile(wall, 95)
+  let line = `${name.padEnd(20)} wall p50 ${p50.toFixed(1).padStart(6)} ms (${ratio(p50, quantile(floorWall, 50))})  p95 ${p95.toFixed(1).padStart(6)} ms (${ratio(p95, quantile(floorWall, 95))})`
+  const cpu = samples.flatMap((sample) => (sample.cpuMs === null ? [] : [sample.cpuMs]))
+  const floorCpu = floor.flatMap((sample) => (sample.cpuMs === null ? [] : [sample.cpuMs]))
+  if (cpu.length > 0 && floorCpu.length > 0) {
+    const mean = (values: number[]): number => values.reduce((sum, value) => sum + value, 0) / values.length
+    line += `   cpu mean ${mean(cpu).toFixed(1).padStart(6)} ms (${ratio(mean(cpu), mean(floorCpu))})`
+  }
+  return line
 }
 
 try {
@@ -100,16 +139,17 @@ try {
     throw new Error(`expected a denial, got ${denied.stdout}`)
   for (let i = 0; i < 5; i++) await timed(['-e', '0'], '')
 
-  const floor: number[] = []
-  const allowed: number[] = []
-  const refused: number[] = []
+  const floor: Sample[] = []
+  const allowed: Sample[] = []
+  const refused: Sample[] = []
   for (let i = 0; i < runs; i++) {
-    floor.push((await timed(['-e', '0'], '')).ms)
-    allowed.push((await timed([hook, 'claude'], allow)).ms)
-    refused.push((await timed([hook, 'claude'], deny)).ms)
+    floor.push(await timed(['-e', '0'], ''))
+    allowed.push(await timed([hook, 'claude'], allow))
+    refused.push(await timed([hook, 'claude'], deny))
   }
+  const load = readFileSync('/proc/loadavg', 'utf8').split(' ')[0] ?? '?'
   print(
-    `PreToolUse hook, ${runs} runs each, interleaved (Node ${process.version}); first run ${first.ms.toFixed(1)} ms`,
+    `PreToolUse hook, ${runs} runs each, interleaved (Node ${process.version}, load ${load}); first run ${first.ms.toFixed(1)} ms`,
   )
   print(summary('node -e 0 (floor)', floor, floor))
   print(summary('PreToolUse allow', allowed, floor))

@@ -3,10 +3,10 @@ import { join } from 'node:path'
 import { projectRoot } from './helpers/run-cli.ts'
 
 /**
- * Runs the compiled agent hook the way Claude Code and Codex do: `node agent-hook-main.js <host>`
+ * Runs the compiled agent hook the way Claude Code and Codex do: `node agent-hook-main.cjs <host>`
  * with the payload on stdin, and reports what it printed, its exit code and its wall time.
  */
-export const agentHookEntry = join(projectRoot, 'dist', 'hooks', 'agent-hook-main.js')
+export const agentHookEntry = join(projectRoot, 'dist', 'hooks', 'agent-hook-main.cjs')
 
 export interface HookRun {
   readonly code: number

@@ -53,7 +53,7 @@ test('a fresh install adds the Claude, Codex and pre-push hooks and trusts the C
   assert.equal(settings.hooks.PreToolUse?.[0]?.matcher, 'Edit|Write|MultiEdit|NotebookEdit')
   const handler = settings.hooks.PreToolUse?.[0]?.hooks[0]
   assert.equal(handler?.command, 'node')
-  assert.deepEqual(handler?.args, [join(projectRoot, 'dist', 'hooks', 'agent-hook-main.js'), 'claude'])
+  assert.deepEqual(handler?.args, [join(projectRoot, 'dist', 'hooks', 'agent-hook-main.cjs'), 'claude'])
 
   // The stand-in, like Codex, does not load an untrusted project's .codex/: the hooks go to the user.
   assert.equal(out.codex.level, 'user')

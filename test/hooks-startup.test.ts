@@ -4,15 +4,19 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { pathToFileURL } from 'node:url'
-import { isolatedEnv, runCliJson } from './helpers/run-cli.ts'
+import { isolatedEnv, projectRoot, runCliJson } from './helpers/run-cli.ts'
 import { tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
-import { agentHookEntry, claudeEdit } from './hooks-agent-run.ts'
+import { claudeEdit } from './hooks-agent-run.ts'
 
 /**
  * What the edit hook loads decides its start-up time, which Claude Code pays on every edit. This
- * records every module the real hook process loads (through a module loader hook) and pins what
- * must stay off that path. Timing itself is measured by bench/hooks.ts, never asserted here.
+ * records every module a real hook process loads and pins what must stay off that path. It runs
+ * tsc's unbundled ES-module build of the entry, whose modules are files a loader hook can see; the
+ * installed `.cjs` bundle is the same module graph in one file. Timing itself is measured by
+ * bench/hooks.ts, never asserted here.
  */
+const unbundledEntry = join(projectRoot, 'dist', 'hooks', 'agent-hook-main.js')
+
 async function modulesLoaded(): Promise<string[]> {
   await using home = tmpDir()
   await using repo = tmpGitRepo()
@@ -41,7 +45,7 @@ export async function load(url, context, next) {
   for (const file of ['README.md', 'free.ts']) {
     const run = spawnSync(
       process.execPath,
-      ['--import', pathToFileURL(register).href, agentHookEntry, 'claude'],
+      ['--import', pathToFileURL(register).href, unbundledEntry, 'claude'],
       {
         cwd: repo.path,
         env: env as NodeJS.ProcessEnv,

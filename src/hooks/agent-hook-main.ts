@@ -6,61 +6,65 @@ import { hostVersion } from './host-version.ts'
 import { readStdin } from './read-stdin.ts'
 
 /**
- * The command Claude Code and Codex run for every hook event: `node agent-hook-main.js <claude|codex>`.
+ * The command Claude Code and Codex run for every hook event: `node agent-hook-main.cjs <claude|codex>`.
  *
- * Built for start-up time: this file imports only what the watchdog needs; the decision path
- * (SQLite, lease rules) is imported after the watchdog is armed. The watchdog is the hard time
- * budget: whatever is still running at 1.5 s, far below the hosts' timeouts, it answers "allow,
- * unchecked" and ends the process. Ending the process here (not in cli/main.ts) is deliberate: a
- * budget that waited for the event loop would not be hard.
+ * Built for start-up time: `npm run build` bundles this entry and what it reaches into one
+ * CommonJS file (scripts/build-hooks.mjs), whose modules initialise only when first imported; this
+ * file itself needs only what the watchdog needs. The watchdog is the hard time budget: whatever
+ * is still running at 1.5 s, far below the hosts' timeouts, it answers "allow, unchecked" and ends
+ * the process. Ending the process here (not in cli/main.ts) is deliberate: a budget that waited
+ * for the event loop would not be hard.
  */
 const budgetMs = 1500
-const started = Date.now()
-const host = process.argv[2] === 'codex' ? 'codex' : 'claude'
-let eventName: string | null = null
-let answered = false
 
-const watchdog = setTimeout(() => {
-  answer(failOpen(eventName, `no decision within the ${budgetMs} ms time budget`))
-  process.exit(0)
-}, budgetMs)
-
-function answer(reply: HookAnswer): void {
-  if (answered) return
-  answered = true
-  // Synchronous writes: the answer must be complete before any exit.
-  if (reply.stdout !== '') writeSync(1, reply.stdout)
-  if (reply.stderr !== '') writeSync(2, reply.stderr)
-}
-
-const env = readEnvironment(process.env)
-const stdin = (await readStdin(process.stdin)).toString('utf8')
-const { runAgentHook } = await import('./agent-hook.ts')
-const result = await runAgentHook({
-  host,
-  stdin,
-  env,
-  cwd: process.cwd(),
-  now: Date.now(),
-  onEvent: (name) => {
-    eventName = name
-  },
-})
-answer(result.answer)
-if (result.project !== null) {
-  const { writeHeartbeat } = await import('./hook-heartbeat.ts')
-  try {
-    writeHeartbeat(result.project.projectDir, {
-      host,
-      event: result.eventName ?? 'unknown',
-      hostVersion: hostVersion(host, process.env),
-      at: started,
-      outcome: result.answer.outcome,
-      durationMs: Date.now() - started,
-    })
-  } catch {
-    // The answer is out; a heartbeat we cannot write only makes doctor say it has not seen us.
+async function main(): Promise<void> {
+  const started = Date.now()
+  const host = process.argv[2] === 'codex' ? 'codex' : 'claude'
+  let eventName: string | null = null
+  let answered = false
+  const answer = (reply: HookAnswer): void => {
+    if (answered) return
+    answered = true
+    // Synchronous writes: the answer must be complete before any exit.
+    if (reply.stdout !== '') writeSync(1, reply.stdout)
+    if (reply.stderr !== '') writeSync(2, reply.stderr)
   }
+  const watchdog = setTimeout(() => {
+    answer(failOpen(eventName, `no decision within the ${budgetMs} ms time budget`))
+    process.exit(0)
+  }, budgetMs)
+
+  const env = readEnvironment(process.env)
+  const stdin = (await readStdin(process.stdin)).toString('utf8')
+  const { runAgentHook } = await import('./agent-hook.ts')
+  const result = await runAgentHook({
+    host,
+    stdin,
+    env,
+    cwd: process.cwd(),
+    now: Date.now(),
+    onEvent: (name) => {
+      eventName = name
+    },
+  })
+  answer(result.answer)
+  if (result.project !== null) {
+    const { writeHeartbeat } = await import('./hook-heartbeat.ts')
+    try {
+      writeHeartbeat(result.project.projectDir, {
+        host,
+        event: result.eventName ?? 'unknown',
+        hostVersion: hostVersion(host, process.env),
+        at: started,
+        outcome: result.answer.outcome,
+        durationMs: Date.now() - started,
+      })
+    } catch {
+      // The answer is out; a heartbeat we cannot write only makes doctor say it has not seen us.
+    }
+  }
+  // Nothing left may keep the host waiting, but the budget still ends a straggler.
+  watchdog.unref()
 }
-// The answer is out: nothing left may keep the host waiting, but the budget still ends a straggler.
-watchdog.unref()
+
+void main()

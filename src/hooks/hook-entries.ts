@@ -15,16 +15,16 @@ import type { CommandHandler, HookGroup } from './hook-config.ts'
  */
 export interface HookEntries {
   readonly packageRoot: string
-  /** `dist/hooks/agent-hook-main.js`: Claude Code and Codex hooks. */
+  /** `dist/hooks/agent-hook-main.cjs`: Claude Code and Codex hooks (bundled, scripts/build-hooks.mjs). */
   readonly agentHook: string
-  /** `dist/hooks/pre-push-main.js`: the git pre-push gate. */
+  /** `dist/hooks/pre-push-main.cjs`: the git pre-push gate (bundled likewise). */
   readonly prePush: string
 }
 
 export type AgentHost = 'claude' | 'codex'
 
-const agentHookFile = join('dist', 'hooks', 'agent-hook-main.js')
-const prePushFile = join('dist', 'hooks', 'pre-push-main.js')
+const agentHookFile = join('dist', 'hooks', 'agent-hook-main.cjs')
+const prePushFile = join('dist', 'hooks', 'pre-push-main.cjs')
 
 /** Finds the hook entries beside the running CLI (`<root>/dist/cli/main.js`, or src/ under tsx). */
 export function hookEntries(cliEntry: string): HookEntries {
@@ -88,7 +88,7 @@ export function codexGroups(entry: string): Record<string, HookGroup> {
 export function isOurAgentHandler(handler: Readonly<Record<string, unknown>>): boolean {
   const args = Array.isArray(handler.args) ? handler.args.filter((arg) => typeof arg === 'string') : []
   const words = [typeof handler.command === 'string' ? handler.command : '', ...args].join(' ')
-  return /(?:^|[/\\'"\s])dist[/\\]hooks[/\\]agent-hook-main\.js\b/.test(words)
+  return /(?:^|[/\\'"\s])dist[/\\]hooks[/\\]agent-hook-main\.c?js\b/.test(words)
 }
 
 export function shellQuote(word: string): string {

@@ -2,10 +2,11 @@
 import { spawnSync } from 'node:child_process'
 import { accessSync, constants, writeSync } from 'node:fs'
 import { readEnvironment } from '../config/environment.ts'
+import type { PushVerdict } from './push-gate.ts'
 import { readStdin } from './read-stdin.ts'
 
 /**
- * What the installed git `pre-push` script execs: `node pre-push-main.js <chained> <remote> <url>`.
+ * What the installed git `pre-push` script execs: `node pre-push-main.cjs <chained> <remote> <url>`.
  * It reads the ref lines git wrote, decides, and — unless it refuses — runs the hook it chains
  * (the user's own pre-push, if any) with the same arguments and the very same stdin bytes, exiting
  * with its status. A gate that cannot decide lets the push go on, with a warning; a watchdog does
@@ -13,58 +14,57 @@ import { readStdin } from './read-stdin.ts'
  * deliberate: the budget must hold even if something hangs.
  */
 const budgetMs = 10_000
-const started = Date.now()
 const [chained = '', remoteName = '', remoteUrl = ''] = process.argv.slice(2)
-let decided = false
 
-const watchdog = setTimeout(() => {
+async function main(): Promise<void> {
+  const started = Date.now()
+  let decided = false
+  let stdin: Buffer = Buffer.alloc(0)
+  const watchdog = setTimeout(() => {
+    if (decided) return
+    decided = true
+    writeSync(2, `sangam: the lease check took longer than ${budgetMs / 1000} s; the push was not checked\n`)
+    process.exit(runChained(stdin))
+  }, budgetMs)
+
+  stdin = await readStdin(process.stdin)
+  const verdict = await decide(stdin.toString('utf8'), started)
   if (decided) return
   decided = true
-  writeSync(2, `sangam: the lease check took longer than ${budgetMs / 1000} s; the push was not checked\n`)
-  process.exit(runChained(stdinBytes))
-}, budgetMs)
+  clearTimeout(watchdog)
+  if (verdict.message !== '') writeSync(2, verdict.message)
+  if (verdict.projectDir !== null) {
+    const { writeHeartbeat } = await import('./hook-heartbeat.ts')
+    try {
+      writeHeartbeat(verdict.projectDir, {
+        host: 'git',
+        event: 'pre-push',
+        hostVersion: null,
+        at: started,
+        outcome: verdict.outcome,
+        durationMs: Date.now() - started,
+      })
+    } catch {
+      // A heartbeat we cannot write only makes doctor say it has not seen the gate run.
+    }
+  }
+  process.exitCode = verdict.refused ? 1 : runChained(stdin)
+}
 
-let stdinBytes: Buffer = Buffer.alloc(0)
-stdinBytes = await readStdin(process.stdin)
-const env = readEnvironment(process.env)
-const { gatePush } = await import('./push-gate.ts')
-let verdict: Awaited<ReturnType<typeof gatePush>>
-try {
-  verdict = gatePush({
-    env,
-    cwd: process.cwd(),
-    remoteName,
-    stdin: stdinBytes.toString('utf8'),
-    now: started,
-  })
-} catch (error) {
-  const why = (error instanceof Error ? error.message : String(error)).split('\n')[0]
-  verdict = {
-    refused: false,
-    message: `sangam: ${why}; the push was not checked\n`,
-    outcome: `fail-open: ${why}`,
-    projectDir: null,
-  }
-}
-decided = true
-clearTimeout(watchdog)
-if (verdict.message !== '') writeSync(2, verdict.message)
-if (verdict.projectDir !== null) {
-  const { writeHeartbeat } = await import('./hook-heartbeat.ts')
+async function decide(stdin: string, now: number): Promise<PushVerdict> {
   try {
-    writeHeartbeat(verdict.projectDir, {
-      host: 'git',
-      event: 'pre-push',
-      hostVersion: null,
-      at: started,
-      outcome: verdict.outcome,
-      durationMs: Date.now() - started,
-    })
-  } catch {
-    // A heartbeat we cannot write only makes doctor say it has not seen the gate run.
+    const { gatePush } = await import('./push-gate.ts')
+    return gatePush({ env: readEnvironment(process.env), cwd: process.cwd(), remoteName, stdin, now })
+  } catch (error) {
+    const why = (error instanceof Error ? error.message : String(error)).split('\n')[0]
+    return {
+      refused: false,
+      message: `sangam: ${why}; the push was not checked\n`,
+      outcome: `fail-open: ${why}`,
+      projectDir: null,
+    }
   }
 }
-process.exitCode = verdict.refused ? 1 : runChained(stdinBytes)
 
 /** Runs the user's own pre-push hook, as git would have: only if it is executable. */
 function runChained(input: Buffer): number {
@@ -81,3 +81,5 @@ function isExecutable(file: string): boolean {
     return false
   }
 }
+
+void main()
