@@ -23,8 +23,9 @@ test('index waits for another writer that holds the database, and succeeds once 
   const startedAt = Date.now()
   const result = await runCli(['index', '--json'], { cwd: w.repo.path, env: w.env })
   await released
-  assert.equal(result.code, 0, result.stderr)
-  assert.ok(Date.now() - startedAt >= 1400, 'index returned before the lock was released')
+  const elapsed = Date.now() - startedAt
+  assert.equal(result.code, 0, `exit ${result.code} after ${elapsed} ms: ${result.stderr}`)
+  assert.ok(elapsed >= 1400, `index returned after ${elapsed} ms, before the lock was released`)
   assert.deepEqual(
     w.events().map((event) => event.text),
     ['waited for the lock'],

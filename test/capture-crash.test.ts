@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -53,25 +54,42 @@ test('kill -9 at random moments of a backfill, then a restart, stores exactly wh
     env: reference,
   })
   const referenceStartedAt = Date.now()
-  await runCliJson(['index'], { cwd: w.repo.path, env: reference, timeoutMs: 600_000 })
-  // Kills land between 30 % and 80 % of an uninterrupted run, which is the machine's own pace.
-  const uninterruptedMs = Date.now() - referenceStartedAt
-
+  const { durationMs: insideMs } = await runCliJson<{ durationMs: number }>(['index'], {
+    cwd: w.repo.path,
+    env: reference,
+    timeoutMs: 600_000,
+  })
+  const startMs = Math.max(0, Date.now() - referenceStartedAt - insideMs)
   const total = snapshot(reference.SANGAM_HOME ?? '', projectId).events.length
+
+  // Each kill lands at a random point of what is left to do, at the pace the reference run showed.
+  // The machine's pace drifts with its load: a run that finishes before its kill starts the
+  // interrupted side over with shorter delays, and a kill that landed before any commit lengthens them.
   const kills: string[] = []
   let midway = 0
-  for (let round = 0; round < 6; round++) {
+  let stored = 0
+  let pace = 1
+  for (let round = 0; round < 16 && midway < 3; round++) {
     const child = spawnCli(['index'], { cwd: w.repo.path, env: w.env })
     const exited = new Promise<string>((resolve) =>
       child.on('exit', (code, signal) => resolve(signal ?? String(code))),
     )
-    const delay = Math.round(uninterruptedMs * (0.3 + 0.5 * Math.random()))
+    const left = (1 - stored / total) * insideMs
+    const delay = Math.round(pace * (startMs + left * (0.2 + 0.6 * Math.random())))
     await Promise.race([sleep(delay), exited])
     child.kill('SIGKILL')
-    if ((await exited) !== 'SIGKILL') continue
-    const stored = w.events().length
-    kills.push(`${delay} ms (${stored}/${total} events)`)
-    if (stored > 0 && stored < total) midway++
+    if ((await exited) !== 'SIGKILL') {
+      kills.push(`${delay} ms (finished first; starting over)`)
+      rmSync(join(w.home.path, '.sangam'), { recursive: true, force: true })
+      await runCliJson(['init'], { cwd: w.repo.path, env: w.env })
+      ;[midway, stored, pace] = [0, 0, pace * 0.6]
+      continue
+    }
+    const now = w.events().length
+    kills.push(`${delay} ms (${now}/${total} events)`)
+    if (now === stored) pace *= 1.3
+    else if (now < total) midway++
+    stored = now
   }
   t.diagnostic(`killed after ${kills.join(', ')}`)
   assert.ok(midway >= 2, `too few kills landed mid-backfill: ${kills.join(', ')}`)
