@@ -21,6 +21,8 @@ interface Lease {
   pattern: string
   kind: string
   holder: { human: string; vendor: string | null; sessionId: string | null }
+  renewedAt: number
+  expiresAt: number
 }
 
 async function project() {
@@ -266,4 +268,26 @@ test('SessionEnd releases the session’s leases, unless the project keeps them'
     env: p.env,
   })
   assert.equal((await p.leases()).length, 1)
+})
+
+test('repeated edits renew the auto-lease at most once a minute, writing nothing in between', async () => {
+  await using p = await project()
+  const file = join(p.repo.path, 'src', 'b.ts')
+  const edit = () =>
+    runAgentHook('claude', claudeEdit(p.repo.path, file, 'session-r'), { cwd: p.repo.path, env: p.env })
+  allowed(await edit())
+  const [first] = await p.leases()
+  allowed(await edit())
+  const [second] = await p.leases()
+  assert.equal(second?.renewedAt, first?.renewedAt, 'no write for an edit right after the last renewal')
+
+  // The same lease, last renewed two minutes ago: the next edit renews it.
+  const db = openDatabaseFile(p.database)
+  const twoMinutesAgo = Date.now() - 120_000
+  db.prepare('UPDATE lease SET renewed_at = ?').run(twoMinutesAgo)
+  db.close()
+  allowed(await edit())
+  const [third] = await p.leases()
+  assert.ok((third?.renewedAt ?? 0) > twoMinutesAgo, 'renewed')
+  assert.ok((third?.expiresAt ?? 0) > (first?.expiresAt ?? 0), 'with a later expiry')
 })

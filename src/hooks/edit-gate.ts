@@ -1,7 +1,10 @@
+import { isSameActor } from '../core/lease-actor.ts'
 import type { EditOutcome } from '../core/lease-edit.ts'
-import type { Actor } from '../protocol/lease.ts'
+import { literalPattern, patternKey } from '../core/lease-pattern.ts'
+import type { Actor, Lease } from '../protocol/lease.ts'
 import { checkEdit, checkEditReadOnly, type EditCheck } from '../services/lease-edit.ts'
 import { openDatabaseFile, translateSqliteError } from '../store/database.ts'
+import { hasLeaseTables, readLeases } from '../store/lease-table.ts'
 import { allowEdit, denyEdit, type HookAnswer } from './hook-answer.ts'
 import type { LocatedProject } from './project-locator.ts'
 
@@ -10,8 +13,9 @@ import type { LocatedProject } from './project-locator.ts'
  * for a writer (the daemon may be committing a capture batch): a denial needs nothing else. Only
  * an allowed edit inside the project writes, in one short transaction that records (or renews)
  * the editor's auto-lease; that transaction decides again under the write lock, so of two agents
- * racing for one free file exactly one gets it. If the write lock stays taken past its short
- * timeout the edit is still allowed (it was), just without a fresh auto-lease.
+ * racing for one free file exactly one gets it. An edit whose auto-lease was renewed in the last
+ * minute writes nothing. If the write lock stays taken past its short timeout the edit is still
+ * allowed (it was), just without a fresh auto-lease.
  */
 export interface EditGateInput {
   readonly project: LocatedProject
@@ -24,6 +28,7 @@ export interface EditGateInput {
 
 const readBusyTimeoutMs = 300
 const writeBusyTimeoutMs = 300
+const renewAfterMs = 60_000
 
 export async function gateEdit(input: EditGateInput): Promise<HookAnswer> {
   const clock = { now: () => input.now }
@@ -38,8 +43,10 @@ export async function gateEdit(input: EditGateInput): Promise<HookAnswer> {
     busyTimeoutMs: readBusyTimeoutMs,
   })
   let decided: EditOutcome[]
+  let held: Lease[]
   try {
     decided = checks.map((check) => checkEditReadOnly(reader, check, clock))
+    held = hasLeaseTables(reader) ? readLeases(reader, input.now) : []
   } catch (error) {
     throw translateSqliteError(error, input.project.databaseFile)
   } finally {
@@ -47,9 +54,30 @@ export async function gateEdit(input: EditGateInput): Promise<HookAnswer> {
   }
   const refused = decided.filter((outcome) => outcome.decision === 'deny')
   if (refused.length > 0) return denyEdit(refused.map((outcome) => outcome.reason).join('\n'))
-  const inside = checks.filter((_, index) => decided[index]?.path !== null)
-  if (inside.length === 0) return allowEdit(decided.flatMap((outcome) => outcome.warnings))
-  return recordAutoLeases(input, inside, clock)
+  const warnings = decided.flatMap((outcome) => outcome.warnings)
+  const unrecorded = checks.filter((_, index) => {
+    const path = decided[index]?.path ?? null
+    return path !== null && !holdsFreshAutoLease(held, input.actor, path, input.now)
+  })
+  if (unrecorded.length === 0) return allowEdit(warnings)
+  return recordAutoLeases(input, unrecorded, clock)
+}
+
+/**
+ * Whether the editor renewed its auto-lease on `path` within the last minute. Agents edit one
+ * file many times in a row; renewing on each edit would make every one of them a write, for an
+ * expiry (10 minutes by default) moved by seconds.
+ */
+function holdsFreshAutoLease(held: readonly Lease[], actor: Actor, path: string, now: number): boolean {
+  const key = patternKey(literalPattern(path))
+  return held.some(
+    (lease) =>
+      lease.kind === 'auto' &&
+      isSameActor(lease.holder, actor) &&
+      patternKey(lease.pattern) === key &&
+      now - lease.renewedAt < renewAfterMs &&
+      lease.expiresAt > now,
+  )
 }
 
 async function recordAutoLeases(
