@@ -29,7 +29,11 @@ export interface McpTool<Input extends z.ZodRawShape, Output extends z.ZodRawSha
   readonly output: Output
   /** Read-only tools are marked so clients may call them without asking. */
   readonly readOnly: boolean
-  run(input: z.infer<z.ZodObject<Input>>, context: McpContext): ToolAnswer<z.infer<z.ZodObject<Output>>>
+  /** May be async: lease tools wait for the arbiter (or, attached to a team, the server). */
+  run(
+    input: z.infer<z.ZodObject<Input>>,
+    context: McpContext,
+  ): ToolAnswer<z.infer<z.ZodObject<Output>>> | Promise<ToolAnswer<z.infer<z.ZodObject<Output>>>>
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a list of tools with different shapes; each is checked where it is defined
@@ -61,7 +65,7 @@ export function registerTools(server: McpServer, tools: readonly AnyMcpTool[], c
       // The SDK has parsed the arguments against `tool.input` before this runs.
       async (input: Record<string, unknown>): Promise<CallToolResult> => {
         try {
-          const answer = tool.run(input, context)
+          const answer = await tool.run(input, context)
           return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.structured }
         } catch (error) {
           return failure(tool.name, error, context)

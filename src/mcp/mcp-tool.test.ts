@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { z } from 'zod'
+import { readEnvironment } from '../config/environment.ts'
+import { ManualClock } from '../shared/clock.ts'
+import { createLogger } from '../shared/logger.ts'
+import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
+import { McpContext } from './mcp-context.ts'
+import { defineTool, registerTools } from './mcp-tool.ts'
+
+const echo = defineTool({
+  name: 'echo',
+  title: 'Echo',
+  description: 'says what it is told, or fails as told',
+  input: { say: z.string(), fail: z.enum(['none', 'sangam', 'bug']).default('none') },
+  output: { said: z.string() },
+  readOnly: true,
+  async run(input) {
+    if (input.fail === 'sangam') throw new SangamError(ErrorCode.NotFound, 'nothing called that')
+    if (input.fail === 'bug') throw new TypeError('cannot read x of undefined')
+    return { structured: { said: input.say }, text: `you said ${input.say}` }
+  },
+})
+
+async function connected(logs: string[]): Promise<Client> {
+  const server = new McpServer({ name: 'test', version: '0' })
+  const context = new McpContext({
+    env: readEnvironment({ HOME: '/nonexistent' }),
+    clock: new ManualClock(0),
+    log: createLogger({ write: (line) => logs.push(line) }, 'debug'),
+    cwd: '/nonexistent',
+    version: '0',
+    clientName: () => undefined,
+  })
+  registerTools(server, [echo], context)
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  await server.connect(serverSide)
+  const client = new Client({ name: 'test-client', version: '0' })
+  await client.connect(clientSide)
+  return client
+}
+
+test('a tool answers with structured content and its text rendering', async () => {
+  const client = await connected([])
+  const result = await client.callTool({ name: 'echo', arguments: { say: 'hi' } })
+  assert.deepEqual(result.structuredContent, { said: 'hi' })
+  assert.deepEqual(result.content, [{ type: 'text', text: 'you said hi' }])
+})
+
+test('a SangamError is a tool error with its code; a bug is INTERNAL and logged, and the server keeps serving', async () => {
+  const logs: string[] = []
+  const client = await connected(logs)
+  const expected = await client.callTool({ name: 'echo', arguments: { say: 'x', fail: 'sangam' } })
+  assert.equal(expected.isError, true)
+  assert.deepEqual(expected.content, [{ type: 'text', text: 'NOT_FOUND: nothing called that' }])
+  assert.equal(logs.length, 0, 'an expected failure is not logged as an error')
+  const bug = await client.callTool({ name: 'echo', arguments: { say: 'x', fail: 'bug' } })
+  assert.equal(bug.isError, true)
+  assert.deepEqual(bug.content, [{ type: 'text', text: 'INTERNAL: cannot read x of undefined' }])
+  assert.match(logs.join(''), /sangam error: echo failed .*TypeError: cannot read x of undefined/)
+  const after = await client.callTool({ name: 'echo', arguments: { say: 'still here' } })
+  assert.deepEqual(after.structuredContent, { said: 'still here' })
+})
