@@ -192,3 +192,14 @@ test('a token used as the user of a URL is removed too', () => {
 test('a quoted all-digit password is still a password', () => {
   assertRedacted('"password": "123456"', '"password": "[REDACTED:password]"')
 })
+
+test('a listing of key headers without their bodies keeps the file names (grep output)', () => {
+  const listing = Array.from(
+    { length: 500 },
+    (_, i) => `fixtures/k${i}.pem:-----BEGIN PRIVATE KEY-----`,
+  ).join('\n')
+  const expected = Array.from({ length: 500 }, (_, i) => `fixtures/k${i}.pem:[REDACTED:private-key]`).join(
+    '\n',
+  )
+  assertRedacted(listing, expected)
+})

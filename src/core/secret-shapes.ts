@@ -26,10 +26,12 @@ export const tokenShapes: readonly TokenShape[] = [
     type: 'private-key',
     source:
       '-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----' +
-      // With its END line, everything up to it (real or JSON-escaped newlines); without one (a
-      // truncated listing), the base64 and header lines that follow.
-      '(?:[\\s\\S]*?-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----' +
-      '|(?:(?:\\r?\\n|\\\\r?\\\\n)+(?:[A-Za-z0-9+/=]+|[A-Za-z-]+: [^\\r\\n\\\\]*))*)',
+      // With its END line, everything up to it (real or JSON-escaped newlines). The search stops at
+      // the next BEGIN and after 16 KiB (keys are a few KiB), so a listing of many headers without
+      // END lines (grep output) stays linear.
+      '(?:(?:(?!-----BEGIN)[\\s\\S]){0,16384}?-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----' +
+      // Without one (a truncated listing), the whole base64 lines and header lines that follow.
+      '|(?:(?:\\r?\\n|\\\\r?\\\\n)+(?:[A-Za-z0-9+/=]{16,}(?=\\r?\\n|\\\\[rn]|$)|[A-Za-z-]+: [^\\r\\n\\\\]*))*)',
   },
   { type: 'jwt', source: `${notAfter(b64url)}eyJ[${b64url}]{8,}\\.eyJ[${b64url}]{8,}\\.[${b64url}]*` },
   { type: 'anthropic-key', source: `${notAfter(b64url)}sk-ant-[${b64url}]{20,}` },
