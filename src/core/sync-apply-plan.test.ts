@@ -23,7 +23,10 @@ test('property: whatever arrives, what is applied continues the cursor with no h
     fc.property(fc.nat(50), fc.array(fc.integer({ min: 1, max: 80 }), { maxLength: 40 }), (cursor, gseqs) => {
       const sorted = [...gseqs].sort((a, b) => a - b).map((gseq) => ({ gseq }))
       const plan = planApply(cursor, sorted)
-      plan.apply.forEach((record, index) => assert.equal(record.gseq, cursor + 1 + index))
+      assert.deepEqual(
+        plan.apply.map((record) => record.gseq),
+        plan.apply.map((_, index) => cursor + 1 + index),
+      )
       if (plan.gapAfter !== null) assert.equal(plan.gapAfter, cursor + plan.apply.length)
     }),
   )
