@@ -63,7 +63,7 @@ test('a restart on the same data dir keeps projects, key digests, records, gseqs
   )
   assert.ok(claimed.granted && claimed.leases[0])
   const { renewed: _renewed, ...lease } = claimed.leases[0]
-  assert.equal(await first.stop(), 0)
+  assert.equal(await first.stop(), 0, first.stderr())
 
   const second = await startServe(dir)
   const again = at(second, client)
@@ -90,7 +90,7 @@ test('a restart on the same data dir keeps projects, key digests, records, gseqs
   )
   assert.ok(next.granted && next.leases[0]?.token === 2, 'tokens continue after a restart')
   assert.equal((await again.push(eventDrafts('after', 1))).results[0]?.gseq, 33)
-  assert.equal(await second.stop('SIGINT'), 0)
+  assert.equal(await second.stop('SIGINT'), 0, second.stderr())
 })
 
 test('a crash mid-push loses nothing that was answered, and retries duplicate nothing', async () => {
@@ -139,7 +139,7 @@ test('a crash mid-push loses nothing that was answered, and retries duplicate no
     records,
     batches.flat(2).map((draft) => draft.id),
   )
-  assert.equal(await serve.stop(), 0)
+  assert.equal(await serve.stop(), 0, serve.stderr())
 })
 
 test('a crash mid-stream: the subscriber resumes from its last gseq on the restarted server', async () => {
@@ -168,7 +168,7 @@ test('a crash mid-stream: the subscriber resumes from its last gseq on the resta
   )
   assert.deepEqual(received, (await again.pullAll()).records)
   await resumed.close()
-  assert.equal(await serve.stop(), 0)
+  assert.equal(await serve.stop(), 0, serve.stderr())
 })
 
 async function waitClosed(socket: { closed: boolean }): Promise<boolean> {
@@ -188,7 +188,7 @@ test('kill -9 of serve alone leaves its workerd running; the next serve on the d
   const second = await startServe(dir)
   await assert.rejects(fetch(`${first.url}/v1/health`), 'the orphan is gone')
   assert.equal((await at(second, client).pullAll()).records.length, 5)
-  assert.equal(await second.stop(), 0)
+  assert.equal(await second.stop(), 0, second.stderr())
 })
 
 test('a second serve on a data dir in use is refused, naming the first', async () => {
@@ -198,5 +198,5 @@ test('a second serve on a data dir in use is refused, naming the first', async (
     startServe(dir),
     /exited 9 .*another sangam serve \(pid \d+, http:\/\/127\.0\.0\.1:\d+\)/s,
   )
-  assert.equal(await first.stop(), 0)
+  assert.equal(await first.stop(), 0, first.stderr())
 })

@@ -34,7 +34,7 @@ test('serve prints exactly its URL first, serves there, and stops in order on SI
   const dataDir = join(home, '.sangam', 'server')
   assert.equal(statSync(dataDir).mode & 0o777, 0o700, 'the default data dir is private, under SANGAM_HOME')
   assert.ok(existsSync(join(dataDir, 'serve.lock')))
-  assert.equal(await serve.stop('SIGTERM'), 0)
+  assert.equal(await serve.stop('SIGTERM'), 0, serve.stderr())
   const [first, ...rest] = serve.stdout().split('\n')
   assert.equal(first, serve.url)
   const port = Number(new URL(serve.url).port)
@@ -45,7 +45,7 @@ test('serve prints exactly its URL first, serves there, and stops in order on SI
 
 test('serve stops in order on SIGINT too, printing nothing more in text mode', async () => {
   const serve = await startServeWith(['--port', '0', '--data', join(home, 'sigint')], home)
-  assert.equal(await serve.stop('SIGINT'), 0)
+  assert.equal(await serve.stop('SIGINT'), 0, serve.stderr())
   assert.equal(serve.stdout(), `${serve.url}\n`)
 })
 
@@ -59,5 +59,5 @@ test('a bad or taken port is a usage error that says what to do', async () => {
   assert.equal(taken.code, 2)
   assert.match(taken.stderr, new RegExp(`port ${port} on 127\\.0\\.0\\.1 is in use`))
   assert.equal(taken.stdout, '', 'nothing on stdout, so no script mistakes it for a URL')
-  assert.equal(await serve.stop(), 0)
+  assert.equal(await serve.stop(), 0, serve.stderr())
 })

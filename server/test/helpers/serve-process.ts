@@ -11,6 +11,8 @@ export interface ServeProcess {
   readonly child: ChildProcess
   /** Everything written to stdout so far. */
   stdout(): string
+  /** Everything written to stderr so far (for assertion messages). */
+  stderr(): string
   /** Asks for an orderly stop; resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>
   /** A crash: kills serve and its workerd together (the whole process group), no shutdown. */
@@ -66,6 +68,7 @@ export async function startServeWith(args: readonly string[], home: string): Pro
     url: firstLine,
     child,
     stdout: () => stdout,
+    stderr: () => stderr,
     async stop(signal = 'SIGTERM') {
       child.kill(signal)
       return exited

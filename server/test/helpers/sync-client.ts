@@ -173,7 +173,7 @@ export class SyncSocket {
   /** The next message of `type`, skipping others (e.g. presence) that arrive first. */
   async next<T extends DownstreamMessage['type']>(
     type: T,
-    timeoutMs = 10_000,
+    timeoutMs = 30_000,
   ): Promise<Extract<DownstreamMessage, { type: T }>> {
     const deadline = Date.now() + timeoutMs
     for (;;) {
@@ -194,7 +194,7 @@ export class SyncSocket {
   }
 
   /** Collects `records` messages until a record with gseq `through` has arrived. */
-  async recordsThrough(through: number, timeoutMs = 20_000): Promise<SyncedRecord[]> {
+  async recordsThrough(through: number, timeoutMs = 30_000): Promise<SyncedRecord[]> {
     const records: SyncedRecord[] = []
     while ((records.at(-1)?.gseq ?? 0) < through)
       records.push(...(await this.next('records', timeoutMs)).records)
