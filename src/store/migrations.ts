@@ -6,6 +6,7 @@ import { createLeaseTables } from './lease-table.ts'
 import { createProjectTable } from './project-table.ts'
 import { createSessionTable } from './session-table.ts'
 import { createSourceFileTable } from './source-file-table.ts'
+import { createSyncTables } from './sync-state-table.ts'
 import { createUnknownShapeTable } from './unknown-shape-table.ts'
 
 interface Migration {
@@ -33,6 +34,7 @@ export const migrations: readonly Migration[] = [
     ].join('\n'),
   },
   { version: 2, name: 'leases', sql: createLeaseTables },
+  { version: 3, name: 'sync', sql: createSyncTables },
 ]
 
 export const schemaVersion = migrations.reduce((max, step) => Math.max(max, step.version), 0)

@@ -1,0 +1,105 @@
+import { type PresenceEntry, presenceEntrySchema } from '../protocol/sync-presence.ts'
+import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
+import type { Db } from './database.ts'
+
+// sync_state        : where this replica stands with the team server it is attached to (one row).
+//                     The attachment itself (URL, key) is a 0600 file beside the database, never a
+//                     row: the database is copied into bug reports, the key must not be.
+// event.origin_gseq : the gseq of an event applied from the server; NULL for events of this
+//                     machine (captured or noted here). Only those are ever pushed.
+// event.received_at : when a remote event was applied here (ms epoch): "landed since your last brief".
+export const createSyncTables = /*sql*/ `
+  CREATE TABLE sync_state (
+    lock        INTEGER PRIMARY KEY DEFAULT 1 CHECK (lock = 1),
+    server_url  TEXT NOT NULL,
+    project_id  TEXT NOT NULL,
+    cursor      INTEGER NOT NULL DEFAULT 0,   -- gseq of the last record applied
+    pushed_seq  INTEGER NOT NULL DEFAULT 0,   -- every local event up to this seq was pushed and acknowledged
+    presence    TEXT,                         -- JSON: the server's last presence list
+    presence_at INTEGER,                      -- ms epoch it was received
+    updated_at  INTEGER NOT NULL
+  );
+  ALTER TABLE event ADD COLUMN origin_gseq INTEGER;
+  ALTER TABLE event ADD COLUMN received_at INTEGER;
+  CREATE INDEX event_by_received ON event (received_at) WHERE received_at IS NOT NULL;`
+
+export interface SyncState {
+  readonly serverUrl: string
+  readonly projectId: string
+  readonly cursor: number
+  readonly pushedSeq: number
+  readonly presence: readonly PresenceEntry[] | null
+  readonly presenceAt: number | null
+}
+
+interface RawState {
+  serverUrl: string
+  projectId: string
+  cursor: number
+  pushedSeq: number
+  presence: string | null
+  presenceAt: number | null
+}
+
+export function readSyncState(db: Db): SyncState | null {
+  const raw = db
+    .prepare(
+      /*sql*/ `SELECT server_url AS serverUrl, project_id AS projectId, cursor, pushed_seq AS pushedSeq, presence,
+                      presence_at AS presenceAt FROM sync_state`,
+    )
+    .get() as RawState | undefined
+  if (raw === undefined) return null
+  return { ...raw, presence: raw.presence === null ? null : parsePresence(raw.presence) }
+}
+
+/**
+ * Makes this replica's position belong to `serverUrl` and `projectId`. The same server keeps its
+ * cursor and watermark (a second `join`, a restarted attach); another one starts from gseq 0 and
+ * pushes every local event again (ids make the second push of a record a no-op).
+ */
+export function startSyncState(db: Db, serverUrl: string, projectId: string, now: number): SyncState {
+  const current = readSyncState(db)
+  if (current?.serverUrl !== serverUrl || current.projectId !== projectId) {
+    db.prepare(
+      /*sql*/ `INSERT INTO sync_state (lock, server_url, project_id, cursor, pushed_seq, presence, presence_at, updated_at)
+               VALUES (1, ?, ?, 0, 0, NULL, NULL, ?)
+               ON CONFLICT (lock) DO UPDATE SET server_url = excluded.server_url, project_id = excluded.project_id,
+                 cursor = 0, pushed_seq = 0, presence = NULL, presence_at = NULL, updated_at = excluded.updated_at`,
+    ).run(serverUrl, projectId, now)
+  }
+  const state = readSyncState(db)
+  if (state === null)
+    throw new SangamError(ErrorCode.Internal, 'sync_state row vanished after it was written')
+  return state
+}
+
+/** Moves the cursor; called in the transaction that applied the records up to `gseq`. */
+export function writeCursor(db: Db, gseq: number, now: number): void {
+  db.prepare('UPDATE sync_state SET cursor = ?, updated_at = ? WHERE lock = 1').run(gseq, now)
+}
+
+/** Raises the push watermark (never lowers it: a late acknowledgement of an older push is a no-op). */
+export function writePushedSeq(db: Db, seq: number, now: number): void {
+  db.prepare('UPDATE sync_state SET pushed_seq = ?, updated_at = ? WHERE lock = 1 AND pushed_seq < ?').run(
+    seq,
+    now,
+    seq,
+  )
+}
+
+export function writePresence(db: Db, presence: readonly PresenceEntry[], now: number): void {
+  db.prepare('UPDATE sync_state SET presence = ?, presence_at = ? WHERE lock = 1').run(
+    JSON.stringify(presence),
+    now,
+  )
+}
+
+/** Presence is a cache of the server's view: an unreadable one is as good as none. */
+function parsePresence(json: string): PresenceEntry[] | null {
+  try {
+    const parsed = presenceEntrySchema.array().safeParse(JSON.parse(json))
+    return parsed.success ? parsed.data : null
+  } catch {
+    return null
+  }
+}
