@@ -11,6 +11,7 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { buildSearchQuery } from '../src/core/search-query.ts'
 import { searchTokens } from '../src/core/search-tokens.ts'
 import type { EventKind, Vendor } from '../src/protocol/event.ts'
 import { MemorySearch, type SearchInput } from '../src/services/memory-search.ts'
@@ -160,6 +161,15 @@ const searchWith = (texts: string[], extra: Partial<SearchInput>) => (i: number)
   search.search({ text: texts[i % texts.length] ?? '', ...extra })
 rows.push(['baseline: event by id', time(runs, (i) => getEventById(db, `ev_${(i * 7919) % eventCount}`))])
 rows.push(['baseline: one rare word', time(runs, searchWith(rareWords, {}))])
+// The design not taken (D13): FTS5 ranking every match with its own bm25(), for comparison.
+const ftsRank = db.prepare(
+  `SELECT rowid FROM event_fts WHERE event_fts MATCH ? ORDER BY bm25(event_fts) LIMIT 20`,
+)
+const commonPairs = queries['two common words'] ?? []
+rows.push([
+  'FTS5 bm25(), two common words',
+  time(100, (i) => ftsRank.all(buildSearchQuery(commonPairs[i % commonPairs.length] ?? '').match)),
+])
 for (const [label, texts] of Object.entries(queries)) rows.push([label, time(runs, searchWith(texts, {}))])
 for (const [label, texts] of Object.entries(queries)) {
   rows.push([`${label}, --since all`, time(runs, searchWith(texts, { since: 'all' }))])
