@@ -85,5 +85,9 @@ test('tokens fold case and diacritics and split on punctuation, as the index doe
   )
   assert.equal(countPhrase('release leases lease', ['lease']), 1)
   assert.equal(countPhrase(foldForSearch('Ärger über ärger'), ['arger']), 2)
-  assert.equal(countPhrase('x_lease lease2 (lease)', ['lease']), 2, 'underscore separates tokens, as in unicode61')
+  assert.equal(
+    countPhrase('x_lease lease2 (lease)', ['lease']),
+    2,
+    'underscore separates tokens, as in unicode61',
+  )
 })
