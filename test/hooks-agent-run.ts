@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { constants } from 'node:os'
 import { join } from 'node:path'
 import { projectRoot } from './helpers/run-cli.ts'
 
@@ -9,7 +10,9 @@ import { projectRoot } from './helpers/run-cli.ts'
 export const agentHookEntry = join(projectRoot, 'dist', 'hooks', 'agent-hook-main.cjs')
 
 export interface HookRun {
+  /** The exit status; 128 + the signal number when a signal ended the process. */
   readonly code: number
+  readonly signal: NodeJS.Signals | null
   readonly stdout: string
   readonly stderr: string
   readonly ms: number
@@ -47,9 +50,17 @@ export function runAgentHook(
     })
     const timer = setTimeout(() => child.kill('SIGKILL'), 30_000)
     child.on('error', reject)
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
       clearTimeout(timer)
-      resolve({ code: code ?? 1, stdout, stderr, ms: performance.now() - started, output: parse(stdout) })
+      const status = code ?? 128 + (signal === null ? 0 : (constants.signals[signal] ?? 0))
+      resolve({
+        code: status,
+        signal,
+        stdout,
+        stderr,
+        ms: performance.now() - started,
+        output: parse(stdout),
+      })
     })
     child.stdin.write(options.stdin ?? JSON.stringify(payload))
     if (!options.keepStdinOpen) child.stdin.end()

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict'
-import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { closeSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { test } from 'node:test'
 import { isolatedEnv, projectRoot, runCliJson } from './helpers/run-cli.ts'
 import { tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
-import { claudeEdit, runAgentHook } from './hooks-agent-run.ts'
+import { agentHookEntry, claudeEdit, runAgentHook } from './hooks-agent-run.ts'
 
 /**
  * DESIGN §4: when the hook cannot decide (store unreadable or locked, input it cannot read, time
@@ -142,7 +142,36 @@ test('a writer holding the lock does not stop a denial; an allowed edit goes thr
   }
 })
 
-test('a hook whose host never closes stdin answers "allow, unchecked" when the time budget runs out', async () => {
+test('a host that never closes a pipe stdin (as Codex and git give) gets "allow, unchecked" at the budget', async () => {
+  await using p = await project()
+  const fifo = join(p.repo.path, '..', 'stdin.fifo')
+  assert.equal(spawnSync('mkfifo', [fifo]).status, 0)
+  const writer = openSync(fifo, 'r+')
+  const reader = openSync(fifo, 'r')
+  try {
+    writeSync(writer, '{"session_id":')
+    const started = performance.now()
+    const child = spawn(process.execPath, [agentHookEntry, 'codex'], {
+      cwd: p.repo.path,
+      env: p.env as NodeJS.ProcessEnv,
+      stdio: [reader, 'ignore', 'pipe'],
+    })
+    let stderr = ''
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8')
+    })
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
+    const ms = performance.now() - started
+    assert.equal(code, 0)
+    assert.match(stderr, /no decision within the 1500 ms time budget/)
+    assert.ok(ms >= 1500 && ms < 1500 + 2500, `ended after ${Math.round(ms)} ms`)
+  } finally {
+    closeSync(reader)
+    closeSync(writer)
+  }
+})
+
+test('a host that never closes a socket stdin (as Claude Code gives) still sees the process end at the budget', async () => {
   await using p = await project()
   const run = await runAgentHook('claude', null, {
     cwd: p.repo.path,
@@ -150,8 +179,11 @@ test('a hook whose host never closes stdin answers "allow, unchecked" when the t
     stdin: '{"session_id":',
     keepStdinOpen: true,
   })
-  assert.equal(run.code, 0)
+  // Node cannot exit while a thread-pool read of the socket blocks, so the process ends by SIGTERM:
+  // a non-zero exit, which Claude Code treats as "no decision" and lets the edit through.
+  assert.equal(run.signal, 'SIGTERM')
+  assert.equal(run.code, 143)
   assert.equal(run.stdout, '')
   assert.match(run.stderr, /no decision within the 1500 ms time budget/)
-  assert.ok(run.ms >= 1500 && run.ms < 5000, `ended after ${Math.round(run.ms)} ms`)
+  assert.ok(run.ms >= 1500 && run.ms < 1500 + 2500, `ended after ${Math.round(run.ms)} ms`)
 })

@@ -29,13 +29,17 @@ async function main(): Promise<void> {
     if (reply.stdout !== '') writeSync(1, reply.stdout)
     if (reply.stderr !== '') writeSync(2, reply.stderr)
   }
+  const input = readStdin()
   const watchdog = setTimeout(() => {
     answer(failOpen(eventName, `no decision within the ${budgetMs} ms time budget`))
-    process.exit(0)
+    // Node cannot exit while a thread-pool read of a socket blocks (a host that never closed our
+    // stdin); a signal ends the process all the same, and the host treats that exit as "no decision".
+    if (input.blocking()) process.kill(process.pid, 'SIGTERM')
+    else process.exit(0)
   }, budgetMs)
 
   const env = readEnvironment(process.env)
-  const stdin = (await readStdin(process.stdin)).toString('utf8')
+  const stdin = (await input.bytes).toString('utf8')
   const { runAgentHook } = await import('./agent-hook.ts')
   const result = await runAgentHook({
     host,

@@ -20,14 +20,17 @@ async function main(): Promise<void> {
   const started = Date.now()
   let decided = false
   let stdin: Buffer = Buffer.alloc(0)
+  const input = readStdin()
   const watchdog = setTimeout(() => {
     if (decided) return
     decided = true
     writeSync(2, `sangam: the lease check took longer than ${budgetMs / 1000} s; the push was not checked\n`)
-    process.exit(runChained(stdin))
+    const status = runChained(stdin)
+    if (input.blocking()) process.kill(process.pid, 'SIGTERM')
+    else process.exit(status)
   }, budgetMs)
 
-  stdin = await readStdin(process.stdin)
+  stdin = await input.bytes
   const verdict = await decide(stdin.toString('utf8'), started)
   if (decided) return
   decided = true
