@@ -53,20 +53,28 @@ export function readSyncState(db: Db): SyncState | null {
 }
 
 /**
- * Makes this replica's position belong to `serverUrl` and `projectId`. The same server keeps its
- * cursor and watermark (a second `join`, a restarted attach); another one starts from gseq 0 and
- * pushes every local event again (ids make the second push of a record a no-op).
+ * The position the daemon replicates from: kept for the server it belongs to; for any other server
+ * (the attachment was edited by hand) it starts over, as attaching does.
  */
 export function startSyncState(db: Db, serverUrl: string, projectId: string, now: number): SyncState {
   const current = readSyncState(db)
-  if (current?.serverUrl !== serverUrl || current.projectId !== projectId) {
-    db.prepare(
-      /*sql*/ `INSERT INTO sync_state (lock, server_url, project_id, cursor, pushed_seq, presence, presence_at, updated_at)
+  if (current?.serverUrl !== serverUrl || current.projectId !== projectId)
+    return resetSyncState(db, serverUrl, projectId, now)
+  return current
+}
+
+/**
+ * Attaching starts over: cursor 0 (every record is applied again; those already here change
+ * nothing) and watermark 0 (every local event is pushed again; the server keeps the first copy of
+ * an id). That is also how a replica recovers from a server that lost data.
+ */
+export function resetSyncState(db: Db, serverUrl: string, projectId: string, now: number): SyncState {
+  db.prepare(
+    /*sql*/ `INSERT INTO sync_state (lock, server_url, project_id, cursor, pushed_seq, presence, presence_at, updated_at)
                VALUES (1, ?, ?, 0, 0, NULL, NULL, ?)
                ON CONFLICT (lock) DO UPDATE SET server_url = excluded.server_url, project_id = excluded.project_id,
                  cursor = 0, pushed_seq = 0, presence = NULL, presence_at = NULL, updated_at = excluded.updated_at`,
-    ).run(serverUrl, projectId, now)
-  }
+  ).run(serverUrl, projectId, now)
   const state = readSyncState(db)
   if (state === null)
     throw new SangamError(ErrorCode.Internal, 'sync_state row vanished after it was written')
