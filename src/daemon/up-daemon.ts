@@ -1,12 +1,15 @@
 import type { Environment } from '../config/environment.ts'
 import { projectCapture } from '../services/capture-project.ts'
 import { openProject } from '../services/project-context.ts'
+import type { SyncStatus } from '../services/sync-replicator.ts'
 import type { Clock } from '../shared/clock.ts'
 import type { Logger } from '../shared/logger.ts'
+import { openProjectDatabase, projectDir } from '../store/database.ts'
 import { transcriptRoots } from '../transcripts/transcript-locations.ts'
 import { CaptureTailer, type TailerStatus } from './capture-tailer.ts'
 import { DaemonLock, daemonFile } from './daemon-lock.ts'
 import type { Service } from './service.ts'
+import { SyncService } from './sync-service.ts'
 
 export type DaemonStatus =
   | {
@@ -18,6 +21,7 @@ export type DaemonStatus =
       readonly version: string
     }
   | TailerStatus
+  | SyncStatus
   | { readonly type: 'stopped'; readonly pid: number }
 
 export interface UpOptions {
@@ -48,14 +52,29 @@ export async function runUp(options: UpOptions): Promise<void> {
       startedAt: new Date(options.clock.now()).toISOString(),
     })
     const log = options.log.child({ component: 'daemon', project: project.repo.projectId })
+    const { sangamHome } = options.env
+    const { projectId } = project.repo
+    const sync = new SyncService({
+      projectDir: projectDir(sangamHome, projectId),
+      openDb: () => openProjectDatabase(sangamHome, projectId),
+      human: project.human,
+      clock: options.clock,
+      log,
+      onStatus: options.onStatus,
+    })
     const services: Service[] = [
       new CaptureTailer({
         capture: projectCapture(project, options.since, log),
         roots: transcriptRoots(options.env),
         clock: options.clock,
         log,
-        onStatus: options.onStatus,
+        onStatus: (status) => {
+          options.onStatus(status)
+          // Push what was just captured now, not at the next look at the outbox.
+          if (status.type === 'captured') sync.nudge()
+        },
       }),
+      sync,
     ]
     options.onStatus({
       type: 'started',

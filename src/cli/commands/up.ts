@@ -48,6 +48,16 @@ function describe(status: DaemonStatus): string {
       return `${status.from} moved to ${status.to}`
     case 'error':
       return `could not capture ${status.path ?? 'transcripts'} (will retry): ${status.message}`
+    case 'sync-connected':
+      return `team server ${status.url}: connected (${status.cursor} of ${status.headGseq} records applied)`
+    case 'sync-pushed':
+      return `shared ${status.records} record(s) with the team`
+    case 'sync-applied':
+      return `received ${status.records} record(s) from the team (${status.events} new event(s))`
+    case 'sync-offline':
+      return `team server ${status.url} unreachable (${status.message}); working offline, trying again in ${(status.retryInMs / 1000).toFixed(1)} s`
+    case 'sync-refused':
+      return `team server ${status.url} refused this replica: ${status.message}`
     case 'stopped':
       return 'stopped'
   }

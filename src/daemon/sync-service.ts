@@ -1,0 +1,175 @@
+import { reconnectDelayMs } from '../core/sync-backoff.ts'
+import { type Attachment, attachmentStamp, readAttachment } from '../services/sync-attachment.ts'
+import { isFatalRefusal, Replicator, type SyncStatus } from '../services/sync-replicator.ts'
+import type { Clock } from '../shared/clock.ts'
+import type { Logger } from '../shared/logger.ts'
+import type { Db } from '../store/database.ts'
+import type { Service } from './service.ts'
+
+export interface SyncServiceOptions {
+  /** The project's data directory, where the attachment file appears when the replica is attached. */
+  readonly projectDir: string
+  /** Opens the connection replication writes on (its own, beside capture's). */
+  readonly openDb: () => Db
+  readonly human: string
+  readonly clock: Clock
+  readonly log: Logger
+  readonly onStatus: (status: SyncStatus) => void
+  /** In [0, 1): the jitter of reconnection delays. */
+  readonly random?: (() => number) | undefined
+  /** How often the attachment file is looked at (attached, detached, re-joined). */
+  readonly attachmentPollMs?: number | undefined
+}
+
+/**
+ * The daemon's replication service. It does nothing until the replica is attached (`init
+ * --server`, `join`), then keeps one Replicator connected: when the connection ends or cannot be
+ * made it waits (full-jitter backoff, reset by a connection that worked) and connects again from
+ * the stored cursor and watermark. Capture goes on meanwhile; the outbox is the database, so
+ * offline work is pushed on reconnect. A refusal retrying cannot fix (a wrong key) stops
+ * replication until the attachment file changes. A changed attachment (a `join` while the daemon
+ * runs) reconnects at once.
+ */
+export class SyncService implements Service {
+  readonly id = 'sync'
+  readonly #options: SyncServiceOptions
+  readonly #log: Logger
+  readonly #stop = new AbortController()
+  #replicator: Replicator | null = null
+  #wake: (() => void) | null = null
+  #running: Promise<void> | null = null
+
+  constructor(options: SyncServiceOptions) {
+    this.#options = options
+    this.#log = options.log.child({ component: this.id })
+  }
+
+  run(): Promise<void> {
+    this.#running ??= this.#run()
+    return this.#running
+  }
+
+  async stop(): Promise<void> {
+    this.#stop.abort()
+    this.#replicator?.end()
+    this.#wake?.()
+    await this.#running
+  }
+
+  /** Capture committed events: push them now rather than at the next poll. */
+  nudge(): void {
+    this.#replicator?.nudge()
+  }
+
+  async #run(): Promise<void> {
+    const db = this.#options.openDb()
+    try {
+      let failures = 0
+      while (!this.#stop.signal.aborted) {
+        const stamp = attachmentStamp(this.#options.projectDir)
+        const attachment = this.#readAttachment()
+        if (attachment === null) {
+          await this.#until(() => attachmentStamp(this.#options.projectDir) !== stamp)
+          continue
+        }
+        const outcome = await this.#connect(db, attachment, stamp)
+        if (this.#stop.signal.aborted) return
+        if (outcome.kind === 'refused') {
+          this.#options.onStatus({
+            type: 'sync-refused',
+            url: attachment.url,
+            code: outcome.code,
+            message: outcome.message,
+          })
+          await this.#until(() => attachmentStamp(this.#options.projectDir) !== stamp)
+          failures = 0
+          continue
+        }
+        if (outcome.kind === 'moved') continue
+        failures = outcome.connected ? 0 : failures + 1
+        const retryInMs = reconnectDelayMs(failures, (this.#options.random ?? Math.random)())
+        this.#options.onStatus({
+          type: 'sync-offline',
+          url: attachment.url,
+          message: outcome.message,
+          retryInMs,
+        })
+        await this.#sleep(retryInMs)
+      }
+    } finally {
+      db.close()
+    }
+  }
+
+  async #connect(db: Db, attachment: Attachment, stamp: number | null): Promise<ConnectOutcome> {
+    let connected = false
+    const replicator = new Replicator({
+      db,
+      attachment,
+      human: this.#options.human,
+      clock: this.#options.clock,
+      log: this.#options.log,
+      onStatus: (status) => {
+        if (status.type === 'sync-connected') connected = true
+        this.#options.onStatus(status)
+      },
+    })
+    this.#replicator = replicator
+    let moved = false
+    const watch = setInterval(() => {
+      if (attachmentStamp(this.#options.projectDir) === stamp) return
+      moved = true
+      replicator.end()
+    }, this.#options.attachmentPollMs ?? 2000)
+    try {
+      await replicator.run()
+      return moved ? { kind: 'moved' } : { kind: 'ended', connected, message: 'the connection closed' }
+    } catch (error) {
+      if (moved) return { kind: 'moved' }
+      const message = (error as Error).message
+      if (isFatalRefusal(error)) {
+        const code = String((error as { data?: { code?: unknown } }).data?.code)
+        return { kind: 'refused', code, message }
+      }
+      this.#log.debug('sync connection failed', { error: message })
+      return { kind: 'ended', connected, message }
+    } finally {
+      clearInterval(watch)
+      this.#replicator = null
+    }
+  }
+
+  #readAttachment(): Attachment | null {
+    try {
+      return readAttachment(this.#options.projectDir)
+    } catch (error) {
+      this.#log.warn('cannot read the team server attachment', { error: (error as Error).message })
+      return null
+    }
+  }
+
+  /** Waits until `changed()` holds (checked at the poll interval) or the service stops. */
+  async #until(changed: () => boolean): Promise<void> {
+    while (!this.#stop.signal.aborted && !changed()) await this.#sleep(this.#options.attachmentPollMs ?? 2000)
+  }
+
+  #sleep(ms: number): Promise<void> {
+    if (this.#stop.signal.aborted) return Promise.resolve()
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms)
+      this.#wake = done
+      function done(): void {
+        clearTimeout(timer)
+        resolve()
+      }
+    }).finally(() => {
+      this.#wake = null
+    })
+  }
+}
+
+type ConnectOutcome =
+  | { readonly kind: 'ended'; readonly connected: boolean; readonly message: string }
+  | { readonly kind: 'refused'; readonly code: string; readonly message: string }
+  /** The attachment changed under a live connection: reconnect at once, with the new one. */
+  | { readonly kind: 'moved' }
