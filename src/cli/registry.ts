@@ -1,10 +1,12 @@
 import type { CommandSpec } from './command.ts'
 import { briefCommand } from './commands/brief.ts'
 import { claimCommand } from './commands/claim.ts'
+import { connectionCommand } from './commands/connection.ts'
 import { doctorCommand } from './commands/doctor.ts'
 import { indexCommand } from './commands/index.ts'
 import { initCommand } from './commands/init.ts'
 import { installHooksCommand } from './commands/install-hooks.ts'
+import { joinCommand } from './commands/join.ts'
 import { leasesCommand } from './commands/leases.ts'
 import { mcpCommand } from './commands/mcp.ts'
 import { noteCommand } from './commands/note.ts'
@@ -21,6 +23,8 @@ import { whoHasCommand } from './commands/who-has.ts'
  */
 export const commands: readonly CommandSpec[] = [
   initCommand,
+  joinCommand,
+  connectionCommand,
   installHooksCommand,
   upCommand,
   indexCommand,

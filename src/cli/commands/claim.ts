@@ -2,10 +2,11 @@ import { describeActor } from '../../core/lease-actor.ts'
 import { describeConflicts, describeLease } from '../../core/lease-describe.ts'
 import { parseTtl } from '../../core/lease-expiry.ts'
 import { resolveActor } from '../../services/lease-actor.ts'
-import { LocalLeaseArbiter } from '../../services/lease-local-arbiter.ts'
 import { resolvePatternArgument } from '../../services/lease-path.ts'
 import { openProject } from '../../services/project-context.ts'
+import { chooseLeaseArbiter } from '../../services/sync-arbiter-choice.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
+import { projectDir } from '../../store/database.ts'
 import type { CommandSpec } from '../command.ts'
 import { exitCodes } from '../exit-codes.ts'
 
@@ -36,7 +37,11 @@ export const claimCommand: CommandSpec = {
     try {
       const patterns = args.map((arg) => resolvePatternArgument(arg, ctx.cwd, project.repo.worktrees))
       const actor = resolveActor(ctx.env, project.human)
-      const arbiter = new LocalLeaseArbiter(project.db, ctx.clock)
+      const arbiter = chooseLeaseArbiter(
+        project.db,
+        projectDir(ctx.env.sangamHome, project.repo.projectId),
+        ctx.clock,
+      )
       const result = await arbiter.claim({ actor, patterns, reason, ttlMs })
       const now = ctx.clock.now()
       if (!result.granted) {

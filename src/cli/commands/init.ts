@@ -1,25 +1,45 @@
 import { createInterface } from 'node:readline/promises'
+import { parseServerUrl } from '../../core/sync-connection-line.ts'
 import {
   type McpLaunch,
   type McpRegistration,
   registerMcpServer,
   sangamLaunch,
 } from '../../services/mcp-registration.ts'
-import { openProject } from '../../services/project-context.ts'
-import { databasePath } from '../../store/database.ts'
+import { openProject, type ProjectContext } from '../../services/project-context.ts'
+import { attachToServer } from '../../services/sync-attach.ts'
+import { newProjectKey, readAttachment } from '../../services/sync-attachment.ts'
+import { writeSyncSettings } from '../../services/sync-settings.ts'
+import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
+import { databasePath, projectDir } from '../../store/database.ts'
 import type { CommandContext, CommandSpec } from '../command.ts'
+import { describeAttach } from './join.ts'
 
 export const initCommand: CommandSpec = {
   name: 'init',
-  summary: 'Record this repository as a sangam project (local SQLite; nothing leaves the machine)',
+  summary:
+    'Record this repository as a sangam project (local SQLite; nothing leaves the machine unless --server attaches it)',
   options: [
     { flags: '-y, --yes', description: 'register the MCP server with Claude Code and Codex without asking' },
     { flags: '--no-mcp', description: 'do not register the MCP server' },
+    {
+      flags: '--server <url>',
+      description: 'create the project on this team server with a fresh key and attach this checkout to it',
+    },
+    {
+      flags: '--share-tool-output',
+      description: 'share tool output with the team too (not shared by default)',
+    },
+    { flags: '--no-share-tool-output', description: 'keep tool output on this machine (the default)' },
   ],
   async run(ctx, _args, options) {
     const project = openProject(ctx.env, ctx.cwd, ctx.clock)
     try {
       const database = databasePath(ctx.env.sangamHome, project.repo.projectId)
+      if (typeof options.shareToolOutput === 'boolean')
+        writeSyncSettings(project.db, { shareToolOutput: options.shareToolOutput })
+      const server =
+        typeof options.server === 'string' ? await createOnServer(ctx, project, options.server) : null
       const mcp = await offerMcp(ctx, project.repo.root, options)
       const json = {
         projectId: project.repo.projectId,
@@ -29,18 +49,53 @@ export const initCommand: CommandSpec = {
         worktrees: project.repo.worktrees,
         database,
         mcp,
+        server: server?.json ?? null,
       }
       const text = [
         `sangam project ${json.projectId} (${json.identitySource === 'remote' ? json.remote : 'no remote; identified by its git dir'})`,
         `  database  ${json.database}`,
         `  worktrees ${json.worktrees.join(', ')}`,
         ...describeMcp(mcp),
+        ...(server === null ? [] : server.lines.map((line) => `  server    ${line}`)),
       ].join('\n')
       return { json, text }
     } finally {
       project.close()
     }
   },
+}
+
+/**
+ * `--server`: registers the project on the server under a fresh key and attaches this checkout.
+ * Run again with the same server it changes nothing; another server is refused, since the
+ * project's history and leases live on the one it is attached to (`join` moves a checkout).
+ */
+async function createOnServer(ctx: CommandContext, project: ProjectContext, given: string) {
+  const url = parseServerUrl(given)
+  const dir = projectDir(ctx.env.sangamHome, project.repo.projectId)
+  const attached = readAttachment(dir)
+  if (attached !== null && attached.url === url && attached.projectId === project.repo.projectId) {
+    return {
+      json: { status: 'already-attached', url, projectId: attached.projectId },
+      lines: [`already attached to ${url}; sangam connection prints the line for teammates`],
+    }
+  }
+  if (attached !== null) {
+    throw new SangamError(
+      ErrorCode.InvalidInput,
+      `this checkout is attached to ${attached.url}; to move it to another server, sangam join a connection line from that server`,
+    )
+  }
+  const result = await attachToServer({
+    db: project.db,
+    projectDir: dir,
+    projectId: project.repo.projectId,
+    connection: { url, projectId: project.repo.projectId, key: newProjectKey() },
+    mode: 'create',
+    clock: ctx.clock,
+    log: ctx.log,
+  })
+  return { json: { status: 'created', ...result }, lines: describeAttach('created', result) }
 }
 
 /** What init did about the MCP server, for `--json`. */

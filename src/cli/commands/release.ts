@@ -1,10 +1,11 @@
 import { describeActor } from '../../core/lease-actor.ts'
 import { describeLease } from '../../core/lease-describe.ts'
 import { resolveActor } from '../../services/lease-actor.ts'
-import { LocalLeaseArbiter } from '../../services/lease-local-arbiter.ts'
 import { resolvePatternArgument } from '../../services/lease-path.ts'
 import { openProject } from '../../services/project-context.ts'
+import { chooseLeaseArbiter } from '../../services/sync-arbiter-choice.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
+import { projectDir } from '../../store/database.ts'
 import type { CommandSpec } from '../command.ts'
 
 export const releaseCommand: CommandSpec = {
@@ -38,7 +39,11 @@ export const releaseCommand: CommandSpec = {
           ? null
           : args.map((arg) => resolvePatternArgument(arg, ctx.cwd, project.repo.worktrees))
       const actor = resolveActor(ctx.env, project.human)
-      const arbiter = new LocalLeaseArbiter(project.db, ctx.clock)
+      const arbiter = chooseLeaseArbiter(
+        project.db,
+        projectDir(ctx.env.sangamHome, project.repo.projectId),
+        ctx.clock,
+      )
       const outcome = await arbiter.release({ actor, patterns, forceReason: force ? reason : null })
       const now = ctx.clock.now()
       if (!outcome.ok && outcome.problem === 'not-found') {
