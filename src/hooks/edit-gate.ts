@@ -92,9 +92,12 @@ async function recordAutoLeases(
     return unrecorded(error)
   }
   try {
-    // Imported here: a denial never writes, so it never loads the arbiter.
-    const { LocalLeaseArbiter } = await import('../services/lease-local-arbiter.ts')
-    const arbiter = new LocalLeaseArbiter(writer, clock, { editBusyTimeoutMs: writeBusyTimeoutMs })
+    // Imported here: a denial never writes, so it never loads the arbiter. While attached to a
+    // team server the auto-lease is taken there, within the edit budget (sync-server-arbiter.ts).
+    const { chooseLeaseArbiter } = await import('../services/sync-arbiter-choice.ts')
+    const arbiter = chooseLeaseArbiter(writer, input.project.projectDir, clock, {
+      local: { editBusyTimeoutMs: writeBusyTimeoutMs },
+    })
     const outcomes: EditOutcome[] = []
     for (const check of checks) outcomes.push(await checkEdit(arbiter, check))
     const refused = outcomes.filter((outcome) => outcome.decision === 'deny')

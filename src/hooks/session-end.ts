@@ -1,5 +1,5 @@
 import type { Actor } from '../protocol/lease.ts'
-import { LocalLeaseArbiter } from '../services/lease-local-arbiter.ts'
+import { chooseLeaseArbiter } from '../services/sync-arbiter-choice.ts'
 import { openDatabaseFile } from '../store/database.ts'
 import { type HookAnswer, quiet } from './hook-answer.ts'
 import type { LocatedProject } from './project-locator.ts'
@@ -22,7 +22,15 @@ export async function endSession(input: SessionEndInput): Promise<HookAnswer> {
   if (input.actor.sessionId === null) return quiet('ignored')
   const db = openDatabaseFile(input.project.databaseFile, { busyTimeoutMs })
   try {
-    const arbiter = new LocalLeaseArbiter(db, { now: () => input.now }, { busyTimeoutMs })
+    const arbiter = chooseLeaseArbiter(
+      db,
+      input.project.projectDir,
+      { now: () => input.now },
+      {
+        local: { busyTimeoutMs },
+        server: { timeoutMs: busyTimeoutMs },
+      },
+    )
     const released = await arbiter.releaseSessionLeases(input.actor.sessionId)
     return quiet(`released ${released.length}`)
   } finally {
