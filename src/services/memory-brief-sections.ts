@@ -7,6 +7,7 @@ import type { BriefCursor } from '../store/brief-cursor-table.ts'
 import type { Db } from '../store/database.ts'
 import { listNotesAfter } from '../store/note-events.ts'
 import { countActiveSessions, listActiveSessions } from '../store/session-table.ts'
+import { landedFromTeam, teamPresence } from './sync-brief-sections.ts'
 
 /** Where the reader's checkout stands, read once per brief. */
 export interface GitState {
@@ -97,7 +98,13 @@ export const recentNotes: BriefSectionSource = ({ db, now, cursor }) => {
  * The brief's sections, in order. A new part of the brief (leases, room messages) is one more
  * source here.
  */
-export const briefSections: readonly BriefSectionSource[] = [activeSessions, landedCommits, recentNotes]
+export const briefSections: readonly BriefSectionSource[] = [
+  activeSessions,
+  teamPresence,
+  landedCommits,
+  landedFromTeam,
+  recentNotes,
+]
 
 function commitsFor(context: BriefContext, ref: string, since: string | null): CommitList {
   if (context.cursor === null) return recentCommits(context.cwd, ref, firstBriefCommits)
