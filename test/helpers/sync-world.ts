@@ -1,0 +1,163 @@
+import { appendFileSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { type ServeProcess, startServeWith } from '../../server/test/helpers/serve-process.ts'
+import { databasePath, openDatabaseFile } from '../../src/store/database.ts'
+import { eventSelect, type StoredEvent, toStoredEvent } from '../../src/store/event-table.ts'
+import { claudeHuman } from './capture-transcripts.ts'
+import { type CliResult, isolatedEnv, runCli, runCliJson } from './run-cli.ts'
+import { git, type TmpDir, tmpDir } from './tmp-git-repo.ts'
+import { startUp, type UpProcess } from './up-process.ts'
+
+/**
+ * Two "machines" on one host for sync tests: each its own HOME (with `~/.claude`, `~/.codex`),
+ * SANGAM_HOME and clone of one repository (same remote URL, so the same project id), and one
+ * `sangam serve` between them. Every process is the compiled CLI, as users run it.
+ */
+export const sharedRemote = 'https://github.com/acme/widget.git'
+
+export interface Machine {
+  readonly name: string
+  readonly home: string
+  readonly repo: string
+  readonly env: Record<string, string | undefined>
+  readonly projectDir: string
+  readonly database: string
+  cli(args: readonly string[], input?: string): Promise<CliResult>
+  cliJson<T = unknown>(args: readonly string[]): Promise<T>
+  /** `sangam up --json` on this machine. */
+  up(): UpProcess
+  /** Appends a human turn to this machine's Claude Code transcript `<session>.jsonl`; returns its path. */
+  say(session: string, text: string): string
+  /** How many events hold `word` (a read-only FTS query on the replica). */
+  search(word: string): number
+  events(): StoredEvent[]
+}
+
+export interface SyncWorld extends AsyncDisposable {
+  readonly root: TmpDir
+  readonly serverDir: string
+  server: ServeProcess
+  readonly a: Machine
+  readonly b: Machine
+  /** Stops the server (SIGTERM, or a crash) and starts it again on the same port and data. */
+  restartServer(how: 'stop' | 'crash'): Promise<void>
+  /** Every process the world started, for a test that greps their output. */
+  readonly outputs: string[]
+}
+
+export async function syncWorld(): Promise<SyncWorld> {
+  const root = tmpDir('sangam-sync-')
+  const origin = join(root.path, 'origin.git')
+  git(root.path, 'init', '-q', '--bare', '-b', 'main', origin)
+  const seed = join(root.path, 'seed')
+  git(root.path, 'clone', '-q', origin, seed)
+  git(
+    seed,
+    '-c',
+    'user.email=seed@x.dev',
+    '-c',
+    'user.name=seed',
+    'commit',
+    '-q',
+    '--allow-empty',
+    '-m',
+    'initial',
+  )
+  git(seed, 'push', '-q', 'origin', 'main')
+  const outputs: string[] = []
+  const serverDir = join(root.path, 'server')
+  mkdirSync(serverDir)
+  let server = await startServeWith(['--port', '0', '--data', join(serverDir, 'data')], serverDir)
+  const port = new URL(server.url).port
+  const a = await machine(root.path, 'alice', origin, outputs)
+  const b = await machine(root.path, 'bob', origin, outputs)
+  const world: SyncWorld = {
+    root,
+    serverDir,
+    get server() {
+      return server
+    },
+    set server(next) {
+      server = next
+    },
+    a,
+    b,
+    outputs,
+    async restartServer(how) {
+      if (how === 'crash') await server.crash()
+      else await server.stop()
+      server = await startServeWith(['--port', port, '--data', join(serverDir, 'data')], serverDir)
+    },
+    async [Symbol.asyncDispose]() {
+      await server.stop().catch(() => undefined)
+      await root[Symbol.asyncDispose]()
+    },
+  }
+  return world
+}
+
+async function machine(root: string, name: string, origin: string, outputs: string[]): Promise<Machine> {
+  const home = join(root, name)
+  mkdirSync(home)
+  const repo = join(home, 'widget')
+  git(root, 'clone', '-q', origin, repo)
+  git(repo, 'config', 'user.email', `${name}@x.dev`)
+  git(repo, 'config', 'user.name', name)
+  git(repo, 'remote', 'set-url', 'origin', sharedRemote)
+  const env = isolatedEnv(home)
+  const init = await runCliJson<{ projectId: string; database: string }>(['init', '--no-mcp'], {
+    cwd: repo,
+    env,
+  })
+  const transcripts = join(home, '.claude', 'projects', `-${name}-widget`)
+  mkdirSync(transcripts, { recursive: true })
+  const read = <T>(query: (db: ReturnType<typeof openDatabaseFile>) => T): T => {
+    const db = openDatabaseFile(init.database, { readonly: true })
+    try {
+      return query(db)
+    } finally {
+      db.close()
+    }
+  }
+  const cli = async (args: readonly string[], input?: string): Promise<CliResult> => {
+    const result = await runCli(args, { cwd: repo, env, input })
+    outputs.push(result.stdout, result.stderr)
+    return result
+  }
+  return {
+    name,
+    home,
+    repo,
+    env,
+    projectDir: join(home, '.sangam', 'projects', init.projectId),
+    database: databasePath(join(home, '.sangam'), init.projectId),
+    cli,
+    async cliJson<T>(args: readonly string[]) {
+      const result = await cli([...args, '--json'])
+      if (result.code !== 0)
+        throw new Error(`${name}: sangam ${args.join(' ')} exited ${result.code}: ${result.stderr}`)
+      return JSON.parse(result.stdout) as T
+    },
+    up() {
+      const up = startUp([], { cwd: repo, env: { ...env, SANGAM_LOG: 'info' } })
+      up.child.on('exit', () => outputs.push(JSON.stringify(up.statuses), up.stderr()))
+      return up
+    },
+    say(session, text) {
+      const path = join(transcripts, `${session}.jsonl`)
+      appendFileSync(path, claudeHuman({ cwd: repo, session, text, at: new Date().toISOString() }))
+      return path
+    },
+    search: (word) =>
+      read(
+        (db) =>
+          (
+            db.prepare('SELECT count(*) AS n FROM event_fts WHERE event_fts MATCH ?').get(word) as {
+              n: number
+            }
+          ).n,
+      ),
+    events: () =>
+      read((db) => (db.prepare(`${eventSelect} ORDER BY e.seq`).all() as unknown[]).map(toStoredEvent)),
+  }
+}

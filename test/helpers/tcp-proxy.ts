@@ -1,0 +1,71 @@
+import { connect, createServer, type Server, type Socket } from 'node:net'
+
+/**
+ * A loopback TCP proxy in front of the sync server, for faults the network causes: `cut()` drops
+ * every open connection (a WebSocket with them) as a flaky Wi-Fi does; `offline(true)` refuses new
+ * ones. It also keeps the head of every request a client sent, so a test can check what crossed
+ * the wire (the key only in a header, never in a URL).
+ */
+export interface TcpProxy extends AsyncDisposable {
+  readonly url: string
+  cut(): void
+  offline(refuse: boolean): void
+  /** The first bytes (up to 8 KiB) of each client connection, as text. */
+  requests(): string[]
+  close(): Promise<void>
+}
+
+export async function startProxy(target: string): Promise<TcpProxy> {
+  const { hostname, port } = new URL(target)
+  const open = new Set<Socket>()
+  const heads: { text: string }[] = []
+  let refusing = false
+  const server: Server = createServer((client) => {
+    if (refusing) {
+      client.destroy()
+      return
+    }
+    const upstream = connect(Number(port), hostname)
+    const head = { text: '' }
+    heads.push(head)
+    open.add(client)
+    open.add(upstream)
+    client.on('data', (chunk: Buffer) => {
+      if (head.text.length < 8192) head.text += chunk.toString('latin1').slice(0, 8192 - head.text.length)
+    })
+    client.pipe(upstream)
+    upstream.pipe(client)
+    const drop = (): void => {
+      client.destroy()
+      upstream.destroy()
+      open.delete(client)
+      open.delete(upstream)
+    }
+    client.on('error', drop)
+    upstream.on('error', drop)
+    client.on('close', drop)
+    upstream.on('close', drop)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const address = server.address()
+  if (address === null || typeof address === 'string') throw new Error('proxy has no port')
+  const close = async (): Promise<void> => {
+    for (const socket of open) socket.destroy()
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+  }
+  const cut = (): void => {
+    for (const socket of open) socket.destroy()
+    open.clear()
+  }
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    cut,
+    offline(refuse) {
+      refusing = refuse
+      if (refuse) cut()
+    },
+    requests: () => heads.map((head) => head.text),
+    close,
+    [Symbol.asyncDispose]: close,
+  }
+}
