@@ -62,41 +62,59 @@ test('an unleased file is edited, leaving an auto-lease the next Codex edit of i
     { tool: 'Bash', input: { command: `while [ ! -e ${go} ]; do sleep 0.2; done`, description: 'Wait' } },
     { text: 'Done.' },
   ])
-  const leases = await waitForLeases(lab, 1)
-  assert.deepEqual(
-    leases.map((lease) => [lease.pattern, lease.kind, lease.holder.vendor]),
-    [['src/b.ts', 'auto', 'claude']],
-  )
-  assert.equal(readFileSync(file, 'utf8'), 'export const b = 2\n', 'Claude edited the file')
+  try {
+    // The hook records the auto-lease before Claude writes; wait for both.
+    const leases = await waitForLeases(lab, 1)
+    assert.deepEqual(
+      leases.map((lease) => [lease.pattern, lease.kind, lease.holder.vendor]),
+      [['src/b.ts', 'auto', 'claude']],
+    )
+    assert.ok(
+      await waitFor(() => readFileSync(file, 'utf8') === 'export const b = 2\n'),
+      'Claude edited the file',
+    )
 
-  const codex = await lab.codex('Set b to 3 in src/b.ts.', [
-    {
-      patch:
-        '*** Begin Patch\n*** Update File: src/b.ts\n@@\n-export const b = 2\n+export const b = 3\n*** End Patch\n',
-    },
-    { text: 'The patch was refused.' },
-  ])
-  assert.equal(codex.code, 0, codex.stderr)
-  assert.equal(
-    readFileSync(file, 'utf8'),
-    'export const b = 2\n',
-    'Codex did not overwrite the edit in progress',
-  )
-  assert.match(
-    transcriptLines(codex.transcript, 'PreToolUse hook'),
-    /Command blocked by PreToolUse hook: src\/b\.ts is being edited by dev@example\.com's claude session/,
-  )
+    const codex = await lab.codex('Set b to 3 in src/b.ts.', [
+      {
+        patch:
+          '*** Begin Patch\n*** Update File: src/b.ts\n@@\n-export const b = 2\n+export const b = 3\n*** End Patch\n',
+      },
+      { text: 'The patch was refused.' },
+    ])
+    assert.equal(codex.code, 0, codex.stderr)
+    assert.equal(
+      readFileSync(file, 'utf8'),
+      'export const b = 2\n',
+      `Codex did not overwrite the edit in progress; hooks saw:\n${lab.heartbeats()}`,
+    )
+    assert.match(
+      transcriptLines(codex.transcript, 'PreToolUse hook'),
+      /Command blocked by PreToolUse hook: src\/b\.ts is being edited by dev@example\.com's claude session/,
+    )
 
-  writeFileSync(go, '')
-  const finished = await claude
-  assert.equal(finished.code, 0, finished.stderr)
-  assert.equal(
-    leases[0]?.holder.sessionId,
-    finished.sessionId,
-    'the auto-lease was held by that Claude session',
-  )
-  assert.deepEqual(await waitForLeases(lab, 0), [], 'SessionEnd released the session’s auto-lease')
+    writeFileSync(go, '')
+    const finished = await claude
+    assert.equal(finished.code, 0, finished.stderr)
+    assert.equal(
+      leases[0]?.holder.sessionId,
+      finished.sessionId,
+      'the auto-lease was held by that Claude session',
+    )
+    assert.deepEqual(await waitForLeases(lab, 0), [], 'SessionEnd released the session’s auto-lease')
+  } finally {
+    // Whatever failed, let Claude finish before the lab is removed under it.
+    writeFileSync(go, '')
+    await claude
+  }
 })
+
+async function waitFor(condition: () => boolean): Promise<boolean> {
+  for (let attempt = 0; attempt < 150; attempt++) {
+    if (condition()) return true
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  return condition()
+}
 
 interface LeaseJson {
   pattern: string
