@@ -56,3 +56,27 @@ test('with the store unreadable, SessionStart gives an empty brief with a one-li
     /^sangam: the team brief is unavailable \(.+\)\.$/,
   )
 })
+
+test('the SessionStart brief lists the leases, others’ first, with holder, reason and expiry', async () => {
+  await using home = tmpDir()
+  await using repo = tmpGitRepo()
+  const env = isolatedEnv(home.path)
+  await runCliJson(['init'], { cwd: repo.path, env })
+  await runCliJson(['claim', 'src/parser/**', '-r', 'rewriting the parser'], {
+    cwd: repo.path,
+    env: { ...env, SANGAM_USER: 'bob@example.com' },
+  })
+  await runCliJson(['claim', 'docs/**', '-r', 'docs pass'], {
+    cwd: repo.path,
+    env: { ...env, CLAUDE_CODE_SESSION_ID: 's-own' },
+  })
+  const run = await runAgentHook('claude', sessionEvent(repo.path, 'SessionStart', 's-own'), {
+    cwd: repo.path,
+    env,
+  })
+  const context = run.output?.hookSpecificOutput?.additionalContext ?? ''
+  assert.match(
+    context,
+    /Leases \(edits to others’ are refused\):\n- src\/parser\/\*\* — bob@example\.com, until \d\d:\d\d UTC \(in [^)]+\): "rewriting the parser" \[token 1\]\n- docs\/\*\* — dev@example\.com's claude session s-own, until .*"docs pass" \[token 2\] \(yours\)/,
+  )
+})

@@ -1,12 +1,14 @@
 import type { Actor } from '../protocol/lease.ts'
 import { MemoryBrief } from '../services/memory-brief.ts'
+import { briefSections } from '../services/memory-brief-sections.ts'
 import { openDatabaseFile } from '../store/database.ts'
 import { type HookAnswer, sessionContext } from './hook-answer.ts'
+import { leaseBriefSection } from './lease-brief-section.ts'
 import type { LocatedProject } from './project-locator.ts'
 
 /**
  * SessionStart: the session's brief goes into the model's context (`additionalContext`), so an
- * agent starts knowing who is active, what landed and what is held, without asking. The session
+ * agent starts knowing what is leased, who is active and what landed, without asking. The session
  * is the brief's reader, so a resumed or compacted session is told only what is new since.
  */
 export interface SessionBriefInput {
@@ -23,7 +25,11 @@ const busyTimeoutMs = 500
 export function briefForSession(input: SessionBriefInput): HookAnswer {
   const db = openDatabaseFile(input.project.databaseFile, { busyTimeoutMs })
   try {
-    const brief = new MemoryBrief(db, { now: () => input.now }).brief({ reader: input.actor, cwd: input.cwd })
+    const sections = [leaseBriefSection, ...briefSections]
+    const brief = new MemoryBrief(db, { now: () => input.now }, sections).brief({
+      reader: input.actor,
+      cwd: input.cwd,
+    })
     return sessionContext(brief.text)
   } finally {
     db.close()
