@@ -43,9 +43,10 @@ export async function runAgentHook(run: AgentHookRun): Promise<AgentHookResult> 
   const at = { eventName: payload.eventName, project: null }
   const targets = payload.eventName === 'PreToolUse' ? editTargets(payload) : []
   if (targets === null) return { ...at, answer: quiet('ignored') }
+  const cwd = payload.cwd ?? run.cwd
   let project: LocatedProject | null
   try {
-    project = await locateProject(run.env.sangamHome, payload.cwd ?? run.cwd, run.now)
+    project = await locateProject(run.env.sangamHome, cwd, run.now)
   } catch (error) {
     return { ...at, answer: failOpen(payload.eventName, `cannot find the project: ${messageOf(error)}`) }
   }
@@ -59,12 +60,12 @@ export async function runAgentHook(run: AgentHookRun): Promise<AgentHookResult> 
     switch (payload.eventName) {
       case 'PreToolUse': {
         const { gateEdit } = await import('./edit-gate.ts')
-        const answer = await gateEdit({ project, actor, cwd: payload.cwd ?? run.cwd, targets, now: run.now })
+        const answer = await gateEdit({ project, actor, cwd, targets, now: run.now })
         return { eventName: payload.eventName, project, answer }
       }
       case 'SessionStart': {
         const { briefForSession } = await import('./session-brief.ts')
-        const answer = briefForSession({ project, actor, cwd: payload.cwd ?? run.cwd, now: run.now })
+        const answer = briefForSession({ project, actor, cwd, now: run.now })
         return { eventName: payload.eventName, project, answer }
       }
       case 'SessionEnd': {
