@@ -26,6 +26,8 @@ export type PatternItem =
       readonly tokens: readonly SegmentToken[]
       /** May match no segment at all: extglobs can match '', and after `**` picomatch lets that end the path. */
       readonly optional?: true | undefined
+      /** The one string the segment matches, when it has no wildcard: compared without automata. */
+      readonly literal?: string | undefined
     }
   | { readonly type: 'globstar' }
 
@@ -255,5 +257,14 @@ function parseSegment(segment: string): PatternItem {
     const code = segment.charCodeAt(i)
     tokens.push({ type: 'char', set: { negated: false, ranges: [[code, code]] } })
   }
-  return { type: 'segment', tokens }
+  const chars = tokens.map(singleChar)
+  if (chars.some((code) => code === null)) return { type: 'segment', tokens }
+  return { type: 'segment', tokens, literal: String.fromCharCode(...(chars as number[])) }
+}
+
+/** The code unit a token stands for when it stands for exactly one, else null. */
+function singleChar(token: SegmentToken): number | null {
+  if (token.type !== 'char' || token.set.negated || token.set.ranges.length !== 1) return null
+  const [lo, hi] = token.set.ranges[0] ?? [0, -1]
+  return lo === hi ? lo : null
 }

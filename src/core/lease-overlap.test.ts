@@ -11,6 +11,7 @@ function matches(pattern: string, path: string): boolean {
   const key = patternKey(pattern)
   let matcher = compiled.get(key)
   if (matcher === undefined) {
+    if (compiled.size > 5000) compiled.clear()
     matcher = picomatch(key, { dot: true, windows: false })
     compiled.set(key, matcher)
   }

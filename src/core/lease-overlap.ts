@@ -29,11 +29,25 @@ export function patternsOverlap(a: string, b: string): boolean {
 }
 
 export function findOverlap(a: string, b: string): Overlap {
+  const key = `${patternKey(a)}\u0000${patternKey(b)}`
+  const known = answers.get(key)
+  if (known !== undefined) return known
+  if (answers.size >= 16_384) answers.clear()
+  const answer = analyse(a, b)
+  answers.set(key, answer)
+  return answer
+}
+
+/** Answers by folded pattern pair: every claim compares its patterns with the same live leases. */
+const answers = new Map<string, Overlap>()
+
+function analyse(a: string, b: string): Overlap {
   const left = shapeOf(a)
   const right = shapeOf(b)
   if (left.universal || right.universal) return { overlaps: true, witness: null }
   for (const x of left.alternatives) {
     for (const y of right.alternatives) {
+      if (differByLeadingLiterals(x, y)) continue
       const witness = sequenceWitness(x, y)
       if (witness === null) continue
       // Real paths never hold `.` or `..` segments, which picomatch refuses; the shapes do not model that.
@@ -55,6 +69,18 @@ function shapeOf(pattern: string): PatternShape {
   const shape = parsePattern(key)
   shapes.set(key, shape)
   return shape
+}
+
+/** Most patterns start with plain folders; two that part ways there share nothing (`src/…` vs `docs/…`). */
+function differByLeadingLiterals(a: readonly PatternItem[], b: readonly PatternItem[]): boolean {
+  for (let i = 0; i < a.length && i < b.length; i++) {
+    const x = a[i]
+    const y = b[i]
+    if (x?.type !== 'segment' || y?.type !== 'segment' || x.literal === undefined || y.literal === undefined)
+      return false
+    if (x.literal !== y.literal) return true
+  }
+  return false
 }
 
 const slash = 0x2f
@@ -87,11 +113,19 @@ function sequenceWitness(a: readonly PatternItem[], b: readonly PatternItem[]): 
     if (x?.type === 'globstar' || (x?.type === 'segment' && x.optional)) visit(i + 1, j, consumed, null)
     if (y?.type === 'globstar' || (y?.type === 'segment' && y.optional)) visit(i, j + 1, consumed, null)
     if (x === undefined || y === undefined) continue
-    const segment = segmentWitness(tokensOf(x), tokensOf(y))
+    const literal = bothLiteral(x, y)
+    const segment = literal === undefined ? segmentWitness(tokensOf(x), tokensOf(y)) : literal
     if (segment === null) continue
     visit(x.type === 'globstar' ? i : i + 1, y.type === 'globstar' ? j : j + 1, 1, segment)
   }
   return null
+}
+
+/** Two literal segments meet only if equal: the common case, answered without an automaton. */
+function bothLiteral(x: PatternItem, y: PatternItem): string | null | undefined {
+  if (x.type !== 'segment' || y.type !== 'segment' || x.literal === undefined || y.literal === undefined)
+    return undefined
+  return x.literal === y.literal ? x.literal : null
 }
 
 function tokensOf(item: PatternItem): readonly SegmentToken[] {

@@ -128,9 +128,9 @@ export class LocalLeaseArbiter implements LeaseArbiter {
     })
   }
 
-  #transaction<T>(busyTimeoutMs: number, work: (now: number) => T): T {
+  async #transaction<T>(busyTimeoutMs: number, work: (now: number) => T): Promise<T> {
     try {
-      return inLeaseTransaction(this.#db, busyTimeoutMs, () => {
+      return await inLeaseTransaction(this.#db, busyTimeoutMs, () => {
         const now = this.#clock.now()
         deleteExpiredLeases(this.#db, now)
         return work(now)

@@ -180,12 +180,41 @@ interface LogRow {
 }
 
 /**
- * Runs `work` in one IMMEDIATE transaction, waiting up to `busyTimeoutMs` for the write lock.
- * IMMEDIATE takes the lock before the first read, so what `work` reads is what it decides on.
+ * Runs `work` in one IMMEDIATE transaction: the write lock is taken before the first read, so what
+ * `work` reads is what it decides on. Waits up to `budgetMs` for the lock, then throws SQLITE_BUSY.
+ *
+ * The wait is ours, not SQLite's busy handler: that one sleeps on a fixed schedule (1, 2, 5 … 100
+ * ms), so claimers that collided once wake together and collide again, and 50 of them take
+ * seconds to get through a lock each holds for a millisecond. Random ("full jitter") backoff
+ * spreads them out. The wait is asynchronous, so a long-lived process keeps serving meanwhile.
  */
-export function inLeaseTransaction<T>(db: Db, busyTimeoutMs: number, work: () => T): T {
-  db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`)
-  return db.transaction(work).immediate()
+export async function inLeaseTransaction<T>(db: Db, budgetMs: number, work: () => T): Promise<T> {
+  const deadline = performance.now() + budgetMs
+  const transaction = db.transaction(work)
+  const previous = db.pragma('busy_timeout', { simple: true }) as number
+  db.pragma('busy_timeout = 0')
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return transaction.immediate()
+      } catch (error) {
+        const left = deadline - performance.now()
+        if (!isBusy(error) || left <= 0) throw error
+        const ceiling = Math.min(maxBackoffMs, 2 ** Math.min(attempt, 10))
+        await new Promise((resolve) => setTimeout(resolve, Math.min(left, Math.random() * ceiling)))
+      }
+    }
+  } finally {
+    db.pragma(`busy_timeout = ${previous}`)
+  }
+}
+
+/** The longest pause between two tries for the write lock. */
+const maxBackoffMs = 50
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code
+  return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code === 'SQLITE_LOCKED')
 }
 
 function toLease(row: LeaseRow): Lease {
