@@ -23,7 +23,8 @@ const instructions =
   "sangam is this project's shared memory: what every agent (Claude Code, Codex) and human on it said and did, " +
   'captured verbatim from their transcripts. Call ctx_brief when you start; ctx_search before re-deriving ' +
   'something someone may already have worked out; ctx_thread to read a hit in context; ctx_note to record a ' +
-  'decision the transcripts cannot show.'
+  'decision the transcripts cannot show. Before changing files another session may touch, ctx_claim them (and ' +
+  'ctx_release when done); ctx_who_has says who holds a file.'
 
 /**
  * Serves the MCP tools over stdio until the client goes away (stdin ends) or we are told to stop.

@@ -1,3 +1,4 @@
+import { leaseTools } from './lease-tools.ts'
 import type { AnyMcpTool } from './mcp-tool.ts'
 import { memoryTools } from './memory-tools.ts'
 
@@ -5,4 +6,4 @@ import { memoryTools } from './memory-tools.ts'
  * Every tool the MCP server offers, module by module. A new group of tools (leases: `ctx_claim`,
  * `ctx_release`, `ctx_who_has`) is one more module defined like `memory-tools.ts` and listed here.
  */
-export const tools: readonly AnyMcpTool[] = [...memoryTools]
+export const tools: readonly AnyMcpTool[] = [...memoryTools, ...leaseTools]

@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict'
+import { join } from 'node:path'
+import { test } from 'node:test'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { tmpDir, tmpGitRepo } from '../../test/helpers/tmp-git-repo.ts'
+import { readEnvironment } from '../config/environment.ts'
+import { ManualClock } from '../shared/clock.ts'
+import { silentLogger } from '../shared/logger.ts'
+import { leaseTools } from './lease-tools.ts'
+import { McpContext } from './mcp-context.ts'
+import { registerTools } from './mcp-tool.ts'
+
+const start = Date.parse('2026-11-30T10:00:00Z')
+
+/** An MCP client talking to the lease tools as one agent session in `repo`. */
+async function agent(
+  repo: string,
+  home: string,
+  env: Record<string, string>,
+  clientName: string,
+): Promise<Client> {
+  const server = new McpServer({ name: 'sangam', version: '0' })
+  const context = new McpContext({
+    env: readEnvironment({
+      HOME: home,
+      SANGAM_HOME: join(home, '.sangam'),
+      SANGAM_USER: 'alice@x.dev',
+      ...env,
+    }),
+    clock: new ManualClock(start),
+    log: silentLogger,
+    cwd: repo,
+    version: '0',
+    clientName: () => clientName,
+  })
+  registerTools(server, leaseTools, context)
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  await server.connect(serverSide)
+  const client = new Client({ name: clientName, version: '0' })
+  await client.connect(clientSide)
+  return client
+}
+
+function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {
+  const content = result.content as { type: string; text: string }[]
+  return content.map((part) => part.text).join('\n')
+}
+
+test("a Claude Code session's claim keeps the same human's Codex out; it can ask who, and only the holder releases", async () => {
+  await using home = tmpDir()
+  await using repo = tmpGitRepo()
+  const claude = await agent(repo.path, home.path, { CLAUDE_CODE_SESSION_ID: 'c-1' }, 'claude-code')
+  const codex = await agent(repo.path, home.path, {}, 'codex-mcp-client')
+
+  const granted = await claude.callTool({
+    name: 'ctx_claim',
+    arguments: { patterns: ['src/auth/**'], reason: 'auth rewrite' },
+  })
+  assert.equal(granted.isError, undefined)
+  const claimed = granted.structuredContent as {
+    granted: boolean
+    leases: { holder: unknown; expiresAt: number }[]
+  }
+  assert.equal(claimed.granted, true)
+  assert.deepEqual(claimed.leases[0]?.holder, { human: 'alice@x.dev', vendor: 'claude', sessionId: 'c-1' })
+  assert.equal(claimed.leases[0]?.expiresAt, start + 2 * 3_600_000)
+
+  const refused = await codex.callTool({
+    name: 'ctx_claim',
+    arguments: { patterns: ['src/auth/login.ts'], reason: 'fix' },
+  })
+  assert.equal((refused.structuredContent as { granted: boolean }).granted, false)
+  assert.match(
+    textOf(refused),
+    /Not granted; do not edit these files:\n.*src\/auth\/\*\* — alice@x\.dev's claude session c-1.*"auth rewrite"/,
+  )
+
+  const who = await codex.callTool({ name: 'ctx_who_has', arguments: { path: 'src/auth/login.ts' } })
+  assert.equal((who.structuredContent as { leases: unknown[] }).leases.length, 1)
+  const glob = await codex.callTool({ name: 'ctx_who_has', arguments: { path: 'src/**' } })
+  assert.equal((glob.structuredContent as { pattern: string }).pattern, 'src/**')
+
+  const notTheirs = await codex.callTool({ name: 'ctx_release', arguments: { patterns: ['src/auth/**'] } })
+  assert.equal(notTheirs.isError, true)
+  assert.match(textOf(notTheirs), /^LEASE_CONFLICT: src\/auth\/\*\* is not yours to release/)
+
+  const released = await claude.callTool({ name: 'ctx_release', arguments: {} })
+  assert.equal((released.structuredContent as { released: unknown[] }).released.length, 1)
+  const free = await codex.callTool({ name: 'ctx_who_has', arguments: { path: 'src/auth/login.ts' } })
+  assert.match(textOf(free), /Nobody holds src\/auth\/login\.ts/)
+})
+
+test('bad patterns are tool errors the agent can read, and the server keeps serving', async () => {
+  await using home = tmpDir()
+  await using repo = tmpGitRepo()
+  const claude = await agent(repo.path, home.path, { CLAUDE_CODE_SESSION_ID: 'c-1' }, 'claude-code')
+  const outside = await claude.callTool({
+    name: 'ctx_claim',
+    arguments: { patterns: ['../elsewhere/**'], reason: 'x' },
+  })
+  assert.equal(outside.isError, true)
+  assert.match(textOf(outside), /^INVALID_INPUT: .*outside this project/)
+  const none = await claude.callTool({ name: 'ctx_release', arguments: { patterns: ['docs/**'] } })
+  assert.match(textOf(none), /^NOT_FOUND: no live lease on docs\/\*\*/)
+  const ok = await claude.callTool({
+    name: 'ctx_claim',
+    arguments: { patterns: ['docs/**'], reason: 'docs', ttlMinutes: 30 },
+  })
+  assert.equal((ok.structuredContent as { granted: boolean }).granted, true)
+})
