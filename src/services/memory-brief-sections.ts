@@ -7,6 +7,7 @@ import type { BriefCursor } from '../store/brief-cursor-table.ts'
 import type { Db } from '../store/database.ts'
 import { listNotesAfter } from '../store/note-events.ts'
 import { countActiveSessions, listActiveSessions } from '../store/session-table.ts'
+import { leaseBrief } from './lease-brief.ts'
 import { landedFromTeam, teamPresence } from './sync-brief-sections.ts'
 
 /** Where the reader's checkout stands, read once per brief. */
@@ -99,6 +100,7 @@ export const recentNotes: BriefSectionSource = ({ db, now, cursor }) => {
  * source here.
  */
 export const briefSections: readonly BriefSectionSource[] = [
+  leaseBrief,
   activeSessions,
   teamPresence,
   landedCommits,
