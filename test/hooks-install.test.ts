@@ -164,6 +164,29 @@ test('in a project Codex trusts, the hooks go to the project .codex/hooks.json',
   assert.equal(out.codex.trust.status, 'trusted')
 })
 
+test('once the Codex hooks live at the user level they stay there, with Codex or without it', async () => {
+  await using home = tmpDir()
+  await using repo = tmpGitRepo()
+  const env = envFor(home.path)
+  const first = await runCliJson<InstallJson>(['install-hooks'], { cwd: repo.path, env })
+  assert.equal(first.codex.level, 'user')
+  mkdirSync(join(home.path, '.codex'), { recursive: true })
+  writeFileSync(
+    join(home.path, '.codex', 'config.toml'),
+    `${readFileSync(join(home.path, '.codex', 'config.toml'), 'utf8')}\n[projects.${JSON.stringify(repo.path)}]\ntrust_level = "trusted"\n`,
+  )
+  for (const withCodex of [env, isolatedEnv(home.path)]) {
+    const again = await runCliJson<InstallJson>(['install-hooks'], { cwd: repo.path, env: withCodex })
+    assert.equal(again.codex.level, 'user')
+    assert.equal(again.codex.change, 'unchanged')
+    assert.match(again.codex.levelNote ?? '', /installed for your user .*covers this project too/)
+    assert.throws(
+      () => readFileSync(join(repo.path, '.codex', 'hooks.json')),
+      'no project copy: each hook would run twice',
+    )
+  }
+})
+
 test('Codex trust is rewritten in place when our hook changes (sangam moved), never appended twice', async () => {
   await using home = tmpDir()
   await using repo = tmpGitRepo()

@@ -5,7 +5,7 @@ import { type TrustRecord, withoutTrustRecords, withTrustRecords } from './codex
 import { readJsonObject, readText, writeTextAtomically } from './config-file.ts'
 import { ourHandlerPositions } from './hook-config.ts'
 import { codexGroups, isOurAgentHandler } from './hook-entries.ts'
-import { type HookFileChange, installHookFile, uninstallHookFile } from './hook-file.ts'
+import { type HookFileChange, holdsOurHooks, installHookFile, uninstallHookFile } from './hook-file.ts'
 
 /**
  * Installs sangam's Codex hooks and records their trust. Codex silently skips a hook nobody
@@ -14,7 +14,8 @@ import { type HookFileChange, installHookFile, uninstallHookFile } from './hook-
  * Project level (`<root>/.codex/hooks.json`) is the default, but Codex ignores a project's `.codex/`
  * until the user has trusted the project (verified with codex-cli 0.171.0). Whether it loads ours is
  * asked of Codex itself; when it does not, the project file is taken back out and the hooks go to
- * the user level (`$CODEX_HOME/hooks.json`), which Codex always loads. The report says which and why.
+ * the user level (`$CODEX_HOME/hooks.json`), which Codex always loads, and where they then stay
+ * for every project (a project copy would run each hook twice). The report says which and why.
  */
 export interface CodexInstallOptions {
   readonly root: string
@@ -50,6 +51,12 @@ export async function installCodexHooks(options: CodexInstallOptions): Promise<C
   const configFile = join(options.codexHome, 'config.toml')
   if (options.level === 'user') return installAt(options, userFile(options), 'user', null, configFile)
   const projectFile = join(options.root, '.codex', 'hooks.json')
+  if (holdsOurHooks(userFile(options))) {
+    // User-level hooks run in every project; a project copy would only make each hook run twice.
+    uninstallCodexHooks(projectFile, options.codexHome)
+    const note = `sangam's Codex hooks are installed for your user (${userFile(options)}), which covers this project too`
+    return installAt(options, userFile(options), 'user', note, configFile)
+  }
   const createdDir = !exists(dirname(projectFile))
   const file = installHookFile(projectFile, codexGroups(options.entry))
   const listed = await listCodexHooks({

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs'
 import { readJsonObject, writeJsonObject } from './config-file.ts'
-import { addOurGroups, type HookGroup, removeOurGroups } from './hook-config.ts'
+import { addOurGroups, type HookGroup, ourHandlerPositions, removeOurGroups } from './hook-config.ts'
 import { isOurAgentHandler } from './hook-entries.ts'
 
 /** What an install or uninstall did to one host configuration file. */
@@ -30,4 +30,13 @@ export function uninstallHookFile(file: string): HookFileChange {
   if (Object.keys(config).length === 0) rmSync(file, { force: true })
   else writeJsonObject(file, config)
   return { file, change: 'removed' }
+}
+
+/** Whether a host file holds any handler of ours; an unreadable file holds none we can see. */
+export function holdsOurHooks(file: string): boolean {
+  try {
+    return ourHandlerPositions(readJsonObject(file), isOurAgentHandler, file).length > 0
+  } catch {
+    return false
+  }
 }

@@ -6,10 +6,8 @@ import {
   installCodexHooks,
   uninstallCodexHooks,
 } from './codex-hook-installer.ts'
-import { readJsonObject } from './config-file.ts'
-import { ourHandlerPositions } from './hook-config.ts'
-import { claudeGroups, claudeProjectEntry, type HookEntries, isOurAgentHandler } from './hook-entries.ts'
-import { type HookFileChange, installHookFile, uninstallHookFile } from './hook-file.ts'
+import { claudeGroups, claudeProjectEntry, type HookEntries } from './hook-entries.ts'
+import { type HookFileChange, holdsOurHooks, installHookFile, uninstallHookFile } from './hook-file.ts'
 import { gitHooksDir, installPrePush, type PrePushChange, uninstallPrePush } from './pre-push-installer.ts'
 
 /**
@@ -70,7 +68,7 @@ export function uninstallHooks(options: HookInstallOptions): HookUninstallReport
     claude,
     codex,
     git,
-    remaining: others.filter((file) => holdsOurs(file)),
+    remaining: others.filter((file) => holdsOurHooks(file)),
   }
 }
 
@@ -82,12 +80,4 @@ function claudeSettingsFile(options: HookInstallOptions, user: boolean): string 
 
 function codexFile(options: HookInstallOptions, user: boolean): string {
   return user ? codexUserFile(options) : join(options.root, '.codex', 'hooks.json')
-}
-
-function holdsOurs(file: string): boolean {
-  try {
-    return ourHandlerPositions(readJsonObject(file), isOurAgentHandler, file).length > 0
-  } catch {
-    return false
-  }
 }
