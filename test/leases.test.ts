@@ -36,7 +36,7 @@ test('a claim is granted once; an overlapping claim exits 5 naming holder, reaso
   assert.equal(refused.code, 5)
   assert.match(
     refused.stdout,
-    /src\/auth\/login\.ts is held: src\/auth\/\*\* — alice@x\.dev, until \d\d:\d\d UTC \(in 1 h 30 min\): "rewrite auth"/,
+    /src\/auth\/login\.ts is held: src\/auth\/\*\* — alice@x\.dev, until (?:\d{4}-\d\d-\d\d )?\d\d:\d\d UTC \(in 1 h (?:29|30) min\): "rewrite auth"/,
   )
 
   const json = await runCli(['claim', 'src/auth/login.ts', '-r', 'fix', '--json'], {
