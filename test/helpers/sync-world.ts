@@ -50,7 +50,7 @@ export async function syncWorld(): Promise<SyncWorld> {
   const origin = join(root.path, 'origin.git')
   git(root.path, 'init', '-q', '--bare', '-b', 'main', origin)
   const seed = join(root.path, 'seed')
-  git(root.path, 'clone', '-q', origin, seed)
+  git(root.path, 'init', '-q', '-b', 'main', seed)
   git(
     seed,
     '-c',
@@ -63,7 +63,7 @@ export async function syncWorld(): Promise<SyncWorld> {
     '-m',
     'initial',
   )
-  git(seed, 'push', '-q', 'origin', 'main')
+  git(seed, 'push', '-q', origin, 'main')
   const outputs: string[] = []
   const serverDir = join(root.path, 'server')
   mkdirSync(serverDir)

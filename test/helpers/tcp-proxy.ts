@@ -9,7 +9,8 @@ import { connect, createServer, type Server, type Socket } from 'node:net'
 export interface TcpProxy extends AsyncDisposable {
   readonly url: string
   cut(): void
-  offline(refuse: boolean): void
+  /** Offline: open connections drop and new ones are refused (ECONNREFUSED); online again on the same port. */
+  offline(refuse: boolean): Promise<void>
   /** The first bytes (up to 8 KiB) of each client connection, as text. */
   requests(): string[]
   close(): Promise<void>
@@ -19,12 +20,7 @@ export async function startProxy(target: string): Promise<TcpProxy> {
   const { hostname, port } = new URL(target)
   const open = new Set<Socket>()
   const heads: { text: string }[] = []
-  let refusing = false
   const server: Server = createServer((client) => {
-    if (refusing) {
-      client.destroy()
-      return
-    }
     const upstream = connect(Number(port), hostname)
     const head = { text: '' }
     heads.push(head)
@@ -49,20 +45,26 @@ export async function startProxy(target: string): Promise<TcpProxy> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const address = server.address()
   if (address === null || typeof address === 'string') throw new Error('proxy has no port')
+  const proxyPort = address.port
+  const stopListening = (): Promise<void> =>
+    new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()))
   const close = async (): Promise<void> => {
     for (const socket of open) socket.destroy()
-    await new Promise<void>((resolve) => server.close(() => resolve()))
+    await stopListening()
   }
   const cut = (): void => {
     for (const socket of open) socket.destroy()
     open.clear()
   }
   return {
-    url: `http://127.0.0.1:${address.port}`,
+    url: `http://127.0.0.1:${proxyPort}`,
     cut,
-    offline(refuse) {
-      refusing = refuse
-      if (refuse) cut()
+    async offline(refuse) {
+      if (refuse) {
+        const closed = stopListening()
+        cut()
+        await closed
+      } else await new Promise<void>((resolve) => server.listen(proxyPort, '127.0.0.1', resolve))
     },
     requests: () => heads.map((head) => head.text),
     close,

@@ -1,0 +1,197 @@
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { after, test } from 'node:test'
+import { killAllServes } from '../server/test/helpers/serve-process.ts'
+import type { SyncedRecord } from '../src/protocol/sync-record.ts'
+import type { Attachment } from '../src/services/sync-attachment.ts'
+import { SyncHttpClient } from '../src/services/sync-http.ts'
+import { runCli } from './helpers/run-cli.ts'
+import { type Machine, type SyncWorld, syncWorld } from './helpers/sync-world.ts'
+import { startProxy } from './helpers/tcp-proxy.ts'
+import { eventually, type UpProcess } from './helpers/up-process.ts'
+import { claudeEdit, runAgentHook } from './hooks-agent-run.ts'
+
+/**
+ * Two machines (own HOME, ~/.claude, ~/.codex, SANGAM_HOME, clone of one repository) and one
+ * `sangam serve`, every part a real process: what one machine's agents say is found on the other,
+ * leases taken on one are enforced on the other, and no fault of server or network loses or
+ * duplicates a record.
+ */
+after(killAllServes)
+
+async function attach(world: SyncWorld, urlA = world.server.url, urlB = urlA): Promise<void> {
+  await world.a.cliJson(['init', '--no-mcp', '--server', urlA])
+  const line = (await runCli(['connection'], { cwd: world.a.repo, env: world.a.env })).stdout.trim()
+  const joined = await world.b.cli(['join', line.replace(urlA, urlB)])
+  assert.equal(joined.code, 0, joined.stderr)
+}
+
+/** Every record on the server, read with A's attachment. */
+async function serverRecords(machine: Machine): Promise<SyncedRecord[]> {
+  const attachment = JSON.parse(readFileSync(join(machine.projectDir, 'sync.json'), 'utf8')) as Attachment
+  const http = new SyncHttpClient(attachment)
+  const records: SyncedRecord[] = []
+  for (let hasMore = true; hasMore; ) {
+    const answer = await http.pull(records.at(-1)?.gseq ?? 0, 1000)
+    assert.ok(answer.ok)
+    records.push(...answer.value.records)
+    hasMore = answer.value.hasMore
+  }
+  return records
+}
+
+/** Nothing lost, nothing twice: the server's log is gapless with unique ids and one record per turn. */
+function assertExactlyOnce(records: readonly SyncedRecord[], texts: readonly string[]): void {
+  assert.deepEqual(
+    records.map((record) => record.gseq),
+    records.map((_, index) => index + 1),
+    'gseqs are 1, 2, 3, … with no gap',
+  )
+  assert.equal(new Set(records.map((record) => record.id)).size, records.length, 'no id twice')
+  const said = records.flatMap((record) => (record.type === 'event' ? [record.payload.text] : []))
+  for (const text of texts) assert.equal(said.filter((t) => t === text).length, 1, `exactly once: ${text}`)
+}
+
+function remoteTexts(machine: Machine): string[] {
+  return machine.events().flatMap((event) => (event.sourcePath?.includes('/alice/') ? [event.text] : []))
+}
+
+const connections = (up: UpProcess) => up.statuses.filter((status) => status.type === 'sync-connected')
+
+async function leasePatterns(machine: Machine): Promise<string[]> {
+  const { leases } = await machine.cliJson<{ leases: { pattern: string }[] }>(['leases'])
+  return leases.map((lease) => lease.pattern)
+}
+
+async function until(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+test("a turn said on A is found by search on B; a lease taken on B makes A's PreToolUse hook deny", async () => {
+  await using world = await syncWorld()
+  const { a, b } = world
+  await attach(world)
+  await using upA = a.up()
+  await using upB = b.up()
+  await Promise.all([upA.waitFor('sync-connected'), upB.waitFor('sync-connected')])
+  a.say('alice-session', 'the axolotl migration breaks the nightly export')
+  await eventually(() => b.search('axolotl') === 1, 20_000, "alice's turn searchable on bob")
+  const search = await b.cliJson<{ hits: { author: string; text: string }[] }>(['search', 'axolotl'])
+  assert.equal(search.hits[0]?.author, 'alice@x.dev')
+
+  await b.cliJson(['claim', 'src/export.ts', '--reason', 'fixing the nightly export'])
+  await until(
+    async () => (await leasePatterns(a)).includes('src/export.ts'),
+    "bob's lease on alice's replica",
+  )
+  // The hook decides from alice's replica alone: with the server gone it still denies.
+  await world.server.stop()
+  const run = await runAgentHook('claude', claudeEdit(a.repo, join(a.repo, 'src', 'export.ts')), {
+    cwd: a.repo,
+    env: a.env,
+  })
+  assert.equal(run.code, 0, run.stderr)
+  assert.equal(run.output?.hookSpecificOutput?.permissionDecision, 'deny', run.stdout)
+  assert.match(
+    run.output?.hookSpecificOutput?.permissionDecisionReason ?? '',
+    /src\/export\.ts is leased to bob@x\.dev .*"fixing the nightly export"/,
+  )
+})
+
+test('killing and restarting the server (same data) loses and duplicates nothing', async () => {
+  await using world = await syncWorld()
+  const { a, b } = world
+  await attach(world)
+  await using upA = a.up()
+  await using upB = b.up()
+  await Promise.all([upA.waitFor('sync-connected'), upB.waitFor('sync-connected')])
+  const texts = Array.from({ length: 60 }, (_, i) => `restart turn ${i} token${i}r`)
+  for (const text of texts.slice(0, 20)) a.say('alice-restart', text)
+  // Crashed with pushes likely in flight: a push either committed whole or not at all.
+  await new Promise((resolve) => setTimeout(resolve, 30))
+  await world.restartServer('crash')
+  for (const text of texts.slice(20, 40)) a.say('alice-restart', text)
+  await world.restartServer('stop')
+  for (const text of texts.slice(40)) a.say('alice-restart', text)
+  await eventually(() => remoteTexts(b).length === 60, 60_000, 'all 60 turns on bob')
+  assert.deepEqual([...remoteTexts(b)].sort(), [...texts].sort(), 'bob has each turn once')
+  assertExactlyOnce(await serverRecords(a), texts)
+  assert.ok(connections(upA).length >= 2 && connections(upB).length >= 2, 'both reconnected')
+})
+
+test('a machine offline for long catches up in pages; its own offline work is pushed when it returns', async () => {
+  await using world = await syncWorld()
+  await using proxyB = await startProxy(world.server.url)
+  const { a, b } = world
+  await attach(world, world.server.url, proxyB.url)
+  await using upA = a.up()
+  await upA.waitFor('sync-connected')
+  // Bob is away: his daemon runs, but the network is gone.
+  await proxyB.offline(true)
+  await using upB = b.up()
+  await upB.waitFor('sync-offline')
+  const texts = Array.from({ length: 2500 }, (_, i) => `backlog turn ${i} token${i}b`)
+  for (const text of texts) a.say('alice-backlog', text)
+  b.say('bob-offline', 'bob wrote this on the plane: the capybara cache')
+  await eventually(() => b.search('capybara') === 1, 20_000, "bob's own turn captured offline")
+  await eventually(
+    () =>
+      upA.statuses
+        .filter((status) => status.type === 'sync-pushed')
+        .reduce((n, s) => n + Number(s.records), 0) >= 2500,
+    120_000,
+    "alice's backlog on the server",
+  )
+  await proxyB.offline(false)
+  await eventually(() => remoteTexts(b).length === 2500, 120_000, 'the backlog on bob')
+  await eventually(() => a.search('capybara') === 1, 30_000, "bob's offline turn on alice")
+  assert.equal(new Set(remoteTexts(b)).size, 2500, 'no turn twice')
+  assertExactlyOnce(await serverRecords(a), [...texts, 'bob wrote this on the plane: the capybara cache'])
+})
+
+test('a dropped WebSocket reconnects and resumes from the last gseq', async () => {
+  await using world = await syncWorld()
+  await using proxyB = await startProxy(world.server.url)
+  const { a, b } = world
+  await attach(world, world.server.url, proxyB.url)
+  await using upA = a.up()
+  await using upB = b.up()
+  await Promise.all([upA.waitFor('sync-connected'), upB.waitFor('sync-connected')])
+  a.say('alice-ws', 'before the drop: the walrus index')
+  await eventually(() => b.search('walrus') === 1, 20_000, 'the first turn on bob')
+  const cursorBefore = Math.max(
+    ...upB.statuses.filter((status) => status.type === 'sync-applied').map((status) => Number(status.cursor)),
+  )
+  const seenBefore = proxyB.requests().length
+  proxyB.cut()
+  a.say('alice-ws', 'after the drop: the octopus index')
+  await eventually(() => b.search('octopus') === 1, 30_000, 'the second turn on bob')
+  await eventually(() => connections(upB).length === 2, 30_000, 'bob subscribed again')
+  // A connection carries several requests (keep-alive): read every request line in what was sent.
+  const pulls = proxyB
+    .requests()
+    .slice(seenBefore)
+    .flatMap((head) =>
+      [...head.matchAll(/GET \/v1\/projects\/[^/]+\/records\?after=(\d+)/g)].map((m) => m[1]),
+    )
+  assert.deepEqual(
+    pulls.slice(0, 1),
+    [String(cursorBefore)],
+    'the reconnection read on from the last gseq applied',
+  )
+  assert.equal(connections(upB)[1]?.cursor, cursorBefore + 1, 'and subscribed after the record it had missed')
+  const applied = upB.statuses
+    .filter((status) => status.type === 'sync-applied')
+    .reduce((n, status) => n + Number(status.records), 0)
+  const head = (await serverRecords(a)).length
+  assert.equal(applied, head, 'every record applied once: nothing skipped, nothing repeated')
+  assert.deepEqual(remoteTexts(b).sort(), [
+    'after the drop: the octopus index',
+    'before the drop: the walrus index',
+  ])
+})
