@@ -43,13 +43,24 @@ export function openDatabaseFile(file: string, options: OpenOptions = {}): Db {
   return options.readonly ? openReadonly(file, options) : openWritable(file, options.busyTimeoutMs ?? 5000)
 }
 
+/**
+ * Switching a new file to WAL and migrating take the write lock once per process start; when many
+ * processes start together on a database that needs a step (200 `sangam claim`s), they queue for it
+ * far longer than an ordinary write waits. Setup gets this patience; the caller's timeout applies after.
+ */
+const setupBusyTimeoutMs = 60_000
+
 function openWritable(file: string, busyTimeoutMs: number): Db {
-  const db = withOpenErrors(file, () => new Database(file, { timeout: busyTimeoutMs }))
+  const db = withOpenErrors(
+    file,
+    () => new Database(file, { timeout: Math.max(busyTimeoutMs, setupBusyTimeoutMs) }),
+  )
   try {
     db.pragma('journal_mode = WAL')
     db.pragma('synchronous = NORMAL')
     db.pragma('foreign_keys = ON')
     migrate(db)
+    db.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`)
   } catch (error) {
     db.close()
     throw translateSqliteError(error, file)
