@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { cliEntry, isolatedEnv, runCli, runCliJson } from './helpers/run-cli.ts'
@@ -99,3 +99,14 @@ test('a read-only data directory is a clear error, not a crash', { skip: !canMou
 function canMountReadOnly(): boolean {
   return process.getuid?.() === 0 && spawnSync('unshare', ['-m', 'true']).status === 0
 }
+
+test('a database path that is a directory is a clear error naming the file', async () => {
+  await using home = tmpDir()
+  await using repo = tmpGitRepo()
+  const first = await runCliJson<InitJson>(['init'], { cwd: repo.path, env: isolatedEnv(home.path) })
+  rmSync(first.database)
+  mkdirSync(first.database)
+  const result = await runCli(['init'], { cwd: repo.path, env: isolatedEnv(home.path) })
+  assert.equal(result.code, 7, result.stderr)
+  assert.match(result.stderr, /cannot open .*sangam\.db/)
+})

@@ -119,7 +119,10 @@ function withOpenErrors(file: string, open: () => Db): Db {
 /** Maps SQLite's failure codes onto our closed set, with a message a user can act on. */
 export function translateSqliteError(error: unknown, file: string): unknown {
   if (error instanceof SangamError) return error
-  const code = (error as { code?: unknown }).code
+  // Extended result codes (SQLITE_IOERR_SHORT_READ, SQLITE_CANTOPEN_ISDIR, SQLITE_BUSY_SNAPSHOT…)
+  // share their primary code's meaning here.
+  const raw = (error as { code?: unknown }).code
+  const code = typeof raw === 'string' ? (/^SQLITE_[A-Z]+/.exec(raw)?.[0] ?? raw) : raw
   const message = (error as Error).message ?? String(error)
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
     return new SangamError(
