@@ -13,9 +13,27 @@ export function reconnectDelayMs(failures: number, random: number): number {
 }
 
 /**
- * The shortest time between two pushes for a server that accepts `pushesPerSecond`: pushing no
- * faster than that keeps a busy outbox out of RATE_LIMITED instead of bouncing off it.
+ * The client's copy of the server's push budget: a token bucket of one second's worth of pushes,
+ * refilled at `pushesPerSecond` (what the server enforces per client, docs/protocol.md). Pushing
+ * against it lets a burst go at once and keeps a busy outbox out of RATE_LIMITED instead of
+ * bouncing off it.
  */
-export function pushIntervalMs(pushesPerSecond: number): number {
-  return Math.ceil(1000 / Math.max(1, pushesPerSecond))
+export interface PushBudgetState {
+  readonly tokens: number
+  /** When `tokens` was counted (ms epoch). */
+  readonly at: number
+}
+
+/** Takes one push from the budget: how long to wait before sending it, and the budget after it. */
+export function takePush(
+  state: PushBudgetState | null,
+  now: number,
+  pushesPerSecond: number,
+): { readonly waitMs: number; readonly next: PushBudgetState } {
+  const rate = Math.max(1, pushesPerSecond)
+  // A push already promised for later (`at` ahead of `now`) is owed: the count goes below zero.
+  const refilled = state === null ? rate : Math.min(rate, state.tokens + ((now - state.at) * rate) / 1000)
+  if (refilled >= 1) return { waitMs: 0, next: { tokens: refilled - 1, at: now } }
+  const waitMs = Math.ceil(((1 - refilled) * 1000) / rate)
+  return { waitMs, next: { tokens: 0, at: now + waitMs } }
 }

@@ -1,4 +1,4 @@
-import { pushIntervalMs } from '../core/sync-backoff.ts'
+import { type PushBudgetState, takePush } from '../core/sync-backoff.ts'
 import { planPush } from '../core/sync-push-plan.ts'
 import { sharedKinds } from '../core/sync-share.ts'
 import type { Actor } from '../protocol/lease.ts'
@@ -219,14 +219,16 @@ export class Replicator {
   }
 
   async #pushLoop(http: SyncHttpClient, limits: SyncLimits): Promise<void> {
-    const interval = pushIntervalMs(limits.pushesPerSecond)
+    let budget: PushBudgetState | null = null
     let maxRecords = limits.maxRecordsPerPush
     let recheckAt: number | null = null
     while (!this.#ended.signal.aborted) {
+      const pace = takePush(budget, this.#options.clock.now(), limits.pushesPerSecond)
+      if (pace.waitMs > 0) await this.#sleep(pace.waitMs)
       const pushed = await this.#pushOnce(http, limits, maxRecords)
       if (pushed.kind === 'sent') {
+        budget = pace.next
         maxRecords = limits.maxRecordsPerPush
-        await this.#sleep(interval)
         continue
       }
       if (pushed.kind === 'shrink') {
