@@ -3,7 +3,6 @@ import { MemoryBrief } from '../services/memory-brief.ts'
 import { briefSections } from '../services/memory-brief-sections.ts'
 import { openDatabaseFile } from '../store/database.ts'
 import { type HookAnswer, sessionContext } from './hook-answer.ts'
-import { leaseBriefSection } from './lease-brief-section.ts'
 import type { LocatedProject } from './project-locator.ts'
 
 /**
@@ -25,8 +24,7 @@ const busyTimeoutMs = 500
 export function briefForSession(input: SessionBriefInput): HookAnswer {
   const db = openDatabaseFile(input.project.databaseFile, { busyTimeoutMs })
   try {
-    const sections = [leaseBriefSection, ...briefSections]
-    const brief = new MemoryBrief(db, { now: () => input.now }, sections).brief({
+    const brief = new MemoryBrief(db, { now: () => input.now }, briefSections).brief({
       reader: input.actor,
       cwd: input.cwd,
     })

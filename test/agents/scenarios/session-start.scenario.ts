@@ -24,7 +24,7 @@ test('the brief, with the leases, reaches the first model request of a real Clau
   )
   assert.match(
     firstClaude,
-    /src\/a\.ts — bob@example\.com, until .{0,60}rewriting the parser/,
+    /src\/a\.ts: bob@example\.com until .{0,60}rewriting the parser/,
     'the lease is in the brief',
   )
 
@@ -36,7 +36,7 @@ test('the brief, with the leases, reaches the first model request of a real Clau
   assert.match(firstCodex, /sangam brief for dev@example\.com's codex session/)
   assert.match(
     firstCodex,
-    /src\/a\.ts — bob@example\.com, until .{0,60}rewriting the parser/,
+    /src\/a\.ts: bob@example\.com until .{0,60}rewriting the parser/,
     'the lease is in the brief',
   )
 })
