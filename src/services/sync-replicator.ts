@@ -281,8 +281,11 @@ export class Replicator {
     }
     const { code, message } = answer.error
     switch (code) {
-      case 'RATE_LIMITED':
-        return { kind: 'wait', ms: answer.error.retryAfterMs ?? 1000 }
+      case 'RATE_LIMITED': {
+        const ms = answer.error.retryAfterMs ?? 1000
+        this.#log.info('push rate limited by the server; sending it again', { retryAfterMs: ms })
+        return { kind: 'wait', ms }
+      }
       case 'TOO_MANY_RECORDS':
       case 'BODY_TOO_LARGE':
         return { kind: 'shrink', maxRecords: Math.max(1, Math.floor(sent.length / 2)) }

@@ -1,6 +1,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { type ServeProcess, startServeWith } from '../../server/test/helpers/serve-process.ts'
+import { startServeWith } from '../../server/test/helpers/serve-process.ts'
+import { silentLogger } from '../../src/shared/logger.ts'
 import { databasePath, openDatabaseFile } from '../../src/store/database.ts'
 import { eventSelect, type StoredEvent, toStoredEvent } from '../../src/store/event-table.ts'
 import { claudeHuman } from './capture-transcripts.ts'
@@ -33,10 +34,24 @@ export interface Machine {
   events(): StoredEvent[]
 }
 
+/** The sync server of a world: a `sangam serve` process, or workerd run from the test with other limits. */
+export interface WorldServer {
+  readonly url: string
+  /** An orderly stop. */
+  stop(): Promise<unknown>
+  /** serve and its workerd killed together, no shutdown. */
+  crash(): Promise<unknown>
+}
+
+export interface SyncWorldOptions {
+  /** The Worker's vars (its limits, e.g. `{ PUSHES_PER_SECOND: '5' }`); the server then cannot restart. */
+  readonly vars?: Readonly<Record<string, string>> | undefined
+}
+
 export interface SyncWorld extends AsyncDisposable {
   readonly root: TmpDir
   readonly serverDir: string
-  server: ServeProcess
+  readonly server: WorldServer
   readonly a: Machine
   readonly b: Machine
   /** Stops the server (SIGTERM, or a crash) and starts it again on the same port and data. */
@@ -45,7 +60,7 @@ export interface SyncWorld extends AsyncDisposable {
   readonly outputs: string[]
 }
 
-export async function syncWorld(): Promise<SyncWorld> {
+export async function syncWorld(options: SyncWorldOptions = {}): Promise<SyncWorld> {
   const root = tmpDir('sangam-sync-')
   const origin = join(root.path, 'origin.git')
   git(root.path, 'init', '-q', '--bare', '-b', 'main', origin)
@@ -67,7 +82,10 @@ export async function syncWorld(): Promise<SyncWorld> {
   const outputs: string[] = []
   const serverDir = join(root.path, 'server')
   mkdirSync(serverDir)
-  let server = await startServeWith(['--port', '0', '--data', join(serverDir, 'data')], serverDir)
+  let server: WorldServer =
+    options.vars === undefined
+      ? await startServeWith(['--port', '0', '--data', join(serverDir, 'data')], serverDir)
+      : await inProcessServer(join(serverDir, 'data'), options.vars)
   const port = new URL(server.url).port
   const a = await machine(root.path, 'alice', origin, outputs)
   const b = await machine(root.path, 'bob', origin, outputs)
@@ -77,13 +95,11 @@ export async function syncWorld(): Promise<SyncWorld> {
     get server() {
       return server
     },
-    set server(next) {
-      server = next
-    },
     a,
     b,
     outputs,
     async restartServer(how) {
+      if (options.vars !== undefined) throw new Error('a server with custom vars cannot restart')
       if (how === 'crash') await server.crash()
       else await server.stop()
       server = await startServeWith(['--port', port, '--data', join(serverDir, 'data')], serverDir)
@@ -94,6 +110,16 @@ export async function syncWorld(): Promise<SyncWorld> {
     },
   }
   return world
+}
+
+async function inProcessServer(
+  dataDir: string,
+  vars: Readonly<Record<string, string>>,
+): Promise<WorldServer> {
+  // Loaded only here: Miniflare takes seconds to load, and most worlds run `sangam serve` instead.
+  const { startLocalServer } = await import('../../src/services/local-server.ts')
+  const local = await startLocalServer({ host: '127.0.0.1', port: 0, dataDir, log: silentLogger, vars })
+  return { url: local.url, stop: () => local.close(), crash: () => local.close() }
 }
 
 async function machine(root: string, name: string, origin: string, outputs: string[]): Promise<Machine> {

@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { test } from 'node:test'
+import type { Attachment } from '../src/services/sync-attachment.ts'
+import { SyncHttpClient } from '../src/services/sync-http.ts'
+import { runCli } from './helpers/run-cli.ts'
+import { syncWorld } from './helpers/sync-world.ts'
+import { eventually } from './helpers/up-process.ts'
+
+/**
+ * A server with small limits (workerd run by the test with other vars): the client sizes its pushes
+ * to what `/v1/health` advertises, cuts a record larger than the body limit, and waits out
+ * RATE_LIMITED for the time the server names.
+ */
+test('pushes follow the server limits: records per push, body size, and RATE_LIMITED retryAfterMs', async () => {
+  await using world = await syncWorld({
+    vars: { PUSHES_PER_SECOND: '5', MAX_RECORDS_PER_PUSH: '10', MAX_BODY_BYTES: '65536' },
+  })
+  const { a, b } = world
+  await a.cliJson(['init', '--no-mcp', '--server', world.server.url])
+  const line = (await runCli(['connection'], { cwd: a.repo, env: a.env })).stdout
+  assert.equal((await b.cli(['join'], line)).code, 0)
+  await using upA = a.up()
+  await using upB = b.up()
+  await Promise.all([upA.waitFor('sync-connected'), upB.waitFor('sync-connected')])
+
+  // Someone else pushing under alice's client id spends its budget: her next push is refused.
+  const attachment = JSON.parse(readFileSync(join(a.projectDir, 'sync.json'), 'utf8')) as Attachment
+  const http = new SyncHttpClient(attachment)
+  const texts = Array.from({ length: 30 }, (_, i) => `limits turn ${i} token${i}l`)
+  const huge = `huge paste ${'0123456789abcdef '.repeat(12_000)}`
+  for (let spent = 0; spent < 8; spent++) {
+    await http.push({ clientId: attachment.clientId, records: [noteDraft(attachment)] })
+  }
+  for (const text of texts) a.say('alice-limits', text)
+  a.say('alice-limits', huge)
+
+  await eventually(
+    () => b.events().filter((event) => event.sourcePath?.includes('/alice/')).length === 31,
+    60_000,
+    'all turns on bob',
+  )
+  const pushes = upA.statuses
+    .filter((status) => status.type === 'sync-pushed')
+    .map((status) => Number(status.records))
+  assert.ok(
+    pushes.every((records) => records <= 10),
+    `pushes of ${pushes.join(', ')} records`,
+  )
+  assert.match(upA.stderr(), /push rate limited by the server; sending it again .*"retryAfterMs":\d+/)
+  const copy = b.events().find((event) => event.text.startsWith('huge paste'))
+  assert.ok(copy !== undefined && copy.text.length < huge.length && huge.startsWith(copy.text))
+  assert.equal(copy.fullSize, huge.length, 'the cut copy says how long the original was')
+  assert.equal(
+    a.events().find((event) => event.text.startsWith('huge paste'))?.text,
+    huge,
+    'alice keeps it whole',
+  )
+})
+
+function noteDraft(attachment: Attachment) {
+  const id = `note_spent${attachment.clientId.slice(-6)}`
+  const at = '2026-11-29T10:00:00.000Z'
+  return {
+    id,
+    type: 'event' as const,
+    actor: { human: 'someone@x.dev', vendor: null, sessionId: null },
+    at,
+    payload: {
+      id,
+      kind: 'note' as const,
+      vendor: 'sangam' as const,
+      cliVersion: null,
+      sessionId: 'cli',
+      author: 'someone@x.dev',
+      cwd: null,
+      branch: null,
+      at,
+      sourcePath: null,
+      byteOffset: null,
+      part: 0,
+      toolName: null,
+      callId: null,
+      text: 'spending the push budget',
+      fullSize: 24,
+      shareable: true,
+    },
+  }
+}
