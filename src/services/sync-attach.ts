@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import type { ConnectionLine } from '../core/sync-connection-line.ts'
 import type { Lease, LeaseConflict } from '../protocol/lease.ts'
 import type { Clock } from '../shared/clock.ts'
@@ -9,7 +10,7 @@ import { RecordApplier } from '../store/sync-inbound.ts'
 import { replaceMirror } from '../store/sync-lease-mirror.ts'
 import { readSyncState, resetSyncState } from '../store/sync-state-table.ts'
 import { readLeaseSettings } from './lease-settings.ts'
-import { type Attachment, newClientId, readAttachment, writeAttachment } from './sync-attachment.ts'
+import { type Attachment, readAttachment, writeAttachment } from './sync-attachment.ts'
 import { type SyncAnswer, SyncHttpClient } from './sync-http.ts'
 
 export interface AttachInput {
@@ -80,6 +81,16 @@ export async function attachToServer(input: AttachInput): Promise<AttachResult> 
   writeAttachment(input.projectDir, attachment)
   input.log.info('attached to the team server', { url: connection.url, project: connection.projectId })
   return { url: connection.url, projectId: connection.projectId, created, ...backfill, ...moved }
+}
+
+/** A fresh project key: 32 random bytes, base64url (43 characters). */
+export function newProjectKey(): string {
+  return randomBytes(32).toString('base64url')
+}
+
+/** Names this replica to the server: random, one per attachment. */
+export function newClientId(): string {
+  return `cli_${randomBytes(12).toString('base64url')}`
 }
 
 async function register(http: SyncHttpClient, connection: ConnectionLine): Promise<boolean> {

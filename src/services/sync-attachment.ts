@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto'
-import { chmodSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 
@@ -53,19 +52,6 @@ export function writeAttachment(projectDir: string, attachment: Attachment): voi
   writeFileSync(temporary, `${JSON.stringify(attachment, null, 2)}\n`, { mode: 0o600 })
   chmodSync(temporary, 0o600)
   renameSync(temporary, file)
-}
-
-export function removeAttachment(projectDir: string): void {
-  rmSync(attachmentFile(projectDir), { force: true })
-}
-
-/** A fresh project key: 32 random bytes, base64url (43 characters). */
-export function newProjectKey(): string {
-  return randomBytes(32).toString('base64url')
-}
-
-export function newClientId(): string {
-  return `cli_${randomBytes(12).toString('base64url')}`
 }
 
 /** When the file last changed; the daemon reconnects when it does (a `join` while it runs). */

@@ -21,6 +21,7 @@ import { type PullResponse, pullResponseSchema } from '../protocol/sync-pull.ts'
 import { type PushRequest, type PushResponse, pushResponseSchema } from '../protocol/sync-push.ts'
 import { healthPath, type SyncAction, syncActions, syncPath } from '../protocol/sync-routes.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
+import { unreachable } from './sync-unreachable.ts'
 
 /** Where a project lives on a server, and the key that opens it. */
 export interface SyncEndpoint {
@@ -151,25 +152,6 @@ export class SyncHttpClient {
       error: { code: 'INTERNAL', message: `HTTP ${status} without a sync error body` },
     }
   }
-}
-
-/** Whether an error means the server gave no usable answer (as opposed to a refusal or a bug). */
-export function isUnreachable(error: unknown): boolean {
-  return (
-    error instanceof SangamError &&
-    typeof error.data === 'object' &&
-    error.data !== null &&
-    (error.data as { unreachable?: unknown }).unreachable === true
-  )
-}
-
-function unreachable(url: string, why: string, cause?: unknown): SangamError {
-  return new SangamError(
-    ErrorCode.ServerRefused,
-    `could not reach the sync server at ${url}: ${why}`,
-    { unreachable: true },
-    { cause },
-  )
 }
 
 function parseJson(text: string): unknown {

@@ -11,7 +11,8 @@ import { mirrorGrant, mirrorRelease } from '../store/sync-lease-mirror.ts'
 import type { ClaimInput, LeaseArbiter } from './lease-arbiter.ts'
 import { matchLeasePath } from './lease-matcher.ts'
 import { readLeaseSettings } from './lease-settings.ts'
-import { isUnreachable, type SyncAnswer, type SyncEndpoint, SyncHttpClient } from './sync-http.ts'
+import type { SyncAnswer, SyncEndpoint, SyncHttpClient } from './sync-http.ts'
+import { isUnreachable } from './sync-unreachable.ts'
 
 export interface ServerArbiterOptions {
   /** How long a claim or release waits for the server before it is reported unconfirmed. */
@@ -34,17 +35,17 @@ export interface ServerArbiterOptions {
 export class ServerLeaseArbiter implements LeaseArbiter {
   readonly #db: Db
   readonly #clock: Clock
-  readonly #url: string
-  readonly #http: SyncHttpClient
-  readonly #editHttp: SyncHttpClient
+  readonly #endpoint: SyncEndpoint
+  readonly #timeoutMs: number
+  readonly #editTimeoutMs: number
   readonly #log: Logger
 
   constructor(db: Db, endpoint: SyncEndpoint, clock: Clock, options: ServerArbiterOptions = {}) {
     this.#db = db
     this.#clock = clock
-    this.#url = endpoint.url
-    this.#http = new SyncHttpClient(endpoint, { timeoutMs: options.timeoutMs ?? 10_000 })
-    this.#editHttp = new SyncHttpClient(endpoint, { timeoutMs: options.editTimeoutMs ?? 700 })
+    this.#endpoint = endpoint
+    this.#timeoutMs = options.timeoutMs ?? 10_000
+    this.#editTimeoutMs = options.editTimeoutMs ?? 700
     this.#log = (options.log ?? silentLogger).child({ component: 'server-arbiter' })
   }
 
@@ -53,8 +54,8 @@ export class ServerLeaseArbiter implements LeaseArbiter {
     if (request.patterns.length === 0)
       throw new SangamError(ErrorCode.InvalidInput, 'a claim needs a pattern')
     const settings = readLeaseSettings(this.#db)
-    const result = await this.#ask('claim', () =>
-      this.#http.claim({
+    const result = await this.#ask('claim', this.#timeoutMs, (http) =>
+      http.claim({
         actor: request.actor,
         patterns: [...request.patterns],
         reason: request.reason.trim(),
@@ -74,8 +75,8 @@ export class ServerLeaseArbiter implements LeaseArbiter {
     if (request.forceReason !== null && request.forceReason.trim() === '') {
       throw new SangamError(ErrorCode.InvalidInput, 'a forced release needs a reason')
     }
-    const result = await this.#ask('release', () =>
-      this.#http.release({
+    const result = await this.#ask('release', this.#timeoutMs, (http) =>
+      http.release({
         actor: request.actor,
         patterns: request.patterns === null ? null : [...request.patterns],
         forceReason: request.forceReason === null ? null : request.forceReason.trim(),
@@ -100,8 +101,8 @@ export class ServerLeaseArbiter implements LeaseArbiter {
     if (outcome.decision === 'deny' || outcome.autoLease === null)
       return this.#withCollisions(outcome, actor, now)
     const { pattern, ttlMs } = outcome.autoLease
-    const result = await this.#ask('claim', () =>
-      this.#editHttp.claim({
+    const result = await this.#ask('claim', this.#editTimeoutMs, (http) =>
+      http.claim({
         actor,
         patterns: [pattern],
         reason: autoLeaseReason,
@@ -127,15 +128,15 @@ export class ServerLeaseArbiter implements LeaseArbiter {
 
   async releaseSessionLeases(sessionId: string): Promise<readonly Lease[]> {
     if (!readLeaseSettings(this.#db).releaseOnSessionEnd) return []
-    const { leases } = await this.#ask('release', () => this.#http.leases())
+    const { leases } = await this.#ask('release', this.#timeoutMs, (http) => http.leases())
     const holders = new Map<string, Actor>()
     for (const lease of leases) {
       if (lease.holder.sessionId === sessionId) holders.set(JSON.stringify(lease.holder), lease.holder)
     }
     const ended: Lease[] = []
     for (const actor of holders.values()) {
-      const result = await this.#ask('release', () =>
-        this.#http.release({ actor, patterns: null, forceReason: null }),
+      const result = await this.#ask('release', this.#timeoutMs, (http) =>
+        http.release({ actor, patterns: null, forceReason: null }),
       )
       if (result.ok) ended.push(...result.released)
     }
@@ -176,16 +177,30 @@ export class ServerLeaseArbiter implements LeaseArbiter {
     }
   }
 
-  async #ask<T>(what: 'claim' | 'release', request: () => Promise<SyncAnswer<T>>): Promise<T> {
+  /**
+   * Loaded on first use: the edit hook builds an arbiter for every edit it records, and the HTTP
+   * client's response schemas (zod) are only worth loading when a request is made.
+   */
+  async #client(timeoutMs: number): Promise<SyncHttpClient> {
+    const { SyncHttpClient } = await import('./sync-http.ts')
+    return new SyncHttpClient(this.#endpoint, { timeoutMs })
+  }
+
+  async #ask<T>(
+    what: 'claim' | 'release',
+    timeoutMs: number,
+    request: (http: SyncHttpClient) => Promise<SyncAnswer<T>>,
+  ): Promise<T> {
+    const http = await this.#client(timeoutMs)
     let answer: SyncAnswer<T>
     try {
-      answer = await request()
+      answer = await request(http)
     } catch (error) {
       if (!isUnreachable(error)) throw error
       throw new SangamError(
         ErrorCode.Unconfirmed,
         `${(error as Error).message}. The ${what} is unconfirmed: nothing was granted or released; try again once the server is reachable`,
-        { server: this.#url },
+        { server: this.#endpoint.url },
         { cause: error },
       )
     }
@@ -195,8 +210,8 @@ export class ServerLeaseArbiter implements LeaseArbiter {
     if (code === 'INTERNAL' || answer.status >= 500) {
       throw new SangamError(
         ErrorCode.Unconfirmed,
-        `the sync server at ${this.#url} failed (${message}). The ${what} is unconfirmed: try again`,
-        { server: this.#url },
+        `the sync server at ${this.#endpoint.url} failed (${message}). The ${what} is unconfirmed: try again`,
+        { server: this.#endpoint.url },
       )
     }
     const hint =
@@ -205,9 +220,9 @@ export class ServerLeaseArbiter implements LeaseArbiter {
         : ''
     throw new SangamError(
       ErrorCode.ServerRefused,
-      `the sync server at ${this.#url} refused the ${what}: ${message}${hint}`,
+      `the sync server at ${this.#endpoint.url} refused the ${what}: ${message}${hint}`,
       {
-        server: this.#url,
+        server: this.#endpoint.url,
         code,
       },
     )

@@ -1,4 +1,4 @@
-import { type PresenceEntry, presenceEntrySchema } from '../protocol/sync-presence.ts'
+import type { PresenceEntry } from '../protocol/sync-presence.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import type { Db } from './database.ts'
 
@@ -102,12 +102,32 @@ export function writePresence(db: Db, presence: readonly PresenceEntry[], now: n
   )
 }
 
-/** Presence is a cache of the server's view: an unreadable one is as good as none. */
+/**
+ * Presence is a cache of the server's view (parsed at the edge when it arrived): an unreadable one
+ * is as good as none. A type guard rather than a schema: every store open loads this module, the
+ * edit hook included, and it must not pay for loading zod.
+ */
 function parsePresence(json: string): PresenceEntry[] | null {
   try {
-    const parsed = presenceEntrySchema.array().safeParse(JSON.parse(json))
-    return parsed.success ? parsed.data : null
+    const value: unknown = JSON.parse(json)
+    return Array.isArray(value) && value.every(isPresenceEntry) ? value : null
   } catch {
     return null
   }
+}
+
+function isPresenceEntry(value: unknown): value is PresenceEntry {
+  if (typeof value !== 'object' || value === null) return false
+  const entry = value as Record<string, unknown>
+  const actor = entry.actor as Record<string, unknown> | null | undefined
+  return (
+    typeof actor === 'object' &&
+    actor !== null &&
+    typeof actor.human === 'string' &&
+    (actor.vendor === null || actor.vendor === 'claude' || actor.vendor === 'codex') &&
+    (actor.sessionId === null || typeof actor.sessionId === 'string') &&
+    typeof entry.connections === 'number' &&
+    typeof entry.online === 'boolean' &&
+    (entry.lastActiveAt === null || typeof entry.lastActiveAt === 'string')
+  )
 }

@@ -7,8 +7,8 @@ import {
   sangamLaunch,
 } from '../../services/mcp-registration.ts'
 import { openProject, type ProjectContext } from '../../services/project-context.ts'
-import { attachToServer } from '../../services/sync-attach.ts'
-import { newProjectKey, readAttachment } from '../../services/sync-attachment.ts'
+import { attachToServer, newProjectKey } from '../../services/sync-attach.ts'
+import { readAttachment } from '../../services/sync-attachment.ts'
 import { writeSyncSettings } from '../../services/sync-settings.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import { databasePath, projectDir } from '../../store/database.ts'
