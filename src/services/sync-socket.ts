@@ -6,6 +6,7 @@ import { pingMessage, type UpstreamMessage } from '../protocol/sync-upstream.ts'
 import type { Logger } from '../shared/logger.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import type { SyncEndpoint } from './sync-http.ts'
+import { unreachable } from './sync-unreachable.ts'
 
 export interface SyncSocketOptions {
   readonly log: Logger
@@ -65,15 +66,7 @@ export class SyncSocket {
         options.onMessage(parsed.data)
       })
       ws.on('error', (error) => {
-        if (!opened)
-          reject(
-            new SangamError(
-              ErrorCode.ServerRefused,
-              `could not reach the sync server at ${endpoint.url}: ${error.message}`,
-              { unreachable: true },
-              { cause: error },
-            ),
-          )
+        if (!opened) reject(unreachable(endpoint.url, error.message, error))
         else options.log.debug('socket error', { error: error.message })
       })
       ws.once('close', (code, reason) => {
