@@ -157,3 +157,22 @@ test('the key crosses the wire only in the Authorization header, and appears in 
   for (const output of world.outputs)
     assert.ok(!output.includes(key), `the key leaked into: ${output.slice(0, 200)}`)
 })
+
+test('a daemon running before the checkout joins starts replicating when it does', async () => {
+  await using world = await syncWorld()
+  const { a, b } = world
+  await a.cliJson(['init', '--no-mcp', '--server', world.server.url])
+  await using upB = b.up()
+  await upB.waitFor('ready')
+  const line = (await runCli(['connection'], { cwd: a.repo, env: a.env })).stdout
+  assert.equal((await b.cli(['join'], line)).code, 0)
+  await upB.waitFor('sync-connected', 20_000)
+  await using upA = a.up()
+  await upA.waitFor('sync-connected')
+  a.say('alice-1', 'the dugong parser is ready')
+  await eventually(
+    () => b.search('dugong') === 1,
+    20_000,
+    'the turn on bob, through the daemon that ran first',
+  )
+})
