@@ -151,7 +151,10 @@ async function backfillFromZero(
   input: AttachInput,
   http: SyncHttpClient,
 ): Promise<{ headGseq: number; applied: number; events: number }> {
-  const applier = new RecordApplier(input.db)
+  const applier = new RecordApplier(input.db, {
+    serverUrl: input.connection.url,
+    projectId: input.connection.projectId,
+  })
   let applied = 0
   let events = 0
   for (;;) {

@@ -11,6 +11,7 @@ import { landedFromTeam, teamPresence } from './sync-brief-sections.ts'
 
 const now = Date.parse('2026-11-29T12:00:00.000Z')
 const reader = { human: 'bob@x.dev', vendor: null, sessionId: null }
+const origin = { serverUrl: 'http://127.0.0.1:1', projectId: 'prj_1' }
 
 async function replica() {
   const dir = tmpDir()
@@ -110,7 +111,7 @@ test("the team section shows the server's presence: online first, then who was a
 test("teammates' work that arrived since the last brief is listed by session, with the last human turn", async () => {
   await using r = await replica()
   resetSyncState(r.db, 'http://127.0.0.1:1', 'prj_1', now)
-  const applier = new RecordApplier(r.db)
+  const applier = new RecordApplier(r.db, origin)
   applier.apply([humanTurn(1, 'old question', '2026-11-29T08:00:00.000Z')], now - 3 * 3_600_000)
   applier.apply([humanTurn(2, 'port the exporter\nto parquet', '2026-11-29T09:00:00.000Z')], now - 60_000)
   const [section] = landedFromTeam(r.context(now - 3_600_000))

@@ -12,7 +12,13 @@ import type { Db } from '../store/database.ts'
 import { type ApplyOutcome, RecordApplier } from '../store/sync-inbound.ts'
 import { replaceMirror } from '../store/sync-lease-mirror.ts'
 import { OutboxReader } from '../store/sync-outbox.ts'
-import { readSyncState, startSyncState, writePresence, writePushedSeq } from '../store/sync-state-table.ts'
+import {
+  readSyncState,
+  type SyncOrigin,
+  startSyncState,
+  writePresence,
+  writePushedSeq,
+} from '../store/sync-state-table.ts'
 import type { Attachment } from './sync-attachment.ts'
 import { SyncHttpClient } from './sync-http.ts'
 import { eventDraft } from './sync-record-draft.ts'
@@ -75,6 +81,7 @@ const presenceRefreshMs = 60_000
 export class Replicator {
   readonly #options: ReplicatorOptions
   readonly #log: Logger
+  readonly #origin: SyncOrigin
   readonly #applier: RecordApplier
   readonly #outbox: OutboxReader
   readonly #actor: Actor
@@ -87,7 +94,8 @@ export class Replicator {
   constructor(options: ReplicatorOptions) {
     this.#options = options
     this.#log = options.log.child({ component: 'sync', server: options.attachment.url })
-    this.#applier = new RecordApplier(options.db)
+    this.#origin = { serverUrl: options.attachment.url, projectId: options.attachment.projectId }
+    this.#applier = new RecordApplier(options.db, this.#origin)
     this.#outbox = new OutboxReader(options.db)
     this.#actor = { human: options.human, vendor: null, sessionId: null }
   }
@@ -97,7 +105,7 @@ export class Replicator {
     this.#wake?.()
   }
 
-  /** Ends the connection; `run` resolves once the push in hand is answered. */
+  /** Ends the connection; a request in flight is abandoned (resent on the next connection, ids dedupe it). */
   end(): void {
     this.#ended.abort()
     this.#wake?.()
@@ -267,7 +275,7 @@ export class Replicator {
     )
     if (plan.take === 0) {
       if (page.events.length === 0 && page.scannedTo > watermark)
-        writePushedSeq(db, page.scannedTo, clock.now())
+        writePushedSeq(db, this.#origin, page.scannedTo, clock.now())
       return { kind: 'idle', recheckAt: plan.recheckAt }
     }
     const sent = drafts.slice(0, plan.take).map((sized) => sized.draft)
@@ -275,7 +283,7 @@ export class Replicator {
     const upTo = everything ? page.scannedTo : (page.events[plan.take - 1]?.event.seq ?? watermark)
     const answer = await http.push({ clientId: attachment.clientId, records: sent })
     if (answer.ok) {
-      writePushedSeq(db, upTo, clock.now())
+      writePushedSeq(db, this.#origin, upTo, clock.now())
       this.#options.onStatus({ type: 'sync-pushed', records: sent.length, headGseq: answer.value.headGseq })
       return { kind: 'sent' }
     }
@@ -296,7 +304,7 @@ export class Replicator {
           id: sent[0]?.id,
           message,
         })
-        writePushedSeq(db, page.events[0]?.event.seq ?? watermark, clock.now())
+        writePushedSeq(db, this.#origin, page.events[0]?.event.seq ?? watermark, clock.now())
         return { kind: 'sent' }
       }
       default:

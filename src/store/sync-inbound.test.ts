@@ -15,6 +15,7 @@ import { readSyncState, startSyncState } from './sync-state-table.ts'
 
 const now = Date.parse('2026-11-29T10:00:00.000Z')
 const alice = { human: 'alice@x.dev', vendor: 'claude' as const, sessionId: 'sess-a' }
+const origin = { serverUrl: 'http://127.0.0.1:8787', projectId: 'prj_1' }
 
 function remoteEvent(id: string, text: string, fields: Partial<Event> = {}): Event {
   return {
@@ -58,12 +59,12 @@ const lease: Lease = {
 async function replica() {
   const dir = tmpDir()
   const db = openDatabaseFile(join(dir.path, 'sangam.db'))
-  startSyncState(db, 'http://127.0.0.1:8787', 'prj_1', now)
+  startSyncState(db, origin.serverUrl, origin.projectId, now)
   const search = (word: string) =>
     (db.prepare('SELECT rowid FROM event_fts WHERE event_fts MATCH ?').all(word) as unknown[]).length
   return {
     db,
-    applier: new RecordApplier(db),
+    applier: new RecordApplier(db, origin),
     search,
     async [Symbol.asyncDispose]() {
       db.close()
@@ -193,4 +194,15 @@ test('a granted token held by a stale row replaces it instead of failing', async
     now,
   )
   assert.deepEqual(readLeases(r.db, now), [lease])
+})
+
+test('records from a server this replica is no longer attached to are refused, and change nothing', async () => {
+  await using r = await replica()
+  startSyncState(r.db, 'https://another.example.dev', 'prj_1', now)
+  assert.throws(() => r.applier.apply([served(1, remoteEvent('ev_1', 'stale'))], now), {
+    code: 'SERVER_REFUSED',
+    message: /now attached to https:\/\/another\.example\.dev/,
+  })
+  assert.equal(r.search('stale'), 0)
+  assert.equal(readSyncState(r.db)?.cursor, 0)
 })

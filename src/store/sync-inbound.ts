@@ -9,7 +9,7 @@ import { appendLeaseLog } from './lease-table.ts'
 import { SessionWriter } from './session-table.ts'
 import { ensureSourceFile, recordSourceFileScope } from './source-file-table.ts'
 import { mirrorGrant, mirrorRelease } from './sync-lease-mirror.ts'
-import { readSyncState, writeCursor } from './sync-state-table.ts'
+import { readSyncState, type SyncOrigin, writeCursor } from './sync-state-table.ts'
 
 export interface ApplyOutcome {
   /** Records that moved the cursor. */
@@ -32,6 +32,7 @@ export interface ApplyOutcome {
  */
 export class RecordApplier {
   readonly #db: Db
+  readonly #origin: SyncOrigin
   readonly #events: EventWriter
   readonly #sessions: SessionWriter
   readonly #exists: Statement
@@ -39,8 +40,10 @@ export class RecordApplier {
   readonly #remoteFiles = new Map<string, number>()
   readonly #apply: (records: readonly SyncedRecord[], receivedAt: number) => ApplyOutcome
 
-  constructor(db: Db) {
+  /** `origin`: the server the records come from; they apply only to a replica attached to it. */
+  constructor(db: Db, origin: SyncOrigin) {
     this.#db = db
+    this.#origin = origin
     this.#events = new EventWriter(db)
     this.#sessions = new SessionWriter(db)
     this.#exists = db.prepare('SELECT 1 FROM event WHERE id = ?')
@@ -56,8 +59,14 @@ export class RecordApplier {
 
   #applyAll(records: readonly SyncedRecord[], receivedAt: number): ApplyOutcome {
     const state = readSyncState(this.#db)
-    if (state === null)
-      throw new SangamError(ErrorCode.Internal, 'records arrived for a replica that is not attached')
+    if (state?.serverUrl !== this.#origin.serverUrl || state.projectId !== this.#origin.projectId) {
+      // `join` attached this replica elsewhere while records from the old server were in flight.
+      throw new SangamError(
+        ErrorCode.ServerRefused,
+        `records from ${this.#origin.serverUrl} arrived, but this replica is now attached to ${state?.serverUrl ?? 'no server'}`,
+        { code: 'ATTACHMENT_CHANGED' },
+      )
+    }
     // Rows created by a transaction that rolled back must not be remembered.
     this.#remoteFiles.clear()
     const plan = planApply(state.cursor, records)

@@ -88,7 +88,7 @@ test('events applied from the server are never in the outbox', async () => {
   await using s = await store()
   s.add('human')
   startSyncState(s.db, 'http://127.0.0.1:1', 'prj_1', 0)
-  new RecordApplier(s.db).apply(
+  new RecordApplier(s.db, { serverUrl: 'http://127.0.0.1:1', projectId: 'prj_1' }).apply(
     [
       {
         gseq: 1,

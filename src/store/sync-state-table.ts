@@ -86,13 +86,22 @@ export function writeCursor(db: Db, gseq: number, now: number): void {
   db.prepare('UPDATE sync_state SET cursor = ?, updated_at = ? WHERE lock = 1').run(gseq, now)
 }
 
-/** Raises the push watermark (never lowers it: a late acknowledgement of an older push is a no-op). */
-export function writePushedSeq(db: Db, seq: number, now: number): void {
-  db.prepare('UPDATE sync_state SET pushed_seq = ?, updated_at = ? WHERE lock = 1 AND pushed_seq < ?').run(
-    seq,
-    now,
-    seq,
-  )
+/** The server a replication position belongs to. */
+export interface SyncOrigin {
+  readonly serverUrl: string
+  readonly projectId: string
+}
+
+/**
+ * Raises the push watermark for pushes acknowledged by `origin` (never lowers it: a late
+ * acknowledgement of an older push is a no-op). If the replica was attached to another server
+ * meanwhile, the acknowledgement says nothing about that server and changes nothing.
+ */
+export function writePushedSeq(db: Db, origin: SyncOrigin, seq: number, now: number): void {
+  db.prepare(
+    /*sql*/ `UPDATE sync_state SET pushed_seq = ?, updated_at = ?
+             WHERE lock = 1 AND pushed_seq < ? AND server_url = ? AND project_id = ?`,
+  ).run(seq, now, seq, origin.serverUrl, origin.projectId)
 }
 
 export function writePresence(db: Db, presence: readonly PresenceEntry[], now: number): void {
