@@ -88,6 +88,25 @@ test("an agent's auto-lease is taken on the server and ends with its session", a
   assert.equal((await b.cli(['claim', 'src/a.ts', '--reason', 'mine now'])).code, 0, 'released on the server')
 })
 
+test("an edit on a replica that has not heard of a teammate's lease is still denied: the server knows", async () => {
+  await using world = await attached()
+  const { a, b } = world
+  await b.cliJson(['claim', 'src/b.ts', '--reason', 'bob refactors b'])
+  assert.deepEqual(await leases(a), [], "no daemon on alice: her mirror has not heard of bob's lease")
+  const run = await runAgentHook('claude', claudeEdit(a.repo, join(a.repo, 'src', 'b.ts')), {
+    cwd: a.repo,
+    env: a.env,
+  })
+  assert.equal(run.code, 0, run.stderr)
+  assert.equal(run.output?.hookSpecificOutput?.permissionDecision, 'deny', run.stdout)
+  assert.match(run.output?.hookSpecificOutput?.permissionDecisionReason ?? '', /leased to bob@x\.dev/)
+  assert.deepEqual(
+    (await leases(a)).map((lease) => [lease.pattern, lease.holder.human]),
+    [['src/b.ts', 'bob@x.dev']],
+    'the refusal taught the mirror',
+  )
+})
+
 test('1,000 concurrent claims through the server from both machines: exactly one winner, everywhere', async () => {
   await using world = await attached()
   const { a, b } = world
