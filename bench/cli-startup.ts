@@ -1,0 +1,197 @@
+/**
+ * Start-up cost of the CLI, process start to answer: `sangam --version`, `sangam --help`,
+ * `sangam search x --json` in a project with nothing captured, `sangam claim`, and `sangam mcp`
+ * until it answers `initialize` (what an agent CLI waits for before its first model request).
+ * Each is measured beside `node -e 0` in the same run, interleaved, so that the machine's noise
+ * lands on all alike; figures are p50/p95 wall time and, where GNU time exists, p50/p95 CPU time
+ * (user + system), the steadier figure on a busy machine.
+ *
+ * Given a second CLI entry (another build's dist/cli/main.js, with node_modules beside it), both
+ * run interleaved and the ratios compare like with like: a before/after in one run.
+ *
+ *   npm run build && node --import tsx bench/cli-startup.ts [runs] [baseline-main.js]
+ */
+import { spawn, spawnSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { percentile } from './helpers/transcript-sentences.ts'
+
+const runs = Number(process.argv[2] ?? 30)
+const baseline = process.argv[3] === undefined ? null : resolve(process.argv[3])
+const cli = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js')
+const gnuTime = spawnSync('/usr/bin/time', ['-f', 'cpu %U %S', 'true'], {
+  encoding: 'utf8',
+}).stderr?.startsWith('cpu ')
+const print = (line: string): void => {
+  process.stdout.write(`${line}\n`)
+}
+
+const scratch = mkdtempSync(join(tmpdir(), 'sangam-bench-startup-'))
+const repo = join(scratch, 'repo')
+const env: NodeJS.ProcessEnv = {
+  PATH: process.env.PATH,
+  HOME: scratch,
+  SANGAM_HOME: join(scratch, '.sangam'),
+  CLAUDE_CONFIG_DIR: join(scratch, '.claude'),
+  CODEX_HOME: join(scratch, '.codex'),
+}
+
+interface Sample {
+  readonly ms: number
+  readonly cpuMs: number | null
+}
+
+/**
+ * Runs node with `args` until `answered` says stdout holds the answer (by default: until it
+ * exits), then ends its stdin and waits for it to exit, so that GNU time can report its CPU time.
+ */
+function timed(
+  args: readonly string[],
+  options: { stdin?: string; answered?: (stdout: string) => boolean } = {},
+): Promise<Sample> {
+  const started = performance.now()
+  const [command, prefix] = gnuTime
+    ? ['/usr/bin/time', ['-f', 'cpu %U %S', process.execPath]]
+    : [process.execPath, []]
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, [...prefix, ...args], { cwd: repo, env, stdio: ['pipe', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    let answeredAt: number | null = null
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8')
+      if (answeredAt === null && options.answered?.(stdout)) {
+        answeredAt = performance.now()
+        child.stdin.end()
+      }
+    })
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8')
+    })
+    child.on('error', reject)
+    child.on('close', (code) => {
+      if (code !== 0) {
+        reject(new Error(`node ${args.join(' ')} exited ${code}: ${stderr}`))
+        return
+      }
+      const cpu = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(stderr)
+      const cpuMs = cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : null
+      resolve({ ms: (answeredAt ?? performance.now()) - started, cpuMs })
+    })
+    if (options.answered === undefined) child.stdin.end(options.stdin ?? '')
+    else child.stdin.write(options.stdin ?? '')
+  })
+}
+
+const initialize = `${JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'bench', version: '0' },
+  },
+})}\n`
+
+/** The commands measured, each a function of the CLI entry under test. */
+const cases: readonly { name: string; run: (entry: string) => Promise<Sample> }[] = [
+  { name: '--version', run: (entry) => timed([entry, '--version']) },
+  { name: '--help', run: (entry) => timed([entry, '--help']) },
+  { name: 'search x --json', run: (entry) => timed([entry, 'search', 'x', '--json']) },
+  { name: 'claim', run: (entry) => timed([entry, 'claim', 'src/a.ts', '-r', 'bench', '--json']) },
+  {
+    name: 'mcp → initialize',
+    run: (entry) =>
+      timed([entry, 'mcp'], {
+        stdin: initialize,
+        answered: (stdout) => stdout.includes('"id":1'),
+      }),
+  },
+]
+
+/** The one-minute load average, where the system tells it (Linux), so a reader can judge the noise. */
+function loadAverage(): string {
+  try {
+    return readFileSync('/proc/loadavg', 'utf8').split(' ')[0] ?? '?'
+  } catch {
+    return '?'
+  }
+}
+
+function summary(name: string, samples: readonly Sample[], floor: readonly Sample[]): string {
+  const quantile = (values: readonly number[], p: number): number =>
+    percentile(
+      [...values].sort((a, b) => a - b),
+      p,
+    )
+  const ratio = (value: number, base: number): string => `${(value / base).toFixed(2)}×`.padStart(7)
+  const figures = (pick: (sample: Sample) => number | null): string | null => {
+    const values = samples.flatMap((sample) => pick(sample) ?? [])
+    const base = floor.flatMap((sample) => pick(sample) ?? [])
+    if (values.length === 0 || base.length === 0) return null
+    return [50, 95]
+      .map((p) => {
+        const value = quantile(values, p)
+        return `p${p} ${value.toFixed(0).padStart(5)} ms ${ratio(value, quantile(base, p))}`
+      })
+      .join('  ')
+  }
+  const wall = figures((sample) => sample.ms)
+  const cpu = figures((sample) => sample.cpuMs)
+  return `${name.padEnd(30)} wall ${wall}${cpu === null ? '' : `   cpu ${cpu}`}`
+}
+
+try {
+  mkdirSync(join(repo, 'src'), { recursive: true })
+  writeFileSync(join(repo, 'src', 'a.ts'), 'export const a = 1\n')
+  for (const args of [
+    ['init', '-q', '-b', 'main'],
+    [
+      '-c',
+      'user.email=dev@example.com',
+      '-c',
+      'user.name=Dev',
+      'commit',
+      '-q',
+      '--allow-empty',
+      '-m',
+      'init',
+    ],
+    ['config', 'user.email', 'dev@example.com'],
+  ]) {
+    spawnSync('git', args, { cwd: repo, env })
+  }
+  const init = spawnSync(process.execPath, [cli, 'init', '--no-mcp'], { cwd: repo, env, encoding: 'utf8' })
+  if (init.status !== 0) throw new Error(`sangam init: ${init.stderr}`)
+
+  const entries =
+    baseline === null
+      ? [{ label: '', entry: cli }]
+      : [
+          { label: 'baseline ', entry: baseline },
+          { label: 'this build ', entry: cli },
+        ]
+  // Warm the file cache and the project's locator before anything is measured.
+  for (const { entry } of entries) for (const each of cases) await each.run(entry)
+  const floor: Sample[] = []
+  const samples = new Map<string, Sample[]>()
+  for (let i = 0; i < runs; i++) {
+    floor.push(await timed(['-e', '0']))
+    for (const { label, entry } of entries) {
+      for (const each of cases) {
+        const key = `${label}${each.name}`
+        samples.set(key, [...(samples.get(key) ?? []), await each.run(entry)])
+      }
+    }
+  }
+  print(
+    `CLI start-up, ${runs} runs each, interleaved (Node ${process.version}, load ${loadAverage()}${gnuTime ? '' : ', no GNU time: wall only'}); ratios against node -e 0`,
+  )
+  if (baseline !== null) print(`baseline: ${baseline}`)
+  print(summary('node -e 0 (floor)', floor, floor))
+  for (const [key, values] of samples) print(summary(key, values, floor))
+} finally {
+  rmSync(scratch, { recursive: true, force: true })
+}
