@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { databasePath, openDatabaseFile } from '../src/store/database.ts'
-import { eventSelect, toStoredEvent } from '../src/store/event-table.ts'
+import { countEvents, eventSelect, toStoredEvent } from '../src/store/event-table.ts'
 import { listActiveSessions } from '../src/store/session-table.ts'
 import { listSourceFiles } from '../src/store/source-file-table.ts'
 import { replicateCorpus } from './helpers/capture-corpus.ts'
@@ -43,6 +43,12 @@ function snapshot(
   }
 }
 
+/** Counts the stored events every few milliseconds, through one read-only connection. */
+function eventCounter(path: string): { count(): number; [Symbol.dispose](): void } {
+  const db = openDatabaseFile(path, { readonly: true })
+  return { count: () => countEvents(db), [Symbol.dispose]: () => db.close() }
+}
+
 test('kill -9 at random moments of a backfill, then a restart, stores exactly what an uninterrupted run stores', async (t) => {
   await using w = await captureWorld()
   const written = replicateCorpus({ home: w.home.path, cwd: w.repo.path, targetBytes: 40 * 1024 * 1024 })
@@ -53,51 +59,61 @@ test('kill -9 at random moments of a backfill, then a restart, stores exactly wh
     cwd: w.repo.path,
     env: reference,
   })
-  const referenceStartedAt = Date.now()
-  const { durationMs: insideMs } = await runCliJson<{ durationMs: number }>(['index'], {
-    cwd: w.repo.path,
-    env: reference,
-    timeoutMs: 600_000,
-  })
-  const startMs = Math.max(0, Date.now() - referenceStartedAt - insideMs)
+  await runCliJson(['index'], { cwd: w.repo.path, env: reference, timeoutMs: 600_000 })
   const total = snapshot(reference.SANGAM_HOME ?? '', projectId).events.length
+  const database = databasePath(join(w.home.path, '.sangam'), projectId)
 
-  // Each kill lands at a random point of what is left to do, at the pace the reference run showed.
-  // The machine's pace drifts with its load: a run that finishes before its kill starts the
-  // interrupted side over with shorter delays, and a kill that landed before any commit lengthens them.
+  // A kill is aimed by progress, not by time, so a loaded machine cannot make every kill land
+  // before the first commit or after the last: each round picks a random share of the first half
+  // of what is left, waits until the database holds at least that much, then kills within half the
+  // interval between the last two commits, so kills land inside batches as well as between them.
   const kills: string[] = []
   let midway = 0
-  let stored = 0
-  let pace = 1
-  for (let round = 0; round < 16 && midway < 3; round++) {
+  for (let round = 0; round < 12 && midway < 3; round++) {
+    using counter = eventCounter(database)
+    const stored = counter.count()
+    const target = stored + Math.max(1, Math.floor((total - stored) * (0.05 + 0.45 * Math.random())))
     const child = spawnCli(['index'], { cwd: w.repo.path, env: w.env })
+    let exitedWith: string | undefined
     const exited = new Promise<string>((resolve) =>
-      child.on('exit', (code, signal) => resolve(signal ?? String(code))),
+      child.on('exit', (code, signal) => {
+        exitedWith = signal ?? String(code)
+        resolve(exitedWith)
+      }),
     )
-    const left = (1 - stored / total) * insideMs
-    const delay = Math.round(pace * (startMs + left * (0.2 + 0.6 * Math.random())))
-    await Promise.race([sleep(delay), exited])
+    // The first commit of a round also pays the process start, so it does not set the interval.
+    let [seen, interval] = [stored, 100]
+    let committedAt: number | undefined
+    while (exitedWith === undefined && seen < target) {
+      await sleep(5)
+      const now = counter.count()
+      if (now === seen) continue
+      if (committedAt !== undefined) interval = Math.max(20, Date.now() - committedAt)
+      ;[seen, committedAt] = [now, Date.now()]
+    }
+    const extra = Math.round((interval / 2) * Math.random())
+    await Promise.race([sleep(extra), exited])
     child.kill('SIGKILL')
-    if ((await exited) !== 'SIGKILL') {
-      kills.push(`${delay} ms (finished first; starting over)`)
+    const how = await exited
+    const now = counter.count()
+    kills.push(
+      `${how === 'SIGKILL' ? 'killed' : `exited ${how}`} ${extra} ms after ${seen} (${now}/${total} events)`,
+    )
+    if (how === 'SIGKILL' && now > stored && now < total) midway++
+    if (now === total && midway < 2) {
+      // The run got to the end before enough kills landed: start the interrupted side over.
       rmSync(join(w.home.path, '.sangam'), { recursive: true, force: true })
       await runCliJson(['init'], { cwd: w.repo.path, env: w.env })
-      ;[midway, stored, pace] = [0, 0, pace * 0.6]
-      continue
-    }
-    const now = w.events().length
-    kills.push(`${delay} ms (${now}/${total} events)`)
-    if (now === stored) pace *= 1.3
-    else if (now < total) midway++
-    stored = now
+      midway = 0
+    } else if (now === total) break
   }
-  t.diagnostic(`killed after ${kills.join(', ')}`)
+  t.diagnostic(kills.join(', '))
   assert.ok(midway >= 2, `too few kills landed mid-backfill: ${kills.join(', ')}`)
   await runCliJson(['index'], { cwd: w.repo.path, env: w.env, timeoutMs: 600_000 })
 
   const interrupted = snapshot(join(w.home.path, '.sangam'), projectId)
   const uninterrupted = snapshot(reference.SANGAM_HOME, projectId)
-  const context = `killed after ${kills.join(', ')}`
+  const context = kills.join(', ')
   assert.ok(uninterrupted.events.length > 1000, context)
   assert.deepEqual(interrupted.events, uninterrupted.events, context)
   assert.deepEqual(interrupted.files, uninterrupted.files, context)
