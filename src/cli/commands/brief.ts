@@ -1,19 +1,15 @@
 import { resolveActor } from '../../services/lease-actor.ts'
 import { MemoryBrief } from '../../services/memory-brief.ts'
 import { openProject } from '../../services/project-context.ts'
-import type { CommandSpec } from '../command.ts'
+import type { CommandRun } from '../command.ts'
 
-export const briefCommand: CommandSpec = {
-  name: 'brief',
-  summary: 'Who was active, what landed since your last brief, recent notes (at most 2,000 characters)',
-  async run(ctx) {
-    const project = openProject(ctx.env, ctx.cwd, ctx.clock)
-    try {
-      const reader = resolveActor(ctx.env, project.human)
-      const brief = new MemoryBrief(project.db, ctx.clock).brief({ reader, cwd: ctx.cwd })
-      return { json: brief, text: brief.text }
-    } finally {
-      project.close()
-    }
-  },
+export const run: CommandRun = async (ctx) => {
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock)
+  try {
+    const reader = resolveActor(ctx.env, project.human)
+    const brief = new MemoryBrief(project.db, ctx.clock).brief({ reader, cwd: ctx.cwd })
+    return { json: brief, text: brief.text }
+  } finally {
+    project.close()
+  }
 }

@@ -7,56 +7,43 @@ import { backfill } from '../../services/capture-project.ts'
 import { type CaptureSection, captureSection, type FileReport } from '../../services/capture-report.ts'
 import { openProject } from '../../services/project-context.ts'
 import { projectDir } from '../../store/database.ts'
-import type { CommandContext, CommandResult, CommandSpec } from '../command.ts'
+import type { CommandContext, CommandResult, CommandRun } from '../command.ts'
 import { createProgressBar } from '../progress.ts'
-import { sinceOption } from './index.ts'
 
-export const doctorCommand: CommandSpec = {
-  name: 'doctor',
-  summary:
-    'Show what sangam sees: every transcript line in the window accounted for, and whether a daemon runs',
-  options: [
-    sinceOption,
-    {
-      flags: '--transcripts <file...>',
-      description: 'account for these transcript files instead (any project, any age); stores nothing',
-    },
-  ],
-  async run(ctx, _args, options) {
-    const files = options.transcripts as string[] | undefined
-    if (files) return checkFiles(ctx, files)
-    const since = parseSince(options.since as string | undefined, ctx.clock.now())
-    const project = openProject(ctx.env, ctx.cwd, ctx.clock)
-    try {
-      const bar = createProgressBar(ctx.stderr, ctx.clock, 'doctor: catching up')
-      await backfill(project, { since, log: ctx.log, onProgress: (progress) => bar.update(progress) })
-      bar.done()
-      const capture = captureSection(project.db, (row) => row.inScope === true && row.mtime >= since)
-      const hooks = await hooksSection({
-        root: project.repo.root,
-        projectDir: projectDir(ctx.env.sangamHome, project.repo.projectId),
-        claudeConfigDir: ctx.env.claudeConfigDir,
-        codexHome: ctx.env.codexHome,
-        codexBin: 'codex',
-        timeoutMs: 30_000,
-      })
-      const daemon = runningDaemon(daemonFile(ctx.env.sangamHome, project.repo.projectId))
-      const json = {
-        project: { id: project.repo.projectId, root: project.repo.root, human: project.human },
-        window: { since: new Date(since).toISOString() },
-        daemon: daemon ? { running: true, ...daemon } : { running: false },
-        sections: [capture, hooks],
-      }
-      const head = [
-        `project ${json.project.id} (${json.project.root}), human ${json.project.human}`,
-        `window  since ${json.window.since}`,
-        `daemon  ${daemon ? `running (pid ${daemon.pid}, since ${daemon.startedAt})` : 'not running'}`,
-      ]
-      return { json, text: [...head, ...describeCapture(capture), ...describeHooks(hooks)].join('\n') }
-    } finally {
-      project.close()
+export const run: CommandRun = async (ctx, _args, options) => {
+  const files = options.transcripts as string[] | undefined
+  if (files) return checkFiles(ctx, files)
+  const since = parseSince(options.since as string | undefined, ctx.clock.now())
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock)
+  try {
+    const bar = createProgressBar(ctx.stderr, ctx.clock, 'doctor: catching up')
+    await backfill(project, { since, log: ctx.log, onProgress: (progress) => bar.update(progress) })
+    bar.done()
+    const capture = captureSection(project.db, (row) => row.inScope === true && row.mtime >= since)
+    const hooks = await hooksSection({
+      root: project.repo.root,
+      projectDir: projectDir(ctx.env.sangamHome, project.repo.projectId),
+      claudeConfigDir: ctx.env.claudeConfigDir,
+      codexHome: ctx.env.codexHome,
+      codexBin: 'codex',
+      timeoutMs: 30_000,
+    })
+    const daemon = runningDaemon(daemonFile(ctx.env.sangamHome, project.repo.projectId))
+    const json = {
+      project: { id: project.repo.projectId, root: project.repo.root, human: project.human },
+      window: { since: new Date(since).toISOString() },
+      daemon: daemon ? { running: true, ...daemon } : { running: false },
+      sections: [capture, hooks],
     }
-  },
+    const head = [
+      `project ${json.project.id} (${json.project.root}), human ${json.project.human}`,
+      `window  since ${json.window.since}`,
+      `daemon  ${daemon ? `running (pid ${daemon.pid}, since ${daemon.startedAt})` : 'not running'}`,
+    ]
+    return { json, text: [...head, ...describeCapture(capture), ...describeHooks(hooks)].join('\n') }
+  } finally {
+    project.close()
+  }
 }
 
 async function checkFiles(ctx: CommandContext, files: readonly string[]): Promise<CommandResult> {

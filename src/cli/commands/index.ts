@@ -2,52 +2,42 @@ import { parseSince } from '../../core/time-window.ts'
 import { backfill } from '../../services/capture-project.ts'
 import { openProject } from '../../services/project-context.ts'
 import { countEvents } from '../../store/event-table.ts'
-import type { CommandSpec } from '../command.ts'
+import type { CommandRun } from '../command.ts'
 import { createProgressBar } from '../progress.ts'
 
-export const sinceOption = {
-  flags: '--since <date|Nd>',
-  description: 'capture window start: an ISO date (2026-11-01) or a count back (14d, 12h); default 14d',
-}
-
-export const indexCommand: CommandSpec = {
-  name: 'index',
-  summary: "Capture this project's transcripts in the window once (backfill), with progress on stderr",
-  options: [sinceOption],
-  async run(ctx, _args, options) {
-    const since = parseSince(options.since as string | undefined, ctx.clock.now())
-    const project = openProject(ctx.env, ctx.cwd, ctx.clock)
-    try {
-      const bar = createProgressBar(ctx.stderr, ctx.clock, 'index')
-      const result = await backfill(project, {
-        since,
-        log: ctx.log,
-        onProgress: (progress) => bar.update(progress),
-      })
-      bar.done()
-      const json = {
-        projectId: project.repo.projectId,
-        since: new Date(since).toISOString(),
-        files: result.files,
-        captured: result.captured,
-        outOfScope: result.outOfScope,
-        outOfWindow: result.outOfWindow,
-        undecided: result.undecided,
-        inserted: result.inserted,
-        resets: result.resets,
-        moved: result.moved,
-        bytes: result.bytes,
-        durationMs: result.durationMs,
-        totalEvents: countEvents(project.db),
-      }
-      const text = [
-        `indexed ${json.captured} transcript file(s) of ${json.files} found since ${json.since}`,
-        `  ${json.inserted} new event(s), ${json.totalEvents} in total; ${(json.bytes / (1024 * 1024)).toFixed(1)} MB read in ${(json.durationMs / 1000).toFixed(1)} s`,
-        `  ignored: ${json.outOfScope} of other projects, ${json.outOfWindow} older than the window, ${json.undecided} with no cwd yet`,
-      ].join('\n')
-      return { json, text }
-    } finally {
-      project.close()
+export const run: CommandRun = async (ctx, _args, options) => {
+  const since = parseSince(options.since as string | undefined, ctx.clock.now())
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock)
+  try {
+    const bar = createProgressBar(ctx.stderr, ctx.clock, 'index')
+    const result = await backfill(project, {
+      since,
+      log: ctx.log,
+      onProgress: (progress) => bar.update(progress),
+    })
+    bar.done()
+    const json = {
+      projectId: project.repo.projectId,
+      since: new Date(since).toISOString(),
+      files: result.files,
+      captured: result.captured,
+      outOfScope: result.outOfScope,
+      outOfWindow: result.outOfWindow,
+      undecided: result.undecided,
+      inserted: result.inserted,
+      resets: result.resets,
+      moved: result.moved,
+      bytes: result.bytes,
+      durationMs: result.durationMs,
+      totalEvents: countEvents(project.db),
     }
-  },
+    const text = [
+      `indexed ${json.captured} transcript file(s) of ${json.files} found since ${json.since}`,
+      `  ${json.inserted} new event(s), ${json.totalEvents} in total; ${(json.bytes / (1024 * 1024)).toFixed(1)} MB read in ${(json.durationMs / 1000).toFixed(1)} s`,
+      `  ignored: ${json.outOfScope} of other projects, ${json.outOfWindow} older than the window, ${json.undecided} with no cwd yet`,
+    ].join('\n')
+    return { json, text }
+  } finally {
+    project.close()
+  }
 }

@@ -12,57 +12,39 @@ import { readAttachment } from '../../services/sync-attachment.ts'
 import { writeSyncSettings } from '../../services/sync-settings.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import { databasePath, projectDir } from '../../store/database.ts'
-import type { CommandContext, CommandSpec } from '../command.ts'
+import type { CommandContext, CommandRun } from '../command.ts'
 import { describeAttach } from './join.ts'
 
-export const initCommand: CommandSpec = {
-  name: 'init',
-  summary:
-    'Record this repository as a sangam project (local SQLite; nothing leaves the machine unless --server attaches it)',
-  options: [
-    { flags: '-y, --yes', description: 'register the MCP server with Claude Code and Codex without asking' },
-    { flags: '--no-mcp', description: 'do not register the MCP server' },
-    {
-      flags: '--server <url>',
-      description: 'create the project on this team server with a fresh key and attach this checkout to it',
-    },
-    {
-      flags: '--share-tool-output',
-      description: 'share tool output with the team too (not shared by default)',
-    },
-    { flags: '--no-share-tool-output', description: 'keep tool output on this machine (the default)' },
-  ],
-  async run(ctx, _args, options) {
-    const project = openProject(ctx.env, ctx.cwd, ctx.clock)
-    try {
-      const database = databasePath(ctx.env.sangamHome, project.repo.projectId)
-      if (typeof options.shareToolOutput === 'boolean')
-        writeSyncSettings(project.db, { shareToolOutput: options.shareToolOutput })
-      const server =
-        typeof options.server === 'string' ? await createOnServer(ctx, project, options.server) : null
-      const mcp = await offerMcp(ctx, project.repo.root, options)
-      const json = {
-        projectId: project.repo.projectId,
-        root: project.repo.root,
-        remote: project.repo.remote,
-        identitySource: project.repo.identitySource,
-        worktrees: project.repo.worktrees,
-        database,
-        mcp,
-        server: server?.json ?? null,
-      }
-      const text = [
-        `sangam project ${json.projectId} (${json.identitySource === 'remote' ? json.remote : 'no remote; identified by its git dir'})`,
-        `  database  ${json.database}`,
-        `  worktrees ${json.worktrees.join(', ')}`,
-        ...describeMcp(mcp),
-        ...(server === null ? [] : server.lines.map((line) => `  server    ${line}`)),
-      ].join('\n')
-      return { json, text }
-    } finally {
-      project.close()
+export const run: CommandRun = async (ctx, _args, options) => {
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock)
+  try {
+    const database = databasePath(ctx.env.sangamHome, project.repo.projectId)
+    if (typeof options.shareToolOutput === 'boolean')
+      writeSyncSettings(project.db, { shareToolOutput: options.shareToolOutput })
+    const server =
+      typeof options.server === 'string' ? await createOnServer(ctx, project, options.server) : null
+    const mcp = await offerMcp(ctx, project.repo.root, options)
+    const json = {
+      projectId: project.repo.projectId,
+      root: project.repo.root,
+      remote: project.repo.remote,
+      identitySource: project.repo.identitySource,
+      worktrees: project.repo.worktrees,
+      database,
+      mcp,
+      server: server?.json ?? null,
     }
-  },
+    const text = [
+      `sangam project ${json.projectId} (${json.identitySource === 'remote' ? json.remote : 'no remote; identified by its git dir'})`,
+      `  database  ${json.database}`,
+      `  worktrees ${json.worktrees.join(', ')}`,
+      ...describeMcp(mcp),
+      ...(server === null ? [] : server.lines.map((line) => `  server    ${line}`)),
+    ].join('\n')
+    return { json, text }
+  } finally {
+    project.close()
+  }
 }
 
 /**

@@ -7,48 +7,33 @@ import {
   uninstallHooks,
 } from '../../hooks/hook-installer.ts'
 import { openProject } from '../../services/project-context.ts'
-import type { CommandSpec } from '../command.ts'
+import type { CommandRun } from '../command.ts'
 
-export const installHooksCommand: CommandSpec = {
-  name: 'install-hooks',
-  summary:
-    'Install the hooks that enforce leases in Claude Code, Codex and git push (--uninstall removes them)',
-  options: [
-    {
-      flags: '--uninstall',
-      description: 'remove sangam hooks, leaving every other hook and setting as it was',
-    },
-    {
-      flags: '--user',
-      description: 'use the user-level Claude Code and Codex configuration instead of the project',
-    },
-  ],
-  async run(ctx, _args, flags) {
-    // Hooks read the project's database, so installing them records the project (as `init` does).
-    const project = openProject(ctx.env, ctx.cwd, ctx.clock)
-    project.close()
-    const options: HookInstallOptions = {
-      root: project.repo.root,
-      claudeConfigDir: ctx.env.claudeConfigDir,
-      codexHome: ctx.env.codexHome,
-      entries: hookEntries(ctx.cliEntry),
-      user: flags.user === true,
-      codexBin: 'codex',
-      codexTimeoutMs: 30_000,
-    }
-    if (flags.uninstall === true) {
-      const report = uninstallHooks(options)
-      return {
-        json: { projectId: project.repo.projectId, action: 'uninstall', ...report },
-        text: uninstallText(report),
-      }
-    }
-    const report = await installHooks(options)
+export const run: CommandRun = async (ctx, _args, flags) => {
+  // Hooks read the project's database, so installing them records the project (as `init` does).
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock)
+  project.close()
+  const options: HookInstallOptions = {
+    root: project.repo.root,
+    claudeConfigDir: ctx.env.claudeConfigDir,
+    codexHome: ctx.env.codexHome,
+    entries: hookEntries(ctx.cliEntry),
+    user: flags.user === true,
+    codexBin: 'codex',
+    codexTimeoutMs: 30_000,
+  }
+  if (flags.uninstall === true) {
+    const report = uninstallHooks(options)
     return {
-      json: { projectId: project.repo.projectId, action: 'install', ...report },
-      text: installText(report),
+      json: { projectId: project.repo.projectId, action: 'uninstall', ...report },
+      text: uninstallText(report),
     }
-  },
+  }
+  const report = await installHooks(options)
+  return {
+    json: { projectId: project.repo.projectId, action: 'install', ...report },
+    text: installText(report),
+  }
 }
 
 function installText(report: HookInstallReport): string {

@@ -5,48 +5,30 @@ import { type AttachResult, attachToServer } from '../../services/sync-attach.ts
 import { writeSyncSettings } from '../../services/sync-settings.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import { projectDir } from '../../store/database.ts'
-import type { CommandContext, CommandSpec } from '../command.ts'
+import type { CommandContext, CommandRun } from '../command.ts'
 
-export const joinCommand: CommandSpec = {
-  name: 'join',
-  summary:
-    "Attach this checkout to a teammate's team server: checks the key, then fetches everything shared so far",
-  arguments: [
-    {
-      name: 'connection',
-      description:
-        'the line `sangam connection` prints (URL#project#key); omit it to read the line from stdin',
-    },
-  ],
-  options: [
-    {
-      flags: '--share-tool-output',
-      description: 'share tool output with the team too (not shared by default)',
-    },
-  ],
-  async run(ctx, args, options) {
-    const line = parseConnectionLine(args[0] ?? (await readLine(ctx)))
-    const project = openProject(ctx.env, ctx.cwd, ctx.clock)
-    try {
-      if (options.shareToolOutput === true) writeSyncSettings(project.db, { shareToolOutput: true })
-      const progress = backfillProgress(ctx)
-      const result = await attachToServer({
-        db: project.db,
-        projectDir: projectDir(ctx.env.sangamHome, project.repo.projectId),
-        projectId: project.repo.projectId,
-        connection: line,
-        mode: 'join',
-        clock: ctx.clock,
-        log: ctx.log,
-        onProgress: progress,
-      })
-      progress.done()
-      const json = { status: 'joined', ...result }
-      return { json, text: describeAttach('joined', result).join('\n') }
-    } finally {
-      project.close()
-    }
-  },
+export const run: CommandRun = async (ctx, args, options) => {
+  const line = parseConnectionLine(args[0] ?? (await readLine(ctx)))
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock)
+  try {
+    if (options.shareToolOutput === true) writeSyncSettings(project.db, { shareToolOutput: true })
+    const progress = backfillProgress(ctx)
+    const result = await attachToServer({
+      db: project.db,
+      projectDir: projectDir(ctx.env.sangamHome, project.repo.projectId),
+      projectId: project.repo.projectId,
+      connection: line,
+      mode: 'join',
+      clock: ctx.clock,
+      log: ctx.log,
+      onProgress: progress,
+    })
+    progress.done()
+    const json = { status: 'joined', ...result }
+    return { json, text: describeAttach('joined', result).join('\n') }
+  } finally {
+    project.close()
+  }
 }
 
 /**

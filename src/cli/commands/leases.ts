@@ -5,38 +5,19 @@ import { leaseOverview } from '../../services/lease-queries.ts'
 import { writeLeaseSettings } from '../../services/lease-settings.ts'
 import { openProject } from '../../services/project-context.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
-import type { CommandSpec } from '../command.ts'
+import type { CommandRun } from '../command.ts'
 
-export const leasesCommand: CommandSpec = {
-  name: 'leases',
-  summary: "List the project's live leases and notable lease history; change lease settings",
-  options: [
-    {
-      flags: '--auto-lease <rung>',
-      description: 'how a collision with an auto-lease lands: off, advise, warn, refuse',
-    },
-    {
-      flags: '--auto-lease-ttl <duration>',
-      description: 'how long an auto-lease lasts after the last edit (default 10m)',
-    },
-    { flags: '--claim-ttl <duration>', description: 'how long a claim lasts without --ttl (default 2h)' },
-    {
-      flags: '--session-end <what>',
-      description: "what a session's leases do when it ends: release or keep",
-    },
-  ],
-  async run(ctx, _args, options) {
-    const changes = settingChanges(options)
-    const project = openProject(ctx.env, ctx.cwd, ctx.clock)
-    try {
-      if (Object.keys(changes).length > 0) writeLeaseSettings(project.db, changes)
-      const now = ctx.clock.now()
-      const overview = leaseOverview(project.db, now)
-      return { json: overview, text: overviewText(overview, now) }
-    } finally {
-      project.close()
-    }
-  },
+export const run: CommandRun = async (ctx, _args, options) => {
+  const changes = settingChanges(options)
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock)
+  try {
+    if (Object.keys(changes).length > 0) writeLeaseSettings(project.db, changes)
+    const now = ctx.clock.now()
+    const overview = leaseOverview(project.db, now)
+    return { json: overview, text: overviewText(overview, now) }
+  } finally {
+    project.close()
+  }
 }
 
 function settingChanges(options: Record<string, unknown>): Partial<LeaseSettings> {

@@ -6,67 +6,49 @@ import { openProject } from '../../services/project-context.ts'
 import { chooseLeaseArbiter } from '../../services/sync-arbiter-choice.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import { projectDir } from '../../store/database.ts'
-import type { CommandSpec } from '../command.ts'
+import type { CommandRun } from '../command.ts'
 
-export const releaseCommand: CommandSpec = {
-  name: 'release',
-  summary: 'Release your leases (all, or those named); --force --reason releases another holder’s',
-  arguments: [
-    {
-      name: 'pattern',
-      description: 'the patterns to release, as claimed (default: all of yours)',
-      variadic: true,
-    },
-  ],
-  options: [
-    {
-      flags: '--force',
-      description: "release another actor's lease on the named patterns (recorded, shown to the team)",
-    },
-    { flags: '-r, --reason <text>', description: 'why you force it (required with --force)' },
-  ],
-  async run(ctx, args, options) {
-    const force = options.force === true
-    const reason = typeof options.reason === 'string' ? options.reason.trim() : ''
-    if (force && reason === '')
-      throw new SangamError(ErrorCode.Usage, 'release --force needs --reason "…"; it is shown to the team')
-    if (force && args.length === 0)
-      throw new SangamError(ErrorCode.Usage, 'release --force needs the patterns to release')
-    const project = openProject(ctx.env, ctx.cwd, ctx.clock)
-    try {
-      const patterns =
-        args.length === 0
-          ? null
-          : args.map((arg) => resolvePatternArgument(arg, ctx.cwd, project.repo.worktrees))
-      const actor = resolveActor(ctx.env, project.human)
-      const arbiter = chooseLeaseArbiter(
-        project.db,
-        projectDir(ctx.env.sangamHome, project.repo.projectId),
-        ctx.clock,
-      )
-      const outcome = await arbiter.release({ actor, patterns, forceReason: force ? reason : null })
-      const now = ctx.clock.now()
-      if (!outcome.ok && outcome.problem === 'not-found') {
-        throw new SangamError(ErrorCode.NotFound, `no live lease on ${outcome.pattern}; see sangam leases`)
-      }
-      if (!outcome.ok) {
-        throw new SangamError(
-          ErrorCode.LeaseConflict,
-          `${outcome.pattern} is held by ${describeActor(outcome.lease.holder)}, not by you; only the holder releases it ` +
-            `(a human may override with sangam release --force --reason "…"): ${describeLease(outcome.lease, now)}`,
-          { lease: outcome.lease },
-        )
-      }
-      const lines = outcome.released.map(
-        (lease) =>
-          `${outcome.forced.includes(lease) ? 'force-released' : 'released'} ${describeLease(lease, now)}`,
-      )
-      return {
-        json: { released: outcome.released, forced: outcome.forced, actor },
-        text: lines.length === 0 ? 'you hold no leases' : lines.join('\n'),
-      }
-    } finally {
-      project.close()
+export const run: CommandRun = async (ctx, args, options) => {
+  const force = options.force === true
+  const reason = typeof options.reason === 'string' ? options.reason.trim() : ''
+  if (force && reason === '')
+    throw new SangamError(ErrorCode.Usage, 'release --force needs --reason "…"; it is shown to the team')
+  if (force && args.length === 0)
+    throw new SangamError(ErrorCode.Usage, 'release --force needs the patterns to release')
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock)
+  try {
+    const patterns =
+      args.length === 0
+        ? null
+        : args.map((arg) => resolvePatternArgument(arg, ctx.cwd, project.repo.worktrees))
+    const actor = resolveActor(ctx.env, project.human)
+    const arbiter = chooseLeaseArbiter(
+      project.db,
+      projectDir(ctx.env.sangamHome, project.repo.projectId),
+      ctx.clock,
+    )
+    const outcome = await arbiter.release({ actor, patterns, forceReason: force ? reason : null })
+    const now = ctx.clock.now()
+    if (!outcome.ok && outcome.problem === 'not-found') {
+      throw new SangamError(ErrorCode.NotFound, `no live lease on ${outcome.pattern}; see sangam leases`)
     }
-  },
+    if (!outcome.ok) {
+      throw new SangamError(
+        ErrorCode.LeaseConflict,
+        `${outcome.pattern} is held by ${describeActor(outcome.lease.holder)}, not by you; only the holder releases it ` +
+          `(a human may override with sangam release --force --reason "…"): ${describeLease(outcome.lease, now)}`,
+        { lease: outcome.lease },
+      )
+    }
+    const lines = outcome.released.map(
+      (lease) =>
+        `${outcome.forced.includes(lease) ? 'force-released' : 'released'} ${describeLease(lease, now)}`,
+    )
+    return {
+      json: { released: outcome.released, forced: outcome.forced, actor },
+      text: lines.length === 0 ? 'you hold no leases' : lines.join('\n'),
+    }
+  } finally {
+    project.close()
+  }
 }

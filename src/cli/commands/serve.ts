@@ -1,48 +1,34 @@
 import { join, resolve } from 'node:path'
 import { acquireServeLock } from '../../services/serve-lock.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
-import type { CommandSpec } from '../command.ts'
+import type { CommandRun } from '../command.ts'
+import { defaultServePort } from '../registry.ts'
 
-export const defaultServePort = 8787
-
-export const serveCommand: CommandSpec = {
-  name: 'serve',
-  summary: 'Run the team sync server locally in workerd (the same Worker that deploys to Cloudflare)',
-  options: [
-    { flags: '--host <address>', description: 'address to listen on (default 127.0.0.1)' },
-    {
-      flags: '--port <number>',
-      description: `port to listen on; 0 picks a free one (default ${defaultServePort})`,
-    },
-    { flags: '--data <dir>', description: 'where projects are stored (default $SANGAM_HOME/server)' },
-  ],
-  longRunning: true,
-  async run(ctx, _args, options) {
-    const host = typeof options.host === 'string' ? options.host : '127.0.0.1'
-    const port = parsePort(options.port)
-    const dataDir =
-      typeof options.data === 'string' ? resolve(ctx.cwd, options.data) : join(ctx.env.sangamHome, 'server')
-    // Loaded here, not at the top: Miniflare is most of the CLI's start-up cost and every other
-    // command (and the daemon) would pay it too.
-    const { prepareDataDir, startLocalServer } = await import('../../services/local-server.ts')
-    prepareDataDir(dataDir)
-    const lock = await acquireServeLock(dataDir, ctx.log)
+export const run: CommandRun = async (ctx, _args, options) => {
+  const host = typeof options.host === 'string' ? options.host : '127.0.0.1'
+  const port = parsePort(options.port)
+  const dataDir =
+    typeof options.data === 'string' ? resolve(ctx.cwd, options.data) : join(ctx.env.sangamHome, 'server')
+  // Loaded here, not at the top: Miniflare is most of the CLI's start-up cost and every other
+  // command (and the daemon) would pay it too.
+  const { prepareDataDir, startLocalServer } = await import('../../services/local-server.ts')
+  prepareDataDir(dataDir)
+  const lock = await acquireServeLock(dataDir, ctx.log)
+  try {
+    const server = await startLocalServer({ host, port, dataDir, log: ctx.log })
     try {
-      const server = await startLocalServer({ host, port, dataDir, log: ctx.log })
-      try {
-        lock.record(server.url)
-        // The first line of stdout is the contract: scripts and tests read the URL from it.
-        ctx.stdout.write(`${server.url}\n`)
-        await stopped(ctx.stopSignal)
-      } finally {
-        await server.close()
-      }
-      const { hostname, port: boundPort } = new URL(server.url)
-      return { json: { url: server.url, host: hostname, port: Number(boundPort), dataDir }, text: '' }
+      lock.record(server.url)
+      // The first line of stdout is the contract: scripts and tests read the URL from it.
+      ctx.stdout.write(`${server.url}\n`)
+      await stopped(ctx.stopSignal)
     } finally {
-      lock.release()
+      await server.close()
     }
-  },
+    const { hostname, port: boundPort } = new URL(server.url)
+    return { json: { url: server.url, host: hostname, port: Number(boundPort), dataDir }, text: '' }
+  } finally {
+    lock.release()
+  }
 }
 
 function parsePort(value: unknown): number {

@@ -1,35 +1,27 @@
 import { parseSince } from '../../core/time-window.ts'
 import { type DaemonStatus, runUp } from '../../daemon/up-daemon.ts'
-import type { CommandSpec } from '../command.ts'
+import type { CommandRun } from '../command.ts'
 import { version } from '../version.ts'
-import { sinceOption } from './index.ts'
 
-export const upCommand: CommandSpec = {
-  name: 'up',
-  summary:
-    "Run the daemon in the foreground: catch up with this project's transcripts, then capture them live",
-  options: [sinceOption],
-  longRunning: true,
-  async run(ctx, _args, options) {
-    const since = parseSince(options.since as string | undefined, ctx.clock.now())
-    const json = options.json === true
-    // Status changes stream as they happen, one JSON object per line with --json.
-    const print = (status: DaemonStatus): void => {
-      ctx.stdout.write(json ? `${JSON.stringify(status)}\n` : `${describe(status)}\n`)
-    }
-    await runUp({
-      env: ctx.env,
-      cwd: ctx.cwd,
-      clock: ctx.clock,
-      log: ctx.log,
-      since,
-      version,
-      pid: process.pid,
-      stopSignal: ctx.stopSignal,
-      onStatus: print,
-    })
-    return { json: undefined, text: '' }
-  },
+export const run: CommandRun = async (ctx, _args, options) => {
+  const since = parseSince(options.since as string | undefined, ctx.clock.now())
+  const json = options.json === true
+  // Status changes stream as they happen, one JSON object per line with --json.
+  const print = (status: DaemonStatus): void => {
+    ctx.stdout.write(json ? `${JSON.stringify(status)}\n` : `${describe(status)}\n`)
+  }
+  await runUp({
+    env: ctx.env,
+    cwd: ctx.cwd,
+    clock: ctx.clock,
+    log: ctx.log,
+    since,
+    version,
+    pid: process.pid,
+    stopSignal: ctx.stopSignal,
+    onStatus: print,
+  })
+  return { json: undefined, text: '' }
 }
 
 function describe(status: DaemonStatus): string {

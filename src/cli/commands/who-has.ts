@@ -3,43 +3,32 @@ import { isLiteralPattern } from '../../core/lease-pattern.ts'
 import { repositoryPaths, resolvePatternArgument } from '../../services/lease-path.ts'
 import { leasesCovering } from '../../services/lease-queries.ts'
 import { openProject } from '../../services/project-context.ts'
-import type { CommandSpec } from '../command.ts'
+import type { CommandRun } from '../command.ts'
 
-export const whoHasCommand: CommandSpec = {
-  name: 'who-has',
-  summary: 'Show the live leases covering a file (or overlapping a glob)',
-  arguments: [
-    {
-      name: 'path',
-      description: 'a file (relative to the current directory, or absolute) or a glob',
-      required: true,
-    },
-  ],
-  async run(ctx, args) {
-    const arg = args[0] ?? ''
-    const project = openProject(ctx.env, ctx.cwd, ctx.clock)
-    try {
-      const now = ctx.clock.now()
-      const worktrees = project.repo.worktrees
-      if (!isLiteralPattern(arg)) {
-        const pattern = resolvePatternArgument(arg, ctx.cwd, worktrees)
-        const leases = leasesCovering(project.db, { pattern }, now)
-        return { json: { path: null, pattern, leases }, text: listing(pattern, leases, now) }
-      }
-      const paths = repositoryPaths(arg, ctx.cwd, worktrees)
-      const path = paths[0] ?? null
-      if (path === null) {
-        return {
-          json: { path, pattern: null, leases: [] },
-          text: `${arg} is outside this project: no lease applies`,
-        }
-      }
-      const leases = leasesCovering(project.db, { paths }, now)
-      return { json: { path, pattern: null, leases }, text: listing(path, leases, now) }
-    } finally {
-      project.close()
+export const run: CommandRun = async (ctx, args) => {
+  const arg = args[0] ?? ''
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock)
+  try {
+    const now = ctx.clock.now()
+    const worktrees = project.repo.worktrees
+    if (!isLiteralPattern(arg)) {
+      const pattern = resolvePatternArgument(arg, ctx.cwd, worktrees)
+      const leases = leasesCovering(project.db, { pattern }, now)
+      return { json: { path: null, pattern, leases }, text: listing(pattern, leases, now) }
     }
-  },
+    const paths = repositoryPaths(arg, ctx.cwd, worktrees)
+    const path = paths[0] ?? null
+    if (path === null) {
+      return {
+        json: { path, pattern: null, leases: [] },
+        text: `${arg} is outside this project: no lease applies`,
+      }
+    }
+    const leases = leasesCovering(project.db, { paths }, now)
+    return { json: { path, pattern: null, leases }, text: listing(path, leases, now) }
+  } finally {
+    project.close()
+  }
 }
 
 function listing(
