@@ -39,3 +39,36 @@ test('unreadable stored settings are a clear error, and setting them again repai
     db.close()
   }
 })
+
+test('each malformed field is named; unknown fields are ignored', async () => {
+  await using dir = tmpDir()
+  const db = openDatabaseFile(join(dir.path, 'sangam.db'))
+  try {
+    const malformed: [unknown, RegExp][] = [
+      [[], /not an object/],
+      ['refuse', /not an object/],
+      [{ autoLease: 'REFUSE' }, /autoLease is one of off, advise, warn, refuse/],
+      [{ autoLeaseTtlMs: 0 }, /autoLeaseTtlMs is not a positive integer/],
+      [{ autoLeaseTtlMs: 1.5 }, /autoLeaseTtlMs is not a positive integer/],
+      [{ claimTtlMs: '2h' }, /claimTtlMs is not a positive integer/],
+      [{ releaseOnSessionEnd: 'yes' }, /releaseOnSessionEnd is not true or false/],
+    ]
+    for (const [value, message] of malformed) {
+      writeSetting(db, 'leases', value)
+      assert.throws(
+        () => readLeaseSettings(db),
+        { code: 'STORE_INCOMPATIBLE', message },
+        JSON.stringify(value),
+      )
+    }
+    writeSetting(db, 'leases', { claimTtlMs: 60_000, later: 'a field from a newer sangam' })
+    assert.deepEqual(readLeaseSettings(db), { ...defaultLeaseSettings, claimTtlMs: 60_000 })
+    assert.deepEqual(writeLeaseSettings(db, { autoLease: 'off' }), {
+      ...defaultLeaseSettings,
+      autoLease: 'off',
+      claimTtlMs: 60_000,
+    })
+  } finally {
+    db.close()
+  }
+})
