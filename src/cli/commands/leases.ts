@@ -1,6 +1,6 @@
 import { describeLease, describeLogEntry } from '../../core/lease-describe.ts'
 import { formatDuration, parseTtl } from '../../core/lease-expiry.ts'
-import { autoLeaseRungSchema, type LeaseSettings } from '../../protocol/lease.ts'
+import type { LeaseSettings } from '../../protocol/lease.ts'
 import { leaseOverview } from '../../services/lease-queries.ts'
 import { writeLeaseSettings } from '../../services/lease-settings.ts'
 import { openProject } from '../../services/project-context.ts'
@@ -8,7 +8,7 @@ import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import type { CommandRun } from '../command.ts'
 
 export const run: CommandRun = async (ctx, _args, options) => {
-  const changes = settingChanges(options)
+  const changes = await settingChanges(options)
   const project = openProject(ctx.env, ctx.cwd, ctx.clock)
   try {
     if (Object.keys(changes).length > 0) writeLeaseSettings(project.db, changes)
@@ -20,9 +20,11 @@ export const run: CommandRun = async (ctx, _args, options) => {
   }
 }
 
-function settingChanges(options: Record<string, unknown>): Partial<LeaseSettings> {
+async function settingChanges(options: Record<string, unknown>): Promise<Partial<LeaseSettings>> {
   const changes: Partial<LeaseSettings> = {}
   if (typeof options.autoLease === 'string') {
+    // The lease schemas load zod (half of a plain listing's start-up): only this option needs them.
+    const { autoLeaseRungSchema } = await import('../../protocol/lease.ts')
     const rung = autoLeaseRungSchema.safeParse(options.autoLease)
     if (!rung.success)
       throw usage(`--auto-lease is one of off, advise, warn, refuse; got "${options.autoLease}"`)

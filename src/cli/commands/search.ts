@@ -1,4 +1,4 @@
-import { type EventKind, eventKindSchema, type Vendor, vendorSchema } from '../../protocol/event.ts'
+import type { EventKind, Vendor } from '../../protocol/event.ts'
 import { renderSearch } from '../../services/memory-render.ts'
 import { MemorySearch } from '../../services/memory-search.ts'
 import { openProject } from '../../services/project-context.ts'
@@ -10,8 +10,8 @@ export const run: CommandRun = async (ctx, args, options) => {
   try {
     const result = new MemorySearch(project.db, ctx.clock).search({
       text: args.join(' '),
-      vendor: parseVendor(stringOption(options.vendor)),
-      kinds: parseKinds(stringOption(options.kind)),
+      vendor: await parseVendor(stringOption(options.vendor)),
+      kinds: await parseKinds(stringOption(options.kind)),
       sessionId: stringOption(options.session),
       branch: stringOption(options.branch),
       since: stringOption(options.since),
@@ -28,8 +28,11 @@ function stringOption(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined
 }
 
-function parseVendor(value: string | undefined): Vendor | undefined {
+// The event schemas load zod (a third of a plain search's start-up), so only the options that
+// name a vendor or kinds load them.
+async function parseVendor(value: string | undefined): Promise<Vendor | undefined> {
   if (value === undefined) return undefined
+  const { vendorSchema } = await import('../../protocol/event.ts')
   const parsed = vendorSchema.safeParse(value.trim().toLowerCase())
   if (parsed.success) return parsed.data
   throw new SangamError(
@@ -38,8 +41,9 @@ function parseVendor(value: string | undefined): Vendor | undefined {
   )
 }
 
-function parseKinds(value: string | undefined): EventKind[] | undefined {
+async function parseKinds(value: string | undefined): Promise<EventKind[] | undefined> {
   if (value === undefined) return undefined
+  const { eventKindSchema } = await import('../../protocol/event.ts')
   return value.split(',').map((raw) => {
     const parsed = eventKindSchema.safeParse(raw.trim().toLowerCase().replace('-', '_'))
     if (parsed.success) return parsed.data
