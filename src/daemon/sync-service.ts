@@ -3,6 +3,7 @@ import { type Attachment, attachmentStamp, readAttachment } from '../services/sy
 import { isFatalRefusal, Replicator, type SyncStatus } from '../services/sync-replicator.ts'
 import type { Clock } from '../shared/clock.ts'
 import type { Logger } from '../shared/logger.ts'
+import { NudgeableSleep } from '../shared/nudgeable-sleep.ts'
 import type { Db } from '../store/database.ts'
 import type { Service } from './service.ts'
 
@@ -36,7 +37,7 @@ export class SyncService implements Service {
   readonly #log: Logger
   readonly #stop = new AbortController()
   #replicator: Replicator | null = null
-  #wake: (() => void) | null = null
+  readonly #nap = new NudgeableSleep()
   #running: Promise<void> | null = null
 
   constructor(options: SyncServiceOptions) {
@@ -52,7 +53,7 @@ export class SyncService implements Service {
   async stop(): Promise<void> {
     this.#stop.abort()
     this.#replicator?.end()
-    this.#wake?.()
+    this.#nap.nudge()
     await this.#running
   }
 
@@ -154,17 +155,7 @@ export class SyncService implements Service {
   }
 
   #sleep(ms: number): Promise<void> {
-    if (this.#stop.signal.aborted) return Promise.resolve()
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms)
-      this.#wake = done
-      function done(): void {
-        clearTimeout(timer)
-        resolve()
-      }
-    }).finally(() => {
-      this.#wake = null
-    })
+    return this.#nap.sleep(ms, this.#stop.signal)
   }
 }
 

@@ -7,6 +7,7 @@ import type { SyncLimits } from '../protocol/sync-limits.ts'
 import type { SyncedRecord } from '../protocol/sync-record.ts'
 import type { Clock } from '../shared/clock.ts'
 import type { Logger } from '../shared/logger.ts'
+import { NudgeableSleep } from '../shared/nudgeable-sleep.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import type { Db } from '../store/database.ts'
 import { type ApplyOutcome, RecordApplier } from '../store/sync-inbound.ts'
@@ -87,7 +88,7 @@ export class Replicator {
   readonly #actor: Actor
   readonly #ended = new AbortController()
   #socket: SyncSocket | null = null
-  #wake: (() => void) | null = null
+  readonly #nap = new NudgeableSleep()
   #awaitingWelcome = true
   #failure: unknown = null
 
@@ -102,13 +103,13 @@ export class Replicator {
 
   /** Something new may be in the outbox (capture committed, a note was written). */
   nudge(): void {
-    this.#wake?.()
+    this.#nap.nudge()
   }
 
   /** Ends the connection; a request in flight is abandoned (resent on the next connection, ids dedupe it). */
   end(): void {
     this.#ended.abort()
-    this.#wake?.()
+    this.#nap.nudge()
   }
 
   async run(): Promise<void> {
@@ -332,17 +333,7 @@ export class Replicator {
 
   /** Waits `ms`, or less when nudged or ended. */
   #idle(ms: number): Promise<void> {
-    if (this.#ended.signal.aborted) return Promise.resolve()
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms)
-      this.#wake = done
-      function done(): void {
-        clearTimeout(timer)
-        resolve()
-      }
-    }).finally(() => {
-      this.#wake = null
-    })
+    return this.#nap.sleep(ms, this.#ended.signal)
   }
 
   /** Waits `ms` whatever happens, unless ended (pacing and retry delays are not cut short by nudges). */
