@@ -111,28 +111,7 @@ export function ensureSourceFile(
 }
 
 /** What one read of a file changes; applied in the same transaction as the events it produced. */
-export interface SourceFileProgress {
-  readonly id: number
-  readonly sessionId: string | null
-  readonly cliVersion: string | null
-  readonly firstCwd: string | null
-  readonly inScope: boolean | null
-  readonly offset: number
-  readonly fingerprint: string
-  readonly tailOpen: boolean
-  readonly size: number
-  readonly mtime: number
-  readonly readerState: string
-  readonly lines: number
-  readonly captured: number
-  readonly skipped: number
-  readonly unknown: number
-  readonly unparseable: number
-  readonly events: number
-  readonly encryptedReasoning: number
-  readonly skipReasons: Record<string, number>
-  readonly updatedAt: number
-}
+export type SourceFileProgress = Omit<SourceFileRow, 'path' | 'vendor' | 'resets'>
 
 export function writeSourceFileProgress(db: Db, progress: SourceFileProgress): void {
   db.prepare(
