@@ -3,10 +3,10 @@ import type { EditOutcome } from '../core/lease-edit.ts'
 import type { Actor, ClaimResult, Lease } from '../protocol/lease.ts'
 
 /**
- * The seam where leases are arbitrated. Today the local SQLite replica arbitrates
- * (`LocalLeaseArbiter`); once a team server is attached, a server arbiter will ask the project's
- * Durable Object instead, with the same pure rules from core/ and the same answers. Reads that
- * decide nothing (`leases`, `who-has`, the brief) go to the replica directly.
+ * The seam where leases are arbitrated: the local SQLite replica (`LocalLeaseArbiter`) when no team
+ * server is attached, the project's Durable Object (`ServerLeaseArbiter`) when one is, with the same
+ * pure rules from core/ and the same answers (`sync-arbiter-choice.ts` picks). Reads that decide
+ * nothing (`leases`, `who-has`, the brief) go to the replica directly.
  */
 export interface LeaseArbiter {
   /** Takes or renews leases on normalised patterns, all or none. */
