@@ -1,5 +1,4 @@
 import { createInterface } from 'node:readline/promises'
-import { parseServerUrl } from '../../core/sync-connection-line.ts'
 import {
   type McpLaunch,
   type McpRegistration,
@@ -7,13 +6,11 @@ import {
   sangamLaunch,
 } from '../../services/mcp-registration.ts'
 import { openProject, type ProjectContext } from '../../services/project-context.ts'
-import { attachToServer, newProjectKey } from '../../services/sync-attach.ts'
 import { readAttachment } from '../../services/sync-attachment.ts'
 import { writeSyncSettings } from '../../services/sync-settings.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import { databasePath, projectDir } from '../../store/database.ts'
 import type { CommandContext, CommandRun } from '../command.ts'
-import { describeAttach } from './join.ts'
 
 export const run: CommandRun = async (ctx, _args, options) => {
   const project = openProject(ctx.env, ctx.cwd, ctx.clock)
@@ -53,6 +50,12 @@ export const run: CommandRun = async (ctx, _args, options) => {
  * project's history and leases live on the one it is attached to (`join` moves a checkout).
  */
 async function createOnServer(ctx: CommandContext, project: ProjectContext, given: string) {
+  // The sync client and its schemas (zod) are most of init's start-up: only --server loads them.
+  const [{ parseServerUrl }, { attachToServer, newProjectKey }, { describeAttach }] = await Promise.all([
+    import('../../core/sync-connection-line.ts'),
+    import('../../services/sync-attach.ts'),
+    import('./join.ts'),
+  ])
   const url = parseServerUrl(given)
   const dir = projectDir(ctx.env.sangamHome, project.repo.projectId)
   const attached = readAttachment(dir)
