@@ -1,13 +1,15 @@
 /**
  * Start-up cost of the CLI, process start to answer: `sangam --version`, `sangam --help`,
- * `sangam search x --json` in a project with nothing captured, `sangam claim`, and `sangam mcp`
- * until it answers `initialize` (what an agent CLI waits for before its first model request).
+ * `sangam search x --json` in a project with nothing captured (and with `--vendor`, which loads
+ * zod), `sangam claim`, and `sangam mcp` until it answers `initialize` (what an agent CLI waits
+ * for before its first model request).
  * Each is measured beside `node -e 0` in the same run, interleaved, so that the machine's noise
  * lands on all alike; figures are p50/p95 wall time and, where GNU time exists, p50/p95 CPU time
  * (user + system), the steadier figure on a busy machine.
  *
  * Given a second CLI entry (another build's dist/cli/main.js, with node_modules beside it), both
- * run interleaved and the ratios compare like with like: a before/after in one run.
+ * run interleaved and the ratios compare like with like: a before/after in one run. Each CLI has
+ * a SANGAM_HOME of its own, since a newer build may migrate a database past what an older reads.
  *
  *   npm run build && node --import tsx bench/cli-startup.ts [runs] [baseline-main.js]
  */
@@ -29,12 +31,19 @@ const print = (line: string): void => {
 
 const scratch = mkdtempSync(join(tmpdir(), 'sangam-bench-startup-'))
 const repo = join(scratch, 'repo')
-const env: NodeJS.ProcessEnv = {
+const envFor = (home: string): NodeJS.ProcessEnv => ({
   PATH: process.env.PATH,
   HOME: scratch,
-  SANGAM_HOME: join(scratch, '.sangam'),
+  SANGAM_HOME: join(scratch, home),
   CLAUDE_CONFIG_DIR: join(scratch, '.claude'),
   CODEX_HOME: join(scratch, '.codex'),
+})
+const env = envFor('.sangam')
+
+/** A CLI entry under test and the environment it runs in. */
+interface Target {
+  readonly entry: string
+  readonly env: NodeJS.ProcessEnv
 }
 
 interface Sample {
@@ -47,6 +56,7 @@ interface Sample {
  * exits), then ends its stdin and waits for it to exit, so that GNU time can report its CPU time.
  */
 function timed(
+  env: NodeJS.ProcessEnv,
   args: readonly string[],
   options: { stdin?: string; answered?: (stdout: string) => boolean } = {},
 ): Promise<Sample> {
@@ -95,16 +105,24 @@ const initialize = `${JSON.stringify({
   },
 })}\n`
 
-/** The commands measured, each a function of the CLI entry under test. */
-const cases: readonly { name: string; run: (entry: string) => Promise<Sample> }[] = [
-  { name: '--version', run: (entry) => timed([entry, '--version']) },
-  { name: '--help', run: (entry) => timed([entry, '--help']) },
-  { name: 'search x --json', run: (entry) => timed([entry, 'search', 'x', '--json']) },
-  { name: 'claim', run: (entry) => timed([entry, 'claim', 'src/a.ts', '-r', 'bench', '--json']) },
+/** The commands measured, each a function of the CLI under test. */
+const cases: readonly { name: string; run: (target: Target) => Promise<Sample> }[] = [
+  { name: '--version', run: ({ entry, env }) => timed(env, [entry, '--version']) },
+  { name: '--help', run: ({ entry, env }) => timed(env, [entry, '--help']) },
+  { name: 'search x --json', run: ({ entry, env }) => timed(env, [entry, 'search', 'x', '--json']) },
+  {
+    // The same search with a filter validated by a zod schema, which loads only for it.
+    name: 'search x --vendor … --json',
+    run: ({ entry, env }) => timed(env, [entry, 'search', 'x', '--vendor', 'claude', '--json']),
+  },
+  {
+    name: 'claim',
+    run: ({ entry, env }) => timed(env, [entry, 'claim', 'src/a.ts', '-r', 'bench', '--json']),
+  },
   {
     name: 'mcp → initialize',
-    run: (entry) =>
-      timed([entry, 'mcp'], {
+    run: ({ entry, env }) =>
+      timed(env, [entry, 'mcp'], {
         stdin: initialize,
         answered: (stdout) => stdout.includes('"id":1'),
       }),
@@ -163,26 +181,31 @@ try {
   ]) {
     spawnSync('git', args, { cwd: repo, env })
   }
-  const init = spawnSync(process.execPath, [cli, 'init', '--no-mcp'], { cwd: repo, env, encoding: 'utf8' })
-  if (init.status !== 0) throw new Error(`sangam init: ${init.stderr}`)
-
-  const entries =
+  const targets =
     baseline === null
-      ? [{ label: '', entry: cli }]
+      ? [{ label: '', entry: cli, env }]
       : [
-          { label: 'baseline ', entry: baseline },
-          { label: 'this build ', entry: cli },
+          { label: 'baseline ', entry: baseline, env: envFor('.sangam-baseline') },
+          { label: 'this build ', entry: cli, env },
         ]
+  for (const target of targets) {
+    const init = spawnSync(process.execPath, [target.entry, 'init', '--no-mcp'], {
+      cwd: repo,
+      env: target.env,
+      encoding: 'utf8',
+    })
+    if (init.status !== 0) throw new Error(`sangam init: ${init.stderr}`)
+  }
   // Warm the file cache and the project's locator before anything is measured.
-  for (const { entry } of entries) for (const each of cases) await each.run(entry)
+  for (const target of targets) for (const each of cases) await each.run(target)
   const floor: Sample[] = []
   const samples = new Map<string, Sample[]>()
   for (let i = 0; i < runs; i++) {
-    floor.push(await timed(['-e', '0']))
-    for (const { label, entry } of entries) {
+    floor.push(await timed(env, ['-e', '0']))
+    for (const target of targets) {
       for (const each of cases) {
-        const key = `${label}${each.name}`
-        samples.set(key, [...(samples.get(key) ?? []), await each.run(entry)])
+        const key = `${target.label}${each.name}`
+        samples.set(key, [...(samples.get(key) ?? []), await each.run(target)])
       }
     }
   }
