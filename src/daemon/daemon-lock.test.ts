@@ -3,8 +3,10 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { tmpDir } from '../../test/helpers/tmp-git-repo.ts'
+import { runningDaemon } from '../services/daemon-discovery.ts'
+import { isAlive } from '../shared/process-alive.ts'
 import { isSangamError } from '../shared/sangam-error.ts'
-import { DaemonLock, isAlive, runningDaemon } from './daemon-lock.ts'
+import { DaemonLock } from './daemon-lock.ts'
 
 /** A pid no process has: far above the kernel's pid_max default. */
 const deadPid = 2 ** 22 + 17

@@ -1,28 +1,7 @@
-import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { z } from 'zod'
+import { linkSync, unlinkSync, writeFileSync } from 'node:fs'
+import { type DaemonInfo, readDaemonInfo } from '../services/daemon-discovery.ts'
+import { isAlive } from '../shared/process-alive.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
-import { projectDir } from '../store/database.ts'
-
-/** What the discovery file of a running daemon says. */
-export const daemonInfoSchema = z.object({
-  pid: z.number().int().positive(),
-  version: z.string(),
-  /** ISO-8601 UTC. */
-  startedAt: z.string(),
-})
-export type DaemonInfo = z.infer<typeof daemonInfoSchema>
-
-/** `$SANGAM_HOME/projects/<projectId>/daemon.json`: one daemon per project and machine. */
-export function daemonFile(sangamHome: string, projectId: string): string {
-  return join(projectDir(sangamHome, projectId), 'daemon.json')
-}
-
-/** The daemon that runs for this file's project, or null (no file, an unreadable one, or a dead pid). */
-export function runningDaemon(file: string): DaemonInfo | null {
-  const info = readDaemonInfo(file)
-  return info && isAlive(info.pid) ? info : null
-}
 
 /**
  * The discovery file, held for as long as the daemon runs. It is created whole or not at all: the
@@ -79,21 +58,6 @@ export class DaemonLock {
   }
 }
 
-function readDaemonInfo(file: string): DaemonInfo | null {
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch {
-    return null
-  }
-  try {
-    const parsed = daemonInfoSchema.safeParse(JSON.parse(text))
-    return parsed.success ? parsed.data : null
-  } catch {
-    return null
-  }
-}
-
 /** Replaces a stale file only if it is still the one we judged stale. */
 function removeIfUnchanged(file: string, judged: DaemonInfo | null): void {
   const now = readDaemonInfo(file)
@@ -102,15 +66,5 @@ function removeIfUnchanged(file: string, judged: DaemonInfo | null): void {
     unlinkSync(file)
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-  }
-}
-
-/** Whether a process with this pid exists (EPERM: it exists but belongs to another user). */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }

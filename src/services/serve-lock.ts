@@ -3,6 +3,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
 import type { Logger } from '../shared/logger.ts'
+import { isAlive } from '../shared/process-alive.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 
 /**
@@ -55,15 +56,6 @@ function readLock(path: string): LockContent | null {
 
 function write(path: string, content: LockContent): void {
   writeFileSync(path, `${JSON.stringify(content)}\n`, { mode: 0o600 })
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
 }
 
 /** Checks the command too, so a recycled pid is never killed by mistake. */

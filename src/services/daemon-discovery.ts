@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { isAlive } from '../shared/process-alive.ts'
+import { projectDir } from '../store/database.ts'
+
+/** What the discovery file of a running daemon says. */
+export interface DaemonInfo {
+  readonly pid: number
+  readonly version: string
+  /** ISO-8601 UTC. */
+  readonly startedAt: string
+}
+
+/** `$SANGAM_HOME/projects/<projectId>/daemon.json`: one daemon per project and machine. */
+export function daemonFile(sangamHome: string, projectId: string): string {
+  return join(projectDir(sangamHome, projectId), 'daemon.json')
+}
+
+/** The discovery file of the project whose database this is (they share the project's folder). */
+export function daemonFileBeside(databaseFile: string): string {
+  return join(dirname(databaseFile), 'daemon.json')
+}
+
+/** The daemon that runs for this file's project, or null (no file, an unreadable one, or a dead pid). */
+export function runningDaemon(file: string): DaemonInfo | null {
+  const info = readDaemonInfo(file)
+  return info && isAlive(info.pid) ? info : null
+}
+
+/**
+ * The file's content, or null when it is missing, torn or of another shape. Parsed by hand, not
+ * with zod: the SessionStart hook reads it through the brief and loads as little as it can.
+ */
+export function readDaemonInfo(file: string): DaemonInfo | null {
+  let value: unknown
+  try {
+    value = JSON.parse(readFileSync(file, 'utf8'))
+  } catch {
+    return null
+  }
+  if (typeof value !== 'object' || value === null) return null
+  const { pid, version, startedAt } = value as Record<string, unknown>
+  if (typeof pid !== 'number' || !Number.isSafeInteger(pid) || pid <= 0) return null
+  if (typeof version !== 'string' || typeof startedAt !== 'string') return null
+  return { pid, version, startedAt }
+}
