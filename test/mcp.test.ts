@@ -117,7 +117,7 @@ test('note, search, thread and brief answer with structured content and text', a
   assert.equal(text(briefed), brief.text)
   assert.deepEqual(
     brief.sections.map((section) => section.key),
-    ['sessions', 'branch', 'notes'],
+    ['capture', 'sessions', 'branch', 'notes'],
   )
   assert.equal(mcp.stderr(), '')
 })

@@ -7,6 +7,7 @@ import type { BriefCursor } from '../store/brief-cursor-table.ts'
 import type { Db } from '../store/database.ts'
 import { listNotesAfter } from '../store/note-events.ts'
 import { countActiveSessions, listActiveSessions } from '../store/session-table.ts'
+import { captureStatus } from './daemon-brief.ts'
 import { leaseBrief } from './lease-brief.ts'
 import { landedFromTeam, teamPresence } from './sync-brief-sections.ts'
 
@@ -100,6 +101,7 @@ export const recentNotes: BriefSectionSource = ({ db, now, cursor }) => {
  * source here.
  */
 export const briefSections: readonly BriefSectionSource[] = [
+  captureStatus,
   leaseBrief,
   activeSessions,
   teamPresence,

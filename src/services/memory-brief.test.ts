@@ -5,12 +5,16 @@ import { git, tmpGitRepo } from '../../test/helpers/tmp-git-repo.ts'
 import { briefBudget } from '../core/brief-assembly.ts'
 import { ManualClock } from '../shared/clock.ts'
 import { writeBriefCursor } from '../store/brief-cursor-table.ts'
+import { captureStatus } from './daemon-brief.ts'
 import { MemoryBrief } from './memory-brief.ts'
+import { briefSections } from './memory-brief-sections.ts'
 import { MemoryNote } from './memory-note.ts'
 
 const start = Date.parse('2026-11-02T10:00:00Z')
 const human = { human: 'asha@example.com', vendor: null, sessionId: null }
 const hour = 60 * 60 * 1000
+// No daemon runs in these tests; the capture warning that adds is tested in daemon-brief.test.ts.
+const sections = briefSections.filter((source) => source !== captureStatus)
 
 test('a first brief shows recent commits, active sessions and notes; the next one only what is new', async () => {
   await using memory = memoryFixture()
@@ -43,7 +47,7 @@ test('a first brief shows recent commits, active sessions and notes; the next on
     branch: 'main',
     version: '0.1.0',
   })
-  const briefs = new MemoryBrief(memory.db, clock)
+  const briefs = new MemoryBrief(memory.db, clock, sections)
   const first = briefs.brief({ reader: human, cwd: repo.path })
   assert.equal(first.reader, 'human:asha@example.com')
   assert.equal(first.previous, null)
@@ -86,7 +90,7 @@ test('on a feature branch the brief tells what is new on the branch and on main'
   await using repo = tmpGitRepo()
   const clock = new ManualClock(start)
   git(repo.path, 'checkout', '-q', '-b', 'feat/leases')
-  const briefs = new MemoryBrief(memory.db, clock)
+  const briefs = new MemoryBrief(memory.db, clock, sections)
   briefs.brief({ reader: human, cwd: repo.path })
   repo.commit('on the branch')
   git(repo.path, 'checkout', '-q', 'main')
@@ -107,7 +111,7 @@ test("an agent session's brief has its own cursor and marks the session as the r
   const clock = new ManualClock(start)
   memory.store.add({ text: 'x', sessionId: '1af7fc5e-8455-4414', at: start - 60_000 })
   const agent = { human: 'asha@example.com', vendor: 'claude' as const, sessionId: '1af7fc5e-8455-4414' }
-  const brief = new MemoryBrief(memory.db, clock).brief({ reader: agent, cwd: repo.path })
+  const brief = new MemoryBrief(memory.db, clock, sections).brief({ reader: agent, cwd: repo.path })
   assert.equal(brief.reader, 'claude:1af7fc5e-8455-4414')
   assert.match(brief.sections[0]?.lines[0] ?? '', /session 1af7fc5e \(you\)$/)
 })
@@ -123,7 +127,7 @@ test('a cursor commit that no longer exists falls back to the time of the last b
     headCommit: 'f'.repeat(40),
     mainCommit: 'f'.repeat(40),
   })
-  const brief = new MemoryBrief(memory.db, clock).brief({ reader: human, cwd: repo.path })
+  const brief = new MemoryBrief(memory.db, clock, sections).brief({ reader: human, cwd: repo.path })
   assert.deepEqual(
     brief.sections[1]?.lines.map((line) =>
       line
@@ -140,7 +144,7 @@ test('whatever the amount of data, the brief stays within 2,000 characters and e
   await using memory = memoryFixture()
   await using repo = tmpGitRepo()
   const clock = new ManualClock(start)
-  new MemoryBrief(memory.db, clock).brief({ reader: human, cwd: repo.path })
+  new MemoryBrief(memory.db, clock, sections).brief({ reader: human, cwd: repo.path })
   for (let i = 0; i < 150; i++)
     repo.commit(`a fairly long commit subject number ${i} that says what changed and why it did`)
   memory.store.add(
@@ -162,7 +166,7 @@ test('whatever the amount of data, the brief stays within 2,000 characters and e
       version: '0.1.0',
     })
   }
-  const brief = new MemoryBrief(memory.db, clock).brief({ reader: human, cwd: repo.path })
+  const brief = new MemoryBrief(memory.db, clock, sections).brief({ reader: human, cwd: repo.path })
   assert.ok(brief.text.length <= briefBudget, `${brief.text.length} characters`)
   for (const title of [
     'Active in the last 24 h:',

@@ -95,6 +95,12 @@ export function listSourceFiles(db: Db): SourceFileRow[] {
   return (db.prepare(`SELECT ${selectColumns} FROM source_file ORDER BY path`).all() as RawRow[]).map(toRow)
 }
 
+/** When capture last read any transcript file, or null if it never did. */
+export function lastCaptureAt(db: Db): number | null {
+  const { at } = db.prepare('SELECT max(updated_at) AS at FROM source_file').get() as { at: number | null }
+  return at === null || at === 0 ? null : at
+}
+
 /** Returns the row for `path`, creating an empty one first if needed. */
 export function ensureSourceFile(
   db: Db,
