@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { pathToFileURL } from 'node:url'
@@ -22,10 +24,12 @@ async function modulesLoaded(): Promise<string[]> {
   await using repo = tmpGitRepo()
   const env = isolatedEnv(home.path)
   await runCliJson(['init'], { cwd: repo.path, env })
-  await runCliJson(['claim', 'README.md', '-r', 'docs'], {
-    cwd: repo.path,
-    env: { ...env, SANGAM_USER: 'bob@example.com' },
-  })
+  for (const pattern of ['README.md', 'docs/**']) {
+    await runCliJson(['claim', pattern, '-r', 'docs'], {
+      cwd: repo.path,
+      env: { ...env, SANGAM_USER: 'bob@example.com' },
+    })
+  }
   const log = join(home.path, 'loaded.txt')
   const hooks = join(home.path, 'trace-hooks.mjs')
   writeFileSync(
@@ -39,7 +43,16 @@ export async function load(url, context, next) {
   const register = join(home.path, 'register.mjs')
   writeFileSync(
     register,
-    `import { register } from 'node:module'\nregister(${JSON.stringify(pathToFileURL(hooks).href)})\n`,
+    // CommonJS requires (packages' own files, picomatch loaded on demand) bypass the loader hook.
+    `import Module, { register } from 'node:module'
+import { appendFileSync } from 'node:fs'
+register(${JSON.stringify(pathToFileURL(hooks).href)})
+const load = Module._load
+Module._load = function (request, parent, isMain) {
+  appendFileSync(${JSON.stringify(log)}, 'require:' + request + '\\n')
+  return load.call(this, request, parent, isMain)
+}
+`,
   )
   writeFileSync(log, '')
   for (const file of ['README.md', 'free.ts']) {
@@ -78,10 +91,44 @@ test('the edit hook loads neither commander nor the MCP SDK nor the CLI', async 
   )
 })
 
+test('the edit hook loads no picomatch: globs are matched by the expression stored with their lease', async () => {
+  const urls = await loaded
+  assert.ok(
+    urls.some((url) => url === 'require:./database'),
+    'the trace sees CommonJS requires (better-sqlite3 loading its own files)',
+  )
+  assert.deepEqual(
+    urls.filter((url) => url.includes('picomatch')),
+    [],
+  )
+})
+
 test('the edit hook loads no zod', async () => {
   const urls = await loaded
   assert.deepEqual(
     urls.filter((url) => url.includes('/node_modules/zod/')),
     [],
   )
+})
+
+test('the installed edit hook file holds no zod; the sync HTTP client, its own file, shares SangamError', async () => {
+  const hooks = join(projectRoot, 'dist', 'hooks')
+  // Node compiles every byte of the file it starts, so zod must be absent, not just never run.
+  assert.doesNotMatch(readFileSync(join(hooks, 'agent-hook-main.cjs'), 'utf8'), /node_modules\/zod\//)
+  const load = createRequire(join(hooks, 'agent-hook-main.cjs'))
+  const { SyncHttpClient } = load('./sync-http.cjs')
+  // The very module the edit hook's file requires, as Node caches it by path.
+  const { SangamError } = load('./sangam-error.cjs')
+  // A port that was free a moment ago refuses the connection: an unreachable server.
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise((resolve) => server.close(resolve))
+  const client = new SyncHttpClient({ url: `http://127.0.0.1:${port}`, projectId: 'p', key: 'k' })
+  const error = await client.health().then(
+    () => null,
+    (failure: unknown) => failure,
+  )
+  assert.ok(error instanceof SangamError, `an unreachable server throws the shared SangamError: ${error}`)
+  assert.equal((error as { data: { unreachable?: boolean } }).data.unreachable, true)
 })
