@@ -2,9 +2,10 @@
  * Wall time of the PreToolUse hook, process start to exit, as Claude Code pays it on every edit:
  * p50/p95 for an allowed edit of the file the session is already editing (its auto-lease fresh:
  * read only), an allowed edit of a new file (which writes its auto-lease), and a denied one (a file
- * another human claimed), beside `node -e 0` measured in the same run, interleaved, so that the
- * machine's noise lands on all alike. The target is a p95 within 1.5× of that floor. Where
- * GNU time exists, the mean CPU time of each is printed too, the steadier figure on a busy machine.
+ * another human claimed; a folder glob is claimed too), beside `node -e 0` measured in the same
+ * run, interleaved, so that the machine's noise lands on all alike. The target is a p95 within
+ * 1.5× of that floor. Where GNU time exists, the mean CPU time of each is printed too, the steadier
+ * figure on a busy machine.
  *
  *   npm run build && node --import tsx bench/hooks.ts [runs]
  */
@@ -139,6 +140,8 @@ try {
   sh('git', ['config', 'user.email', 'dev@example.com'])
   sh(process.execPath, [cli, 'init'])
   sh(process.execPath, [cli, 'claim', 'src/a.ts', '-r', 'bench'], { SANGAM_USER: 'bob@example.com' })
+  // A glob among the leases, as teams claim folders: every edit is checked against it too.
+  sh(process.execPath, [cli, 'claim', 'docs/**', '-r', 'bench'], { SANGAM_USER: 'bob@example.com' })
 
   const allow = edit('src/b.ts')
   const deny = edit('src/a.ts')

@@ -59,6 +59,19 @@ export function literalPattern(path: string): string {
   return path.replace(/[*?[\]{}()!@+|]/g, (char) => `[${char}]`)
 }
 
+/**
+ * The one path `pattern` names when it is a plain path, or one `literalPattern` wrote (every
+ * character picomatch could read as syntax in a one-character class); null for any other glob.
+ * Such a pattern matches exactly that path, so the edit hook compares strings instead of
+ * compiling it (store/lease-regex.ts; a property test holds this to picomatch).
+ */
+export function literalPath(pattern: string): string | null {
+  if (!escapedLiteral.test(pattern)) return null
+  return pattern.replace(/\[(.)\]/g, '$1')
+}
+
+const escapedLiteral = /^(?:[^*?[\]{}()!@+|]|\[[*?[\]{}()!@+|]\])+$/
+
 function invalid(raw: string, why: string): SangamError {
   return new SangamError(ErrorCode.InvalidInput, `"${raw}" is not a usable lease pattern: ${why}`, {
     pattern: raw,

@@ -9,6 +9,7 @@ import type {
 } from '../protocol/lease.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import type { Db } from './database.ts'
+import { compileLeasePattern, rememberCompiled } from './lease-regex.ts'
 
 // lease       : live leases (expired rows linger until the next write purges them; readers filter).
 //               An actor is stored as three columns; '' stands for "none" so UNIQUE can see it.
@@ -51,6 +52,11 @@ export const createLeaseTables = /*sql*/ `
   );
   INSERT INTO lease_token (lock, last) VALUES (1, 0);`
 
+// pattern_regex: the regular expression picomatch compiled pattern_key to when the row was written
+// (store/lease-regex.ts), so the edit hook need not load picomatch; NULL for a pattern naming one
+// path, and in rows written before this column (those match through picomatch).
+export const addLeasePatternRegex = /*sql*/ `ALTER TABLE lease ADD COLUMN pattern_regex TEXT;`
+
 interface LeaseRow {
   readonly token: number
   readonly pattern: string
@@ -62,34 +68,37 @@ interface LeaseRow {
   readonly taken_at: number
   readonly renewed_at: number
   readonly expires_at: number
+  /** Absent in a replica the hook reads read-only before a writer migrated it. */
+  readonly pattern_regex?: string | null
 }
 
-/** The leases live at `now`, oldest grant first. */
+/**
+ * The leases live at `now`, oldest grant first. Every column is read, so that a replica a newer
+ * sangam has not yet migrated (the edit hook opens it read-only) still reads, without the
+ * compiled patterns; those it has are handed to the matcher.
+ */
 export function readLeases(db: Db, now: number): Lease[] {
-  const rows = db
-    .prepare(
-      /*sql*/ `SELECT token, pattern, holder_human, holder_vendor, holder_session, kind, reason, taken_at,
-                      renewed_at, expires_at
-               FROM lease WHERE expires_at > ? ORDER BY token`,
-    )
-    .all(now) as LeaseRow[]
+  const rows = db.prepare('SELECT * FROM lease WHERE expires_at > ? ORDER BY token').all(now) as LeaseRow[]
   return rows.map(toLease)
 }
 
 /** Inserts a lease, or replaces the holder's lease on the same pattern key (a renewal). */
 export function upsertLease(db: Db, lease: Lease): void {
+  const key = patternKey(lease.pattern)
   db.prepare(
-    /*sql*/ `INSERT INTO lease (token, pattern, pattern_key, holder_human, holder_vendor, holder_session, kind,
-                                reason, taken_at, renewed_at, expires_at)
-             VALUES (@token, @pattern, @patternKey, @human, @vendor, @session, @kind, @reason, @takenAt,
-                     @renewedAt, @expiresAt)
+    /*sql*/ `INSERT INTO lease (token, pattern, pattern_key, pattern_regex, holder_human, holder_vendor,
+                                holder_session, kind, reason, taken_at, renewed_at, expires_at)
+             VALUES (@token, @pattern, @patternKey, @patternRegex, @human, @vendor, @session, @kind, @reason,
+                     @takenAt, @renewedAt, @expiresAt)
              ON CONFLICT (pattern_key, holder_human, holder_vendor, holder_session) DO UPDATE SET
-               token = excluded.token, pattern = excluded.pattern, kind = excluded.kind, reason = excluded.reason,
-               taken_at = excluded.taken_at, renewed_at = excluded.renewed_at, expires_at = excluded.expires_at`,
+               token = excluded.token, pattern = excluded.pattern, pattern_regex = excluded.pattern_regex,
+               kind = excluded.kind, reason = excluded.reason, taken_at = excluded.taken_at,
+               renewed_at = excluded.renewed_at, expires_at = excluded.expires_at`,
   ).run({
     token: lease.token,
     pattern: lease.pattern,
-    patternKey: patternKey(lease.pattern),
+    patternKey: key,
+    patternRegex: compileLeasePattern(key),
     ...actorColumns(lease.holder),
     kind: lease.kind,
     reason: lease.reason,
@@ -218,6 +227,7 @@ function isBusy(error: unknown): boolean {
 }
 
 function toLease(row: LeaseRow): Lease {
+  if (typeof row.pattern_regex === 'string') rememberCompiled(patternKey(row.pattern), row.pattern_regex)
   return {
     pattern: row.pattern,
     holder: toActor(row.holder_human, row.holder_vendor, row.holder_session),

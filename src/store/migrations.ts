@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import { createBriefCursorTable } from './brief-cursor-table.ts'
 import { createEventTable } from './event-table.ts'
-import { createLeaseTables } from './lease-table.ts'
+import { addLeasePatternRegex, createLeaseTables } from './lease-table.ts'
 import { createProjectTable } from './project-table.ts'
 import { createSessionTable } from './session-table.ts'
 import { createSourceFileTable } from './source-file-table.ts'
@@ -35,6 +35,7 @@ export const migrations: readonly Migration[] = [
   },
   { version: 2, name: 'leases', sql: createLeaseTables },
   { version: 3, name: 'sync', sql: createSyncTables },
+  { version: 4, name: 'lease pattern regex', sql: addLeasePatternRegex },
 ]
 
 export const schemaVersion = migrations.reduce((max, step) => Math.max(max, step.version), 0)
