@@ -158,7 +158,7 @@ function summary(name: string, samples: readonly Sample[], floor: readonly Sampl
   }
   const wall = figures((sample) => sample.ms)
   const cpu = figures((sample) => sample.cpuMs)
-  return `${name.padEnd(30)} wall ${wall}${cpu === null ? '' : `   cpu ${cpu}`}`
+  return `${name.padEnd(38)} wall ${wall}${cpu === null ? '' : `   cpu ${cpu}`}`
 }
 
 try {
