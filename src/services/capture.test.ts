@@ -8,6 +8,11 @@ import { eventId, maxToolOutputChars } from './capture-event.ts'
 
 const cwd = '/work/widget'
 
+test('an event id is sha256 of path, byte offset and part, as every earlier version computed it', () => {
+  // Ids already stored must be found again on a re-read, whichever hashing API computes them.
+  assert.equal(eventId('/home/zoë/.codex/rollout.jsonl', 1234, 2), 'ev_f649233cebd748f66684d251')
+})
+
 test('an in-scope transcript is captured with deterministic ids, the human as author, and every line accounted for', async () => {
   await using f = captureFixture()
   const path = f.write(
