@@ -39,8 +39,11 @@ async function main(): Promise<void> {
   }, budgetMs)
 
   const env = readEnvironment(process.env)
+  // Started before stdin is awaited: the modules initialise (better-sqlite3's among them) while
+  // the thread pool reads.
+  const loading = import('./agent-hook.ts')
   const stdin = (await input.bytes).toString('utf8')
-  const { runAgentHook } = await import('./agent-hook.ts')
+  const { runAgentHook } = await loading
   const result = await runAgentHook({
     host,
     stdin,
