@@ -20,6 +20,8 @@ export interface PipelineHooks {
 
 /** Files handed to the worker ahead of the one being committed. */
 const lookahead = 16
+/** Batches read but not yet committed, at most: each holds up to `batchBytes` of transcript. */
+const inFlight = 4
 
 interface Job {
   readonly location: TranscriptLocation
@@ -42,7 +44,9 @@ export async function backfillWithWorker(
   hooks: PipelineHooks,
   options: { mode: ReadMode; now: () => number; signal?: AbortSignal | undefined },
 ): Promise<void> {
-  const worker = startWorker({ ...setup, credits: 4 })
+  const credits = new Int32Array(new SharedArrayBuffer(4))
+  credits[0] = inFlight
+  const worker = startWorker({ ...setup, credits })
   const inbox: FromWorker[] = []
   let failure: Error | null = null
   let wake: (() => void) | null = null
@@ -78,7 +82,8 @@ export async function backfillWithWorker(
           hooks.onCommit(message.bytes, outcome.inserted)
         } else job.lost = true
       }
-      send({ type: 'credit' })
+      Atomics.add(credits, 0, 1)
+      Atomics.notify(credits, 0)
       return
     }
     jobs.delete(message.job)

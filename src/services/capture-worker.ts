@@ -10,25 +10,25 @@ import { readerFor } from './capture-readers.ts'
  * sends (its row as committed), it reads the batches and posts them back; the main thread commits
  * them, so every commit still goes through one connection and the offset check. A batch is posted
  * only against a credit, which the main thread returns once it has committed one: memory stays
- * bounded however far the reader could run ahead.
+ * bounded however far the reader could run ahead. Credits are a counter in shared memory rather
+ * than messages: a message per committed batch cost the committing thread more than the counter.
  */
 export interface WorkerSetup {
   readonly author: string
   readonly quietMs: number
   readonly batchLines: number
   readonly batchBytes: number
-  readonly credits: number
+  /** One Int32 over a SharedArrayBuffer: batches this worker may still post uncommitted. */
+  readonly credits: Int32Array
 }
 
-export type ToWorker =
-  | {
-      readonly type: 'file'
-      readonly job: number
-      readonly row: SourceFileRow
-      readonly mode: ReadMode
-      readonly now: number
-    }
-  | { readonly type: 'credit' }
+export interface ToWorker {
+  readonly type: 'file'
+  readonly job: number
+  readonly row: SourceFileRow
+  readonly mode: ReadMode
+  readonly now: number
+}
 
 export type FromWorker =
   | {
@@ -56,32 +56,28 @@ export type FromWorker =
 const port = parentPort
 if (!port) throw new Error('capture-worker.ts runs as a worker thread')
 const setup = workerData as WorkerSetup
-const jobs: Extract<ToWorker, { type: 'file' }>[] = []
-let credits = setup.credits
+const jobs: ToWorker[] = []
 let wake: (() => void) | null = null
 
 port.on('message', (message: ToWorker) => {
-  if (message.type === 'credit') credits++
-  else jobs.push(message)
+  jobs.push(message)
   wake?.()
 })
 
-function waitForWork(ready: () => boolean): Promise<void> {
-  if (ready()) return Promise.resolve()
-  return new Promise((resolve) => {
-    wake = () => {
-      if (!ready()) return
-      wake = null
-      resolve()
-    }
-  })
+/**
+ * Blocks until the main thread has committed enough to grant a credit. Blocking is fine here: with
+ * no credit this thread has nothing else to do, and the files sent meanwhile wait in the port.
+ */
+function takeCredit(credits: Int32Array): void {
+  while (Atomics.load(credits, 0) === 0) Atomics.wait(credits, 0, 0)
+  Atomics.sub(credits, 0, 1)
 }
 
 function post(message: FromWorker): void {
   port?.postMessage(message)
 }
 
-async function readFile(job: Extract<ToWorker, { type: 'file' }>): Promise<void> {
+function readFile(job: ToWorker): void {
   let fd: number
   try {
     fd = openSync(job.row.path, 'r')
@@ -97,8 +93,7 @@ async function readFile(job: Extract<ToWorker, { type: 'file' }>): Promise<void>
         post({ type: 'done', job: job.job, missing: false, ...step.value })
         return
       }
-      await waitForWork(() => credits > 0)
-      credits--
+      takeCredit(setup.credits)
       post({ type: 'batch', job: job.job, ...step.value })
     }
   } finally {
@@ -107,11 +102,15 @@ async function readFile(job: Extract<ToWorker, { type: 'file' }>): Promise<void>
 }
 
 for (;;) {
-  await waitForWork(() => jobs.length > 0)
   const job = jobs.shift()
-  if (!job) continue
+  if (!job) {
+    await new Promise<void>((resolve) => {
+      wake = resolve
+    })
+    continue
+  }
   try {
-    await readFile(job)
+    readFile(job)
   } catch (error) {
     post({ type: 'failed', job: job.job, message: (error as Error).message, stack: (error as Error).stack })
   }
