@@ -1,42 +1,91 @@
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
-import { dirname, join, relative } from 'node:path'
+import { spawnSync } from 'node:child_process'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { test } from 'node:test'
+import { pathToFileURL } from 'node:url'
+import { tmpDir } from '../../test/helpers/tmp-git-repo.ts'
 import { commands } from './registry.ts'
 
 const src = join(import.meta.dirname, '..')
 
 /**
- * What loading `file` loads before any of it runs: the files and packages reached through static
- * imports (`import type` is erased; `import()` waits until called).
+ * Runs `sangam <args>` from source (tsx) in a directory that is no repository, checks it exits
+ * with `status`, and returns every module of ours (relative to src/) and every package it loaded,
+ * as a loader hook saw them.
  */
-function staticClosure(file: string): { files: string[]; packages: string[] } {
-  const files = new Set<string>()
-  const packages = new Set<string>()
-  const visit = (path: string): void => {
-    if (files.has(path)) return
-    files.add(path)
-    const text = readFileSync(path, 'utf8')
-    for (const match of text.matchAll(
-      /(?:^|\n)\s*(?:import|export)\s(?!type\s)[^'"]*?from\s+['"]([^'"]+)['"]/g,
-    )) {
-      const specifier = match[1] ?? ''
-      if (specifier.startsWith('.')) visit(join(dirname(path), specifier))
-      else if (!specifier.startsWith('node:')) packages.add(specifier)
-    }
-  }
-  visit(file)
-  return { files: [...files].map((path) => relative(src, path)).sort(), packages: [...packages].sort() }
+async function modulesLoaded(
+  args: readonly string[],
+  status: number,
+): Promise<{ ours: string[]; packages: string[] }> {
+  await using home = tmpDir()
+  const log = join(home.path, 'loaded.txt')
+  const hooks = join(home.path, 'trace-hooks.mjs')
+  writeFileSync(
+    hooks,
+    `import { appendFileSync } from 'node:fs'
+export async function load(url, context, next) {
+  appendFileSync(${JSON.stringify(log)}, url + '\\n')
+  return next(url, context)
+}`,
+  )
+  const register = join(home.path, 'register.mjs')
+  writeFileSync(
+    register,
+    `import { register } from 'node:module'
+register(${JSON.stringify(pathToFileURL(hooks).href)})`,
+  )
+  writeFileSync(log, '')
+  const run = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      import.meta.resolve('tsx'),
+      '--import',
+      pathToFileURL(register).href,
+      join(src, 'cli', 'main.ts'),
+      ...args,
+    ],
+    { cwd: home.path, env: { PATH: process.env.PATH, HOME: home.path }, encoding: 'utf8' },
+  )
+  assert.equal(run.status, status, `sangam ${args.join(' ')}: ${run.stderr}`)
+  const urls = new Set(readFileSync(log, 'utf8').split('\n'))
+  const base = pathToFileURL(src).href
+  const ours = [...urls].filter((url) => url.startsWith(`${base}/`)).map((url) => url.slice(base.length + 1))
+  const packages = [...urls].flatMap((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1] ?? [])
+  return { ours: ours.sort(), packages: [...new Set(packages)].filter((name) => name !== 'tsx').sort() }
 }
 
-test('starting the CLI loads no command implementation, service or store: only commander', () => {
-  const { files, packages } = staticClosure(join(src, 'cli', 'main.ts'))
-  const beyond = files.filter(
-    (path) => path.startsWith('cli/commands/') || !/^(cli|shared|config)\//.test(path),
+test('--help, --version and usage errors load no command implementation, only commander', async () => {
+  const runs: [string[], number][] = [
+    [['--help'], 0],
+    [['--version'], 0],
+    [['claim', '--help'], 0],
+    [['no-such-command'], 2],
+    [['search'], 2],
+  ]
+  for (const [args, status] of runs) {
+    const { ours, packages } = await modulesLoaded(args, status)
+    assert.ok(ours.includes('cli/registry.ts'), 'the trace sees our modules')
+    assert.deepEqual(
+      ours.filter((path) => path.startsWith('cli/commands/') || !/^(cli|shared|config)\//.test(path)),
+      [],
+      `sangam ${args.join(' ')}`,
+    )
+    assert.deepEqual(packages, ['commander'], `sangam ${args.join(' ')}`)
+  }
+})
+
+test('a command loads its own implementation and no other', async () => {
+  const { ours, packages } = await modulesLoaded(['search', 'x', '--json'], 3)
+  assert.deepEqual(
+    ours.filter((path) => path.startsWith('cli/commands/')),
+    ['cli/commands/search.ts'],
   )
-  assert.deepEqual(beyond, [])
-  assert.deepEqual(packages, ['commander'])
-  assert.ok(files.includes('cli/registry.ts'), 'the closure follows main.ts into the registry')
+  assert.deepEqual(
+    packages.filter((name) => ['zod', '@modelcontextprotocol/sdk', 'ws', 'miniflare'].includes(name)),
+    [],
+  )
 })
 
 test("every command's implementation loads and exports run", async () => {
