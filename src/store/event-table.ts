@@ -72,11 +72,12 @@ export class EventWriter {
   readonly #setText: Statement
 
   constructor(db: Db) {
+    // Positional parameters: binding 18 named ones looks each up by name on a fresh object, which
+    // showed in a backfill's inserts (about 8 % of their CPU).
     this.#insert = db.prepare(
       /*sql*/ `INSERT INTO event (id, kind, vendor, cli_version, session_id, author, cwd, branch, at, source_file_id,
                  byte_offset, part, tool_name, call_id, join_key, text, full_size, shareable)
-               VALUES (@id, @kind, @vendor, @cliVersion, @sessionId, @author, @cwd, @branch, @at, @sourceFileId,
-                 @byteOffset, @part, @toolName, @callId, @joinKey, @text, @fullSize, @shareable)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                ON CONFLICT DO NOTHING`,
     )
     this.#ftsInsert = db.prepare('INSERT INTO event_fts (rowid, text) VALUES (?, ?)')
@@ -89,7 +90,26 @@ export class EventWriter {
 
   /** Inserts an event and indexes it; a second insert of the same id changes nothing. */
   insert(event: EventInsert): InsertOutcome {
-    const result = this.#insert.run({ ...event, shareable: event.shareable ? 1 : 0 })
+    const result = this.#insert.run(
+      event.id,
+      event.kind,
+      event.vendor,
+      event.cliVersion,
+      event.sessionId,
+      event.author,
+      event.cwd,
+      event.branch,
+      event.at,
+      event.sourceFileId,
+      event.byteOffset,
+      event.part,
+      event.toolName,
+      event.callId,
+      event.joinKey,
+      event.text,
+      event.fullSize,
+      event.shareable ? 1 : 0,
+    )
     if (result.changes === 0) return 'duplicate'
     this.#ftsInsert.run(result.lastInsertRowid, event.text)
     return 'inserted'
