@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { mkdirSync, readFileSync, symlinkSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { openDatabaseFile } from '../src/store/database.ts'
@@ -290,4 +290,17 @@ test('repeated edits renew the auto-lease at most once a minute, writing nothing
   const [third] = await p.leases()
   assert.ok((third?.renewedAt ?? 0) > twoMinutesAgo, 'renewed')
   assert.ok((third?.expiresAt ?? 0) > (first?.expiresAt ?? 0), 'with a later expiry')
+})
+
+test('an auto-lease leaves the WAL for the next edit instead of checkpointing it away', async () => {
+  await using p = await project()
+  // No daemon holds the database open here: the hook's connections are the only ones.
+  allowed(
+    await runAgentHook('claude', claudeEdit(p.repo.path, join(p.repo.path, 'src', 'b.ts')), {
+      cwd: p.repo.path,
+      env: p.env,
+    }),
+  )
+  assert.ok(existsSync(`${p.database}-wal`), 'the last connection to close was the read-only one')
+  assert.equal((await p.leases()).length, 1)
 })

@@ -42,25 +42,32 @@ export async function gateEdit(input: EditGateInput): Promise<HookAnswer> {
     readonly: true,
     busyTimeoutMs: readBusyTimeoutMs,
   })
-  let decided: EditOutcome[]
-  let held: Lease[]
   try {
-    decided = checks.map((check) => checkEditReadOnly(reader, check, clock))
-    held = hasLeaseTables(reader) ? readLeases(reader, input.now) : []
-  } catch (error) {
-    throw translateSqliteError(error, input.project.databaseFile)
+    let decided: EditOutcome[]
+    let held: Lease[]
+    try {
+      decided = checks.map((check) => checkEditReadOnly(reader, check, clock))
+      held = hasLeaseTables(reader) ? readLeases(reader, input.now) : []
+    } catch (error) {
+      throw translateSqliteError(error, input.project.databaseFile)
+    }
+    const refused = decided.filter((outcome) => outcome.decision === 'deny')
+    if (refused.length > 0) return denyEdit(refused.map((outcome) => outcome.reason).join('\n'))
+    const warnings = decided.flatMap((outcome) => outcome.warnings)
+    const unrecorded = checks.filter((_, index) => {
+      const path = decided[index]?.path ?? null
+      return path !== null && !holdsFreshAutoLease(held, input.actor, path, input.now)
+    })
+    if (unrecorded.length === 0) return allowEdit(warnings)
+    return await recordAutoLeases(input, unrecorded, clock)
   } finally {
+    // Closed after the writer on purpose. The last connection to close a WAL database checkpoints
+    // it and deletes the WAL, with an fsync, and the next write creates the WAL again: without a
+    // daemon holding the database open, that was most of an auto-lease's cost. A read-only
+    // connection closing last does neither, so the WAL stays for the next edit, as it would with
+    // the daemon running, and SQLite's automatic checkpoints keep it short.
     reader.close()
   }
-  const refused = decided.filter((outcome) => outcome.decision === 'deny')
-  if (refused.length > 0) return denyEdit(refused.map((outcome) => outcome.reason).join('\n'))
-  const warnings = decided.flatMap((outcome) => outcome.warnings)
-  const unrecorded = checks.filter((_, index) => {
-    const path = decided[index]?.path ?? null
-    return path !== null && !holdsFreshAutoLease(held, input.actor, path, input.now)
-  })
-  if (unrecorded.length === 0) return allowEdit(warnings)
-  return recordAutoLeases(input, unrecorded, clock)
 }
 
 /**
