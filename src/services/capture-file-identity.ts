@@ -2,6 +2,7 @@ import { closeSync, existsSync, openSync, type Stats } from 'node:fs'
 import { basename } from 'node:path'
 import { scrubSecrets } from '../core/secret-scrubber.ts'
 import type { Clock } from '../shared/clock.ts'
+import type { CaptureStore } from '../store/capture-store.ts'
 import type { Db } from '../store/database.ts'
 import {
   listSourceFilesNamed,
@@ -18,6 +19,7 @@ import type { CaptureScope } from './capture-scope.ts'
 
 interface IdentityDeps {
   readonly db: Db
+  readonly store: Pick<CaptureStore, 'mayHaveFileNamed'>
   readonly clock: Clock
   readonly scope: CaptureScope
   readonly readerFor: (vendor: TranscriptVendor) => TranscriptReader<unknown>
@@ -31,7 +33,9 @@ interface IdentityDeps {
  * second time. Returns the row as it was before the move, or null.
  */
 export function adoptMovedFile(deps: IdentityDeps, location: TranscriptLocation): SourceFileRow | null {
-  const candidates = listSourceFilesNamed(deps.db, location.vendor, basename(location.path)).filter(
+  const name = basename(location.path)
+  if (!deps.store.mayHaveFileNamed(name)) return null
+  const candidates = listSourceFilesNamed(deps.db, location.vendor, name).filter(
     (row) => row.path !== location.path && !existsSync(row.path),
   )
   if (candidates.length === 0) return null

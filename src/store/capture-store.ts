@@ -1,3 +1,4 @@
+import { basename } from 'node:path'
 import type { Db, Statement } from './database.ts'
 import { deleteEventsOfSourceFile, type EventInsert, EventWriter } from './event-table.ts'
 import { rebuildSessions, SessionWriter } from './session-table.ts'
@@ -44,8 +45,12 @@ export class CaptureStore {
   readonly #current: Statement
   readonly #progress: Statement
   readonly #shape: Statement
+  readonly #rowsAfter: Statement
   readonly #commit: (batch: CaptureBatch) => CommitOutcome
   #inBulk = false
+  /** File names of the source_file rows up to id `#namesUpTo`. */
+  readonly #names = new Set<string>()
+  #namesUpTo = 0
 
   constructor(db: Db) {
     this.#db = db
@@ -65,7 +70,23 @@ export class CaptureStore {
                VALUES (?, ?, ?, ?, 1, ?)
                ON CONFLICT DO UPDATE SET count = count + 1`,
     )
+    this.#rowsAfter = db.prepare('SELECT id, path FROM source_file WHERE id > ? ORDER BY id')
     this.#commit = db.transaction((batch: CaptureBatch) => this.#apply(batch)).immediate
+  }
+
+  /**
+   * Whether a source_file row may carry this file name, the first test for a moved transcript.
+   * Looking rows up by name scans the whole table (a suffix match), so a first backfill of n files
+   * paid n²/2 row reads; this remembers the names seen and reads only rows added since, which
+   * covers rows other processes add. Never a wrong no: rows are never deleted, so ids only grow,
+   * and a move keeps the file name.
+   */
+  mayHaveFileNamed(name: string): boolean {
+    for (const row of this.#rowsAfter.iterate(this.#namesUpTo) as Iterable<{ id: number; path: string }>) {
+      this.#names.add(basename(row.path))
+      this.#namesUpTo = row.id
+    }
+    return this.#names.has(name)
   }
 
   /**
