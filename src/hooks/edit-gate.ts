@@ -2,9 +2,8 @@ import { isSameActor } from '../core/lease-actor.ts'
 import type { EditOutcome } from '../core/lease-edit.ts'
 import { literalPattern, patternKey } from '../core/lease-pattern.ts'
 import type { Actor, Lease } from '../protocol/lease.ts'
-import { checkEdit, checkEditReadOnly, type EditCheck } from '../services/lease-edit.ts'
+import { checkEdit, checkEditsReadOnly, type EditCheck } from '../services/lease-edit.ts'
 import { openDatabaseFile, translateSqliteError } from '../store/database.ts'
-import { hasLeaseTables, readLeases } from '../store/lease-table.ts'
 import { allowEdit, denyEdit, type HookAnswer } from './hook-answer.ts'
 import type { LocatedProject } from './project-locator.ts'
 
@@ -43,14 +42,7 @@ export async function gateEdit(input: EditGateInput): Promise<HookAnswer> {
     busyTimeoutMs: readBusyTimeoutMs,
   })
   try {
-    let decided: EditOutcome[]
-    let held: Lease[]
-    try {
-      decided = checks.map((check) => checkEditReadOnly(reader, check, clock))
-      held = hasLeaseTables(reader) ? readLeases(reader, input.now) : []
-    } catch (error) {
-      throw translateSqliteError(error, input.project.databaseFile)
-    }
+    const { outcomes: decided, leases: held } = readOnlyDecision(reader, checks, clock, input.project)
     const refused = decided.filter((outcome) => outcome.decision === 'deny')
     if (refused.length > 0) return denyEdit(refused.map((outcome) => outcome.reason).join('\n'))
     const warnings = decided.flatMap((outcome) => outcome.warnings)
@@ -67,6 +59,19 @@ export async function gateEdit(input: EditGateInput): Promise<HookAnswer> {
     // connection closing last does neither, so the WAL stays for the next edit, as it would with
     // the daemon running, and SQLite's automatic checkpoints keep it short.
     reader.close()
+  }
+}
+
+function readOnlyDecision(
+  reader: ReturnType<typeof openDatabaseFile>,
+  checks: readonly EditCheck[],
+  clock: { now(): number },
+  project: LocatedProject,
+): ReturnType<typeof checkEditsReadOnly> {
+  try {
+    return checkEditsReadOnly(reader, checks, clock)
+  } catch (error) {
+    throw translateSqliteError(error, project.databaseFile)
   }
 }
 

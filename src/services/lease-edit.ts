@@ -1,5 +1,5 @@
 import { decideEdit, type EditOutcome } from '../core/lease-edit.ts'
-import type { Actor } from '../protocol/lease.ts'
+import type { Actor, Lease } from '../protocol/lease.ts'
 import type { Clock } from '../shared/clock.ts'
 import type { Db } from '../store/database.ts'
 import { hasLeaseTables, readLeases } from '../store/lease-table.ts'
@@ -35,9 +35,34 @@ export async function checkEdit(arbiter: LeaseArbiter, check: EditCheck): Promis
  * is recorded, so the editor takes no auto-lease. A replica from before leases has none to honour.
  */
 export function checkEditReadOnly(db: Db, check: EditCheck, clock: Clock): EditOutcome {
-  const paths = repositoryPaths(check.file, check.cwd, check.worktrees)
+  return checkEditsReadOnly(db, [check], clock).outcomes[0] ?? allowOutside
+}
+
+/**
+ * `checkEditReadOnly` for every file of one tool call, reading the leases and the settings once;
+ * the live leases come back too (the hook looks for the editor's own fresh auto-lease in them).
+ */
+export function checkEditsReadOnly(
+  db: Db,
+  checks: readonly EditCheck[],
+  clock: Clock,
+): { readonly outcomes: EditOutcome[]; readonly leases: Lease[] } {
   const now = clock.now()
-  const leases = paths.length > 0 && hasLeaseTables(db) ? readLeases(db, now) : []
-  const outcome = decideEdit(leases, check.actor, paths, now, readLeaseSettings(db), matchLeasePath)
-  return { ...outcome, autoLease: null, collisions: [] }
+  const leases = hasLeaseTables(db) ? readLeases(db, now) : []
+  const settings = readLeaseSettings(db)
+  const outcomes = checks.map((check) => {
+    const paths = repositoryPaths(check.file, check.cwd, check.worktrees)
+    const outcome = decideEdit(leases, check.actor, paths, now, settings, matchLeasePath)
+    return { ...outcome, autoLease: null, collisions: [] }
+  })
+  return { outcomes, leases }
+}
+
+const allowOutside: EditOutcome = {
+  decision: 'allow',
+  reason: '',
+  warnings: [],
+  path: null,
+  autoLease: null,
+  collisions: [],
 }
