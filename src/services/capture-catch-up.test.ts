@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
-import { join } from 'node:path'
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { basename, join } from 'node:path'
 import { test } from 'node:test'
 import { replicateCorpus } from '../../test/helpers/capture-corpus.ts'
 import { eventIdentity } from '../../test/helpers/capture-fixture.ts'
@@ -71,3 +72,51 @@ for (const mode of ['backfill', 'live'] as const) {
     }
   })
 }
+
+test('a worker-thread catch-up after a rewrite, a move and appends stores exactly what a single-threaded one stores', async () => {
+  await using home = tmpDir()
+  // Past the corpus's Claude Code transcripts (6 MB), so that some Codex rollouts are copied too.
+  const corpus = replicateCorpus({ home: home.path, cwd: project, targetBytes: 6.5 * 1024 * 1024 })
+  const locate = () =>
+    discoverTranscripts(
+      transcriptRoots({ claudeConfigDir: join(home.path, '.claude'), codexHome: join(home.path, '.codex') }),
+    )
+  const alone = openDatabaseFile(join(home.path, 'alone.db'))
+  const paired = openDatabaseFile(join(home.path, 'paired.db'))
+  try {
+    const first = locate()
+    await captureInto(alone, Number.POSITIVE_INFINITY).catchUp(first, { mode: 'backfill' })
+    await captureInto(paired, 0).catchUp(first, { mode: 'backfill' })
+
+    const claude = corpus.files.filter((path) => path.includes('/.claude/'))
+    const rollout = corpus.files.find((path) => path.includes('/sessions/'))
+    assert.ok(claude.length >= 2 && rollout)
+    // Rewritten in place: the first half of its lines, so the file shrinks below the stored offset.
+    const rewritten = claude[0] ?? ''
+    const lines = readFileSync(rewritten, 'utf8').split('\n')
+    writeFileSync(rewritten, `${lines.slice(0, Math.ceil(lines.length / 2)).join('\n')}\n`)
+    // Grown: its own lines again, at new offsets.
+    const grown = claude[1] ?? ''
+    writeFileSync(grown, readFileSync(grown, 'utf8').repeat(2))
+    // Archived by Codex, then appended to under its new path.
+    const archived = join(home.path, '.codex', 'archived_sessions', basename(rollout))
+    mkdirSync(join(archived, '..'), { recursive: true })
+    renameSync(rollout, archived)
+    writeFileSync(
+      archived,
+      `${readFileSync(archived, 'utf8')}${readFileSync(archived, 'utf8').split('\n')[1]}\n`,
+    )
+
+    const second = locate()
+    const one = await captureInto(alone, Number.POSITIVE_INFINITY).catchUp(second, { mode: 'backfill' })
+    const two = await captureInto(paired, 0).catchUp(second, { mode: 'backfill' })
+    assert.deepEqual(two, one)
+    assert.equal(one.resets, 1)
+    assert.equal(one.moved, 1)
+    assert.ok(one.inserted > 0)
+    assert.deepEqual(stored(paired), stored(alone))
+  } finally {
+    alone.close()
+    paired.close()
+  }
+})
