@@ -114,8 +114,8 @@ test('the edit hook loads no zod', async () => {
 test('the installed edit hook file holds no zod; the sync HTTP client, its own file, shares SangamError', async () => {
   const hooks = join(projectRoot, 'dist', 'hooks')
   // Node compiles every byte of the file it starts, so zod must be absent, not just never run.
-  assert.doesNotMatch(readFileSync(join(hooks, 'agent-hook-main.cjs'), 'utf8'), /node_modules\/zod\//)
-  const load = createRequire(join(hooks, 'agent-hook-main.cjs'))
+  assert.doesNotMatch(readFileSync(join(hooks, 'agent-hook-main.bundle.cjs'), 'utf8'), /node_modules\/zod\//)
+  const load = createRequire(join(hooks, 'agent-hook-main.bundle.cjs'))
   const { SyncHttpClient } = load('./sync-http.cjs')
   // The very module the edit hook's file requires, as Node caches it by path.
   const { SangamError } = load('./sangam-error.cjs')
