@@ -118,7 +118,7 @@ async function main(): Promise<void> {
     `  JSON.parse only      ${perSecond(mb, parse.ms)} MB/s (best of two runs: ${before.ms.toFixed(0)} / ${after.ms.toFixed(0)} ms; ${parse.cpuMs.toFixed(0)} ms CPU)`,
     `  sangam index         ${perSecond(mb, index.ms)} MB/s, ${perSecond(index.out.inserted, index.ms)} events/s (${index.out.inserted} events in ${(index.ms / 1000).toFixed(1)} s with process start, ${index.out.durationMs} ms inside; ${index.cpuMs} ms CPU over all threads)`,
     `  of which starting    ${(startup.ms / 1000).toFixed(1)} s, ${startup.cpuMs} ms CPU (\`sangam --version\`: node and the CLI's modules)`,
-    `  main thread          ${index.mainCpuMs} ms CPU (prepares files and commits; the rest, ${index.cpuMs - (index.mainCpuMs ?? 0)} ms, is the reading worker and libuv's threads)`,
+    `  main thread          ${index.mainCpuMs} ms CPU (prepares files and commits; the rest, ${index.cpuMs - (index.mainCpuMs ?? 0)} ms, is the reading worker and V8's and libuv's helper threads)`,
     `  ratio index / parse  ${((100 * parse.ms) / index.ms).toFixed(0)} % by wall-clock throughput (target ≥ 30 %), ${((100 * parse.cpuMs) / index.cpuMs).toFixed(0)} % by CPU time, ${((100 * parse.cpuMs) / (index.mainCpuMs ?? Number.NaN)).toFixed(0)} % against the main thread's CPU (what wall clock would give on two idle cores, the main thread being the busier one)`,
     `  load average         ${loadavg()
       .map((load) => load.toFixed(1))
