@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Bundles each hook entry point (src/hooks/*-main.ts) with everything it reaches into one CommonJS
-// file, dist/hooks/<entry>.cjs, the file installed hooks run. Claude Code and Codex start the
+// file, dist/hooks/<entry>.bundle.cjs, which dist/hooks/<entry>.cjs, the file installed hooks run,
+// compiles through V8's code cache (`launcher` below). Claude Code and Codex start the
 // agent hook on every edit, and Node 20 loads ES modules one file at a time, each module's imports
 // resolved up front; one CommonJS file whose modules initialise on first use (dynamic imports and
 // packages included) starts far faster (bench/hooks.ts, docs/performance.md).
