@@ -14,8 +14,8 @@ import { claudeEdit } from './hooks-agent-run.ts'
  * What the edit hook loads decides its start-up time, which Claude Code pays on every edit. This
  * records every module a real hook process loads and pins what must stay off that path. It runs
  * tsc's unbundled ES-module build of the entry, whose modules are files a loader hook can see; the
- * installed `.cjs` bundle is the same module graph in one file. Timing itself is measured by
- * bench/hooks.ts, never asserted here.
+ * installed `agent-hook-main.bundle.cjs` is the same module graph in one file. Timing itself is
+ * measured by bench/hooks.ts, never asserted here.
  */
 const unbundledEntry = join(projectRoot, 'dist', 'hooks', 'agent-hook-main.js')
 
