@@ -26,3 +26,22 @@ test('the file names of source rows are known, including rows another connection
     db.close()
   }
 })
+
+test('after a rolled-back bulk, rows that reuse its ids are known by their own names', async () => {
+  await using dir = tmpDir()
+  const db = openDatabaseFile(join(dir.path, 'sangam.db'))
+  try {
+    const store = new CaptureStore(db)
+    store.beginBulk()
+    const undone = ensureSourceFile(db, '/home/dev/.claude/projects/-p/undone.jsonl', 'claude', 1)
+    assert.equal(store.mayHaveFileNamed('undone.jsonl'), true)
+    store.rollbackBulk()
+
+    const kept = ensureSourceFile(db, '/home/dev/.claude/projects/-p/kept.jsonl', 'claude', 2)
+    assert.equal(kept.id, undone.id, 'SQLite gives the id out again')
+    assert.equal(store.mayHaveFileNamed('kept.jsonl'), true)
+    assert.equal(store.mayHaveFileNamed('undone.jsonl'), false)
+  } finally {
+    db.close()
+  }
+})

@@ -78,8 +78,8 @@ export class CaptureStore {
    * Whether a source_file row may carry this file name, the first test for a moved transcript.
    * Looking rows up by name scans the whole table (a suffix match), so a first backfill of n files
    * paid n²/2 row reads; this remembers the names seen and reads only rows added since, which
-   * covers rows other processes add. Never a wrong no: rows are never deleted, so ids only grow,
-   * and a move keeps the file name.
+   * covers rows other processes add. Never a wrong no: rows are never deleted, so ids only grow
+   * (a rolled-back bulk, whose ids come back, makes it forget), and a move keeps the file name.
    */
   mayHaveFileNamed(name: string): boolean {
     for (const row of this.#rowsAfter.iterate(this.#namesUpTo) as Iterable<{ id: number; path: string }>) {
@@ -118,6 +118,9 @@ export class CaptureStore {
   rollbackBulk(): void {
     if (this.#db.inTransaction) this.#db.exec('ROLLBACK')
     this.#inBulk = false
+    // Rows created in the group are gone, and their ids will be given to other files.
+    this.#names.clear()
+    this.#namesUpTo = 0
   }
 
   #apply(batch: CaptureBatch): CommitOutcome {
