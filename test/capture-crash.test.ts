@@ -51,7 +51,9 @@ function eventCounter(path: string): { count(): number; [Symbol.dispose](): void
 
 test('kill -9 at random moments of a backfill, then a restart, stores exactly what an uninterrupted run stores', async (t) => {
   await using w = await captureWorld()
-  const written = replicateCorpus({ home: w.home.path, cwd: w.repo.path, targetBytes: 40 * 1024 * 1024 })
+  // Over three of capture's 32 MiB transaction groups: at least three commits to land kills between,
+  // however fast the machine (its one-second groups only add commits when it is slow).
+  const written = replicateCorpus({ home: w.home.path, cwd: w.repo.path, targetBytes: 100 * 1024 * 1024 })
   assert.ok(written.files.length > 100)
 
   const reference = { ...w.env, SANGAM_HOME: join(w.home.path, 'reference') }
