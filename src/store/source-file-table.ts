@@ -1,4 +1,5 @@
 import type { Db } from './database.ts'
+import { cachedStatement } from './statement-cache.ts'
 
 // One row per transcript file sangam has looked at. The offset, reader state and line counters of
 // a file are written in the same transaction as the events read from it, which is what makes
@@ -78,14 +79,14 @@ function toRow(raw: RawRow): SourceFileRow {
 }
 
 export function getSourceFile(db: Db, path: string): SourceFileRow | null {
-  const raw = db.prepare(`SELECT ${selectColumns} FROM source_file WHERE path = ?`).get(path) as
+  const raw = cachedStatement(db, `SELECT ${selectColumns} FROM source_file WHERE path = ?`).get(path) as
     | RawRow
     | undefined
   return raw ? toRow(raw) : null
 }
 
 export function getSourceFileById(db: Db, id: number): SourceFileRow | null {
-  const raw = db.prepare(`SELECT ${selectColumns} FROM source_file WHERE id = ?`).get(id) as
+  const raw = cachedStatement(db, `SELECT ${selectColumns} FROM source_file WHERE id = ?`).get(id) as
     | RawRow
     | undefined
   return raw ? toRow(raw) : null
@@ -108,7 +109,8 @@ export function ensureSourceFile(
   vendor: 'claude' | 'codex',
   now: number,
 ): SourceFileRow {
-  db.prepare(
+  cachedStatement(
+    db,
     'INSERT INTO source_file (path, vendor, updated_at) VALUES (?, ?, ?) ON CONFLICT (path) DO NOTHING',
   ).run(path, vendor, now)
   const row = getSourceFile(db, path)
@@ -120,7 +122,8 @@ export function ensureSourceFile(
 export type SourceFileProgress = Omit<SourceFileRow, 'path' | 'vendor' | 'resets'>
 
 export function writeSourceFileProgress(db: Db, progress: SourceFileProgress): void {
-  db.prepare(
+  cachedStatement(
+    db,
     /*sql*/ `UPDATE source_file SET session_id = @sessionId, cli_version = @cliVersion, first_cwd = @firstCwd,
       in_scope = @inScope, offset = @offset, fingerprint = @fingerprint, tail_open = @tailOpen, size = @size,
       mtime = @mtime, reader_state = @readerState, lines = @lines, captured = @captured, skipped = @skipped,
@@ -140,7 +143,8 @@ export function writeSourceFileProgress(db: Db, progress: SourceFileProgress): v
  * its bytes before our offset changed. The caller deletes the file's events in the same transaction.
  */
 export function resetSourceFile(db: Db, id: number, now: number): void {
-  db.prepare(
+  cachedStatement(
+    db,
     /*sql*/ `UPDATE source_file SET offset = 0, fingerprint = '', tail_open = 0, size = 0, reader_state = '{}',
       lines = 0, captured = 0, skipped = 0, unknown = 0, unparseable = 0, events = 0, encrypted_reasoning = 0,
       skip_reasons = '{}', resets = resets + 1, updated_at = ? WHERE id = ?`,
@@ -157,7 +161,8 @@ export function recordSourceFileScope(
   id: number,
   scope: { firstCwd: string | null; inScope: boolean | null; size: number; mtime: number; now: number },
 ): void {
-  db.prepare(
+  cachedStatement(
+    db,
     /*sql*/ `UPDATE source_file SET first_cwd = @firstCwd, in_scope = @inScope, size = @size, mtime = @mtime,
       updated_at = @now WHERE id = @id AND in_scope IS NULL`,
   ).run({ ...scope, id, inScope: scope.inScope === null ? null : scope.inScope ? 1 : 0 })
@@ -176,5 +181,5 @@ export function listSourceFilesNamed(db: Db, vendor: 'claude' | 'codex', name: s
 
 /** Points a row (and so every event read from it) at the file's new path. */
 export function moveSourceFile(db: Db, id: number, path: string, now: number): void {
-  db.prepare('UPDATE source_file SET path = ?, updated_at = ? WHERE id = ?').run(path, now, id)
+  cachedStatement(db, 'UPDATE source_file SET path = ?, updated_at = ? WHERE id = ?').run(path, now, id)
 }
