@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs'
-import { readJsonObject, writeJsonObject } from './config-file.ts'
+import { readJsonObject, writeJsonObject } from '../services/config-file.ts'
 import { addOurGroups, type HookGroup, ourHandlerPositions, removeOurGroups } from './hook-config.ts'
 import { isOurAgentHandler } from './hook-entries.ts'
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import type { DoctorSection } from '../services/capture-report.ts'
 import { listCodexHooks } from './codex-app-server.ts'
-import { readJsonObject } from './config-file.ts'
+import { readJsonObject } from '../services/config-file.ts'
 import { ourHandlerPositions } from './hook-config.ts'
 import { isOurAgentHandler } from './hook-entries.ts'
 import { type Heartbeat, readHeartbeats } from './hook-heartbeat.ts'

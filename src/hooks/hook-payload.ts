@@ -1,3 +1,4 @@
+import { isRecord } from '../shared/is-record.ts'
 /**
  * The JSON object Claude Code and Codex write on a command hook's stdin, narrowed at the edge with
  * plain type guards (no zod: this runs on every edit and every import costs start-up time).
@@ -35,10 +36,6 @@ export function parseHookPayload(text: string): HookPayload | null {
     toolName: stringField(value, 'tool_name'),
     toolInput: isRecord(toolInput) ? toolInput : null,
   }
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** A non-empty string field, else null. */

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { isRecord, stringField } from './hook-payload.ts'
+import { isRecord } from '../shared/is-record.ts'
+import { stringField } from './hook-payload.ts'
 
 /**
  * The version of the CLI that ran a hook, from what it leaves in the hook's environment; null

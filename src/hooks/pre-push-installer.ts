@@ -2,7 +2,7 @@ import { existsSync, lstatSync, readFileSync, renameSync, rmSync } from 'node:fs
 import { isAbsolute, join, resolve } from 'node:path'
 import { gitOutput } from '../git/git.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
-import { writeTextAtomically } from './config-file.ts'
+import { writeTextAtomically } from '../services/config-file.ts'
 import { shellQuote } from './hook-entries.ts'
 
 /**

@@ -1,8 +1,9 @@
 import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { isRecord } from '../shared/is-record.ts'
 import { databasePath, projectDir } from '../store/database.ts'
 import { findGitLayout, type GitLayout, worktreeRoots } from './git-layout.ts'
-import { isRecord, stringField } from './hook-payload.ts'
+import { stringField } from './hook-payload.ts'
 
 /**
  * Finds the sangam project a hook runs in without spawning git. The project id comes from the

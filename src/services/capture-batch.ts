@@ -1,4 +1,5 @@
 import { scrubSecrets } from '../core/secret-scrubber.ts'
+import { isRecord } from '../shared/is-record.ts'
 import type { UnknownShapeSeen } from '../store/capture-store.ts'
 import type { EventInsert } from '../store/event-table.ts'
 import type { SourceFileRow } from '../store/source-file-table.ts'
@@ -144,10 +145,6 @@ export class BatchBuilder<State> {
       })
     }
   }
-}
-
-function isRecord(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 const nonBlank = /\S/

@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { parse as parseToml } from 'smol-toml'
+import { isRecord } from '../shared/is-record.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
+import { readText, writeTextAtomically } from './config-file.ts'
 
 /** How a host starts our MCP server. */
 export interface McpLaunch {
@@ -53,7 +54,8 @@ export interface McpTargets {
  */
 export function registerMcpServer(targets: McpTargets, launch: McpLaunch): McpRegistration[] {
   const prepared = [forClaude(targets.projectRoot, launch), forCodex(targets.codexHome, launch)]
-  for (const { registration, text } of prepared) if (text !== null) writeAtomically(registration.file, text)
+  for (const { registration, text } of prepared)
+    if (text !== null) writeTextAtomically(registration.file, text)
   return prepared.map((entry) => entry.registration)
 }
 
@@ -66,7 +68,7 @@ interface Prepared {
 /** `{"mcpServers": {"sangam": …}}` added to the project's `.mcp.json`, all else kept. */
 function forClaude(projectRoot: string, launch: McpLaunch): Prepared {
   const file = join(projectRoot, '.mcp.json')
-  const text = readIfExists(file)
+  const text = readText(file)
   const config = text === null || text.trim() === '' ? {} : parseJsonObject(text, file)
   const servers = config.mcpServers ?? {}
   if (!isRecord(servers)) throw unusable(file, '"mcpServers" is not an object')
@@ -87,7 +89,7 @@ function forClaude(projectRoot: string, launch: McpLaunch): Prepared {
  */
 function forCodex(codexHome: string, launch: McpLaunch): Prepared {
   const file = join(codexHome, 'config.toml')
-  const text = readIfExists(file) ?? ''
+  const text = readText(file) ?? ''
   const existing = codexServers(text, file)[mcpServerName]
   if (existing !== undefined) return unchanged('codex', file, existing, launch)
   const block = [
@@ -153,41 +155,10 @@ function parseJsonObject(text: string, file: string): Record<string, unknown> {
   return value
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
 function unusable(file: string, why: string): SangamError {
   return new SangamError(
     ErrorCode.InvalidInput,
     `cannot register the MCP server in ${file}: ${why}. The file was left unchanged.`,
     { file },
   )
-}
-
-function readIfExists(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
-    throw new SangamError(ErrorCode.InvalidInput, `cannot read ${file}: ${(error as Error).message}`, {
-      file,
-    })
-  }
-}
-
-/** Through a temporary file and a rename, so a crash never leaves half a config; the mode is kept. */
-function writeAtomically(file: string, text: string): void {
-  const mode = existsSync(file) ? statSync(file).mode & 0o7777 : 0o644
-  mkdirSync(dirname(file), { recursive: true })
-  const temporary = `${file}.sangam-${process.pid}.tmp`
-  try {
-    writeFileSync(temporary, text, { mode })
-    renameSync(temporary, file)
-  } catch (error) {
-    rmSync(temporary, { force: true })
-    throw new SangamError(ErrorCode.InvalidInput, `cannot write ${file}: ${(error as Error).message}`, {
-      file,
-    })
-  }
 }
