@@ -13,18 +13,16 @@
  *
  *   npm run build && node --import tsx bench/cli-startup.ts [runs] [baseline-main.js]
  */
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { hasGnuTime, type TimedRun, timedNode } from './helpers/timed-node.ts'
 import { percentile } from './helpers/transcript-sentences.ts'
 
 const runs = Number(process.argv[2] ?? 30)
 const baseline = process.argv[3] === undefined ? null : resolve(process.argv[3])
 const cli = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js')
-const gnuTime = spawnSync('/usr/bin/time', ['-f', 'cpu %U %S', 'true'], {
-  encoding: 'utf8',
-}).stderr?.startsWith('cpu ')
 const print = (line: string): void => {
   process.stdout.write(`${line}\n`)
 }
@@ -46,52 +44,14 @@ interface Target {
   readonly env: NodeJS.ProcessEnv
 }
 
-interface Sample {
-  readonly ms: number
-  readonly cpuMs: number | null
-}
+type Sample = Pick<TimedRun, 'ms' | 'cpuMs'>
 
-/**
- * Runs node with `args` until `answered` says stdout holds the answer (by default: until it
- * exits), then ends its stdin and waits for it to exit, so that GNU time can report its CPU time.
- */
 function timed(
   env: NodeJS.ProcessEnv,
   args: readonly string[],
   options: { stdin?: string; answered?: (stdout: string) => boolean } = {},
 ): Promise<Sample> {
-  const started = performance.now()
-  const [command, prefix] = gnuTime
-    ? ['/usr/bin/time', ['-f', 'cpu %U %S', process.execPath]]
-    : [process.execPath, []]
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, [...prefix, ...args], { cwd: repo, env, stdio: ['pipe', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    let answeredAt: number | null = null
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8')
-      if (answeredAt === null && options.answered?.(stdout)) {
-        answeredAt = performance.now()
-        child.stdin.end()
-      }
-    })
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8')
-    })
-    child.on('error', reject)
-    child.on('close', (code) => {
-      if (code !== 0) {
-        reject(new Error(`node ${args.join(' ')} exited ${code}: ${stderr}`))
-        return
-      }
-      const cpu = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(stderr)
-      const cpuMs = cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : null
-      resolve({ ms: (answeredAt ?? performance.now()) - started, cpuMs })
-    })
-    if (options.answered === undefined) child.stdin.end(options.stdin ?? '')
-    else child.stdin.write(options.stdin ?? '')
-  })
+  return timedNode(args, { cwd: repo, env, mustSucceed: true, ...options })
 }
 
 const initialize = `${JSON.stringify({
@@ -210,7 +170,7 @@ try {
     }
   }
   print(
-    `CLI start-up, ${runs} runs each, interleaved (Node ${process.version}, load ${loadAverage()}${gnuTime ? '' : ', no GNU time: wall only'}); ratios against node -e 0`,
+    `CLI start-up, ${runs} runs each, interleaved (Node ${process.version}, load ${loadAverage()}${hasGnuTime ? '' : ', no GNU time: wall only'}); ratios against node -e 0`,
   )
   if (baseline !== null) print(`baseline: ${baseline}`)
   print(summary('node -e 0 (floor)', floor, floor))

@@ -9,19 +9,17 @@
  *
  *   npm run build && node --import tsx bench/hooks.ts [runs]
  */
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { type TimedRun, timedNode } from './helpers/timed-node.ts'
 import { percentile } from './helpers/transcript-sentences.ts'
 
 const runs = Number(process.argv[2] ?? 60)
 const root = join(import.meta.dirname, '..')
 const cli = join(root, 'dist', 'cli', 'main.js')
 const hook = join(root, 'dist', 'hooks', 'agent-hook-main.cjs')
-const gnuTime = spawnSync('/usr/bin/time', ['-f', 'cpu %U %S', 'true'], {
-  encoding: 'utf8',
-}).stderr?.startsWith('cpu ')
 const print = (line: string): void => {
   process.stdout.write(`${line}\n`)
 }
@@ -41,36 +39,8 @@ function sh(command: string, args: readonly string[], extra: NodeJS.ProcessEnv =
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')}: ${result.stderr}`)
 }
 
-/**
- * Runs node with `args`, returning wall time and, where GNU time is installed, the child's CPU
- * time (user + system): on a busy machine CPU time tells the cost of a start far better than wall.
- */
-function timed(
-  args: readonly string[],
-  stdin: string,
-): Promise<{ ms: number; cpuMs: number | null; stdout: string }> {
-  const started = performance.now()
-  const [command, prefix] = gnuTime
-    ? ['/usr/bin/time', ['-f', 'cpu %U %S', process.execPath]]
-    : [process.execPath, []]
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, [...prefix, ...args], { cwd: repo, env, stdio: ['pipe', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8')
-    })
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8')
-    })
-    child.on('error', reject)
-    child.on('close', () => {
-      const cpu = /cpu ([\d.]+) ([\d.]+)\s*$/.exec(stderr)
-      const cpuMs = cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : null
-      resolve({ ms: performance.now() - started, cpuMs, stdout })
-    })
-    child.stdin.end(stdin)
-  })
+function timed(args: readonly string[], stdin: string): Promise<TimedRun> {
+  return timedNode(args, { cwd: repo, env, stdin })
 }
 
 function edit(file: string): string {
@@ -95,10 +65,7 @@ function loadAverage(): string {
   }
 }
 
-interface Sample {
-  readonly ms: number
-  readonly cpuMs: number | null
-}
+type Sample = Pick<TimedRun, 'ms' | 'cpuMs'>
 
 function summary(name: string, samples: readonly Sample[], floor: readonly Sample[]): string {
   const quantile = (values: number[], p: number): number =>
