@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { pathToFileURL } from 'node:url'
+import { moduleTrace } from './helpers/module-trace.ts'
 import { isolatedEnv, projectRoot, runCliJson } from './helpers/run-cli.ts'
 import { tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
 import { claudeEdit } from './hooks-agent-run.ts'
@@ -30,51 +30,17 @@ async function modulesLoaded(): Promise<string[]> {
       env: { ...env, SANGAM_USER: 'bob@example.com' },
     })
   }
-  const log = join(home.path, 'loaded.txt')
-  const hooks = join(home.path, 'trace-hooks.mjs')
-  writeFileSync(
-    hooks,
-    `import { appendFileSync } from 'node:fs'
-export async function load(url, context, next) {
-  appendFileSync(${JSON.stringify(log)}, url + '\\n')
-  return next(url, context)
-}`,
-  )
-  const register = join(home.path, 'register.mjs')
-  writeFileSync(
-    register,
-    // CommonJS requires (packages' own files, picomatch loaded on demand) bypass the loader hook.
-    `import Module, { register } from 'node:module'
-import { appendFileSync } from 'node:fs'
-register(${JSON.stringify(pathToFileURL(hooks).href)})
-const load = Module._load
-Module._load = function (request, parent, isMain) {
-  appendFileSync(${JSON.stringify(log)}, 'require:' + request + '\\n')
-  return load.call(this, request, parent, isMain)
-}
-`,
-  )
-  writeFileSync(log, '')
+  const trace = moduleTrace(home.path)
   for (const file of ['README.md', 'free.ts']) {
-    const run = spawnSync(
-      process.execPath,
-      ['--import', pathToFileURL(register).href, unbundledEntry, 'claude'],
-      {
-        cwd: repo.path,
-        env: env as NodeJS.ProcessEnv,
-        input: JSON.stringify(claudeEdit(repo.path, join(repo.path, file))),
-        encoding: 'utf8',
-      },
-    )
+    const run = spawnSync(process.execPath, ['--import', trace.importFlag, unbundledEntry, 'claude'], {
+      cwd: repo.path,
+      env: env as NodeJS.ProcessEnv,
+      input: JSON.stringify(claudeEdit(repo.path, join(repo.path, file))),
+      encoding: 'utf8',
+    })
     assert.equal(run.status, 0, run.stderr)
   }
-  return [
-    ...new Set(
-      readFileSync(log, 'utf8')
-        .split('\n')
-        .filter((url) => url !== ''),
-    ),
-  ]
+  return trace.loaded()
 }
 
 const loaded = modulesLoaded()

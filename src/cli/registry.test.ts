@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { pathToFileURL } from 'node:url'
+import { moduleTrace } from '../../test/helpers/module-trace.ts'
 import { tmpDir } from '../../test/helpers/tmp-git-repo.ts'
 import { commands } from './registry.ts'
 
@@ -19,37 +19,21 @@ async function modulesLoaded(
   status: number,
 ): Promise<{ ours: string[]; packages: string[] }> {
   await using home = tmpDir()
-  const log = join(home.path, 'loaded.txt')
-  const hooks = join(home.path, 'trace-hooks.mjs')
-  writeFileSync(
-    hooks,
-    `import { appendFileSync } from 'node:fs'
-export async function load(url, context, next) {
-  appendFileSync(${JSON.stringify(log)}, url + '\\n')
-  return next(url, context)
-}`,
-  )
-  const register = join(home.path, 'register.mjs')
-  writeFileSync(
-    register,
-    `import { register } from 'node:module'
-register(${JSON.stringify(pathToFileURL(hooks).href)})`,
-  )
-  writeFileSync(log, '')
+  const trace = moduleTrace(home.path)
   const run = spawnSync(
     process.execPath,
     [
       '--import',
       import.meta.resolve('tsx'),
       '--import',
-      pathToFileURL(register).href,
+      trace.importFlag,
       join(src, 'cli', 'main.ts'),
       ...args,
     ],
     { cwd: home.path, env: { PATH: process.env.PATH, HOME: home.path }, encoding: 'utf8' },
   )
   assert.equal(run.status, status, `sangam ${args.join(' ')}: ${run.stderr}`)
-  const urls = new Set(readFileSync(log, 'utf8').split('\n'))
+  const urls = trace.loaded()
   const base = pathToFileURL(src).href
   const ours = [...urls].filter((url) => url.startsWith(`${base}/`)).map((url) => url.slice(base.length + 1))
   const packages = [...urls].flatMap((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1] ?? [])
