@@ -71,7 +71,8 @@ export function decideEdit(
   }
 }
 
-const allowOutside: EditOutcome = {
+/** The outcome for a path outside the project: always allowed, nothing recorded. */
+export const allowOutside: EditOutcome = {
   decision: 'allow',
   reason: '',
   warnings: [],

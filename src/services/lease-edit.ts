@@ -1,4 +1,4 @@
-import { decideEdit, type EditOutcome } from '../core/lease-edit.ts'
+import { allowOutside, decideEdit, type EditOutcome } from '../core/lease-edit.ts'
 import type { Actor, Lease } from '../protocol/lease.ts'
 import type { Clock } from '../shared/clock.ts'
 import type { Db } from '../store/database.ts'
@@ -56,13 +56,4 @@ export function checkEditsReadOnly(
     return { ...outcome, autoLease: null, collisions: [] }
   })
   return { outcomes, leases }
-}
-
-const allowOutside: EditOutcome = {
-  decision: 'allow',
-  reason: '',
-  warnings: [],
-  path: null,
-  autoLease: null,
-  collisions: [],
 }
