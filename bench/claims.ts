@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { pathToFileURL } from 'node:url'
-import { patternsOverlap } from '../src/core/lease-overlap.ts'
+import { patternsOverlap } from '../src/core/leases/overlap.ts'
 import { percentile } from './helpers/transcript-sentences.ts'
 
 const rounds = Number(process.argv[2] ?? 100)
@@ -38,7 +38,7 @@ interface Answer {
 const claimerScript = `
 import { createInterface } from 'node:readline'
 const { openDatabaseFile } = await import(${JSON.stringify(pathToFileURL(join(dist, 'store', 'database.js')).href)})
-const { LocalLeaseArbiter } = await import(${JSON.stringify(pathToFileURL(join(dist, 'services', 'lease-local-arbiter.js')).href)})
+const { LocalLeaseArbiter } = await import(${JSON.stringify(pathToFileURL(join(dist, 'services', 'leases', 'local-arbiter.js')).href)})
 const [file, index] = process.argv.slice(1)
 const db = openDatabaseFile(file)
 const arbiter = new LocalLeaseArbiter(db, { now: () => Date.now() })
@@ -59,7 +59,7 @@ db.close()
 `
 
 async function main(): Promise<void> {
-  if (!existsSync(join(dist, 'services', 'lease-local-arbiter.js')))
+  if (!existsSync(join(dist, 'services', 'leases', 'local-arbiter.js')))
     throw new Error('run npm run build first')
   for (const a of shapes) {
     for (const b of shapes)

@@ -11,13 +11,13 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { buildSearchQuery } from '../src/core/search-query.ts'
-import { searchTokens } from '../src/core/search-tokens.ts'
+import { buildSearchQuery } from '../src/core/memory/search-query.ts'
+import { searchTokens } from '../src/core/memory/search-tokens.ts'
 import type { EventKind, Vendor } from '../src/protocol/event.ts'
-import { MemorySearch, type SearchInput } from '../src/services/memory-search.ts'
+import { MemorySearch, type SearchInput } from '../src/services/memory/search.ts'
 import { ManualClock } from '../src/shared/clock.ts'
 import { type Db, openDatabaseFile } from '../src/store/database.ts'
-import { getEventById } from '../src/store/event-table.ts'
+import { getEventById } from '../src/store/memory/event-table.ts'
 import { percentile, seededRandom, transcriptSentences } from './helpers/transcript-sentences.ts'
 
 const eventCount = Number(process.argv[2] ?? 1_000_000)

@@ -6,7 +6,7 @@
  *
  *   node --import tsx bench/secret-scrubber.ts
  */
-import { scrubSecrets } from '../src/core/secret-scrubber.ts'
+import { scrubSecrets } from '../src/core/secrets/scrubber.ts'
 import { percentile, transcriptFields } from './helpers/transcript-sentences.ts'
 
 const print = (...parts: string[]): void => {

@@ -15,7 +15,7 @@
 // still costs. The team server's HTTP client validates answers with zod, 800 KB that would be
 // most of the file: it is its own file, dist/hooks/sync-http.cjs, which its dynamic import loads
 // on the first request. SangamError is a third file both require, so that `instanceof` agrees
-// across them (an unreachable server is told apart by it, services/sync-unreachable.ts).
+// across them (an unreachable server is told apart by it, services/sync/unreachable.ts).
 import { createHash } from 'node:crypto'
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -26,7 +26,7 @@ const outdir = join(root, 'dist', 'hooks')
 
 /** Modules that become their own file, required at run time by the bundles that import them. */
 const ownFiles = {
-  'sync-http': join(root, 'src', 'services', 'sync-http.ts'),
+  'sync-http': join(root, 'src', 'services', 'sync', 'http-client.ts'),
   'sangam-error': join(root, 'src', 'shared', 'sangam-error.ts'),
 }
 
@@ -128,7 +128,7 @@ for (const { name, entry } of bundles) {
     external: ['bindings', 'better-sqlite3/package.json'],
     // A dynamic import of one of `ownFiles` becomes a require: no ES-module loader for one file.
     supported: { 'dynamic-import': false },
-    // A CommonJS file has no import.meta; store/lease-regex.ts requires picomatch relative to it.
+    // A CommonJS file has no import.meta; store/leases/lease-regex.ts requires picomatch relative to it.
     banner: { js: 'var importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
     define: { 'import.meta.url': 'importMetaUrl' },
     plugins: [requireOwnFiles(name), directAddon],

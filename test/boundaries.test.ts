@@ -19,7 +19,9 @@ const rank: Record<string, number> = {
   hooks: 5,
   mcp: 5,
   daemon: 5,
-  cli: 6,
+  serve: 5,
+  install: 6,
+  cli: 7,
 }
 
 const root = join(import.meta.dirname, '..')

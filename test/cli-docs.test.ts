@@ -26,6 +26,7 @@ test('every command has its own section in docs/cli.md with a --json example', (
   for (const command of commands) {
     const section = docs.split(`\n## \`sangam ${command.name}`)[1]?.split('\n## ')[0]
     assert.ok(section, `docs/cli.md has no "## \`sangam ${command.name}" section`)
-    if (!command.noJson) assert.match(section, /```json/, `the ${command.name} section shows no --json example`)
+    if (!command.noJson)
+      assert.match(section, /```json/, `the ${command.name} section shows no --json example`)
   }
 })

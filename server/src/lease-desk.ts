@@ -1,12 +1,12 @@
-import { arbitrateClaim, planRelease } from '../../src/core/lease-arbitration.ts'
-import { maxTtlMs, minTtlMs } from '../../src/core/lease-expiry.ts'
-import { normalisePattern } from '../../src/core/lease-pattern.ts'
+import { arbitrateClaim, planRelease } from '../../src/core/leases/arbitration.ts'
+import { maxTtlMs, minTtlMs } from '../../src/core/leases/expiry.ts'
+import { normalisePattern } from '../../src/core/leases/pattern.ts'
 import type { Actor, ClaimResult, Lease } from '../../src/protocol/lease.ts'
 import type {
   ReleaseResult,
   ServerClaimRequest,
   ServerReleaseRequest,
-} from '../../src/protocol/sync-lease.ts'
+} from '../../src/protocol/sync/lease.ts'
 import { isSangamError } from '../../src/shared/sangam-error.ts'
 import type { LeaseTable } from './lease-table.ts'
 import type { Presence } from './presence.ts'

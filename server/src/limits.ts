@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { defaultSyncLimits, type SyncLimits } from '../../src/protocol/sync-limits.ts'
+import { defaultSyncLimits, type SyncLimits } from '../../src/protocol/sync/limits.ts'
 import type { Env } from './env.ts'
 
 const positiveInteger = z.coerce.number().int().positive()

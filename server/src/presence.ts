@@ -1,6 +1,6 @@
-import { actorKey } from '../../src/core/lease-actor.ts'
+import { actorKey } from '../../src/core/leases/actor.ts'
 import { type Actor, actorSchema } from '../../src/protocol/lease.ts'
-import { type PresenceEntry, presenceHorizonMs } from '../../src/protocol/sync-presence.ts'
+import { type PresenceEntry, presenceHorizonMs } from '../../src/protocol/sync/presence.ts'
 
 /** One actor's live connections, as counted from the object's subscribed sockets. */
 export interface Connected {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { actorKey } from '../../src/core/lease-actor.ts'
+import { actorKey } from '../../src/core/leases/actor.ts'
 import { type Actor, actorSchema } from '../../src/protocol/lease.ts'
 import type { Connected } from './presence.ts'
 import type { RecordLog } from './record-log.ts'

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import type { Actor, ClaimResult } from '../../src/protocol/lease.ts'
-import type { LeasesResponse, ReleaseResult, ServerClaimRequest } from '../../src/protocol/sync-lease.ts'
+import type { LeasesResponse, ReleaseResult, ServerClaimRequest } from '../../src/protocol/sync/lease.ts'
 import { expectOk, type SyncClient } from './helpers/sync-client.ts'
 import { alice, bob } from './helpers/sync-fixture.ts'
 import { startTestServer, type TestServer } from './helpers/test-server.ts'

@@ -64,7 +64,7 @@ test('a command loads its own implementation and no other', async () => {
   const { ours, packages } = await modulesLoaded(['search', 'x', '--json'], 3)
   assert.deepEqual(
     ours.filter((path) => path.startsWith('cli/commands/')),
-    ['cli/commands/search.ts'],
+    ['cli/commands/memory/search.ts'],
   )
   assert.deepEqual(
     packages.filter((name) => ['zod', '@modelcontextprotocol/sdk', 'ws', 'miniflare'].includes(name)),

@@ -35,7 +35,7 @@ export const commands: readonly CommandSpec[] = [
       },
       { flags: '--no-share-tool-output', description: 'keep tool output on this machine (the default)' },
     ],
-    load: () => import('./commands/init.ts'),
+    load: () => import('./commands/setup/init.ts'),
   },
   {
     name: 'join',
@@ -54,13 +54,13 @@ export const commands: readonly CommandSpec[] = [
         description: 'share tool output with the team too (not shared by default)',
       },
     ],
-    load: () => import('./commands/join.ts'),
+    load: () => import('./commands/setup/join.ts'),
   },
   {
     name: 'connection',
     summary:
       'Print the line a teammate pastes into sangam join (it holds the project key: share it privately)',
-    load: () => import('./commands/connection.ts'),
+    load: () => import('./commands/setup/connection.ts'),
   },
   {
     name: 'install-hooks',
@@ -76,7 +76,7 @@ export const commands: readonly CommandSpec[] = [
         description: 'use the user-level Claude Code and Codex configuration instead of the project',
       },
     ],
-    load: () => import('./commands/install-hooks.ts'),
+    load: () => import('./commands/setup/install-hooks.ts'),
   },
   {
     name: 'up',
@@ -84,13 +84,13 @@ export const commands: readonly CommandSpec[] = [
       "Run the daemon in the foreground: catch up with this project's transcripts, then capture them live",
     options: [sinceOption],
     longRunning: true,
-    load: () => import('./commands/up.ts'),
+    load: () => import('./commands/setup/up.ts'),
   },
   {
     name: 'index',
     summary: "Capture this project's transcripts in the window once (backfill), with progress on stderr",
     options: [sinceOption],
-    load: () => import('./commands/index.ts'),
+    load: () => import('./commands/memory/index-transcripts.ts'),
   },
   {
     name: 'doctor',
@@ -103,12 +103,12 @@ export const commands: readonly CommandSpec[] = [
         description: 'account for these transcript files instead (any project, any age); stores nothing',
       },
     ],
-    load: () => import('./commands/doctor.ts'),
+    load: () => import('./commands/setup/doctor.ts'),
   },
   {
     name: 'brief',
     summary: 'Who was active, what landed since your last brief, recent notes (at most 2,000 characters)',
-    load: () => import('./commands/brief.ts'),
+    load: () => import('./commands/memory/brief.ts'),
   },
   {
     name: 'search',
@@ -129,26 +129,26 @@ export const commands: readonly CommandSpec[] = [
       { flags: '--until <when>', description: 'before: same forms as --since' },
       { flags: '--limit <n>', description: 'at most this many hits, 1–200 (default 20)' },
     ],
-    load: () => import('./commands/search.ts'),
+    load: () => import('./commands/memory/search.ts'),
   },
   {
     name: 'thread',
     summary: 'Show one moment in context: its human turn and what the agent did until the next',
     arguments: [{ name: 'event-id', description: 'an event id, as search prints it', required: true }],
-    load: () => import('./commands/thread.ts'),
+    load: () => import('./commands/memory/thread.ts'),
   },
   {
     name: 'note',
     summary: 'Write down a decision the transcripts cannot show (searchable at once, secrets scrubbed)',
     arguments: [{ name: 'text', description: 'the note; quote it or not', required: true, variadic: true }],
-    load: () => import('./commands/note.ts'),
+    load: () => import('./commands/memory/note.ts'),
   },
   {
     name: 'mcp',
     summary: 'Serve ctx_brief, ctx_search, ctx_thread and ctx_note to an agent over MCP (stdio)',
     longRunning: true,
     noJson: true,
-    load: () => import('./commands/mcp.ts'),
+    load: () => import('./commands/memory/mcp.ts'),
   },
   {
     name: 'claim',
@@ -168,7 +168,7 @@ export const commands: readonly CommandSpec[] = [
       },
       { flags: '--ttl <duration>', description: 'how long the lease lasts: 30m, 2h, 1h30m, 1d (default 2h)' },
     ],
-    load: () => import('./commands/claim.ts'),
+    load: () => import('./commands/leases/claim.ts'),
   },
   {
     name: 'release',
@@ -187,7 +187,7 @@ export const commands: readonly CommandSpec[] = [
       },
       { flags: '-r, --reason <text>', description: 'why you force it (required with --force)' },
     ],
-    load: () => import('./commands/release.ts'),
+    load: () => import('./commands/leases/release.ts'),
   },
   {
     name: 'who-has',
@@ -199,7 +199,7 @@ export const commands: readonly CommandSpec[] = [
         required: true,
       },
     ],
-    load: () => import('./commands/who-has.ts'),
+    load: () => import('./commands/leases/who-has.ts'),
   },
   {
     name: 'leases',
@@ -219,7 +219,7 @@ export const commands: readonly CommandSpec[] = [
         description: "what a session's leases do when it ends: release or keep",
       },
     ],
-    load: () => import('./commands/leases.ts'),
+    load: () => import('./commands/leases/leases.ts'),
   },
   {
     name: 'serve',
@@ -233,6 +233,6 @@ export const commands: readonly CommandSpec[] = [
       { flags: '--data <dir>', description: 'where projects are stored (default $SANGAM_HOME/server)' },
     ],
     longRunning: true,
-    load: () => import('./commands/serve.ts'),
+    load: () => import('./commands/server/serve.ts'),
   },
 ]

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs'
-import type { Capture, CatchUpSummary } from '../services/capture.ts'
-import type { FileSyncResult } from '../services/capture-file.ts'
+import type { Capture, CatchUpSummary } from '../services/capture/capture.ts'
+import type { FileSyncResult } from '../services/capture/transcript-file.ts'
 import type { Clock } from '../shared/clock.ts'
 import type { Logger } from '../shared/logger.ts'
 import { ErrorCode, isSangamError } from '../shared/sangam-error.ts'

@@ -1,6 +1,6 @@
-import { reconnectDelayMs } from '../core/sync-backoff.ts'
-import { type Attachment, attachmentStamp, readAttachment } from '../services/sync-attachment.ts'
-import type { Replicator, SyncStatus } from '../services/sync-replicator.ts'
+import { reconnectDelayMs } from '../core/sync/backoff.ts'
+import { type Attachment, attachmentStamp, readAttachment } from '../services/sync/attachment.ts'
+import type { Replicator, SyncStatus } from '../services/sync/replicator.ts'
 import type { Clock } from '../shared/clock.ts'
 import type { Logger } from '../shared/logger.ts'
 import { NudgeableSleep } from '../shared/nudgeable-sleep.ts'
@@ -105,7 +105,7 @@ export class SyncService implements Service {
   async #connect(db: Db, attachment: Attachment, stamp: number | null): Promise<ConnectOutcome> {
     // Loaded at the first connection: the client (ws, the protocol's zod schemas) is most of what
     // `up` would load at start, and a replica that is not attached never needs it.
-    const { isFatalRefusal, Replicator } = await import('../services/sync-replicator.ts')
+    const { isFatalRefusal, Replicator } = await import('../services/sync/replicator.ts')
     if (this.#stop.signal.aborted) return { kind: 'ended', connected: false, message: 'stopped' }
     let connected = false
     const replicator = new Replicator({

@@ -2,9 +2,11 @@ import { userInfo } from 'node:os'
 import type { Environment } from '../config/environment.ts'
 import { editTargets } from './edit-targets.ts'
 import { failOpen, type HookAnswer, quiet } from './hook-answer.ts'
-import type { AgentHost } from './hook-entries.ts'
 import { parseHookPayload } from './hook-payload.ts'
 import { type LocatedProject, locateProject } from './project-locator.ts'
+
+/** The agent CLIs whose hooks run this file. */
+export type AgentHost = 'claude' | 'codex'
 
 /**
  * One run of the Claude Code / Codex hook: parse stdin, find the project, answer the event.

@@ -1,8 +1,8 @@
-import { isSameActor } from '../core/lease-actor.ts'
-import type { EditOutcome } from '../core/lease-edit.ts'
-import { literalPattern, patternKey } from '../core/lease-pattern.ts'
+import { isSameActor } from '../core/leases/actor.ts'
+import type { EditOutcome } from '../core/leases/edit.ts'
+import { literalPattern, patternKey } from '../core/leases/pattern.ts'
 import type { Actor, Lease } from '../protocol/lease.ts'
-import { checkEdit, checkEditsReadOnly, type EditCheck } from '../services/lease-edit.ts'
+import { checkEdit, checkEditsReadOnly, type EditCheck } from '../services/leases/edit.ts'
 import { openDatabaseFile, translateSqliteError } from '../store/database.ts'
 import { allowEdit, denyEdit, type HookAnswer } from './hook-answer.ts'
 import type { LocatedProject } from './project-locator.ts'
@@ -106,7 +106,7 @@ async function recordAutoLeases(
   try {
     // Imported here: a denial never writes, so it never loads the arbiter. While attached to a
     // team server the auto-lease is taken there, within the edit budget (sync-server-arbiter.ts).
-    const { chooseLeaseArbiter } = await import('../services/sync-arbiter-choice.ts')
+    const { chooseLeaseArbiter } = await import('../services/sync/arbiter-choice.ts')
     const arbiter = chooseLeaseArbiter(writer, input.project.projectDir, clock, {
       local: { editBusyTimeoutMs: writeBusyTimeoutMs },
     })

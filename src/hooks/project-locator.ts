@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { findGitLayout, type GitLayout, worktreeRoots } from '../git/git-layout.ts'
 import { isRecord } from '../shared/is-record.ts'
 import { databasePath, projectDir } from '../store/database.ts'
-import { findGitLayout, type GitLayout, worktreeRoots } from './git-layout.ts'
 import { stringField } from './hook-payload.ts'
 
 /**

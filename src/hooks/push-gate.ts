@@ -1,16 +1,16 @@
 import { existsSync } from 'node:fs'
 import type { Environment } from '../config/environment.ts'
-import { describeLease } from '../core/lease-describe.ts'
-import { decideEdit } from '../core/lease-edit.ts'
+import { describeLease } from '../core/leases/describe.ts'
+import { decideEdit } from '../core/leases/edit.ts'
+import { parsePrePushInput } from '../git/pre-push-input.ts'
+import { pushedFiles } from '../git/pushed-files.ts'
 import { openRepository } from '../git/repository.ts'
 import type { Actor } from '../protocol/lease.ts'
-import { matchLeasePath } from '../services/lease-matcher.ts'
-import { readLeaseSettings } from '../services/lease-settings.ts'
+import { matchLeasePath } from '../services/leases/matcher.ts'
+import { readLeaseSettings } from '../services/leases/settings.ts'
 import { resolveHuman } from '../services/project-context.ts'
 import { databasePath, openDatabaseFile, projectDir } from '../store/database.ts'
-import { hasLeaseTables, readLeases } from '../store/lease-table.ts'
-import { parsePrePushInput } from './pre-push-input.ts'
-import { pushedFiles } from './pushed-files.ts'
+import { hasLeaseTables, readLeases } from '../store/leases/lease-table.ts'
 
 /**
  * The git pre-push gate: refuses a push whose commits touch a file leased by another human,

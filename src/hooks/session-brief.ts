@@ -1,6 +1,6 @@
 import type { Actor } from '../protocol/lease.ts'
-import { MemoryBrief } from '../services/memory-brief.ts'
-import { briefSections } from '../services/memory-brief-sections.ts'
+import { briefSections } from '../services/memory/brief-sections.ts'
+import { MemoryBrief } from '../services/memory/memory-brief.ts'
 import { openDatabaseFile } from '../store/database.ts'
 import { type HookAnswer, sessionContext } from './hook-answer.ts'
 import type { LocatedProject } from './project-locator.ts'

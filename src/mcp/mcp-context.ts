@@ -1,6 +1,6 @@
 import type { Environment } from '../config/environment.ts'
 import type { Actor } from '../protocol/lease.ts'
-import { resolveActor } from '../services/lease-actor.ts'
+import { resolveActor } from '../services/leases/actor.ts'
 import { openProject, type ProjectContext } from '../services/project-context.ts'
 import type { Clock } from '../shared/clock.ts'
 import type { Logger } from '../shared/logger.ts'

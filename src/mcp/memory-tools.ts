@@ -1,11 +1,11 @@
 import { z } from 'zod'
 import { currentBranch } from '../git/branch.ts'
 import { eventKindSchema, vendorSchema } from '../protocol/event.ts'
-import { MemoryBrief } from '../services/memory-brief.ts'
-import { MemoryNote, maxNoteChars } from '../services/memory-note.ts'
-import { renderSearch, renderThread } from '../services/memory-render.ts'
-import { MemorySearch, maxSearchLimit } from '../services/memory-search.ts'
-import { MemoryThread } from '../services/memory-thread.ts'
+import { MemoryBrief } from '../services/memory/memory-brief.ts'
+import { MemoryNote, maxNoteChars } from '../services/memory/note.ts'
+import { renderSearch, renderThread } from '../services/memory/render.ts'
+import { MemorySearch, maxSearchLimit } from '../services/memory/search.ts'
+import { MemoryThread } from '../services/memory/thread.ts'
 import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
 
 const nullableString = z.string().nullable()

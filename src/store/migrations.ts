@@ -1,13 +1,13 @@
 import type Database from 'better-sqlite3'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
-import { createBriefCursorTable } from './brief-cursor-table.ts'
-import { createEventTable } from './event-table.ts'
-import { addLeasePatternRegex, createLeaseTables } from './lease-table.ts'
+import { createSourceFileTable } from './capture/source-file-table.ts'
+import { createUnknownShapeTable } from './capture/unknown-shape-table.ts'
+import { addLeasePatternRegex, createLeaseTables } from './leases/lease-table.ts'
+import { createBriefCursorTable } from './memory/brief-cursor-table.ts'
+import { createEventTable } from './memory/event-table.ts'
+import { createSessionTable } from './memory/session-table.ts'
 import { createProjectTable } from './project-table.ts'
-import { createSessionTable } from './session-table.ts'
-import { createSourceFileTable } from './source-file-table.ts'
-import { createSyncTables } from './sync-state-table.ts'
-import { createUnknownShapeTable } from './unknown-shape-table.ts'
+import { createSyncTables } from './sync/state-table.ts'
 
 interface Migration {
   readonly version: number

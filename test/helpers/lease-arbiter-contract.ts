@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import type { Actor, Lease, LeaseLogEntry, LeaseSettings } from '../../src/protocol/lease.ts'
-import type { LeaseArbiter } from '../../src/services/lease-arbiter.ts'
+import type { LeaseArbiter } from '../../src/services/leases/arbiter.ts'
 import type { ManualClock } from '../../src/shared/clock.ts'
 
 /** One arbiter under test, with a way to look at what it stored and to change project settings. */

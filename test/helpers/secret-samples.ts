@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { scrubSecrets } from '../../src/core/secret-scrubber.ts'
+import { scrubSecrets } from '../../src/core/secrets/scrubber.ts'
 
 /*
  * Realistic secrets of every kind the scrubber knows, for its tests. They are assembled at run time

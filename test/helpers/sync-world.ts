@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { startServeWith } from '../../server/test/helpers/serve-process.ts'
 import { silentLogger } from '../../src/shared/logger.ts'
 import { databasePath, openDatabaseFile } from '../../src/store/database.ts'
-import { eventSelect, type StoredEvent, toStoredEvent } from '../../src/store/event-table.ts'
+import { eventSelect, type StoredEvent, toStoredEvent } from '../../src/store/memory/event-table.ts'
 import { claudeHuman } from './capture-transcripts.ts'
 import { type CliResult, isolatedEnv, runCli, runCliJson } from './run-cli.ts'
 import { git, type TmpDir, tmpDir } from './tmp-git-repo.ts'
@@ -117,7 +117,7 @@ async function inProcessServer(
   vars: Readonly<Record<string, string>>,
 ): Promise<WorldServer> {
   // Loaded only here: Miniflare takes seconds to load, and most worlds run `sangam serve` instead.
-  const { startLocalServer } = await import('../../src/services/local-server.ts')
+  const { startLocalServer } = await import('../../src/serve/local-server.ts')
   const local = await startLocalServer({ host: '127.0.0.1', port: 0, dataDir, log: silentLogger, vars })
   return { url: local.url, stop: () => local.close(), crash: () => local.close() }
 }

@@ -1,7 +1,7 @@
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startLocalServer } from '../../../src/services/local-server.ts'
+import { startLocalServer } from '../../../src/serve/local-server.ts'
 import { createLogger } from '../../../src/shared/logger.ts'
 import { SyncClient } from './sync-client.ts'
 import { newProjectId, newProjectKey } from './sync-fixture.ts'

@@ -1,0 +1,43 @@
+import { parseSince } from '../../../core/time-window.ts'
+import { backfill } from '../../../services/capture/project-capture.ts'
+import { openProject } from '../../../services/project-context.ts'
+import { countEvents } from '../../../store/memory/event-table.ts'
+import type { CommandRun } from '../../command.ts'
+import { createProgressBar } from '../../progress.ts'
+
+export const run: CommandRun = async (ctx, _args, options) => {
+  const since = parseSince(options.since as string | undefined, ctx.clock.now())
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock)
+  try {
+    const bar = createProgressBar(ctx.stderr, ctx.clock, 'index')
+    const result = await backfill(project, {
+      since,
+      log: ctx.log,
+      onProgress: (progress) => bar.update(progress),
+    })
+    bar.done()
+    const json = {
+      projectId: project.repo.projectId,
+      since: new Date(since).toISOString(),
+      files: result.files,
+      captured: result.captured,
+      outOfScope: result.outOfScope,
+      outOfWindow: result.outOfWindow,
+      undecided: result.undecided,
+      inserted: result.inserted,
+      resets: result.resets,
+      moved: result.moved,
+      bytes: result.bytes,
+      durationMs: result.durationMs,
+      totalEvents: countEvents(project.db),
+    }
+    const text = [
+      `indexed ${json.captured} transcript file(s) of ${json.files} found since ${json.since}`,
+      `  ${json.inserted} new event(s), ${json.totalEvents} in total; ${(json.bytes / (1024 * 1024)).toFixed(1)} MB read in ${(json.durationMs / 1000).toFixed(1)} s`,
+      `  ignored: ${json.outOfScope} of other projects, ${json.outOfWindow} older than the window, ${json.undecided} with no cwd yet`,
+    ].join('\n')
+    return { json, text }
+  } finally {
+    project.close()
+  }
+}

@@ -1,0 +1,26 @@
+import { currentBranch } from '../../../git/branch.ts'
+import { resolveActor } from '../../../services/leases/actor.ts'
+import { MemoryNote } from '../../../services/memory/note.ts'
+import { openProject } from '../../../services/project-context.ts'
+import type { CommandRun } from '../../command.ts'
+import { version } from '../../version.ts'
+
+export const run: CommandRun = async (ctx, args) => {
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock)
+  try {
+    const note = new MemoryNote(project.db, ctx.clock).write({
+      text: args.join(' '),
+      actor: resolveActor(ctx.env, project.human),
+      cwd: ctx.cwd,
+      branch: currentBranch(ctx.cwd),
+      version,
+    })
+    const by = note.sessionId === 'cli' ? note.author : `${note.author}, session ${note.sessionId}`
+    const redacted = note.redacted
+      ? '\n(secrets in it were replaced by [REDACTED:…] before it was stored)'
+      : ''
+    return { json: note, text: `noted ${note.id} (${by})${redacted}` }
+  } finally {
+    project.close()
+  }
+}

@@ -1,0 +1,46 @@
+import { formatConnectionLine } from '../../../core/sync/connection-line.ts'
+import { sharedKinds } from '../../../core/sync/share.ts'
+import { openProject } from '../../../services/project-context.ts'
+import { readAttachment } from '../../../services/sync/attachment.ts'
+import { readSyncSettings } from '../../../services/sync/settings.ts'
+import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
+import { projectDir } from '../../../store/database.ts'
+import { OutboxReader } from '../../../store/sync/outbox.ts'
+import { readSyncState } from '../../../store/sync/state-table.ts'
+import type { CommandRun } from '../../command.ts'
+
+export const run: CommandRun = async (ctx) => {
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock)
+  try {
+    const attachment = readAttachment(projectDir(ctx.env.sangamHome, project.repo.projectId))
+    if (attachment === null) {
+      throw new SangamError(
+        ErrorCode.NotFound,
+        'this checkout is not attached to a team server: sangam init --server=<url> creates the project there, sangam join <line> attaches to one',
+      )
+    }
+    const state = readSyncState(project.db)
+    const settings = readSyncSettings(project.db)
+    const pushedSeq = state?.pushedSeq ?? 0
+    const line = formatConnectionLine(attachment)
+    ctx.stderr.write(
+      "sangam: paste this into `sangam join` on your teammate's checkout; it holds the project key\n",
+    )
+    return {
+      json: {
+        line,
+        url: attachment.url,
+        projectId: attachment.projectId,
+        clientId: attachment.clientId,
+        attachedAt: attachment.attachedAt,
+        cursor: state?.cursor ?? 0,
+        pushedSeq,
+        pending: new OutboxReader(project.db).count(pushedSeq, sharedKinds(settings)),
+        shareToolOutput: settings.shareToolOutput,
+      },
+      text: line,
+    }
+  } finally {
+    project.close()
+  }
+}

@@ -1,0 +1,94 @@
+import { userInfo } from 'node:os'
+import { parseSince } from '../../../core/time-window.ts'
+import { describeHooks, hooksSection } from '../../../install/hook-health.ts'
+import {
+  type CaptureSection,
+  captureSection,
+  type FileReport,
+} from '../../../services/capture/capture-report.ts'
+import { checkTranscripts } from '../../../services/capture/check.ts'
+import { backfill } from '../../../services/capture/project-capture.ts'
+import { daemonFile, runningDaemon } from '../../../services/daemon-discovery.ts'
+import { openProject } from '../../../services/project-context.ts'
+import { projectDir } from '../../../store/database.ts'
+import type { CommandContext, CommandResult, CommandRun } from '../../command.ts'
+import { createProgressBar } from '../../progress.ts'
+
+export const run: CommandRun = async (ctx, _args, options) => {
+  const files = options.transcripts as string[] | undefined
+  if (files) return checkFiles(ctx, files)
+  const since = parseSince(options.since as string | undefined, ctx.clock.now())
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock)
+  try {
+    const bar = createProgressBar(ctx.stderr, ctx.clock, 'doctor: catching up')
+    await backfill(project, { since, log: ctx.log, onProgress: (progress) => bar.update(progress) })
+    bar.done()
+    const capture = captureSection(project.db, (row) => row.inScope === true && row.mtime >= since)
+    const hooks = await hooksSection({
+      root: project.repo.root,
+      projectDir: projectDir(ctx.env.sangamHome, project.repo.projectId),
+      claudeConfigDir: ctx.env.claudeConfigDir,
+      codexHome: ctx.env.codexHome,
+      codexBin: 'codex',
+      timeoutMs: 30_000,
+    })
+    const daemon = runningDaemon(daemonFile(ctx.env.sangamHome, project.repo.projectId))
+    const json = {
+      project: { id: project.repo.projectId, root: project.repo.root, human: project.human },
+      window: { since: new Date(since).toISOString() },
+      daemon: daemon ? { running: true, ...daemon } : { running: false },
+      sections: [capture, hooks],
+    }
+    const head = [
+      `project ${json.project.id} (${json.project.root}), human ${json.project.human}`,
+      `window  since ${json.window.since}`,
+      `daemon  ${daemon ? `running (pid ${daemon.pid}, since ${daemon.startedAt})` : 'not running'}`,
+    ]
+    return { json, text: [...head, ...describeCapture(capture), ...describeHooks(hooks)].join('\n') }
+  } finally {
+    project.close()
+  }
+}
+
+async function checkFiles(ctx: CommandContext, files: readonly string[]): Promise<CommandResult> {
+  const check = await checkTranscripts(files, {
+    cwd: ctx.cwd,
+    clock: ctx.clock,
+    log: ctx.log,
+    author: ctx.env.user ?? userInfo().username,
+  })
+  const json = {
+    project: null,
+    window: null,
+    daemon: null,
+    sections: [check.capture],
+    rejected: check.rejected,
+  }
+  const rejected = check.rejected.map((file) => `  not checked: ${file.path}: ${file.reason}`)
+  return { json, text: [...describeCapture(check.capture), ...rejected].join('\n') }
+}
+
+function describeCapture(section: CaptureSection): string[] {
+  const t = section.totals
+  return [
+    `capture ${section.status}: ${t.files} file(s), ${t.lines} line(s) = ${t.captured} captured + ${t.skipped} skipped + ${t.unknown} unknown + ${t.unparseable} unparseable; ${t.events} event(s)`,
+    ...section.files.map(describeFile),
+    ...section.notes.map((note) => `  note: ${note}`),
+  ]
+}
+
+function describeFile(file: FileReport): string {
+  const reasons = Object.entries(file.skipReasons)
+    .map(([reason, count]) => `${reason} ${count}`)
+    .join(', ')
+  const shapes = file.unknownShapes.map((shape) => `${shape.recordType} ×${shape.count}`).join(', ')
+  return [
+    `  ${file.vendor} ${file.path}${file.present ? '' : ' (gone)'}`,
+    `    ${file.lines} line(s) = ${file.captured} captured + ${file.skipped} skipped + ${file.unknown} unknown + ${file.unparseable} unparseable; ${file.events} event(s)`,
+    reasons ? `    skipped: ${reasons}` : null,
+    shapes ? `    unknown: ${shapes}` : null,
+    file.pendingBytes > 0 ? `    ${file.pendingBytes} byte(s) pending after offset ${file.offset}` : null,
+  ]
+    .filter((line): line is string => line !== null)
+    .join('\n')
+}

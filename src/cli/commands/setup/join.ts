@@ -1,0 +1,88 @@
+import { describeActor } from '../../../core/leases/actor.ts'
+import { parseConnectionLine } from '../../../core/sync/connection-line.ts'
+import { openProject } from '../../../services/project-context.ts'
+import { type AttachResult, attachToServer } from '../../../services/sync/attach.ts'
+import { writeSyncSettings } from '../../../services/sync/settings.ts'
+import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
+import { projectDir } from '../../../store/database.ts'
+import type { CommandContext, CommandRun } from '../../command.ts'
+
+export const run: CommandRun = async (ctx, args, options) => {
+  const line = parseConnectionLine(args[0] ?? (await readLine(ctx)))
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock)
+  try {
+    if (options.shareToolOutput === true) writeSyncSettings(project.db, { shareToolOutput: true })
+    const progress = backfillProgress(ctx)
+    const result = await attachToServer({
+      db: project.db,
+      projectDir: projectDir(ctx.env.sangamHome, project.repo.projectId),
+      projectId: project.repo.projectId,
+      connection: line,
+      mode: 'join',
+      clock: ctx.clock,
+      log: ctx.log,
+      onProgress: progress,
+    })
+    progress.done()
+    const json = { status: 'joined', ...result }
+    return { json, text: describeAttach('joined', result).join('\n') }
+  } finally {
+    project.close()
+  }
+}
+
+/**
+ * The line from stdin, so that the key appears neither in the process list nor in shell history:
+ * `pbpaste | sangam join`.
+ */
+async function readLine(ctx: CommandContext): Promise<string> {
+  if (ctx.stdin.isTTY === true) ctx.stderr.write('paste the connection line (from sangam connection): ')
+  let text = ''
+  for await (const chunk of ctx.stdin) {
+    text += chunk.toString()
+    if (text.includes('\n')) break
+  }
+  const first = text.split('\n')[0]?.trim() ?? ''
+  if (first === '')
+    throw new SangamError(
+      ErrorCode.Usage,
+      'join needs the connection line: sangam join <line>, or pipe it in',
+    )
+  return first
+}
+
+/** `fetching team records: 12000 of 50000` redrawn on a terminal; silent elsewhere. */
+function backfillProgress(ctx: CommandContext) {
+  const tty = ctx.stderr.isTTY === true
+  let drawn = false
+  const update = (progress: { cursor: number; headGseq: number }): void => {
+    if (!tty) return
+    ctx.stderr.write(`\rfetching team records: ${progress.cursor} of ${progress.headGseq}\x1b[K`)
+    drawn = true
+  }
+  return Object.assign(update, {
+    done(): void {
+      if (drawn) ctx.stderr.write('\n')
+    },
+  })
+}
+
+/** What attaching did, in the lines `init --server` and `join` print. */
+export function describeAttach(verb: 'created' | 'joined', result: AttachResult): string[] {
+  const lines = [
+    `${verb} project ${result.projectId} on ${result.url}: ${result.applied} record(s) fetched (${result.events} new event(s)), head ${result.headGseq}`,
+  ]
+  if (result.leasesMoved.length > 0)
+    lines.push(`moved ${result.leasesMoved.length} lease(s) taken here to the team server`)
+  for (const conflict of result.leasesRefused) {
+    lines.push(
+      `not moved: ${conflict.pattern} (the team server has ${describeActor(conflict.lease.holder)} holding ${conflict.lease.pattern}); it is released here`,
+    )
+  }
+  lines.push(
+    verb === 'created'
+      ? 'sangam connection prints the line teammates paste into sangam join; sangam up shares and receives'
+      : 'sangam up keeps this checkout in sync with the team',
+  )
+  return lines
+}

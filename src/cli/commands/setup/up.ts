@@ -1,0 +1,56 @@
+import { parseSince } from '../../../core/time-window.ts'
+import { type DaemonStatus, runUp } from '../../../daemon/up-daemon.ts'
+import type { CommandRun } from '../../command.ts'
+import { version } from '../../version.ts'
+
+export const run: CommandRun = async (ctx, _args, options) => {
+  const since = parseSince(options.since as string | undefined, ctx.clock.now())
+  const json = options.json === true
+  // Status changes stream as they happen, one JSON object per line with --json.
+  const print = (status: DaemonStatus): void => {
+    ctx.stdout.write(json ? `${JSON.stringify(status)}\n` : `${describe(status)}\n`)
+  }
+  await runUp({
+    env: ctx.env,
+    cwd: ctx.cwd,
+    clock: ctx.clock,
+    log: ctx.log,
+    since,
+    version,
+    pid: process.pid,
+    stopSignal: ctx.stopSignal,
+    onStatus: print,
+  })
+  return { json: undefined, text: '' }
+}
+
+function describe(status: DaemonStatus): string {
+  switch (status.type) {
+    case 'started':
+      return `sangam up: project ${status.projectId} (${status.root}), pid ${status.pid}, capturing since ${status.since}`
+    case 'watching':
+      return `watching ${status.root}`
+    case 'ready':
+      return `caught up: ${status.files} transcript file(s), ${status.inserted} new event(s) in ${(status.durationMs / 1000).toFixed(1)} s; tailing (Ctrl-C stops)`
+    case 'captured':
+      return `captured ${status.inserted} event(s) from ${status.path}`
+    case 'reset':
+      return `${status.path} was rewritten; read again from the start`
+    case 'moved':
+      return `${status.from} moved to ${status.to}`
+    case 'error':
+      return `could not capture ${status.path ?? 'transcripts'} (will retry): ${status.message}`
+    case 'sync-connected':
+      return `team server ${status.url}: connected (${status.cursor} of ${status.headGseq} records applied)`
+    case 'sync-pushed':
+      return `shared ${status.records} record(s) with the team`
+    case 'sync-applied':
+      return `received ${status.records} record(s) from the team (${status.events} new event(s))`
+    case 'sync-offline':
+      return `team server ${status.url} unreachable (${status.message}); working offline, trying again in ${(status.retryInMs / 1000).toFixed(1)} s`
+    case 'sync-refused':
+      return `team server ${status.url} refused this replica: ${status.message}`
+    case 'stopped':
+      return 'stopped'
+  }
+}

@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { isSangamError } from '../../shared/sangam-error.ts'
+import { formatDuration, formatIn, formatTime, parseTtl } from './expiry.ts'
+
+test('TTLs read as durations: 45s, 30m, 2h, 1h30m, 1d', () => {
+  assert.equal(parseTtl('45s'), 45_000)
+  assert.equal(parseTtl('30m'), 30 * 60_000)
+  assert.equal(parseTtl('2H'), 2 * 3_600_000)
+  assert.equal(parseTtl('1h30m'), 90 * 60_000)
+  assert.equal(parseTtl('1d'), 86_400_000)
+})
+
+test('a TTL that is not a duration, or outside 10 s to 7 days, is refused', () => {
+  for (const text of ['', '2', 'h', '2 hours', '1h-5m', '5s', '8d', '-1h', '1.5h']) {
+    assert.throws(
+      () => parseTtl(text),
+      (error: unknown) => isSangamError(error) && error.code === 'INVALID_INPUT',
+      JSON.stringify(text),
+    )
+  }
+})
+
+test('durations read as a person would say them', () => {
+  assert.equal(formatDuration(10 * 60_000), '10 min')
+  assert.equal(formatDuration(90 * 60_000), '1 h 30 min')
+  assert.equal(formatDuration(2 * 86_400_000), '2 d')
+})
+
+test('expiries read in UTC, with the date when it is not today, and as a countdown', () => {
+  const now = Date.parse('2026-11-30T10:00:00Z')
+  assert.equal(formatTime(Date.parse('2026-11-30T14:05:00Z'), now), '14:05 UTC')
+  assert.equal(formatTime(Date.parse('2026-12-01T09:00:00Z'), now), '2026-12-01 09:00 UTC')
+  assert.equal(formatIn(now + 23 * 60_000, now), 'in 23 min')
+  assert.equal(formatIn(now + 125 * 60_000, now), 'in 2 h 5 min')
+  assert.equal(formatIn(now + 30_000, now), 'in 30 s')
+  assert.equal(formatIn(now - 1, now), 'now')
+  assert.equal(formatIn(now + 2 * 3_600_000 - 100, now), 'in 2 h', 'rounding never shows 60 min')
+})

@@ -1,0 +1,67 @@
+import type { Lease } from '../../protocol/lease.ts'
+import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
+
+const second = 1000
+const minute = 60 * second
+const hour = 60 * minute
+const day = 24 * hour
+
+/** Bounds on a TTL: shorter is a typo; a lease held for more than a week is a lock nobody remembers. */
+export const minTtlMs = 10 * second
+export const maxTtlMs = 7 * day
+
+/** A lease is live until its expiry, exclusive: at `expiresAt` it is gone. */
+export function isLive(lease: Lease, now: number): boolean {
+  return lease.expiresAt > now
+}
+
+export function liveLeases(leases: readonly Lease[], now: number): Lease[] {
+  return leases.filter((lease) => isLive(lease, now))
+}
+
+/**
+ * Parses a TTL such as `90m`, `2h`, `1h30m`, `45s` or `1d` into milliseconds. Throws INVALID_INPUT
+ * for anything else, or for a TTL outside [10 s, 7 d].
+ */
+export function parseTtl(text: string): number {
+  const trimmed = text.trim().toLowerCase()
+  const parts = [...trimmed.matchAll(/(\d+)\s*([smhd])/g)]
+  const covered = parts.map((part) => part[0]).join('')
+  if (parts.length === 0 || covered.replace(/\s/g, '') !== trimmed.replace(/\s/g, '')) {
+    throw new SangamError(
+      ErrorCode.InvalidInput,
+      `--ttl must be a duration like 30m, 2h, 1h30m or 1d; got "${text}"`,
+    )
+  }
+  const units: Record<string, number> = { s: second, m: minute, h: hour, d: day }
+  const ms = parts.reduce((sum, part) => sum + Number(part[1]) * (units[part[2] ?? 's'] ?? second), 0)
+  if (ms < minTtlMs || ms > maxTtlMs) {
+    throw new SangamError(ErrorCode.InvalidInput, `a lease lasts between 10s and 7d; got "${text}"`)
+  }
+  return ms
+}
+
+/** `14:05 UTC` today, else `2026-11-30 14:05 UTC`: times are shown in UTC so a team reads one clock. */
+export function formatTime(at: number, now: number): string {
+  const iso = new Date(at).toISOString()
+  const sameDay = iso.slice(0, 10) === new Date(now).toISOString().slice(0, 10)
+  return `${sameDay ? '' : `${iso.slice(0, 10)} `}${iso.slice(11, 16)} UTC`
+}
+
+/** `in 23 min`, `in 2 h 5 min`, `in 3 d`, or `now` for what is already due. */
+export function formatIn(at: number, now: number): string {
+  const left = at - now
+  return left <= 0 ? 'now' : `in ${formatDuration(left)}`
+}
+
+/** `30 s`, `23 min`, `2 h`, `2 h 5 min`, `3 d`: rounded to what a person would say. */
+export function formatDuration(ms: number): string {
+  if (ms < minute) return `${Math.ceil(ms / second)} s`
+  const minutes = Math.round(ms / minute)
+  if (minutes < 60) return `${minutes} min`
+  if (ms < day) {
+    const rest = minutes % 60
+    return `${Math.floor(minutes / 60)} h${rest === 0 ? '' : ` ${rest} min`}`
+  }
+  return `${Math.round(ms / day)} d`
+}

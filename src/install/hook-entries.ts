@@ -1,0 +1,94 @@
+import { existsSync, realpathSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
+import type { CommandHandler, HookGroup } from './hook-config.ts'
+
+/**
+ * Where installed hooks find sangam, and the handlers that call it.
+ *
+ * Hooks run compiled JavaScript from `dist/hooks/` with plain `node` (the hosts inherit the
+ * user's PATH), never through the commander CLI: start-up time is the whole cost of a hook.
+ * The path is this install's absolute path, except for a Claude Code project-level install when
+ * sangam is a dependency of the project itself: then it is
+ * `${CLAUDE_PROJECT_DIR}/node_modules/sangam/…`, which is the same on every teammate's machine and
+ * can be committed.
+ */
+export interface HookEntries {
+  readonly packageRoot: string
+  /** `dist/hooks/agent-hook-main.cjs`: Claude Code and Codex hooks (bundled, scripts/build-hooks.mjs). */
+  readonly agentHook: string
+  /** `dist/hooks/pre-push-main.cjs`: the git pre-push gate (bundled likewise). */
+  readonly prePush: string
+}
+
+const agentHookFile = join('dist', 'hooks', 'agent-hook-main.cjs')
+const prePushFile = join('dist', 'hooks', 'pre-push-main.cjs')
+
+/** Finds the hook entries beside the running CLI (`<root>/dist/cli/main.js`, or src/ under tsx). */
+export function hookEntries(cliEntry: string): HookEntries {
+  const packageRoot = resolve(dirname(cliEntry), '..', '..')
+  const entries = {
+    packageRoot,
+    agentHook: join(packageRoot, agentHookFile),
+    prePush: join(packageRoot, prePushFile),
+  }
+  for (const file of [entries.agentHook, entries.prePush]) {
+    if (!existsSync(file)) {
+      throw new SangamError(ErrorCode.NotFound, `${file} is missing; build sangam first (npm run build)`, {
+        file,
+      })
+    }
+  }
+  return entries
+}
+
+/** The agent-hook path a Claude Code handler should name for a project-level install in `root`. */
+export function claudeProjectEntry(entries: HookEntries, root: string): string {
+  const dependency = join(root, 'node_modules', 'sangam')
+  if (existsSync(dependency) && realpathSync(dependency) === realpathSync(entries.packageRoot)) {
+    return `\${CLAUDE_PROJECT_DIR}/node_modules/sangam/${agentHookFile}`
+  }
+  return entries.agentHook
+}
+
+/** Claude Code runs the exec form (command + args, no shell), which also expands `${…}` in args. */
+export function claudeGroups(entry: string): Record<string, HookGroup> {
+  const handler = (timeout: number): CommandHandler => ({
+    type: 'command',
+    command: 'node',
+    args: [entry, 'claude'],
+    timeout,
+  })
+  return {
+    SessionStart: { hooks: [handler(10)] },
+    PreToolUse: { matcher: 'Edit|Write|MultiEdit|NotebookEdit', hooks: [handler(10)] },
+    // Claude gives SessionEnd hooks 1.5 s unless a timeout says otherwise.
+    SessionEnd: { hooks: [handler(5)] },
+  }
+}
+
+/** Codex runs `command` through a shell, so the path is quoted for sh. */
+export function codexGroups(entry: string): Record<string, HookGroup> {
+  const handler = (timeout: number): CommandHandler => ({
+    type: 'command',
+    command: `node ${shellQuote(entry)} codex`,
+    timeout,
+  })
+  return {
+    SessionStart: { hooks: [handler(10)] },
+    PreToolUse: { matcher: '^apply_patch$', hooks: [handler(10)] },
+    // Codex caps SessionEnd hooks at 3 s.
+    SessionEnd: { hooks: [handler(3)] },
+  }
+}
+
+/** Recognises our handlers in any install, whatever path or host they were written for. */
+export function isOurAgentHandler(handler: Readonly<Record<string, unknown>>): boolean {
+  const args = Array.isArray(handler.args) ? handler.args.filter((arg) => typeof arg === 'string') : []
+  const words = [typeof handler.command === 'string' ? handler.command : '', ...args].join(' ')
+  return /(?:^|[/\\'"\s])dist[/\\]hooks[/\\]agent-hook-main\.c?js\b/.test(words)
+}
+
+export function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`
+}

@@ -1,0 +1,57 @@
+import { z } from 'zod'
+import { syncErrorSchema } from './error.ts'
+import { presenceEntrySchema } from './presence.ts'
+import { pushResultSchema } from './push.ts'
+import { syncedRecordSchema } from './record.ts'
+
+/** Messages the server sends on a subscribed socket. */
+
+/** The answer to `subscribe`; the backlog follows as `records` messages. */
+export const welcomeMessageSchema = z.object({
+  type: z.literal('welcome'),
+  headGseq: z.number().int().nonnegative(),
+  presence: z.array(presenceEntrySchema),
+})
+
+/**
+ * Records in gseq order, continuing exactly where the previous `records` message (or the
+ * subscription's `after`) stopped: a socket never skips or repeats a gseq.
+ */
+export const recordsMessageSchema = z.object({
+  type: z.literal('records'),
+  records: z.array(syncedRecordSchema),
+  headGseq: z.number().int().nonnegative(),
+})
+
+export const pushedMessageSchema = z.object({
+  type: z.literal('pushed'),
+  requestId: z.string(),
+  results: z.array(pushResultSchema),
+  headGseq: z.number().int().nonnegative(),
+})
+
+/** Sent when an actor comes online or goes offline. */
+export const presenceMessageSchema = z.object({
+  type: z.literal('presence'),
+  presence: z.array(presenceEntrySchema),
+})
+
+/** A refused message; `requestId` names the push it answers, if any. */
+export const errorMessageSchema = z.object({
+  type: z.literal('error'),
+  requestId: z.string().optional(),
+  ...syncErrorSchema.shape,
+})
+
+/** The runtime's own answer to `pingMessage` (see sync-upstream.ts). */
+export const pongMessageSchema = z.object({ type: z.literal('pong') })
+
+export const downstreamMessageSchema = z.discriminatedUnion('type', [
+  welcomeMessageSchema,
+  recordsMessageSchema,
+  pushedMessageSchema,
+  presenceMessageSchema,
+  errorMessageSchema,
+  pongMessageSchema,
+])
+export type DownstreamMessage = z.infer<typeof downstreamMessageSchema>

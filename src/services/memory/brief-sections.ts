@@ -1,0 +1,131 @@
+import type { BriefSection } from '../../core/memory/brief-assembly.ts'
+import { commitLine, describeAge, noteLine, sessionLine } from '../../core/memory/brief-lines.ts'
+import { defaultWindowDays } from '../../core/time-window.ts'
+import { type CommitList, commitsBetween, commitsSince, recentCommits } from '../../git/commit-log.ts'
+import type { Actor } from '../../protocol/lease.ts'
+import type { Db } from '../../store/database.ts'
+import type { BriefCursor } from '../../store/memory/brief-cursor-table.ts'
+import { listNotesAfter } from '../../store/memory/note-events.ts'
+import { countActiveSessions, listActiveSessions } from '../../store/memory/session-table.ts'
+import { leaseBrief } from '../leases/brief.ts'
+import { landedFromTeam, teamPresence } from '../sync/brief-sections.ts'
+import { captureStatus } from './capture-status.ts'
+
+/** Where the reader's checkout stands, read once per brief. */
+export interface GitState {
+  readonly branch: string | null
+  readonly head: string | null
+  /** The branch work lands on (main, master, …), and its commit. */
+  readonly mainBranch: string | null
+  readonly mainHead: string | null
+}
+
+/** What a section source may look at. */
+export interface BriefContext {
+  readonly db: Db
+  /** The reader's worktree. */
+  readonly cwd: string
+  readonly now: number
+  readonly reader: Actor
+  /** Where the reader's previous brief left off; null for a first brief. */
+  readonly cursor: BriefCursor | null
+  readonly git: GitState
+}
+
+/** A part of the brief. Sections are independent; the assembler fits them into the budget. */
+export type BriefSectionSource = (context: BriefContext) => readonly BriefSection[]
+
+const activeWindowMs = 24 * 60 * 60 * 1000
+/** Each source hands over at most this many lines; the budget shows fewer. */
+const sourceLines = 30
+const firstBriefCommits = 5
+
+/** Agent sessions with events in the last 24 hours, most recent first. */
+export const activeSessions: BriefSectionSource = ({ db, now, reader }) => {
+  const since = now - activeWindowMs
+  const sessions = listActiveSessions(db, since, sourceLines)
+  return [
+    {
+      key: 'sessions',
+      title: 'Active in the last 24 h',
+      lines: sessions.map((session) => sessionLine(session, now, reader.sessionId)),
+      total: countActiveSessions(db, since),
+      empty: 'no agent session recorded',
+    },
+  ]
+}
+
+/** Commits on the reader's branch, and on the main branch when that is another, since the last brief. */
+export const landedCommits: BriefSectionSource = (context) => {
+  const { git, cursor } = context
+  const sections: BriefSection[] = []
+  if (git.head !== null) {
+    const name = git.branch ?? 'HEAD (detached)'
+    sections.push(
+      commitSection('branch', name, commitsFor(context, 'HEAD', cursor?.headCommit ?? null), context),
+    )
+  }
+  if (git.mainBranch !== null && git.mainBranch !== git.branch && git.mainHead !== null) {
+    sections.push(
+      commitSection(
+        'main',
+        git.mainBranch,
+        commitsFor(context, git.mainBranch, cursor?.mainCommit ?? null),
+        context,
+      ),
+    )
+  }
+  return sections
+}
+
+/** Notes since the last brief (or in the window, for a first brief), newest first. */
+export const recentNotes: BriefSectionSource = ({ db, now, cursor }) => {
+  // A note written in the same millisecond as the last brief was in it.
+  const after = cursor?.at ?? now - defaultWindowDays * 24 * 60 * 60 * 1000
+  const { notes, total } = listNotesAfter(db, after, sourceLines)
+  return [
+    {
+      key: 'notes',
+      title: cursor === null ? `Notes (last ${defaultWindowDays} days)` : 'Notes since your last brief',
+      lines: notes.map((note) =>
+        noteLine({ author: note.author, at: Date.parse(note.at), text: note.text }, now),
+      ),
+      total,
+      empty: 'none',
+    },
+  ]
+}
+
+/**
+ * The brief's sections, in order. A new part of the brief (leases, room messages) is one more
+ * source here.
+ */
+export const briefSections: readonly BriefSectionSource[] = [
+  captureStatus,
+  leaseBrief,
+  activeSessions,
+  teamPresence,
+  landedCommits,
+  landedFromTeam,
+  recentNotes,
+]
+
+function commitsFor(context: BriefContext, ref: string, since: string | null): CommitList {
+  if (context.cursor === null) return recentCommits(context.cwd, ref, firstBriefCommits)
+  const between = since === null ? null : commitsBetween(context.cwd, since, ref, sourceLines)
+  return between ?? commitsSince(context.cwd, ref, context.cursor.at, sourceLines)
+}
+
+function commitSection(key: string, branch: string, list: CommitList, context: BriefContext): BriefSection {
+  const { cursor, now } = context
+  return {
+    key,
+    title:
+      cursor === null
+        ? `Latest on ${branch}`
+        : `New on ${branch} since your last brief (${describeAge(cursor.at, now)})`,
+    lines: list.commits.map((commit) => commitLine(commit, now)),
+    total: list.total,
+    empty: 'nothing new',
+  }
+}

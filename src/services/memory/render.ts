@@ -1,0 +1,49 @@
+import { formatTime } from '../../core/leases/expiry.ts'
+import { describeAge } from '../../core/memory/brief-lines.ts'
+import type { SearchResult } from './search.ts'
+import type { ThreadItem, ThreadResult } from './thread.ts'
+
+/** Search hits as text: the CLI's output and the text content of `ctx_search`. */
+export function renderSearch(result: SearchResult, now: number): string {
+  const window = result.since === null ? 'all time' : `since ${formatTime(Date.parse(result.since), now)}`
+  const terms = result.terms.join(' ')
+  if (result.hits.length === 0) return `no hits for ${terms} (${window}; since "all" searches everything)`
+  const lines = [`${result.hits.length} hit${result.hits.length === 1 ? '' : 's'} for ${terms} (${window})`]
+  for (const hit of result.hits) {
+    const at = Date.parse(hit.at)
+    const tool = hit.toolName === null ? '' : ` ${hit.toolName}`
+    const cli = hit.cliVersion === null ? hit.vendor : `${hit.vendor} ${hit.cliVersion}`
+    const branch = hit.branch === null ? '' : ` · ${hit.branch}`
+    lines.push(
+      '',
+      `${hit.kind}${tool} · ${formatTime(at, now)} (${describeAge(at, now)}) · ${cli} · ${hit.author}${branch} · ${hit.id}`,
+      `  ${hit.snippet.replace(/\s+/g, ' ').trim()}`,
+    )
+  }
+  return lines.join('\n')
+}
+
+/** A thread as text, the focus marked ▶: the CLI's output and the text content of `ctx_thread`. */
+export function renderThread(thread: ThreadResult, now: number): string {
+  const { session } = thread
+  const cli = session.cliVersion === null ? session.vendor : `${session.vendor} ${session.cliVersion}`
+  const where = [session.branch, session.cwd].filter((part) => part !== null && part !== '').join(' · ')
+  const lines = [`session ${session.id} · ${cli} · ${session.author}${where === '' ? '' : ` · ${where}`}`]
+  if (thread.human === null) lines.push('', '(no human turn before this moment in the session)')
+  else lines.push('', ...renderItem(thread.human, now))
+  if (thread.omitted > 0)
+    lines.push('', `(${thread.omitted} events of this turn not shown; the focus is in the middle)`)
+  for (const item of thread.items) lines.push(...renderItem(item, now))
+  return lines.join('\n')
+}
+
+function renderItem(item: ThreadItem, now: number): string[] {
+  const marker = item.focus ? '▶ ' : ''
+  const tool = item.toolName === null ? '' : ` ${item.toolName}`
+  const subagent = item.subagent ? ' [subagent]' : ''
+  const body = item.text.split('\n').map((line) => `    ${line}`)
+  return [
+    `${marker}${item.kind}${tool}${subagent} · ${formatTime(Date.parse(item.at), now)} · ${item.id}`,
+    ...body,
+  ]
+}

@@ -1,0 +1,171 @@
+import type { z } from 'zod'
+import { type ClaimResult, claimResultSchema } from '../../protocol/lease.ts'
+import { type SyncError, syncErrorSchema } from '../../protocol/sync/error.ts'
+import {
+  type LeasesResponse,
+  leasesResponseSchema,
+  type ReleaseResult,
+  releaseResultSchema,
+  type ServerClaimRequest,
+  type ServerReleaseRequest,
+} from '../../protocol/sync/lease.ts'
+import { type HealthResponse, healthResponseSchema, syncProtocolVersion } from '../../protocol/sync/limits.ts'
+import { type PresenceResponse, presenceResponseSchema } from '../../protocol/sync/presence.ts'
+import {
+  type CreateProjectResponse,
+  createProjectResponseSchema,
+  type ProjectInfo,
+  projectInfoSchema,
+} from '../../protocol/sync/project.ts'
+import { type PullResponse, pullResponseSchema } from '../../protocol/sync/pull.ts'
+import { type PushRequest, type PushResponse, pushResponseSchema } from '../../protocol/sync/push.ts'
+import { healthPath, type SyncAction, syncActions, syncPath } from '../../protocol/sync/routes.ts'
+import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
+import { unreachable } from './unreachable.ts'
+
+/** Where a project lives on a server, and the key that opens it. */
+export interface SyncEndpoint {
+  readonly url: string
+  readonly projectId: string
+  readonly key: string
+}
+
+/** A refusal is an answer (the server said no, and why); only "no answer at all" throws. */
+export type SyncAnswer<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly status: number; readonly error: SyncError['error'] }
+
+export interface SyncHttpOptions {
+  /** How long one request may take before it counts as unanswered. */
+  readonly timeoutMs?: number | undefined
+  /** Aborts requests in flight (the daemon stopping). */
+  readonly signal?: AbortSignal | undefined
+}
+
+/**
+ * The sync protocol's HTTP half (docs/protocol.md), one method per route. The key goes in the
+ * Authorization header and nowhere else; URLs are built from the route table the server routes by.
+ * A server that cannot be reached, times out or answers something that is not the protocol throws
+ * SERVER_REFUSED with `{ unreachable: true }`: the caller decides whether that means "retry" (the
+ * daemon) or "unconfirmed" (a claim).
+ */
+export class SyncHttpClient {
+  readonly #endpoint: SyncEndpoint
+  readonly #timeoutMs: number
+  readonly #signal: AbortSignal | undefined
+
+  constructor(endpoint: SyncEndpoint, options: SyncHttpOptions = {}) {
+    this.#endpoint = endpoint
+    this.#timeoutMs = options.timeoutMs ?? 10_000
+    this.#signal = options.signal
+  }
+
+  get url(): string {
+    return this.#endpoint.url
+  }
+
+  /** The server's limits; refuses a server speaking another protocol version. */
+  async health(): Promise<HealthResponse> {
+    const answer = await this.#send(
+      `${this.#endpoint.url}${healthPath}`,
+      'GET',
+      undefined,
+      healthResponseSchema,
+    )
+    if (!answer.ok) throw unreachable(this.#endpoint.url, `GET ${healthPath} answered ${answer.status}`)
+    if (answer.value.protocol !== syncProtocolVersion) {
+      throw new SangamError(
+        ErrorCode.ServerRefused,
+        `the server at ${this.#endpoint.url} speaks sync protocol ${answer.value.protocol}; this sangam speaks ${syncProtocolVersion}: upgrade whichever is older`,
+      )
+    }
+    return answer.value
+  }
+
+  create(): Promise<SyncAnswer<CreateProjectResponse>> {
+    return this.#call('create', createProjectResponseSchema)
+  }
+
+  info(): Promise<SyncAnswer<ProjectInfo>> {
+    return this.#call('info', projectInfoSchema)
+  }
+
+  push(request: PushRequest): Promise<SyncAnswer<PushResponse>> {
+    return this.#call('push', pushResponseSchema, request)
+  }
+
+  pull(after: number, limit: number): Promise<SyncAnswer<PullResponse>> {
+    return this.#call('pull', pullResponseSchema, undefined, `?after=${after}&limit=${limit}`)
+  }
+
+  leases(): Promise<SyncAnswer<LeasesResponse>> {
+    return this.#call('leases', leasesResponseSchema)
+  }
+
+  claim(request: ServerClaimRequest): Promise<SyncAnswer<ClaimResult>> {
+    return this.#call('claim', claimResultSchema, request)
+  }
+
+  release(request: ServerReleaseRequest): Promise<SyncAnswer<ReleaseResult>> {
+    return this.#call('release', releaseResultSchema, request)
+  }
+
+  presence(): Promise<SyncAnswer<PresenceResponse>> {
+    return this.#call('presence', presenceResponseSchema)
+  }
+
+  #call<T>(action: SyncAction, schema: z.ZodType<T>, body?: unknown, query = ''): Promise<SyncAnswer<T>> {
+    const url = `${this.#endpoint.url}${syncPath(this.#endpoint.projectId, action)}${query}`
+    return this.#send(url, syncActions[action].method, body, schema)
+  }
+
+  async #send<T>(url: string, method: string, body: unknown, schema: z.ZodType<T>): Promise<SyncAnswer<T>> {
+    const timeout = AbortSignal.timeout(this.#timeoutMs)
+    const signal = this.#signal === undefined ? timeout : AbortSignal.any([timeout, this.#signal])
+    const headers: Record<string, string> = { authorization: `Bearer ${this.#endpoint.key}` }
+    if (body !== undefined) headers['content-type'] = 'application/json'
+    let status: number
+    let text: string
+    try {
+      const init: RequestInit = { method, headers, signal }
+      if (body !== undefined) init.body = JSON.stringify(body)
+      const response = await fetch(url, init)
+      status = response.status
+      text = await response.text()
+    } catch (error) {
+      const why = timeout.aborted ? `no answer within ${this.#timeoutMs} ms` : describeFailure(error)
+      throw unreachable(this.#endpoint.url, why, error)
+    }
+    const json = parseJson(text)
+    if (status >= 200 && status < 300) {
+      const parsed = schema.safeParse(json)
+      if (!parsed.success)
+        throw unreachable(this.#endpoint.url, `${method} ${new URL(url).pathname} answered an unknown shape`)
+      return { ok: true, value: parsed.data }
+    }
+    const refusal = syncErrorSchema.safeParse(json)
+    if (refusal.success) return { ok: false, status, error: refusal.data.error }
+    // Something in between (a proxy, a load balancer) answered instead of the Worker.
+    return {
+      ok: false,
+      status,
+      error: { code: 'INTERNAL', message: `HTTP ${status} without a sync error body` },
+    }
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/** fetch's own message is "fetch failed"; the reason (ECONNREFUSED, a DNS failure) is its cause. */
+function describeFailure(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause
+  if (typeof cause?.code === 'string') return cause.code
+  if (typeof cause?.message === 'string') return cause.message
+  return error instanceof Error ? error.message : String(error)
+}

@@ -1,0 +1,204 @@
+import type { EventKind } from '../../protocol/event.ts'
+import type { ReadEvent, ReadOutcome, SkipReason } from '../transcript-reader.ts'
+import { isObject } from './codex-record.ts'
+
+/**
+ * What the Codex reader remembers between records. It is stored with the file offset at every
+ * commit, so it stays small: both lists are capped, and `restoreCodexState` accepts anything (an
+ * empty object, garbage, a state written by an older sangam) and fills what is missing. States are
+ * never mutated: a change returns a new object.
+ */
+export interface CodexState {
+  readonly v: 1
+  /** The file's own thread id: the first `session_meta` (or the legacy header). */
+  readonly sessionId: string | null
+  readonly cliVersion: string | null
+  readonly firstCwd: string | null
+  /** Latest `turn_context.cwd`, else `session_meta.cwd`, else the legacy `<environment_context>`. */
+  readonly cwd: string | null
+  readonly branch: string | null
+  /** ms epoch of the last timestamp seen; legacy items have none and are placed there. */
+  readonly lastAt: number
+  /** The thread is a subagent's: its `user` messages were written by the parent agent. */
+  readonly subagent: boolean
+  /** Inside the parent history a forked or spawned thread copied (formats.md B2.3). */
+  readonly forkHistory: boolean
+  /** `[call_id, tool name]` of calls still awaiting their output, oldest first. */
+  readonly calls: readonly Call[]
+  /** Recent messages, newest last, to recognise Codex's second and third copy of each. */
+  readonly said: readonly Said[]
+}
+
+export type Call = readonly [callId: string, toolName: string]
+
+/** Who said a message: the person (or the parent agent in a subagent), the agent, a peer agent. */
+export type Speaker = 'user' | 'agent' | 'peer'
+
+/**
+ * Where a copy came from: `e` event_msg, `r` response_item, `i` item_completed, `c` the
+ * inter_agent_communication line. One message is written at most once per form.
+ */
+export type Form = 'e' | 'r' | 'i' | 'c'
+
+export type Said = readonly [speaker: Speaker, fingerprint: string, forms: string]
+
+/** Outstanding calls: parallel calls rarely exceed a dozen, and an output clears its call. */
+export const maxCalls = 64
+/** The copies of one message are written within a few records of each other. */
+export const maxSaid = 12
+/** Ids, versions, paths and branch names longer than this are garbage; they are cut, not stored whole. */
+export const maxField = 4096
+/** Call ids and tool names are short; a longer one is cut so the call list stays small. */
+export const maxCallField = 256
+
+export const initialCodexState: CodexState = {
+  v: 1,
+  sessionId: null,
+  cliVersion: null,
+  firstCwd: null,
+  cwd: null,
+  branch: null,
+  lastAt: 0,
+  subagent: false,
+  forkHistory: false,
+  calls: [],
+  said: [],
+}
+
+/** A session id, CLI version, cwd or branch as the state keeps it: bounded. */
+export function field(value: string | null): string | null {
+  return value === null || value.length <= maxField ? value : value.slice(0, maxField)
+}
+
+export function restoreCodexState(json: string): CodexState {
+  const raw = parseObject(json)
+  if (raw === null) return initialCodexState
+  return {
+    v: 1,
+    sessionId: stringOrNull(raw.sessionId),
+    cliVersion: stringOrNull(raw.cliVersion),
+    firstCwd: stringOrNull(raw.firstCwd),
+    cwd: stringOrNull(raw.cwd),
+    branch: stringOrNull(raw.branch),
+    lastAt: typeof raw.lastAt === 'number' && Number.isFinite(raw.lastAt) ? raw.lastAt : 0,
+    subagent: raw.subagent === true,
+    forkHistory: raw.forkHistory === true,
+    calls: Array.isArray(raw.calls) ? raw.calls.filter(isCall).slice(-maxCalls) : [],
+    said: Array.isArray(raw.said) ? raw.said.filter(isSaid).slice(-maxSaid) : [],
+  }
+}
+
+/** Remembers the tool name of a call so its output, a few records later, can be named. */
+export function rememberCall(state: CodexState, callId: string | null, toolName: string): CodexState {
+  if (callId === null) return state
+  const id = callId.slice(0, maxCallField)
+  const calls = state.calls.filter(([known]) => known !== id)
+  calls.push([id, toolName.slice(0, maxCallField)])
+  return { ...state, calls: calls.length > maxCalls ? calls.slice(-maxCalls) : calls }
+}
+
+/** The tool name of an output's call, and the state without that call. */
+export function takeCall(
+  state: CodexState,
+  callId: string | null,
+): { state: CodexState; toolName: string | null } {
+  if (callId === null) return { state, toolName: null }
+  const id = callId.slice(0, maxCallField)
+  const call = state.calls.find(([known]) => known === id)
+  if (call === undefined) return { state, toolName: null }
+  return { state: { ...state, calls: state.calls.filter((entry) => entry !== call) }, toolName: call[1] }
+}
+
+/**
+ * Records one copy of a message. Returns `echo: true` when it is a later copy of a message already
+ * captured: a recent message with the same fingerprint that has not yet been seen in this form.
+ * The same text in the same form again is a new message (the person typed "proceed" twice).
+ */
+export function noteSaid(
+  state: CodexState,
+  speaker: Speaker,
+  form: Form,
+  print: string,
+): { state: CodexState; echo: boolean } {
+  for (let i = state.said.length - 1; i >= 0; i--) {
+    const entry = state.said[i]
+    if (entry === undefined || entry[0] !== speaker || entry[1] !== print || entry[2].includes(form)) continue
+    const said = state.said.slice()
+    said[i] = [speaker, print, entry[2] + form]
+    return { state: { ...state, said }, echo: true }
+  }
+  const said = [...state.said, [speaker, print, form] as const]
+  return { state: { ...state, said: said.length > maxSaid ? said.slice(-maxSaid) : said }, echo: false }
+}
+
+/** The result of reading one record. */
+export interface Step {
+  readonly state: CodexState
+  readonly outcome: ReadOutcome
+}
+
+export function skip(state: CodexState, reason: SkipReason): Step {
+  return { state, outcome: { class: 'skipped', reason, events: [] } }
+}
+
+export function capture(state: CodexState, events: readonly ReadEvent[]): Step {
+  return { state, outcome: { class: 'captured', events } }
+}
+
+export function unknown(state: CodexState, recordType: string, signature: string): Step {
+  return { state, outcome: { class: 'unknown', events: [], unknown: { recordType, signature } } }
+}
+
+/** An event attributed from the state: the session, CLI version, cwd, branch and time in force. */
+export function eventOf(
+  state: CodexState,
+  kind: EventKind,
+  text: string,
+  tool: { readonly toolName?: string | null; readonly callId?: string | null } = {},
+): ReadEvent {
+  return {
+    kind,
+    at: state.lastAt,
+    sessionId: state.sessionId ?? '',
+    cliVersion: state.cliVersion,
+    cwd: state.cwd,
+    branch: state.branch,
+    text,
+    toolName: tool.toolName ?? null,
+    callId: tool.callId ?? null,
+    joinKey: null,
+  }
+}
+
+function parseObject(json: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(json)
+    return isObject(value) ? value : null
+  } catch {
+    return null // a corrupt stored state restarts the reader's memory, never the capture
+  }
+}
+
+function stringOrNull(value: unknown): string | null {
+  return typeof value === 'string' ? field(value) : null
+}
+
+function isCall(value: unknown): value is Call {
+  return (
+    Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string'
+  )
+}
+
+const speakers: ReadonlySet<unknown> = new Set(['user', 'agent', 'peer'])
+
+function isSaid(value: unknown): value is Said {
+  return (
+    Array.isArray(value) &&
+    value.length === 3 &&
+    speakers.has(value[0]) &&
+    typeof value[1] === 'string' &&
+    typeof value[2] === 'string' &&
+    value[1].length <= 64 &&
+    value[2].length <= 8
+  )
+}
