@@ -1,5 +1,5 @@
-import { userInfo } from 'node:os'
 import type { Environment } from '../config/environment.ts'
+import { resolveHuman } from '../services/human.ts'
 import { editTargets } from './edit-targets.ts'
 import { failOpen, type HookAnswer, quiet } from './hook-answer.ts'
 import { parseHookPayload } from './hook-payload.ts'
@@ -54,7 +54,7 @@ export async function runAgentHook(run: AgentHookRun): Promise<AgentHookResult> 
   }
   if (project === null) return { ...at, answer: quiet('not a sangam project') }
   const actor = {
-    human: run.env.user ?? project.gitUser ?? userInfo().username,
+    human: resolveHuman(run.env, project.gitUser),
     vendor: run.host,
     sessionId: payload.sessionId,
   }

@@ -8,7 +8,7 @@ import { openRepository } from '../git/repository.ts'
 import type { Actor } from '../protocol/lease.ts'
 import { matchLeasePath } from '../services/leases/matcher.ts'
 import { readLeaseSettings } from '../services/leases/settings.ts'
-import { resolveHuman } from '../services/project-context.ts'
+import { checkoutHuman } from '../services/project-context.ts'
 import { databasePath, openDatabaseFile, projectDir } from '../store/database.ts'
 import { hasLeaseTables, readLeases } from '../store/leases/lease-table.ts'
 
@@ -53,7 +53,7 @@ export function gatePush(run: PushGateRun): PushVerdict {
   }
   const updates = input.updates.filter((update) => update.kind !== 'delete')
   if (updates.length === 0) return { refused: false, message: '', outcome: 'allow', projectDir: dir }
-  const pusher: Actor = { human: resolveHuman(run.env, repo), vendor: null, sessionId: null }
+  const pusher: Actor = { human: checkoutHuman(run.env, repo), vendor: null, sessionId: null }
   const files = pushedFiles(repo.root, run.remoteName, updates)
   let reasons: string[]
   try {

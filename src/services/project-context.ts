@@ -1,9 +1,9 @@
-import { userInfo } from 'node:os'
 import type { Environment } from '../config/environment.ts'
 import { gitUser, openRepository, type Repository } from '../git/repository.ts'
 import type { Clock } from '../shared/clock.ts'
 import { type Db, openProjectDatabase } from '../store/database.ts'
 import { readProject, writeProject } from '../store/project-table.ts'
+import { resolveHuman } from './human.ts'
 
 /** An opened project: the repository we run in, its database, and who "I" am. */
 export interface ProjectContext {
@@ -29,13 +29,14 @@ export function openProject(env: Environment, cwd: string, clock: Clock): Projec
     clock,
     repo,
     db,
-    human: resolveHuman(env, repo),
+    human: checkoutHuman(env, repo),
     close: () => db.close(),
   }
 }
 
-export function resolveHuman(env: Environment, repo: Repository): string {
-  return env.user ?? gitUser(repo.root) ?? userInfo().username
+/** The human of this checkout (see `resolveHuman`). */
+export function checkoutHuman(env: Environment, repo: Repository): string {
+  return resolveHuman(env, gitUser(repo.root))
 }
 
 function recordProject(db: Db, repo: Repository, clock: Clock): void {

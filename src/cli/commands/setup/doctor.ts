@@ -1,4 +1,3 @@
-import { userInfo } from 'node:os'
 import { parseSince } from '../../../core/time-window.ts'
 import { describeHooks, hooksSection } from '../../../install/hook-health.ts'
 import {
@@ -9,6 +8,7 @@ import {
 import { checkTranscripts } from '../../../services/capture/check.ts'
 import { backfill } from '../../../services/capture/project-capture.ts'
 import { daemonFile, runningDaemon } from '../../../services/daemon-discovery.ts'
+import { resolveHuman } from '../../../services/human.ts'
 import { openProject } from '../../../services/project-context.ts'
 import { projectDir } from '../../../store/database.ts'
 import type { CommandContext, CommandResult, CommandRun } from '../../command.ts'
@@ -55,7 +55,7 @@ async function checkFiles(ctx: CommandContext, files: readonly string[]): Promis
     cwd: ctx.cwd,
     clock: ctx.clock,
     log: ctx.log,
-    author: ctx.env.user ?? userInfo().username,
+    author: resolveHuman(ctx.env, null),
   })
   const json = {
     project: null,
