@@ -23,6 +23,13 @@ test('patterns that cannot be leases are refused with the reason', () => {
     ['!src/**', /negated/],
     ['src\\a.ts', /backslash/],
     ['src/a\u0000.ts', /control character/],
+    ['src/[a', /"src\/\[a" .*"\[" has no partner/],
+    ['src/a]', /"\]" has no partner/],
+    ['src/{a,b', /"\{" has no partner/],
+    ['src/a,b}.ts', /"\}" has no partner/],
+    ['src/@(a|b', /"\(" has no partner/],
+    ['src/{a,(b}.ts)', /"\(" has no partner/],
+    ['[[:alpha:]', /"\[" has no partner/],
   ]
   for (const [raw, why] of refusals) {
     assert.throws(
@@ -30,6 +37,23 @@ test('patterns that cannot be leases are refused with the reason', () => {
       (error: unknown) => isSangamError(error) && error.code === 'INVALID_INPUT' && why.test(error.message),
       JSON.stringify(raw),
     )
+  }
+})
+
+test('balanced brackets, classes holding brackets and escaped lone brackets are usable patterns', () => {
+  for (const pattern of [
+    'src/[ab].ts',
+    'src/[]a].ts',
+    'src/[!]].ts',
+    'src/[[:alpha:]]*.ts',
+    'src/{a,b}/**',
+    'src/@(x|y).ts',
+    'src/app/(auth)/page.tsx',
+    'src/{a,@(b|c)}.ts',
+    literalPattern('src/a[1.ts'),
+    literalPattern('src/x]y(z{.ts'),
+  ]) {
+    assert.equal(normalisePattern(pattern), pattern)
   }
 })
 

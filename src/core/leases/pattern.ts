@@ -24,7 +24,9 @@ export function patternKey(pattern: string): string {
  * lexically, a trailing `/` means "everything below" (`src/` → `src/**`), and `.` alone is the
  * whole repository (`**`). Throws INVALID_INPUT for what cannot be a lease: an empty pattern, one
  * that climbs out of the repository, a negation (`!src/**`), a backslash (an escape on POSIX, a
- * separator on Windows: ambiguous either way) or a control character.
+ * separator on Windows: ambiguous either way), a control character, or an unbalanced bracket
+ * (`src/[a`: picomatch reads it as a literal, the overlap analysis as "anything", so it would keep
+ * unrelated files out).
  */
 export function normalisePattern(raw: string): string {
   const text = raw.trim()
@@ -35,6 +37,14 @@ export function normalisePattern(raw: string): string {
   if (/[\u0000-\u001f\u007f]/.test(text)) throw invalid(raw, 'it contains a control character')
   if (text.startsWith('!') && !text.startsWith('!(')) {
     throw invalid(raw, 'negated patterns cannot be leased; name what you want instead')
+  }
+  const unbalanced = unbalancedBracket(text)
+  if (unbalanced !== null) {
+    throw invalid(
+      raw,
+      `its "${unbalanced}" has no partner, so it would match files it does not name; ` +
+        'close it, or write a literal bracket in a class of its own: [[] []] [(] [{]',
+    )
   }
   const segments: string[] = []
   for (const segment of text.split('/')) {
@@ -71,6 +81,46 @@ export function literalPath(pattern: string): string | null {
 }
 
 const escapedLiteral = /^(?:[^*?[\]{}()!@+|]|\[[*?[\]{}()!@+|]\])+$/
+
+const closers: Record<string, string> = { '(': ')', '{': '}' }
+
+/**
+ * The first bracket of `text` left without its partner, or null when all pair up: `[…]` classes
+ * (a `]` right after `[`, `[!` or `[^` belongs to the class, and `[:alpha:]` inside one is a POSIX
+ * class), and nested `(…)` and `{…}`. Inside a class nothing else is syntax, which is how
+ * `literalPattern` escapes a lone bracket (`[[]`).
+ */
+function unbalancedBracket(text: string): string | null {
+  const open: string[] = []
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i] ?? ''
+    if (char === '[') {
+      const end = classEnd(text, i)
+      if (end === null) return '['
+      i = end
+    } else if (char === '(' || char === '{') open.push(char)
+    else if (char === ')' || char === '}') {
+      const last = open.pop()
+      if (last === undefined || closers[last] !== char) return last === undefined ? char : last
+    } else if (char === ']') return ']'
+  }
+  return open.at(-1) ?? null
+}
+
+/** The index of the `]` closing the class that opens at `start`, or null. */
+function classEnd(text: string, start: number): number | null {
+  let i = start + 1
+  if (text[i] === '!' || text[i] === '^') i++
+  if (text[i] === ']') i++
+  for (; i < text.length; i++) {
+    if (text[i] === ']') return i
+    if (text[i] === '[' && text[i + 1] === ':') {
+      const close = text.indexOf(':]', i + 2)
+      if (close !== -1) i = close + 1
+    }
+  }
+  return null
+}
 
 function invalid(raw: string, why: string): SangamError {
   return new SangamError(ErrorCode.InvalidInput, `"${raw}" is not a usable lease pattern: ${why}`, {

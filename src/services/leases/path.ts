@@ -32,13 +32,16 @@ export function repositoryPaths(raw: string, cwd: string, worktrees: readonly st
  * command line (`auth/**` typed in `src/` is `src/auth/**`; agent tools pass the worktree root as
  * `cwd`, so theirs are repository-relative), or absolute inside a worktree; then
  * normalised. A plain path naming an existing directory means everything below it (`src/auth` →
- * `src/auth/**`). Throws INVALID_INPUT for a pattern outside the project.
+ * `src/auth/**`). Throws INVALID_INPUT for an empty pattern, one outside the project, or one the
+ * pattern rules refuse (`normalisePattern`).
  */
 export function resolvePatternArgument(raw: string, cwd: string, worktrees: readonly string[]): string {
   const text = raw.trim()
+  // Refused by the pattern rules before it is resolved: resolved, it would be the cwd itself.
+  if (text === '') normalisePattern(text)
   const absolute = realPathOfExistingPrefix(resolve(cwd, text))
   const root = deepestWorktree(absolute, worktrees)
-  if (root === null || text === '') {
+  if (root === null) {
     throw new SangamError(
       ErrorCode.InvalidInput,
       `"${raw}" is outside this project; leases cover project files only`,
