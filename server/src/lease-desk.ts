@@ -50,6 +50,11 @@ export class LeaseDesk {
       const decision = arbitrateClaim(leases.live(now), claim, now, request.autoLease, lastToken)
       if (!decision.granted) return { granted: false, conflicts: [...decision.conflicts] }
       leases.dropExpired(now)
+      for (const lease of decision.tookOver) {
+        leases.remove(lease.token)
+        const payload = { lease, forceReason: claim.reason, takeover: true }
+        records.append([serverRecord('lease.released', request.actor, now, payload)], now)
+      }
       for (const { lease, renewed } of decision.leases) {
         leases.put(lease)
         records.append([serverRecord('lease.granted', lease.holder, now, { lease, renewed })], now)
@@ -59,6 +64,7 @@ export class LeaseDesk {
         granted: true,
         leases: decision.leases.map(({ lease, renewed }) => ({ ...lease, renewed })),
         overrode: [...decision.overrode],
+        tookOver: [...decision.tookOver],
       }
     })
   }

@@ -63,6 +63,11 @@ export const claimResultSchema = z.discriminatedUnion('granted', [
     leases: z.array(leaseSchema.extend({ renewed: z.boolean() })),
     /** Auto-leases of other sessions the claim overrode (the project's auto-lease rung is not `refuse`). */
     overrode: z.array(leaseSchema),
+    /**
+     * The claiming human's own agents' auto-leases the claim ended (core/leases/arbitration.ts
+     * `takesOver`). Absent from servers older than the field, hence the default.
+     */
+    tookOver: z.array(leaseSchema).default([]),
   }),
   z.object({
     granted: z.literal(false),
@@ -79,6 +84,7 @@ export const leaseLogActionSchema = z.enum([
   'force-released',
   'session-ended',
   'collision',
+  'taken-over',
 ])
 export type LeaseLogAction = z.infer<typeof leaseLogActionSchema>
 
@@ -90,7 +96,7 @@ export const leaseLogEntrySchema = z.object({
   holder: actorSchema,
   /** Who did it: the holder, or whoever forced the release or collided with the lease. */
   by: actorSchema,
-  /** The lease's reason; for `force-released`, the reason given for forcing. */
+  /** The lease's reason; for `force-released`, the reason given for forcing; for `taken-over`, the claim's. */
   reason: z.string(),
 })
 export type LeaseLogEntry = z.infer<typeof leaseLogEntrySchema>

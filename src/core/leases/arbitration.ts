@@ -21,6 +21,8 @@ export type ClaimDecision =
       readonly leases: readonly GrantedLease[]
       /** Other sessions' auto-leases the claim went over (rung `advise` or `warn`). */
       readonly overrode: readonly Lease[]
+      /** The claiming human's own agents' auto-leases the claim ended (see `takesOver`). */
+      readonly tookOver: readonly Lease[]
       /** The last fencing token issued after this grant. */
       readonly lastToken: number
     }
@@ -30,8 +32,10 @@ export type ClaimDecision =
  * Grants every pattern of `request` or none. A pattern is refused when it overlaps a live lease
  * whose holder does not cover the requester (see `leaseCovers`): always for claims, and for
  * another session's auto-lease when the auto-lease rung is `refuse` (under `off` auto-leases are
- * ignored; under `advise`/`warn` the claim goes over them and says so). Claiming a pattern the
- * actor already holds renews that lease: same token, new expiry and reason.
+ * ignored; under `advise`/`warn` the claim goes over them and says so). A human's claim takes over
+ * the auto-leases of the agent sessions acting for that human, under any rung but `off`: those
+ * leases end and the claim is granted (see `takesOver`). Claiming a pattern the actor already holds
+ * renews that lease: same token, new expiry and reason.
  */
 export function arbitrateClaim(
   leases: readonly Lease[],
@@ -43,17 +47,42 @@ export function arbitrateClaim(
   const live = liveLeases(leases, now)
   const conflicts: LeaseConflict[] = []
   const overrode = new Set<Lease>()
+  const tookOver = new Set<Lease>()
   for (const pattern of request.patterns) {
     for (const lease of live) {
       if (leaseCovers(lease.holder, request.actor) || !patternsOverlap(lease.pattern, pattern)) continue
       if (lease.kind === 'auto' && rung === 'off') continue
-      if (lease.kind === 'auto' && rung !== 'refuse' && request.kind === 'claim') overrode.add(lease)
+      if (takesOver(request, lease)) tookOver.add(lease)
+      else if (lease.kind === 'auto' && rung !== 'refuse' && request.kind === 'claim') overrode.add(lease)
       else conflicts.push({ pattern, lease })
     }
   }
   if (conflicts.length > 0) return { granted: false, conflicts }
   const granted = grantLeases(live, request, now, lastToken)
-  return { granted: true, leases: granted.leases, overrode: [...overrode], lastToken: granted.lastToken }
+  return {
+    granted: true,
+    leases: granted.leases,
+    overrode: [...overrode],
+    tookOver: [...tookOver],
+    lastToken: granted.lastToken,
+  }
+}
+
+/**
+ * Whether a claim takes over `lease` instead of being refused by it: the claimant is a human alone
+ * (the CLI, no agent session), the lease is an auto-lease, and its holder is one of that human's
+ * own agent sessions. The session edits for the human, so the human need not wait for it; its
+ * lease ends, and the human's lease covers the session's further edits. An agent's deliberate
+ * claim is not taken over: that takes `release --force`, with a reason.
+ */
+export function takesOver(request: ClaimRequest, lease: Lease): boolean {
+  return (
+    request.kind === 'claim' &&
+    request.actor.vendor === null &&
+    lease.kind === 'auto' &&
+    lease.holder.vendor !== null &&
+    lease.holder.human === request.actor.human
+  )
 }
 
 /** Takes or renews one lease per distinct pattern key, with no conflict check (the caller did it). */

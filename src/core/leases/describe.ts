@@ -44,6 +44,8 @@ export function describeLogEntry(entry: LeaseLogEntry, now: number): string {
       return `${when}: ${by} force-released ${entry.pattern} held by ${holder}: "${entry.reason}"`
     case 'collision':
       return `${when}: ${by} edited ${entry.pattern} while ${holder} was editing it`
+    case 'taken-over':
+      return `${when}: ${by} took over ${entry.pattern} from ${holder}'s auto-lease: "${entry.reason}"`
     case 'session-ended':
       return `${when}: ${entry.pattern} released as ${holder} ended`
     case 'released':

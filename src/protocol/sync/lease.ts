@@ -55,8 +55,14 @@ export const leaseGrantedPayloadSchema = z.object({
   renewed: z.boolean(),
 })
 
-/** The payload of a `lease.released` record; `forceReason` is set when someone else released it. */
+/**
+ * The payload of a `lease.released` record; `forceReason` is set when someone else released it.
+ * `takeover`: the lease was an agent's auto-lease that its own human's claim ended, and
+ * `forceReason` is that claim's reason (servers and clients older than the field read it as a
+ * forced release, which is what it is).
+ */
 export const leaseReleasedPayloadSchema = z.object({
   lease: leaseSchema,
   forceReason: z.string().nullable(),
+  takeover: z.boolean().optional(),
 })

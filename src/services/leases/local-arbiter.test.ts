@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { leaseArbiterContract } from '../../../test/helpers/lease-arbiter-contract.ts'
+import { leaseArbiterContract, localArbiter } from '../../../test/helpers/lease-arbiter-contract.ts'
 import { tmpDir } from '../../../test/helpers/tmp-git-repo.ts'
+import { leaseLogActionSchema } from '../../protocol/lease.ts'
 import { ManualClock } from '../../shared/clock.ts'
 import { openDatabaseFile } from '../../store/database.ts'
 import { readLeaseLog, readLeases } from '../../store/leases/lease-table.ts'
@@ -11,24 +12,20 @@ import { writeLeaseSettings } from './settings.ts'
 
 const start = Date.parse('2026-11-30T10:00:00Z')
 
-leaseArbiterContract('LocalLeaseArbiter', () => {
+leaseArbiterContract('LocalLeaseArbiter', localArbiter, async () => {
   const dir = tmpDir()
   const db = openDatabaseFile(join(dir.path, 'sangam.db'))
   const clock = new ManualClock(start)
   return {
     arbiter: new LocalLeaseArbiter(db, clock),
-    clock,
-    storedLeases: () => readLeases(db, Number.MIN_SAFE_INTEGER),
-    log: () =>
-      readLeaseLog(
-        db,
-        0,
-        ['granted', 'renewed', 'released', 'force-released', 'session-ended', 'collision'],
-        1000,
-      ),
+    now: () => clock.now(),
+    advance: async (ms) => clock.advance(ms),
+    storedLeases: async () => readLeases(db, Number.MIN_SAFE_INTEGER),
+    log: async () => readLeaseLog(db, 0, leaseLogActionSchema.options, 1000),
     setSettings: (changes) => {
       writeLeaseSettings(db, changes)
     },
+    cutOff: () => null,
     [Symbol.asyncDispose]: async () => {
       db.close()
       await dir[Symbol.asyncDispose]()

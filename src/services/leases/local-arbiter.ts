@@ -69,6 +69,10 @@ export class LocalLeaseArbiter implements LeaseArbiter {
         readLastToken(this.#db),
       )
       if (!decision.granted) return { granted: false, conflicts: [...decision.conflicts] }
+      for (const lease of decision.tookOver) {
+        deleteLease(this.#db, lease.token)
+        this.#log(now, 'taken-over', lease, request.actor, request.reason.trim())
+      }
       for (const { lease, renewed } of decision.leases) {
         upsertLease(this.#db, lease)
         this.#log(now, renewed ? 'renewed' : 'granted', lease, request.actor, lease.reason)
@@ -78,6 +82,7 @@ export class LocalLeaseArbiter implements LeaseArbiter {
         granted: true,
         leases: decision.leases.map(({ lease, renewed }) => ({ ...lease, renewed })),
         overrode: [...decision.overrode],
+        tookOver: [...decision.tookOver],
       }
     })
   }

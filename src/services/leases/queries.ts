@@ -11,14 +11,19 @@ import { readLeaseSettings } from './settings.ts'
  */
 
 /** What the team is shown beside the live leases. */
-export const notableActions: readonly LeaseLogAction[] = ['force-released', 'collision', 'session-ended']
+export const notableActions: readonly LeaseLogAction[] = [
+  'force-released',
+  'collision',
+  'session-ended',
+  'taken-over',
+]
 
 /** How far back `leases` and the brief look for notable lease history. */
 export const notableWindowMs = 24 * 60 * 60 * 1000
 
 export interface LeaseOverview {
   readonly leases: readonly Lease[]
-  /** Forced releases, collisions and session ends of the last 24 hours, newest first. */
+  /** Forced releases, collisions, takeovers and session ends of the last 24 hours, newest first. */
   readonly history: readonly LeaseLogEntry[]
   readonly settings: LeaseSettings
 }

@@ -66,6 +66,7 @@ export class ServerLeaseArbiter implements LeaseArbiter {
     )
     if (result.granted)
       this.#mirror(() => {
+        for (const lease of result.tookOver) mirrorRelease(this.#db, lease)
         for (const lease of result.leases) mirrorGrant(this.#db, withoutRenewed(lease))
       })
     return result

@@ -84,12 +84,7 @@ export class RecordApplier {
           break
         case 'lease.released':
           mirrorRelease(this.#db, record.payload.lease)
-          this.#log(
-            record.payload.forceReason === null ? 'released' : 'force-released',
-            record,
-            record.payload.lease,
-            record.payload.forceReason,
-          )
+          this.#log(releaseAction(record.payload), record, record.payload.lease, record.payload.forceReason)
           leaseChanges++
           break
       }
@@ -173,4 +168,12 @@ export class RecordApplier {
       reason: forceReason ?? lease.reason,
     })
   }
+}
+
+function releaseAction(payload: {
+  forceReason: string | null
+  takeover?: boolean | undefined
+}): LeaseLogAction {
+  if (payload.takeover === true) return 'taken-over'
+  return payload.forceReason === null ? 'released' : 'force-released'
 }
