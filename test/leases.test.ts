@@ -5,6 +5,7 @@ import { test } from 'node:test'
 import type { ClaimResult, Lease, LeaseLogEntry, LeaseSettings } from '../src/protocol/lease.ts'
 import { isolatedEnv, runCli, runCliJson } from './helpers/run-cli.ts'
 import { tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
+import { claudeEdit, runAgentHook } from './hooks-agent-run.ts'
 
 interface Overview {
   leases: Lease[]
@@ -162,4 +163,58 @@ test('lease settings change through leases flags, and bad values are usage error
   assert.equal((await runCli(['leases', '--auto-lease', 'loud'], { cwd: repo.path, env })).code, 2)
   assert.equal((await runCli(['claim', 'src/**'], { cwd: repo.path, env })).code, 2, 'a claim needs a reason')
   assert.equal((await runCli(['claim', '../x', '-r', 'r'], { cwd: repo.path, env })).code, 2)
+})
+
+test("a human's claim takes over the auto-lease of their own agent, and the team sees the takeover", async () => {
+  await using home = tmpDir()
+  await using repo = tmpGitRepo()
+  repo.write('src/a.ts', 'export const a = 1\n')
+  repo.commit('sources')
+  const alice = isolatedEnv(home.path, { SANGAM_USER: 'alice@x.dev' })
+  await runCliJson(['init', '--no-mcp'], { cwd: repo.path, env: alice })
+  const session = 'c1a0de00-0000-4000-8000-0000000000aa'
+  const edit = await runAgentHook('claude', claudeEdit(repo.path, join(repo.path, 'src', 'a.ts'), session), {
+    cwd: repo.path,
+    env: alice,
+  })
+  assert.equal(edit.code, 0, edit.stderr)
+
+  const claim = await runCli(['claim', 'src/a.ts', '-r', 'finishing it myself'], { cwd: repo.path, env: alice })
+  assert.equal(claim.code, 0, `not "held by your claude session": ${claim.stdout}${claim.stderr}`)
+  assert.match(
+    claim.stdout,
+    /took over alice@x\.dev's claude session c1a0de00's auto-lease on src\/a\.ts; it has ended/,
+  )
+  const overview = await runCliJson<Overview>(['leases'], { cwd: repo.path, env: alice })
+  assert.deepEqual(
+    overview.leases.map((lease) => [lease.pattern, lease.kind, lease.holder.vendor]),
+    [['src/a.ts', 'claim', null]],
+  )
+  assert.deepEqual(
+    overview.history.map((entry) => [entry.action, entry.holder.sessionId, entry.by.human, entry.reason]),
+    [['taken-over', session, 'alice@x.dev', 'finishing it myself']],
+  )
+  const bob = isolatedEnv(home.path, { SANGAM_USER: 'bob@x.dev' })
+  assert.equal((await runCli(['claim', 'src/a.ts', '-r', 'x'], { cwd: repo.path, env: bob })).code, 5)
+})
+
+test('a claim of nothing or of an unbalanced glob is refused naming what is wrong with it', async () => {
+  await using home = tmpDir()
+  await using repo = tmpGitRepo()
+  const env = isolatedEnv(home.path, { SANGAM_USER: 'alice@x.dev' })
+  const empty = await runCli(['claim', '', '-r', 'r'], { cwd: repo.path, env })
+  assert.equal(empty.code, 2)
+  assert.match(empty.stderr, /"" is not a usable lease pattern: it is empty/)
+  assert.doesNotMatch(empty.stderr, /outside this project/)
+  const whoHasEmpty = await runCli(['who-has', '  '], { cwd: repo.path, env })
+  assert.match(whoHasEmpty.stderr, /it is empty/)
+
+  const unbalanced = await runCli(['claim', 'src/[a', '-r', 'r', '--json'], { cwd: repo.path, env })
+  assert.equal(unbalanced.code, 2)
+  const body = JSON.parse(unbalanced.stdout) as { error: { code: string; message: string } }
+  assert.equal(body.error.code, 'INVALID_INPUT')
+  assert.match(body.error.message, /"src\/\[a" is not a usable lease pattern: its "\[" has no partner/)
+  assert.deepEqual((await runCliJson<Overview>(['leases'], { cwd: repo.path, env })).leases, [])
+  const literal = await runCliJson<ClaimResult>(['claim', 'src/[[]a', '-r', 'r'], { cwd: repo.path, env })
+  assert.ok(literal.granted, 'a bracket escaped in a class of its own is a literal file name')
 })

@@ -89,7 +89,7 @@ test("a Claude Code session's claim keeps the same human's Codex out; it can ask
   const released = await claude.callTool({ name: 'ctx_release', arguments: {} })
   assert.equal((released.structuredContent as { released: unknown[] }).released.length, 1)
   const free = await codex.callTool({ name: 'ctx_who_has', arguments: { path: 'src/auth/login.ts' } })
-  assert.match(textOf(free), /Nobody holds src\/auth\/login\.ts/)
+  assert.match(textOf(free), /nobody holds src\/auth\/login\.ts/, "the CLI's words")
 })
 
 test('bad patterns are tool errors the agent can read, and the server keeps serving', async () => {
@@ -106,7 +106,32 @@ test('bad patterns are tool errors the agent can read, and the server keeps serv
   assert.match(textOf(none), /^NOT_FOUND: no live lease on docs\/\*\*/)
   const ok = await claude.callTool({
     name: 'ctx_claim',
-    arguments: { patterns: ['docs/**'], reason: 'docs', ttlMinutes: 30 },
+    arguments: { patterns: ['docs/**'], reason: 'docs', ttl: '30m' },
   })
   assert.equal((ok.structuredContent as { granted: boolean }).granted, true)
+})
+
+test('ctx_claim takes its duration as the CLI writes it, and refuses what would change its meaning', async () => {
+  await using home = tmpDir()
+  await using repo = tmpGitRepo()
+  const claude = await agent(repo.path, home.path, { CLAUDE_CODE_SESSION_ID: 'c-1' }, 'claude-code')
+  const claim = (args: Record<string, unknown>) =>
+    claude.callTool({ name: 'ctx_claim', arguments: { patterns: ['docs/**'], reason: 'docs', ...args } })
+  const granted = await claim({ ttl: '1h30m' })
+  const leases = (granted.structuredContent as { leases: { expiresAt: number }[] }).leases
+  assert.equal(leases[0]?.expiresAt, start + 90 * 60_000)
+  assert.match(textOf(granted), /^claimed docs\/\*\* — /, "the CLI's words")
+
+  const minutes = await claim({ ttlMinutes: 30 })
+  assert.equal(minutes.isError, true, 'an ignored ttlMinutes would silently give the 2 h default')
+  assert.match(textOf(minutes), /ttlMinutes was replaced by ttl/)
+  const bare = await claim({ ttl: 30 })
+  assert.equal(bare.isError, true, 'a bare number could be minutes or seconds')
+  const words = await claim({ ttl: '30 minutes' })
+  assert.match(
+    textOf(words),
+    /^INVALID_INPUT: the ttl must be a duration like 30m, 2h, 1h30m or 1d; got "30 minutes"/,
+  )
+  const long = await claim({ ttl: '8d' })
+  assert.match(textOf(long), /^INVALID_INPUT: the ttl must be between 10s and 7d/)
 })

@@ -1,22 +1,16 @@
 import { z } from 'zod'
-import { describeActor } from '../core/leases/actor.ts'
-import { describeConflicts, describeLease } from '../core/leases/describe.ts'
-import { maxTtlMs } from '../core/leases/expiry.ts'
-import { isLiteralPattern } from '../core/leases/pattern.ts'
 import { actorSchema, leaseConflictSchema, leaseSchema } from '../protocol/lease.ts'
-import { repositoryPaths, resolvePatternArgument } from '../services/leases/path.ts'
-import { leasesCovering } from '../services/leases/queries.ts'
-import { chooseLeaseArbiter } from '../services/sync/arbiter-choice.ts'
-import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
-import { projectDir } from '../store/database.ts'
-import type { McpContext } from './mcp-context.ts'
+import { claimLease, describeClaimOutcome } from '../services/leases/claim-lease.ts'
+import { describeReleaseOutcome, releaseLease } from '../services/leases/release-lease.ts'
+import { describeWhoHas, whoHas } from '../services/leases/who-has.ts'
 import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
 
 /**
  * The lease tools act as the calling agent session (see `resolveActor`): a claim made here keeps
  * every other session out, the same human's other agent included. Patterns are
  * repository-relative. Forcing another holder's release is left to humans (`sangam release
- * --force`), so it is not offered here.
+ * --force`), so it is not offered here. Each tool calls the same use case as its CLI command and
+ * answers with the same shape and words.
  */
 
 const claimTool = defineTool({
@@ -31,50 +25,38 @@ const claimTool = defineTool({
   input: {
     patterns: z.array(z.string().min(1)).min(1).describe('repository-relative paths or globs'),
     reason: z.string().min(1).describe('what you are doing, shown to whoever is kept out'),
-    ttlMinutes: z
-      .number()
-      .int()
+    ttl: z
+      .string()
       .min(1)
-      .max(maxTtlMs / 60_000)
       .optional()
-      .describe('how long the lease lasts (default 120)'),
+      .describe(
+        "how long the lease lasts, written as for sangam claim --ttl: 30m, 2h, 1h30m, 1d (10s to 7d; default: the project's claim TTL, 2h)",
+      ),
+    // Replaced by `ttl`. Refused rather than dropped: an ignored ttlMinutes would silently give the default TTL.
+    ttlMinutes: z
+      .never({ error: 'ttlMinutes was replaced by ttl, written like "30m" or "2h"' })
+      .optional()
+      .describe('replaced by ttl ("30m"); refused'),
   },
   output: {
     granted: z.boolean(),
     leases: z.array(leaseSchema.extend({ renewed: z.boolean() })),
     conflicts: z.array(leaseConflictSchema),
+    overrode: z.array(leaseSchema),
+    tookOver: z.array(leaseSchema),
     actor: actorSchema,
   },
   readOnly: false,
   async run(input, context) {
     const project = context.project()
-    const patterns = input.patterns.map((raw) =>
-      resolvePatternArgument(raw, project.repo.root, project.repo.worktrees),
-    )
-    const actor = context.actor()
-    const result = await arbiterFor(context).claim({
-      actor,
-      patterns,
+    const outcome = await claimLease(project, {
+      actor: context.actor(),
+      patterns: input.patterns,
+      cwd: project.repo.root,
       reason: input.reason,
-      ttlMs: input.ttlMinutes === undefined ? null : input.ttlMinutes * 60_000,
+      ttl: input.ttl ?? null,
     })
-    const now = context.clock.now()
-    if (!result.granted) {
-      return {
-        structured: { granted: false, leases: [], conflicts: result.conflicts, actor },
-        text: `Not granted; do not edit these files:\n${describeConflicts(result.conflicts, now)}`,
-      }
-    }
-    const lines = result.leases.map(
-      (lease) => `${lease.renewed ? 'Renewed' : 'Granted'}: ${describeLease(lease, now)}`,
-    )
-    for (const lease of result.overrode) {
-      lines.push(`Note: ${describeActor(lease.holder)} was editing ${lease.pattern}; tell your human.`)
-    }
-    return {
-      structured: { granted: true, leases: result.leases, conflicts: [], actor },
-      text: lines.join('\n'),
-    }
+    return { structured: outcome, text: describeClaimOutcome(outcome, context.clock.now()) }
   },
 })
 
@@ -90,27 +72,17 @@ const releaseTool = defineTool({
       .optional()
       .describe('the patterns to release (default: all of yours)'),
   },
-  output: { released: z.array(leaseSchema) },
+  output: { released: z.array(leaseSchema), forced: z.array(leaseSchema), actor: actorSchema },
   readOnly: false,
   async run(input, context) {
     const project = context.project()
-    const patterns =
-      input.patterns === undefined || input.patterns.length === 0
-        ? null
-        : input.patterns.map((raw) => resolvePatternArgument(raw, project.repo.root, project.repo.worktrees))
-    const outcome = await arbiterFor(context).release({ actor: context.actor(), patterns, forceReason: null })
-    const now = context.clock.now()
-    if (!outcome.ok && outcome.problem === 'not-found') {
-      throw new SangamError(ErrorCode.NotFound, `no live lease on ${outcome.pattern}`)
-    }
-    if (!outcome.ok) {
-      throw new SangamError(
-        ErrorCode.LeaseConflict,
-        `${outcome.pattern} is not yours to release: ${describeLease(outcome.lease, now)}`,
-      )
-    }
-    const text = outcome.released.map((lease) => `Released: ${describeLease(lease, now)}`).join('\n')
-    return { structured: { released: outcome.released }, text: text === '' ? 'You hold no leases.' : text }
+    const outcome = await releaseLease(project, {
+      actor: context.actor(),
+      patterns: input.patterns === undefined || input.patterns.length === 0 ? null : input.patterns,
+      cwd: project.repo.root,
+      forceReason: null,
+    })
+    return { structured: outcome, text: describeReleaseOutcome(outcome, context.clock.now()) }
   },
 })
 
@@ -125,38 +97,9 @@ const whoHasTool = defineTool({
   readOnly: true,
   run(input, context) {
     const project = context.project()
-    const { root, worktrees } = project.repo
-    const now = context.clock.now()
-    if (!isLiteralPattern(input.path)) {
-      const pattern = resolvePatternArgument(input.path, root, worktrees)
-      const leases = leasesCovering(project.db, { pattern }, now)
-      return { structured: { path: null, pattern, leases }, text: listing(pattern, leases, now) }
-    }
-    const paths = repositoryPaths(input.path, root, worktrees)
-    const path = paths[0] ?? null
-    if (path === null) {
-      return {
-        structured: { path, pattern: null, leases: [] },
-        text: `${input.path} is outside this project.`,
-      }
-    }
-    const leases = leasesCovering(project.db, { paths }, now)
-    return { structured: { path, pattern: null, leases }, text: listing(path, leases, now) }
+    const outcome = whoHas(project, input.path, project.repo.root)
+    return { structured: outcome, text: describeWhoHas(outcome, input.path, context.clock.now()) }
   },
 })
-
-function arbiterFor(context: McpContext) {
-  const project = context.project()
-  return chooseLeaseArbiter(
-    project.db,
-    projectDir(context.env.sangamHome, project.repo.projectId),
-    context.clock,
-  )
-}
-
-function listing(target: string, leases: readonly z.infer<typeof leaseSchema>[], now: number): string {
-  if (leases.length === 0) return `Nobody holds ${target}.`
-  return leases.map((lease) => describeLease(lease, now)).join('\n')
-}
 
 export const leaseTools: readonly AnyMcpTool[] = [claimTool, releaseTool, whoHasTool]

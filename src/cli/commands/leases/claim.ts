@@ -1,12 +1,7 @@
-import { describeActor } from '../../../core/leases/actor.ts'
-import { describeConflicts, describeLease } from '../../../core/leases/describe.ts'
-import { parseTtl } from '../../../core/leases/expiry.ts'
 import { resolveActor } from '../../../services/leases/actor.ts'
-import { resolvePatternArgument } from '../../../services/leases/path.ts'
+import { claimLease, describeClaimOutcome } from '../../../services/leases/claim-lease.ts'
 import { openProject } from '../../../services/project-context.ts'
-import { chooseLeaseArbiter } from '../../../services/sync/arbiter-choice.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
-import { projectDir } from '../../../store/database.ts'
 import type { CommandRun } from '../../command.ts'
 import { exitCodes } from '../../exit-codes.ts'
 
@@ -14,33 +9,18 @@ export const run: CommandRun = async (ctx, args, options) => {
   const reason = typeof options.reason === 'string' ? options.reason.trim() : ''
   if (reason === '')
     throw new SangamError(ErrorCode.Usage, 'claim needs --reason "…": say why, for whoever is kept out')
-  const ttlMs = typeof options.ttl === 'string' ? parseTtl(options.ttl) : null
+  const ttl = typeof options.ttl === 'string' ? options.ttl : null
   const project = openProject(ctx.env, ctx.cwd, ctx.clock)
   try {
-    const patterns = args.map((arg) => resolvePatternArgument(arg, ctx.cwd, project.repo.worktrees))
     const actor = resolveActor(ctx.env, project.human)
-    const arbiter = chooseLeaseArbiter(
-      project.db,
-      projectDir(ctx.env.sangamHome, project.repo.projectId),
-      ctx.clock,
-    )
-    const result = await arbiter.claim({ actor, patterns, reason, ttlMs })
-    const now = ctx.clock.now()
-    if (!result.granted) {
-      const message = `not granted:\n${describeConflicts(result.conflicts, now)}`
-      return {
-        json: { ...result, code: ErrorCode.LeaseConflict, message, actor },
-        text: message,
-        exitCode: exitCodes[ErrorCode.LeaseConflict],
-      }
+    const outcome = await claimLease(project, { actor, patterns: args, cwd: ctx.cwd, reason, ttl })
+    const text = describeClaimOutcome(outcome, ctx.clock.now())
+    if (outcome.granted) return { json: outcome, text }
+    return {
+      json: { ...outcome, code: ErrorCode.LeaseConflict, message: text },
+      text,
+      exitCode: exitCodes[ErrorCode.LeaseConflict],
     }
-    const lines = result.leases.map(
-      (lease) => `${lease.renewed ? 'renewed' : 'claimed'} ${describeLease(lease, now)}`,
-    )
-    for (const lease of result.overrode) {
-      lines.push(`note: went over ${describeActor(lease.holder)}'s auto-lease on ${lease.pattern}`)
-    }
-    return { json: { ...result, actor }, text: lines.join('\n') }
   } finally {
     project.close()
   }

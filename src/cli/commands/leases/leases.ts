@@ -30,8 +30,9 @@ async function settingChanges(options: Record<string, unknown>): Promise<Partial
       throw usage(`--auto-lease is one of off, advise, warn, refuse; got "${options.autoLease}"`)
     changes.autoLease = rung.data
   }
-  if (typeof options.autoLeaseTtl === 'string') changes.autoLeaseTtlMs = parseTtl(options.autoLeaseTtl)
-  if (typeof options.claimTtl === 'string') changes.claimTtlMs = parseTtl(options.claimTtl)
+  if (typeof options.autoLeaseTtl === 'string')
+    changes.autoLeaseTtlMs = parseTtl(options.autoLeaseTtl, '--auto-lease-ttl')
+  if (typeof options.claimTtl === 'string') changes.claimTtlMs = parseTtl(options.claimTtl, '--claim-ttl')
   if (typeof options.sessionEnd === 'string') {
     if (options.sessionEnd !== 'release' && options.sessionEnd !== 'keep') {
       throw usage(`--session-end is release or keep; got "${options.sessionEnd}"`)

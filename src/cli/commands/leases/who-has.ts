@@ -1,7 +1,4 @@
-import { describeLease } from '../../../core/leases/describe.ts'
-import { isLiteralPattern } from '../../../core/leases/pattern.ts'
-import { repositoryPaths, resolvePatternArgument } from '../../../services/leases/path.ts'
-import { leasesCovering } from '../../../services/leases/queries.ts'
+import { describeWhoHas, whoHas } from '../../../services/leases/who-has.ts'
 import { openProject } from '../../../services/project-context.ts'
 import type { CommandRun } from '../../command.ts'
 
@@ -9,33 +6,9 @@ export const run: CommandRun = async (ctx, args) => {
   const arg = args[0] ?? ''
   const project = openProject(ctx.env, ctx.cwd, ctx.clock)
   try {
-    const now = ctx.clock.now()
-    const worktrees = project.repo.worktrees
-    if (!isLiteralPattern(arg)) {
-      const pattern = resolvePatternArgument(arg, ctx.cwd, worktrees)
-      const leases = leasesCovering(project.db, { pattern }, now)
-      return { json: { path: null, pattern, leases }, text: listing(pattern, leases, now) }
-    }
-    const paths = repositoryPaths(arg, ctx.cwd, worktrees)
-    const path = paths[0] ?? null
-    if (path === null) {
-      return {
-        json: { path, pattern: null, leases: [] },
-        text: `${arg} is outside this project: no lease applies`,
-      }
-    }
-    const leases = leasesCovering(project.db, { paths }, now)
-    return { json: { path, pattern: null, leases }, text: listing(path, leases, now) }
+    const outcome = whoHas(project, arg, ctx.cwd)
+    return { json: outcome, text: describeWhoHas(outcome, arg, ctx.clock.now()) }
   } finally {
     project.close()
   }
-}
-
-function listing(
-  target: string,
-  leases: readonly Parameters<typeof describeLease>[0][],
-  now: number,
-): string {
-  if (leases.length === 0) return `nobody holds ${target}`
-  return leases.map((lease) => describeLease(lease, now)).join('\n')
 }
