@@ -179,7 +179,10 @@ test("a human's claim takes over the auto-lease of their own agent, and the team
   })
   assert.equal(edit.code, 0, edit.stderr)
 
-  const claim = await runCli(['claim', 'src/a.ts', '-r', 'finishing it myself'], { cwd: repo.path, env: alice })
+  const claim = await runCli(['claim', 'src/a.ts', '-r', 'finishing it myself'], {
+    cwd: repo.path,
+    env: alice,
+  })
   assert.equal(claim.code, 0, `not "held by your claude session": ${claim.stdout}${claim.stderr}`)
   assert.match(
     claim.stdout,
