@@ -50,6 +50,16 @@ test("the brief lists what others hold, a lease forced from the reader first, an
   ])
 })
 
+test('a session is told its human took over its auto-lease; nobody else is', () => {
+  const takeover = event('taken-over', reader, alice, 'finishing it myself')
+  const told = leaseBriefSection({ leases: [], events: [takeover], reader, now })
+  assert.deepEqual(told.lines, [
+    'your auto-lease on docs/** was taken over by alice@x.dev, whose claim covers your edits: "finishing it myself"',
+  ])
+  const other = leaseBriefSection({ leases: [], events: [takeover], reader: codex, now })
+  assert.deepEqual(other.lines, [], 'not shown as a forced release to anyone')
+})
+
 test("a human's own lease does not show as someone else's to that human's sessions", () => {
   const section = leaseBriefSection({ leases: [lease(alice, 'lib/**')], events: [], reader, now })
   assert.deepEqual(section.lines, [])

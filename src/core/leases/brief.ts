@@ -8,7 +8,7 @@ export const endingSoonMs = 30 * 60 * 1000
 
 export interface LeaseBriefInput {
   readonly leases: readonly Lease[]
-  /** Forced releases and collisions the reader has not been told about, newest first. */
+  /** Forced releases, takeovers and collisions the reader has not been told about, newest first. */
   readonly events: readonly LeaseLogEntry[]
   readonly reader: Actor
   readonly now: number
@@ -16,7 +16,7 @@ export interface LeaseBriefInput {
 
 /**
  * The leases that matter to the reader, most pressing first: a lease of theirs someone forced
- * away; what others hold (claims, then files being edited), where the reader's edits are refused;
+ * away or their human took over; what others hold (claims, then files being edited), where the reader's edits are refused;
  * collisions and forced releases the team should know of; the reader's own claims about to end.
  */
 export function leaseBriefSection({ leases, events, reader, now }: LeaseBriefInput): BriefSection {
@@ -26,12 +26,13 @@ export function leaseBriefSection({ leases, events, reader, now }: LeaseBriefInp
     (lease) =>
       lease.kind === 'claim' && isSameActor(lease.holder, reader) && lease.expiresAt - now <= endingSoonMs,
   )
-  const takenFromReader = events.filter((e) => e.action === 'force-released' && isSameActor(e.holder, reader))
-  const otherEvents = events.filter((e) => !takenFromReader.includes(e))
+  const takenFromReader = events.filter(
+    (e) => (e.action === 'force-released' || e.action === 'taken-over') && isSameActor(e.holder, reader),
+  )
+  // A takeover is between a human and their own session: nobody else needs the line.
+  const otherEvents = events.filter((e) => !takenFromReader.includes(e) && e.action !== 'taken-over')
   const lines = [
-    ...takenFromReader.map(
-      (e) => `your lease on ${e.pattern} was released by ${describeActor(e.by)}: "${e.reason}"`,
-    ),
+    ...takenFromReader.map((e) => takenLine(e)),
     ...byKind('claim').map((lease) => claimLine(lease, now)),
     ...byKind('auto').map((lease) => `${lease.pattern}: being edited by ${describeActor(lease.holder)}`),
     ...otherEvents.map((e) => eventLine(e)),
@@ -46,6 +47,13 @@ export function leaseBriefSection({ leases, events, reader, now }: LeaseBriefInp
     total: lines.length,
     empty: 'nothing is leased by others',
   }
+}
+
+function takenLine(entry: LeaseLogEntry): string {
+  const by = describeActor(entry.by)
+  if (entry.action === 'taken-over')
+    return `your auto-lease on ${entry.pattern} was taken over by ${by}, whose claim covers your edits: "${entry.reason}"`
+  return `your lease on ${entry.pattern} was released by ${by}: "${entry.reason}"`
 }
 
 function claimLine(lease: Lease, now: number): string {
