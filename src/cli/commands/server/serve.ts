@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path'
 import { acquireServeLock } from '../../../serve/serve-lock.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
 import type { CommandRun } from '../../command.ts'
-import { defaultServePort } from '../../registry.ts'
+import { defaultServePort } from '../../serve-port.ts'
 
 export const run: CommandRun = async (ctx, _args, options) => {
   const host = typeof options.host === 'string' ? options.host : '127.0.0.1'
