@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { projectDir } from '../config/data-paths.ts'
 import { describeActor } from '../core/leases/actor.ts'
 import { describeConflicts, describeLease } from '../core/leases/describe.ts'
 import { maxTtlMs } from '../core/leases/expiry.ts'
@@ -8,7 +9,6 @@ import { repositoryPaths, resolvePatternArgument } from '../services/leases/path
 import { leasesCovering } from '../services/leases/queries.ts'
 import { chooseLeaseArbiter } from '../services/sync/arbiter-choice.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
-import { projectDir } from '../store/database.ts'
 import type { McpContext } from './mcp-context.ts'
 import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
 

@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
+import { databaseFileIn, projectDir, projectsDir } from '../config/data-paths.ts'
 import { type Clock, systemClock } from '../shared/clock.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import type { Db } from './db.ts'
@@ -18,25 +19,16 @@ export interface OpenOptions {
   readonly clock?: Clock | undefined
 }
 
-/** Where a project's database lives: `$SANGAM_HOME/projects/<projectId>/sangam.db`. */
-export function projectDir(sangamHome: string, projectId: string): string {
-  return join(sangamHome, 'projects', projectId)
-}
-
-export function databasePath(sangamHome: string, projectId: string): string {
-  return join(projectDir(sangamHome, projectId), 'sangam.db')
-}
-
 /**
  * Opens (creating and migrating if needed) a project's database. Directories are 0700 and files
  * 0600 because transcripts hold private conversations, tool output and, before scrubbing, secrets.
  */
 export function openProjectDatabase(sangamHome: string, projectId: string, options: OpenOptions = {}): Db {
   const dir = projectDir(sangamHome, projectId)
-  const file = join(dir, 'sangam.db')
+  const file = databaseFileIn(dir)
   if (options.readonly) return openReadonly(file, options)
   ensurePrivateDir(sangamHome)
-  ensurePrivateDir(join(sangamHome, 'projects'))
+  ensurePrivateDir(projectsDir(sangamHome))
   ensurePrivateDir(dir)
   return openWritable(file, options)
 }

@@ -3,10 +3,10 @@ import { rmSync, writeFileSync } from 'node:fs'
 import { test } from 'node:test'
 import { memoryFixture } from '../../../test/helpers/memory-fixture.ts'
 import { tmpGitRepo } from '../../../test/helpers/tmp-git-repo.ts'
+import { daemonFileBeside } from '../../config/data-paths.ts'
 import { ManualClock } from '../../shared/clock.ts'
 import { ensureSourceFile } from '../../store/capture/source-file-table.ts'
 import { briefSections } from '../brief-sections.ts'
-import { daemonFileBeside } from '../daemon-discovery.ts'
 import { MemoryBrief } from './memory-brief.ts'
 
 const start = Date.parse('2026-11-02T10:00:00Z')

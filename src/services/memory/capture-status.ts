@@ -1,7 +1,8 @@
+import { daemonFileBeside } from '../../config/data-paths.ts'
 import type { BriefSection } from '../../core/memory/brief-assembly.ts'
 import { describeAge } from '../../core/memory/brief-lines.ts'
 import { lastCaptureAt } from '../../store/capture/source-file-table.ts'
-import { daemonFileBeside, runningDaemon } from '../daemon-discovery.ts'
+import { runningDaemon } from '../daemon-discovery.ts'
 import type { BriefContext } from './brief-section-source.ts'
 
 /**

@@ -1,3 +1,4 @@
+import { projectDir } from '../../../config/data-paths.ts'
 import { describeActor } from '../../../core/leases/actor.ts'
 import { describeConflicts, describeLease } from '../../../core/leases/describe.ts'
 import { parseTtl } from '../../../core/leases/expiry.ts'
@@ -6,7 +7,6 @@ import { resolvePatternArgument } from '../../../services/leases/path.ts'
 import { openProject } from '../../../services/project-context.ts'
 import { chooseLeaseArbiter } from '../../../services/sync/arbiter-choice.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
-import { projectDir } from '../../../store/database.ts'
 import type { CommandRun } from '../../command.ts'
 import { exitCodes } from '../../exit-codes.ts'
 

@@ -1,3 +1,4 @@
+import { projectDir } from '../../../config/data-paths.ts'
 import { describeActor } from '../../../core/leases/actor.ts'
 import { describeLease } from '../../../core/leases/describe.ts'
 import { resolveActor } from '../../../services/leases/actor.ts'
@@ -5,7 +6,6 @@ import { resolvePatternArgument } from '../../../services/leases/path.ts'
 import { openProject } from '../../../services/project-context.ts'
 import { chooseLeaseArbiter } from '../../../services/sync/arbiter-choice.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
-import { projectDir } from '../../../store/database.ts'
 import type { CommandRun } from '../../command.ts'
 
 export const run: CommandRun = async (ctx, args, options) => {
