@@ -270,7 +270,8 @@ test('every file allowed to read time, randomness or the environment exists and 
 })
 
 test('paths under the data directory are computed only in config/data-paths.ts', () => {
-  const names = /['"`](sangam\.db|daemon\.json|sync\.json|hook-heartbeat|hook-locators\.json|serve\.lock)['"`]|sangamHome,\s*['"`]/
+  const names =
+    /['"`](sangam\.db|daemon\.json|sync\.json|hook-heartbeat|hook-locators\.json|serve\.lock)['"`]|sangamHome,\s*['"`]/
   const violations = sourceFiles(src)
     .filter((file) => !isTest(file) && relative(root, file) !== 'src/config/data-paths.ts')
     .filter((file) => names.test(code(file)))
