@@ -34,10 +34,9 @@ const features: Record<string, Record<string, readonly string[]>> = {
   shared: {},
   protocol: { sync: [] },
   core: {
-    // A lease section is a brief section; the brief's lines say session ids and durations the way
-    // leases do.
+    // The lease lines of the brief are a brief section.
     leases: ['memory'],
-    memory: ['leases'],
+    memory: [],
     secrets: [],
     sync: [],
   },
