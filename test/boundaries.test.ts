@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
-import { readdirSync, readFileSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { dirname, join, relative, sep } from 'node:path'
 import { test } from 'node:test'
 
 /**
@@ -12,20 +12,100 @@ const rank: Record<string, number> = {
   protocol: 1,
   core: 2,
   config: 3,
-  store: 3,
-  transcripts: 3,
-  git: 3,
-  services: 4,
-  hooks: 5,
-  mcp: 5,
-  daemon: 5,
-  serve: 5,
-  install: 6,
-  cli: 7,
+  store: 4,
+  transcripts: 4,
+  git: 4,
+  services: 5,
+  hooks: 6,
+  mcp: 6,
+  daemon: 6,
+  serve: 6,
+  install: 7,
+  cli: 8,
 }
+
+/**
+ * Inside a layer, each folder is a feature, named by its path below the layer (`commands/setup`);
+ * `''` is the layer's own top-level files. Every file may import its own feature, the folders that
+ * contain it (its layer's top level, `commands` for `commands/setup`), and the features listed for
+ * its feature here, nothing else of its layer. A new folder fails the test until it is declared.
+ */
+const features: Record<string, Record<string, readonly string[]>> = {
+  shared: {},
+  protocol: { sync: [] },
+  core: {
+    // The lease lines of the brief are a brief section.
+    leases: ['memory'],
+    memory: [],
+    secrets: [],
+    sync: [],
+  },
+  config: {},
+  store: {
+    // migrations.ts lists every feature's tables.
+    '': ['capture', 'leases', 'memory', 'sync'],
+    capture: ['memory'],
+    leases: [],
+    memory: [],
+    sync: ['capture', 'leases', 'memory'],
+  },
+  transcripts: { claude: [], codex: [] },
+  git: {},
+  services: {
+    // brief-sections.ts composes the brief from every feature's sections.
+    '': ['memory', 'leases', 'sync'],
+    capture: [],
+    // The lease section plugs into the brief (memory/brief-section-source.ts).
+    leases: ['memory'],
+    memory: [],
+    // Team sync carries leases and notes, and adds its sections to the brief.
+    sync: ['leases', 'memory'],
+  },
+  hooks: {},
+  mcp: {},
+  daemon: {},
+  serve: {},
+  install: {},
+  cli: {
+    // registry.ts lists every command.
+    '': ['commands/leases', 'commands/memory', 'commands/server', 'commands/setup'],
+    commands: [],
+    'commands/leases': [],
+    'commands/memory': [],
+    'commands/server': [],
+    'commands/setup': [],
+  },
+}
+
+/**
+ * Time, randomness and the process environment come in through injection (house style): only
+ * these files touch `Date.now`, `new Date()`, `Math.random`, the crypto random sources or
+ * `process.env`. Everyone else takes a `Clock`, a `Random` or an `Environment`.
+ */
+const ambientAllowed: Record<string, string> = {
+  'src/shared/clock.ts': 'owns the clock: systemClock',
+  'src/shared/random.ts': 'owns randomness: systemRandom (jitter, ids, keys)',
+  'src/config/git-environment.ts': 'owns the environment git children inherit',
+  'src/cli/main.ts': "the CLI's composition root (env read once at start)",
+  'src/hooks/agent-hook-main.ts':
+    "the agent hooks' composition root (own bundle; env and clock once per run)",
+  'src/hooks/pre-push-main.ts': "the git pre-push hook's composition root",
+  'server/src/project-object.ts': "the Durable Object, the server's composition root: the clock per request",
+}
+
+const ambientPatterns: readonly [string, RegExp][] = [
+  ['Date.now', /\bDate\.now\b/],
+  ['new Date()', /\bnew Date\(\s*\)/],
+  ['Math.random', /\bMath\.random\b/],
+  ['randomUUID', /\brandomUUID\b/],
+  ['randomBytes', /\brandomBytes\b/],
+  ['getRandomValues', /\bgetRandomValues\b/],
+  ['process.env', /\bprocess\.env\b/],
+]
 
 const root = join(import.meta.dirname, '..')
 const src = join(root, 'src')
+const serverSrc = join(root, 'server', 'src')
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -35,6 +115,12 @@ function sourceFiles(dir: string): string[] {
   })
 }
 
+function folders(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .flatMap((entry) => [entry.name, ...folders(join(dir, entry.name)).map((sub) => `${entry.name}/${sub}`)])
+}
+
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8')
   const specifiers = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/g)]
@@ -42,17 +128,36 @@ function importsOf(file: string): string[] {
   return [...specifiers, ...dynamic].map((match) => match[1] ?? '')
 }
 
-const layerOf = (file: string): string => relative(src, file).split('/')[0] ?? ''
+/** The files `file` imports by relative path, resolved. */
+function relativeImports(file: string): string[] {
+  return importsOf(file)
+    .filter((specifier) => specifier.startsWith('.'))
+    .map((specifier) => join(dirname(file), specifier))
+}
+
+const isTest = (file: string): boolean => file.endsWith('.test.ts')
+const layerOf = (file: string): string => relative(src, file).split(sep)[0] ?? ''
+/** `commands/setup` for src/cli/commands/setup/init.ts; `''` for a layer's top-level file. */
+const featureOf = (file: string): string => relative(src, dirname(file)).split(sep).slice(1).join('/')
+const contains = (folder: string, feature: string): boolean =>
+  folder === '' || feature === folder || feature.startsWith(`${folder}/`)
+
+/** Source without comments, so a comment that names `process.env` is not a use of it. */
+function code(file: string): string {
+  return readFileSync(file, 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/(^|\s)\/\/.*$/gm, '$1')
+}
 
 test('every folder under src/ has a rank', () => {
-  const folders = readdirSync(src, { withFileTypes: true }).filter((entry) => entry.isDirectory())
-  for (const folder of folders) assert.ok(folder.name in rank, `src/${folder.name} has no rank in this test`)
+  const layers = readdirSync(src, { withFileTypes: true }).filter((entry) => entry.isDirectory())
+  for (const layer of layers) assert.ok(layer.name in rank, `src/${layer.name} has no rank in this test`)
 })
 
 test('imports between src/ folders flow one way', () => {
   const violations: string[] = []
   for (const file of sourceFiles(src)) {
-    if (file.endsWith('.test.ts')) continue
+    if (isTest(file)) continue
     const from = layerOf(file)
     for (const specifier of importsOf(file)) {
       if (!specifier.startsWith('.')) continue
@@ -65,10 +170,118 @@ test('imports between src/ folders flow one way', () => {
   assert.deepEqual(violations, [])
 })
 
+test('every folder inside a layer is a declared feature, and every declared feature exists', () => {
+  const problems: string[] = []
+  for (const layer of Object.keys(rank)) {
+    const declared = features[layer]
+    if (declared === undefined) {
+      problems.push(`src/${layer} has no entry in features`)
+      continue
+    }
+    const present = folders(join(src, layer))
+    for (const folder of present) {
+      if (!(folder in declared)) problems.push(`src/${layer}/${folder} is not a declared feature of ${layer}`)
+    }
+    for (const [feature, edges] of Object.entries(declared)) {
+      if (feature !== '' && !present.includes(feature))
+        problems.push(`feature ${layer}/${feature} is declared but has no folder`)
+      for (const edge of edges) {
+        if (!(edge in declared))
+          problems.push(`${layer}/${feature || '.'} may import ${edge}, which is undeclared`)
+      }
+    }
+  }
+  assert.deepEqual(problems, [])
+})
+
+test('features of a layer import each other only along declared edges', () => {
+  const violations: string[] = []
+  for (const file of sourceFiles(src)) {
+    if (isTest(file)) continue
+    const layer = layerOf(file)
+    const from = featureOf(file)
+    const allowed = features[layer]?.[from] ?? []
+    for (const target of relativeImports(file)) {
+      if (layerOf(target) !== layer) continue
+      const to = featureOf(target)
+      if (contains(to, from) || allowed.some((edge) => contains(edge, to))) continue
+      violations.push(`${relative(root, file)} (${layer}/${from || '.'}) imports ${layer}/${to || '.'}`)
+    }
+  }
+  assert.deepEqual(violations, [])
+})
+
+test('no import cycles among src/ files', () => {
+  const graph = new Map<string, string[]>()
+  for (const file of sourceFiles(src)) {
+    if (isTest(file)) continue
+    graph.set(
+      file,
+      relativeImports(file).filter((target) => existsSync(target)),
+    )
+  }
+  const cycles: string[] = []
+  const done = new Set<string>()
+  const path: string[] = []
+  const onPath = new Set<string>()
+  const visit = (file: string): void => {
+    if (done.has(file)) return
+    if (onPath.has(file)) {
+      const cycle = [...path.slice(path.indexOf(file)), file].map((entry) => relative(src, entry))
+      cycles.push(cycle.join(' -> '))
+      return
+    }
+    onPath.add(file)
+    path.push(file)
+    for (const target of graph.get(file) ?? []) visit(target)
+    path.pop()
+    onPath.delete(file)
+    done.add(file)
+  }
+  for (const file of [...graph.keys()].sort()) visit(file)
+  assert.deepEqual(cycles, [])
+})
+
+test('time, randomness and the environment are read only where they are owned', () => {
+  const violations: string[] = []
+  const files = [...sourceFiles(src), ...sourceFiles(serverSrc)].filter((file) => !isTest(file))
+  for (const file of files) {
+    const name = relative(root, file)
+    if (name in ambientAllowed) continue
+    const text = code(file)
+    for (const [what, pattern] of ambientPatterns) {
+      if (pattern.test(text)) violations.push(`${name} uses ${what}`)
+    }
+  }
+  assert.deepEqual(violations, [])
+})
+
+test('every file allowed to read time, randomness or the environment exists and does', () => {
+  for (const [name, reason] of Object.entries(ambientAllowed)) {
+    const file = join(root, name)
+    assert.ok(existsSync(file), `${name} (${reason}) is allowed but does not exist`)
+    const text = code(file)
+    assert.ok(
+      ambientPatterns.some(([, pattern]) => pattern.test(text)),
+      `${name} (${reason}) is allowed but reads none of them: drop it from the list`,
+    )
+  }
+})
+
+test('paths under the data directory are computed only in config/data-paths.ts', () => {
+  const names =
+    /['"`](sangam\.db|daemon\.json|sync\.json|hook-heartbeat|hook-locators\.json|serve\.lock)['"`]|sangamHome,\s*['"`]/
+  const violations = sourceFiles(src)
+    .filter((file) => !isTest(file) && relative(root, file) !== 'src/config/data-paths.ts')
+    .filter((file) => names.test(code(file)))
+    .map((file) => relative(root, file))
+  assert.deepEqual(violations, [])
+})
+
 test('protocol/, core/ and shared/ import no Node builtins and no packages but zod', () => {
   const violations: string[] = []
   for (const file of sourceFiles(src)) {
-    if (!['protocol', 'core', 'shared'].includes(layerOf(file)) || file.endsWith('.test.ts')) continue
+    if (!['protocol', 'core', 'shared'].includes(layerOf(file)) || isTest(file)) continue
     for (const specifier of importsOf(file)) {
       if (specifier.startsWith('.') || specifier === 'zod') continue
       violations.push(`${relative(root, file)} imports ${specifier}`)
@@ -80,23 +293,16 @@ test('protocol/, core/ and shared/ import no Node builtins and no packages but z
 test('SQL lives only in store/', () => {
   const violations: string[] = []
   for (const file of sourceFiles(src)) {
-    if (layerOf(file) === 'store' || file.endsWith('.test.ts')) continue
+    if (layerOf(file) === 'store' || isTest(file)) continue
     const text = readFileSync(file, 'utf8')
     if (/\.prepare\(|\.exec\(\s*['"`/]|\bpragma\(/.test(text)) violations.push(relative(root, file))
   }
   assert.deepEqual(violations, [])
 })
 
-test('the server imports only protocol/ and core/ from src/', () => {
-  const serverSrc = join(root, 'server', 'src')
-  let files: string[] = []
-  try {
-    files = sourceFiles(serverSrc)
-  } catch {
-    return
-  }
+test('the server imports only protocol/, core/ and shared/ from src/', () => {
   const violations: string[] = []
-  for (const file of files) {
+  for (const file of sourceFiles(serverSrc)) {
     for (const specifier of importsOf(file)) {
       if (!specifier.includes('/src/')) continue
       const target = specifier.split('/src/')[1]?.split('/')[0] ?? ''

@@ -7,6 +7,7 @@ import type {
   ServerClaimRequest,
   ServerReleaseRequest,
 } from '../../src/protocol/sync/lease.ts'
+import type { Random } from '../../src/shared/random.ts'
 import { isSangamError } from '../../src/shared/sangam-error.ts'
 import type { LeaseTable } from './lease-table.ts'
 import type { Presence } from './presence.ts'
@@ -19,6 +20,8 @@ export interface LeaseDeskParts {
   readonly leases: LeaseTable
   readonly records: RecordLog
   readonly presence: Presence
+  /** Names the records the desk appends. */
+  readonly random: Random
 }
 
 /**
@@ -43,7 +46,7 @@ export class LeaseDesk {
     if (request.ttlMs < minTtlMs || request.ttlMs > maxTtlMs)
       throw new Refusal('INVALID_REQUEST', `ttlMs must be between ${minTtlMs} and ${maxTtlMs}`)
     const claim = { ...request, patterns: request.patterns.map(normalise) }
-    const { storage, leases, records, presence } = this.#parts
+    const { storage, leases, records, presence, random } = this.#parts
     return this.#transaction(() => {
       presence.touch([request.actor], now)
       const lastToken = readProjectRow(storage.sql)?.fencingToken ?? 0
@@ -53,11 +56,11 @@ export class LeaseDesk {
       for (const lease of decision.tookOver) {
         leases.remove(lease.token)
         const payload = { lease, forceReason: claim.reason, takeover: true }
-        records.append([serverRecord('lease.released', request.actor, now, payload)], now)
+        records.append([serverRecord(random, 'lease.released', request.actor, now, payload)], now)
       }
       for (const { lease, renewed } of decision.leases) {
         leases.put(lease)
-        records.append([serverRecord('lease.granted', lease.holder, now, { lease, renewed })], now)
+        records.append([serverRecord(random, 'lease.granted', lease.holder, now, { lease, renewed })], now)
       }
       recordFencingToken(storage.sql, decision.lastToken)
       return {
@@ -71,7 +74,7 @@ export class LeaseDesk {
 
   release(request: ServerReleaseRequest, now: number): ReleaseResult {
     const release = { ...request, patterns: request.patterns?.map(normalise) ?? null }
-    const { leases, records, presence } = this.#parts
+    const { leases, records, presence, random } = this.#parts
     return this.#transaction(() => {
       presence.touch([request.actor], now)
       const plan = planRelease(leases.live(now), release, now)
@@ -83,7 +86,10 @@ export class LeaseDesk {
       for (const lease of plan.released) {
         leases.remove(lease.token)
         const forceReason = plan.forced.includes(lease) ? request.forceReason : null
-        records.append([serverRecord('lease.released', request.actor, now, { lease, forceReason })], now)
+        records.append(
+          [serverRecord(random, 'lease.released', request.actor, now, { lease, forceReason })],
+          now,
+        )
       }
       return { ok: true, released: [...plan.released], forced: [...plan.forced] }
     })
@@ -109,6 +115,6 @@ function normalise(pattern: string): string {
   }
 }
 
-function serverRecord(type: string, actor: Actor, now: number, payload: unknown) {
-  return { id: `srv_${crypto.randomUUID()}`, type, actor, at: new Date(now).toISOString(), payload }
+function serverRecord(random: Random, type: string, actor: Actor, now: number, payload: unknown) {
+  return { id: `srv_${random.uuid()}`, type, actor, at: new Date(now).toISOString(), payload }
 }

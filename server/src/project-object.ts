@@ -7,6 +7,7 @@ import { pullQuerySchema } from '../../src/protocol/sync/pull.ts'
 import { pushRequestSchema } from '../../src/protocol/sync/push.ts'
 import { matchSyncRoute, type SyncAction } from '../../src/protocol/sync/routes.ts'
 import { pingMessage, pongMessage } from '../../src/protocol/sync/upstream.ts'
+import { systemRandom } from '../../src/shared/random.ts'
 import type { Env } from './env.ts'
 import { LeaseDesk } from './lease-desk.ts'
 import { LeaseTable } from './lease-table.ts'
@@ -43,13 +44,14 @@ export class ProjectObject extends DurableObject<Env> {
     migrate(ctx.storage.sql)
     this.#records = new RecordLog(ctx.storage.sql)
     this.#presence = new Presence(ctx.storage.sql)
-    this.#sockets = new SocketHub(ctx, this.#records)
+    this.#sockets = new SocketHub(ctx, this.#records, systemRandom)
     this.#pushes = new PushRateLimiter(this.#limits.pushesPerSecond)
     this.#leases = new LeaseDesk({
       storage: ctx.storage,
       leases: new LeaseTable(ctx.storage.sql),
       records: this.#records,
       presence: this.#presence,
+      random: systemRandom,
     })
     this.#conversation = new SocketConversation({
       storage: ctx.storage,

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { actorKey } from '../../src/core/leases/actor.ts'
 import { type Actor, actorSchema } from '../../src/protocol/lease.ts'
+import type { Random } from '../../src/shared/random.ts'
 import type { Connected } from './presence.ts'
 import type { RecordLog } from './record-log.ts'
 
@@ -36,18 +37,21 @@ type Attachment = z.infer<typeof attachmentSchema>
 export class SocketHub {
   readonly #ctx: DurableObjectState
   readonly #records: RecordLog
+  readonly #random: Random
   readonly #scheduled = new Set<string>()
 
-  constructor(ctx: DurableObjectState, records: RecordLog) {
+  /** `random` names the connections. */
+  constructor(ctx: DurableObjectState, records: RecordLog, random: Random) {
     this.#ctx = ctx
     this.#records = records
+    this.#random = random
   }
 
   /** Accepts an (already authenticated) upgrade; the socket stays silent until it subscribes. */
   accept(): Response {
     const { 0: client, 1: server } = new WebSocketPair()
     this.#ctx.acceptWebSocket(server)
-    const attachment: Attachment = { connectionId: crypto.randomUUID(), subscription: null }
+    const attachment: Attachment = { connectionId: this.#random.uuid(), subscription: null }
     server.serializeAttachment(attachment)
     return new Response(null, { status: 101, webSocket: client })
   }

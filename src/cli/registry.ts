@@ -1,4 +1,5 @@
 import type { CommandSpec, OptionSpec } from './command.ts'
+import { defaultServePort } from './serve-port.ts'
 
 /**
  * Every CLI command, in the order `--help` lists them: what each accepts, as data, and where its
@@ -11,8 +12,6 @@ const sinceOption: OptionSpec = {
   flags: '--since <date|Nd>',
   description: 'capture window start: an ISO date (2026-11-01) or a count back (14d, 12h); default 14d',
 }
-
-export const defaultServePort = 8787
 
 export const commands: readonly CommandSpec[] = [
   {

@@ -4,6 +4,7 @@ import type { Replicator, SyncStatus } from '../services/sync/replicator.ts'
 import type { Clock } from '../shared/clock.ts'
 import type { Logger } from '../shared/logger.ts'
 import { NudgeableSleep } from '../shared/nudgeable-sleep.ts'
+import { systemRandom } from '../shared/random.ts'
 import type { Db } from '../store/database.ts'
 import type { Service } from './service.ts'
 
@@ -88,7 +89,7 @@ export class SyncService implements Service {
         }
         if (outcome.kind === 'moved') continue
         failures = outcome.connected ? 0 : failures + 1
-        const retryInMs = reconnectDelayMs(failures, (this.#options.random ?? Math.random)())
+        const retryInMs = reconnectDelayMs(failures, (this.#options.random ?? systemRandom.fraction)())
         this.#options.onStatus({
           type: 'sync-offline',
           url: attachment.url,

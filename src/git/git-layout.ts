@@ -28,18 +28,22 @@ export function findGitLayout(start: string): GitLayout | null {
 }
 
 /**
- * Every worktree of the repository, the main one first, read from the `gitdir` file of each entry
- * under `<common>/worktrees/`. A linked worktree whose directory is gone is still listed: its path
- * may come back.
+ * Every worktree of the repository, the main one first and the linked ones by path (the order of
+ * `git worktree list`), read from the `gitdir` file of each entry under `<common>/worktrees/`.
+ * This is the one worktree listing: hooks call it on their layout, and `openRepository` on what
+ * git told it, so both see the same list without spawning `git worktree list`. A linked worktree
+ * whose directory is gone is still listed: its path may come back. A bare repository has no main
+ * worktree, so only its linked ones are listed.
  */
-export function worktreeRoots(layout: GitLayout): string[] {
-  const roots = basename(layout.commonDir) === '.git' ? [dirname(layout.commonDir)] : []
+export function worktreeRoots(layout: Pick<GitLayout, 'worktreeRoot' | 'commonDir'>): string[] {
+  const main = basename(layout.commonDir) === '.git' ? [dirname(layout.commonDir)] : []
   let names: string[] = []
   try {
     names = readdirSync(join(layout.commonDir, 'worktrees'))
   } catch {
     names = []
   }
+  const linked: string[] = []
   for (const name of names) {
     const pointer = readTrimmed(join(layout.commonDir, 'worktrees', name, 'gitdir'))
     if (pointer === null) continue
@@ -47,8 +51,10 @@ export function worktreeRoots(layout: GitLayout): string[] {
       isAbsolute(pointer) ? pointer : resolve(layout.commonDir, 'worktrees', name, pointer),
     )
     const real = realOrNull(root) ?? root
-    if (!roots.includes(real)) roots.push(real)
+    if (!main.includes(real) && !linked.includes(real)) linked.push(real)
   }
+  linked.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  const roots = [...main, ...linked]
   if (!roots.includes(layout.worktreeRoot)) roots.push(layout.worktreeRoot)
   return roots
 }

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process'
+import { gitEnvironment } from '../config/git-environment.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 
 /** The outcome of one git invocation. A non-zero exit is an answer, not an exception. */
@@ -10,7 +11,7 @@ export interface GitResult {
 
 /**
  * Runs git. This is the only place in sangam that spawns git, so that every call gets the same
- * environment: no pager, no prompts for credentials, no localisation of messages we parse.
+ * environment (`config/git-environment.ts`).
  */
 export function runGit(args: readonly string[], cwd: string, input?: string): GitResult {
   const result = spawnSync('git', args, {
@@ -18,7 +19,7 @@ export function runGit(args: readonly string[], cwd: string, input?: string): Gi
     input,
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
-    env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', LC_ALL: 'C' },
+    env: gitEnvironment(),
   })
   if (result.error) {
     throw new SangamError(ErrorCode.GitFailed, `could not run git: ${result.error.message}`, undefined, {

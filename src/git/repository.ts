@@ -4,6 +4,7 @@ import { isAbsolute, resolve } from 'node:path'
 import { normaliseRemoteUrl } from '../core/remote-url.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import { gitOutputOrNull, runGit } from './git.ts'
+import { worktreeRoots } from './git-layout.ts'
 
 /** What sangam needs to know about the repository it runs in. */
 export interface Repository {
@@ -37,7 +38,7 @@ export function openRepository(cwd: string): Repository {
   return {
     root,
     commonDir,
-    worktrees: listWorktrees(root),
+    worktrees: worktreeRoots({ worktreeRoot: root, commonDir }),
     remote,
     projectId: `prj_${createHash('sha256').update(identity).digest('hex').slice(0, 16)}`,
     identitySource: remote === null ? 'common-dir' : 'remote',
@@ -52,23 +53,6 @@ function findRemote(root: string): string | null {
   if (!first) return null
   const url = gitOutputOrNull(['config', '--get', `remote.${first.trim()}.url`], root)
   return url ? normaliseRemoteUrl(url) : null
-}
-
-function listWorktrees(root: string): string[] {
-  const out = gitOutputOrNull(['worktree', 'list', '--porcelain'], root)
-  const paths = (out ?? '')
-    .split('\n')
-    .filter((line) => line.startsWith('worktree '))
-    .map((line) => line.slice('worktree '.length))
-    .map((path) => {
-      try {
-        return realpathSync(path)
-      } catch {
-        // A worktree whose directory was deleted without `git worktree prune` still holds history.
-        return path
-      }
-    })
-  return paths.length > 0 ? paths : [root]
 }
 
 /** The human behind this checkout: git `user.email`, else `user.name`, else null. */

@@ -1,5 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { heartbeatDir } from '../config/data-paths.ts'
 import { isRecord } from '../shared/is-record.ts'
 import { stringField } from './hook-payload.ts'
 
@@ -21,10 +22,6 @@ export interface Heartbeat {
   /** What the hook answered: `allow`, `deny`, `context`, `released`, `fail-open: <why>`, … */
   readonly outcome: string
   readonly durationMs: number
-}
-
-export function heartbeatDir(projectDir: string): string {
-  return join(projectDir, 'hook-heartbeat')
 }
 
 export function writeHeartbeat(projectDir: string, beat: Heartbeat): void {

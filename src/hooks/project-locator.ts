@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { databasePath, hookLocatorsFile, projectDir } from '../config/data-paths.ts'
 import { findGitLayout, type GitLayout, worktreeRoots } from '../git/git-layout.ts'
 import { isRecord } from '../shared/is-record.ts'
-import { databasePath, projectDir } from '../store/database.ts'
 import { stringField } from './hook-payload.ts'
 
 /**
@@ -37,7 +37,7 @@ export async function locateProject(
   const layout = findGitLayout(cwd)
   if (layout === null) return null
   const configMtimeMs = mtimeOf(join(layout.commonDir, 'config'))
-  const file = join(sangamHome, 'hook-locators.json')
+  const file = hookLocatorsFile(sangamHome)
   const locators = readLocators(file)
   const known = validEntry(locators[layout.commonDir], configMtimeMs, now)
   const found = known ?? (await askGit(layout))

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs'
+import { databasePath, projectDir } from '../config/data-paths.ts'
 import type { Environment } from '../config/environment.ts'
 import { describeLease } from '../core/leases/describe.ts'
 import { decideEdit } from '../core/leases/edit.ts'
@@ -9,7 +10,7 @@ import type { Actor } from '../protocol/lease.ts'
 import { matchLeasePath } from '../services/leases/matcher.ts'
 import { readLeaseSettings } from '../services/leases/settings.ts'
 import { checkoutHuman } from '../services/project-context.ts'
-import { databasePath, openDatabaseFile, projectDir } from '../store/database.ts'
+import { openDatabaseFile } from '../store/database.ts'
 import { hasLeaseTables, readLeases } from '../store/leases/lease-table.ts'
 
 /**

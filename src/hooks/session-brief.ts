@@ -1,5 +1,5 @@
 import type { Actor } from '../protocol/lease.ts'
-import { briefSections } from '../services/memory/brief-sections.ts'
+import { briefSections } from '../services/brief-sections.ts'
 import { MemoryBrief } from '../services/memory/memory-brief.ts'
 import { openDatabaseFile } from '../store/database.ts'
 import { type HookAnswer, sessionContext } from './hook-answer.ts'

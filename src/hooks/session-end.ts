@@ -1,5 +1,5 @@
 import type { Actor } from '../protocol/lease.ts'
-import { chooseLeaseArbiter } from '../services/sync/arbiter-choice.ts'
+import { chooseLeaseArbiter } from '../services/arbiter-choice.ts'
 import { openDatabaseFile } from '../store/database.ts'
 import { type HookAnswer, quiet } from './hook-answer.ts'
 import type { LocatedProject } from './project-locator.ts'

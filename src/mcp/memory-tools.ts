@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { currentBranch } from '../git/branch.ts'
 import { eventKindSchema, vendorSchema } from '../protocol/event.ts'
+import { briefSections } from '../services/brief-sections.ts'
 import { MemoryBrief } from '../services/memory/memory-brief.ts'
 import { MemoryNote, maxNoteChars } from '../services/memory/note.ts'
 import { renderSearch, renderThread } from '../services/memory/render.ts'
@@ -30,7 +31,7 @@ const briefTool = defineTool({
   },
   readOnly: false,
   run(_input, context) {
-    const brief = new MemoryBrief(context.project().db, context.clock).brief({
+    const brief = new MemoryBrief(context.project().db, context.clock, briefSections).brief({
       reader: context.actor(),
       cwd: context.projectDir,
     })

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { z } from 'zod'
+import { serveLockFile } from '../config/data-paths.ts'
 import type { Logger } from '../shared/logger.ts'
 import { isAlive } from '../shared/process-alive.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
@@ -27,7 +27,7 @@ export interface ServeLock {
 }
 
 export async function acquireServeLock(dataDir: string, log: Logger): Promise<ServeLock> {
-  const path = join(dataDir, 'serve.lock')
+  const path = serveLockFile(dataDir)
   const previous = readLock(path)
   if (previous !== null && previous.pid !== process.pid && isAlive(previous.pid))
     throw new SangamError(

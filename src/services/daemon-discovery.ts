@@ -1,7 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
 import { isAlive } from '../shared/process-alive.ts'
-import { projectDir } from '../store/database.ts'
 
 /** What the discovery file of a running daemon says. */
 export interface DaemonInfo {
@@ -9,16 +7,6 @@ export interface DaemonInfo {
   readonly version: string
   /** ISO-8601 UTC. */
   readonly startedAt: string
-}
-
-/** `$SANGAM_HOME/projects/<projectId>/daemon.json`: one daemon per project and machine. */
-export function daemonFile(sangamHome: string, projectId: string): string {
-  return join(projectDir(sangamHome, projectId), 'daemon.json')
-}
-
-/** The discovery file of the project whose database this is (they share the project's folder). */
-export function daemonFileBeside(databaseFile: string): string {
-  return join(dirname(databaseFile), 'daemon.json')
 }
 
 /** The daemon that runs for this file's project, or null (no file, an unreadable one, or a dead pid). */

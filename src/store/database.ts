@@ -1,27 +1,22 @@
 import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
+import { databaseFileIn, projectDir, projectsDir } from '../config/data-paths.ts'
+import { type Clock, systemClock } from '../shared/clock.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
+import type { Db } from './db.ts'
 import { migrate } from './migrations.ts'
 
-export type Db = Database.Database
-/** A prepared statement taking positional or named parameters. */
-export type Statement = Database.Statement<unknown[], unknown>
+/** The store's own modules import these from `db.ts`; everyone else may take them from here. */
+export type { Db, Statement } from './db.ts'
 
 export interface OpenOptions {
   /** Open without writing anything: no migrations, no directory creation. Used by hooks. */
   readonly readonly?: boolean | undefined
   /** How long a writer waits for another writer's lock before STORE_BUSY (busy_timeout). */
   readonly busyTimeoutMs?: number | undefined
-}
-
-/** Where a project's database lives: `$SANGAM_HOME/projects/<projectId>/sangam.db`. */
-export function projectDir(sangamHome: string, projectId: string): string {
-  return join(sangamHome, 'projects', projectId)
-}
-
-export function databasePath(sangamHome: string, projectId: string): string {
-  return join(projectDir(sangamHome, projectId), 'sangam.db')
+  /** Stamps the migrations this open applies; the system clock unless a test gives its own. */
+  readonly clock?: Clock | undefined
 }
 
 /**
@@ -30,17 +25,17 @@ export function databasePath(sangamHome: string, projectId: string): string {
  */
 export function openProjectDatabase(sangamHome: string, projectId: string, options: OpenOptions = {}): Db {
   const dir = projectDir(sangamHome, projectId)
-  const file = join(dir, 'sangam.db')
+  const file = databaseFileIn(dir)
   if (options.readonly) return openReadonly(file, options)
   ensurePrivateDir(sangamHome)
-  ensurePrivateDir(join(sangamHome, 'projects'))
+  ensurePrivateDir(projectsDir(sangamHome))
   ensurePrivateDir(dir)
-  return openWritable(file, options.busyTimeoutMs ?? 5000)
+  return openWritable(file, options)
 }
 
 /** Opens a database file directly (tests and benchmarks that want a file outside SANGAM_HOME). */
 export function openDatabaseFile(file: string, options: OpenOptions = {}): Db {
-  return options.readonly ? openReadonly(file, options) : openWritable(file, options.busyTimeoutMs ?? 5000)
+  return options.readonly ? openReadonly(file, options) : openWritable(file, options)
 }
 
 /**
@@ -50,7 +45,8 @@ export function openDatabaseFile(file: string, options: OpenOptions = {}): Db {
  */
 const setupBusyTimeoutMs = 60_000
 
-function openWritable(file: string, busyTimeoutMs: number): Db {
+function openWritable(file: string, options: OpenOptions): Db {
+  const busyTimeoutMs = options.busyTimeoutMs ?? 5000
   const db = withOpenErrors(
     file,
     () => new Database(file, { timeout: Math.max(busyTimeoutMs, setupBusyTimeoutMs) }),
@@ -59,7 +55,7 @@ function openWritable(file: string, busyTimeoutMs: number): Db {
     db.pragma('journal_mode = WAL')
     db.pragma('synchronous = NORMAL')
     db.pragma('foreign_keys = ON')
-    migrate(db)
+    migrate(db, options.clock ?? systemClock)
     db.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`)
   } catch (error) {
     db.close()

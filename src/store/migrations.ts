@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3'
+import type { Clock } from '../shared/clock.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import { createSourceFileTable } from './capture/source-file-table.ts'
 import { createUnknownShapeTable } from './capture/unknown-shape-table.ts'
@@ -47,7 +48,8 @@ const createMigrationTable = /*sql*/ `
     applied_at INTEGER NOT NULL   -- ms epoch
   );`
 
-export function migrate(db: Database.Database): void {
+/** Brings `db` up to `schemaVersion`; `clock` stamps each step's `applied_at`. */
+export function migrate(db: Database.Database, clock: Clock): void {
   const current = db.pragma('user_version', { simple: true }) as number
   if (current > schemaVersion) {
     throw new SangamError(
@@ -65,7 +67,7 @@ export function migrate(db: Database.Database): void {
     db.prepare('INSERT INTO schema_migration (version, name, applied_at) VALUES (?, ?, ?)').run(
       migration.version,
       migration.name,
-      Date.now(),
+      clock.now(),
     )
     db.pragma(`user_version = ${migration.version}`)
   })

@@ -1,4 +1,4 @@
-import type { Db } from './database.ts'
+import type { Db } from './db.ts'
 
 // project : the single row describing which repository this database belongs to.
 // setting : project settings (JSON values), e.g. whether tool output is shared, lease rungs.

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3'
-import type { Db } from './database.ts'
+import type { Db } from './db.ts'
 
 const caches = new WeakMap<Db, Map<string, Database.Statement>>()
 

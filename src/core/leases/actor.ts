@@ -1,4 +1,5 @@
 import type { Actor } from '../../protocol/lease.ts'
+import { shortSession } from '../session-id.ts'
 
 /**
  * Who a lease leaves alone. An actor is a path: human, then vendor, then session. A lease held at
@@ -30,9 +31,4 @@ export function describeActor(actor: Actor): string {
   if (actor.vendor === null) return actor.human
   if (actor.sessionId === null) return `${actor.human}'s ${actor.vendor} session (unidentified)`
   return `${actor.human}'s ${actor.vendor} session ${shortSession(actor.sessionId)}`
-}
-
-/** Session ids are UUIDs; eight characters tell them apart in practice and stay readable. */
-export function shortSession(sessionId: string): string {
-  return sessionId.length > 8 ? sessionId.slice(0, 8) : sessionId
 }

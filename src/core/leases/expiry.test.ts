@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { isSangamError } from '../../shared/sangam-error.ts'
-import { formatDuration, formatIn, formatTime, parseTtl } from './expiry.ts'
+import { formatIn, formatTime, parseTtl } from './expiry.ts'
 
 test('TTLs read as durations: 45s, 30m, 2h, 1h30m, 1d', () => {
   assert.equal(parseTtl('45s'), 45_000)
@@ -19,12 +19,6 @@ test('a TTL that is not a duration, or outside 10 s to 7 days, is refused', () =
       JSON.stringify(text),
     )
   }
-})
-
-test('durations read as a person would say them', () => {
-  assert.equal(formatDuration(10 * 60_000), '10 min')
-  assert.equal(formatDuration(90 * 60_000), '1 h 30 min')
-  assert.equal(formatDuration(2 * 86_400_000), '2 d')
 })
 
 test('expiries read in UTC, with the date when it is not today, and as a countdown', () => {

@@ -1,5 +1,6 @@
 import type { Lease } from '../../protocol/lease.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
+import { formatDuration } from '../duration.ts'
 
 const second = 1000
 const minute = 60 * second
@@ -57,16 +58,4 @@ export function formatTime(at: number, now: number): string {
 export function formatIn(at: number, now: number): string {
   const left = at - now
   return left <= 0 ? 'now' : `in ${formatDuration(left)}`
-}
-
-/** `30 s`, `23 min`, `2 h`, `2 h 5 min`, `3 d`: rounded to what a person would say. */
-export function formatDuration(ms: number): string {
-  if (ms < minute) return `${Math.ceil(ms / second)} s`
-  const minutes = Math.round(ms / minute)
-  if (minutes < 60) return `${minutes} min`
-  if (ms < day) {
-    const rest = minutes % 60
-    return `${Math.floor(minutes / 60)} h${rest === 0 ? '' : ` ${rest} min`}`
-  }
-  return `${Math.round(ms / day)} d`
 }

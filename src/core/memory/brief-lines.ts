@@ -1,5 +1,5 @@
-import { shortSession } from '../leases/actor.ts'
-import { formatDuration } from '../leases/expiry.ts'
+import { formatDuration } from '../duration.ts'
+import { shortSession } from '../session-id.ts'
 
 /** How long ago, as a person says it: `just now`, `5 min ago`, `3 h ago`, `2 d ago`. */
 export function describeAge(at: number, now: number): string {

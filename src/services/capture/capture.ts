@@ -5,8 +5,10 @@ import { type Db, translateSqliteError } from '../../store/database.ts'
 import type { TranscriptLocation } from '../../transcripts/transcript-locations.ts'
 import type { TranscriptReader, TranscriptVendor } from '../../transcripts/transcript-reader.ts'
 import type { CaptureScope } from './capture-scope.ts'
-import { type CatchUpDeps, catchUp } from './catch-up.ts'
+import { type CatchUpDeps, type CatchUpOptions, type CatchUpSummary, catchUp } from './catch-up.ts'
 import { type FileSyncOptions, type FileSyncResult, syncTranscriptFile } from './transcript-file.ts'
+
+export type { CaptureProgress, CatchUpOptions, CatchUpSummary } from './catch-up.ts'
 
 export interface CaptureOptions {
   readonly db: Db
@@ -30,38 +32,6 @@ export interface CaptureOptions {
    * the vendor readers of `capture-readers.ts` (not an injected `readerFor`); default: never.
    */
   readonly workerMinBytes?: number | undefined
-}
-
-export interface CatchUpOptions {
-  readonly mode: FileSyncOptions['mode']
-  readonly onProgress?: ((progress: CaptureProgress) => void) | undefined
-  /** Called once per file with the outcome of its last read (the daemon schedules retries from it). */
-  readonly onFile?: ((location: TranscriptLocation, result: FileSyncResult) => void) | undefined
-  readonly signal?: AbortSignal | undefined
-}
-
-/** Where a catch-up is; reported after every commit and every file. */
-export interface CaptureProgress {
-  readonly filesDone: number
-  readonly filesTotal: number
-  readonly bytesDone: number
-  readonly bytesTotal: number
-  readonly events: number
-}
-
-export interface CatchUpSummary {
-  /** Transcript files looked at (found under the roots, or given). */
-  readonly files: number
-  /** Of those, files that belong to the project and were read. */
-  readonly captured: number
-  readonly outOfScope: number
-  readonly outOfWindow: number
-  readonly undecided: number
-  readonly inserted: number
-  /** Files found rewritten or truncated, and read again from the start. */
-  readonly resets: number
-  /** Files recognised as known transcripts under a new path. */
-  readonly moved: number
 }
 
 /** A final line without a newline is taken once the file has been quiet this long (live mode). */

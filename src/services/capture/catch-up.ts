@@ -3,10 +3,47 @@ import type { Logger } from '../../shared/logger.ts'
 import { listSourceFiles } from '../../store/capture/source-file-table.ts'
 import { translateSqliteError } from '../../store/database.ts'
 import type { TranscriptLocation } from '../../transcripts/transcript-locations.ts'
-import type { CaptureProgress, CatchUpOptions, CatchUpSummary } from './capture.ts'
 import { isInWindow } from './capture-scope.ts'
 import { backfillWithWorker } from './parallel.ts'
-import { type FileSyncDeps, type FileSyncResult, prepareFile, syncTranscriptFile } from './transcript-file.ts'
+import {
+  type FileSyncDeps,
+  type FileSyncOptions,
+  type FileSyncResult,
+  prepareFile,
+  syncTranscriptFile,
+} from './transcript-file.ts'
+
+export interface CatchUpOptions {
+  readonly mode: FileSyncOptions['mode']
+  readonly onProgress?: ((progress: CaptureProgress) => void) | undefined
+  /** Called once per file with the outcome of its last read (the daemon schedules retries from it). */
+  readonly onFile?: ((location: TranscriptLocation, result: FileSyncResult) => void) | undefined
+  readonly signal?: AbortSignal | undefined
+}
+
+/** Where a catch-up is; reported after every commit and every file. */
+export interface CaptureProgress {
+  readonly filesDone: number
+  readonly filesTotal: number
+  readonly bytesDone: number
+  readonly bytesTotal: number
+  readonly events: number
+}
+
+export interface CatchUpSummary {
+  /** Transcript files looked at (found under the roots, or given). */
+  readonly files: number
+  /** Of those, files that belong to the project and were read. */
+  readonly captured: number
+  readonly outOfScope: number
+  readonly outOfWindow: number
+  readonly undecided: number
+  readonly inserted: number
+  /** Files found rewritten or truncated, and read again from the start. */
+  readonly resets: number
+  /** Files recognised as known transcripts under a new path. */
+  readonly moved: number
+}
 
 export interface CatchUpDeps extends FileSyncDeps {
   readonly log: Logger

@@ -5,6 +5,7 @@ import { tmpDir, tmpGitRepo } from '../../../test/helpers/tmp-git-repo.ts'
 import type { Actor } from '../../protocol/lease.ts'
 import { ManualClock } from '../../shared/clock.ts'
 import { openDatabaseFile } from '../../store/database.ts'
+import { briefSections } from '../brief-sections.ts'
 import { MemoryBrief } from '../memory/memory-brief.ts'
 import { LocalLeaseArbiter } from './local-arbiter.ts'
 import { writeLeaseSettings } from './settings.ts'
@@ -28,7 +29,7 @@ test("every session's brief carries others' leases, forced releases and (under w
     await arbiter.recordEdit(claude, ['src/a.ts'])
     await arbiter.recordEdit(codex, ['src/a.ts'])
 
-    const briefs = new MemoryBrief(db, clock)
+    const briefs = new MemoryBrief(db, clock, briefSections)
     const first = briefs.brief({ reader: codex, cwd: repo.path })
     const leases = first.sections.find((section) => section.key === 'leases')
     assert.deepEqual(leases?.lines, [

@@ -1,6 +1,6 @@
 import { leaseBriefSection } from '../../core/leases/brief.ts'
 import { hasLeaseTables, readLeaseLog, readLeases } from '../../store/leases/lease-table.ts'
-import type { BriefSectionSource } from '../memory/brief-sections.ts'
+import type { BriefSectionSource } from '../memory/brief-section-source.ts'
 import { notableWindowMs } from './queries.ts'
 
 /**

@@ -3,8 +3,8 @@ import { describeConflicts, describeLease } from '../../core/leases/describe.ts'
 import { parseTtl } from '../../core/leases/expiry.ts'
 import type { Actor, Lease, LeaseConflict } from '../../protocol/lease.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
+import { projectLeaseArbiter } from '../arbiter-choice.ts'
 import type { ProjectContext } from '../project-context.ts'
-import { projectLeaseArbiter } from '../sync/arbiter-choice.ts'
 import { resolvePatternArgument } from './path.ts'
 
 /**

@@ -2,8 +2,8 @@ import { describeActor } from '../../core/leases/actor.ts'
 import { describeLease } from '../../core/leases/describe.ts'
 import type { Actor, Lease } from '../../protocol/lease.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
+import { projectLeaseArbiter } from '../arbiter-choice.ts'
 import type { ProjectContext } from '../project-context.ts'
-import { projectLeaseArbiter } from '../sync/arbiter-choice.ts'
 import { resolvePatternArgument } from './path.ts'
 
 /**

@@ -2,38 +2,9 @@ import type { BriefSection } from '../../core/memory/brief-assembly.ts'
 import { commitLine, describeAge, noteLine, sessionLine } from '../../core/memory/brief-lines.ts'
 import { defaultWindowDays } from '../../core/time-window.ts'
 import { type CommitList, commitsBetween, commitsSince, recentCommits } from '../../git/commit-log.ts'
-import type { Actor } from '../../protocol/lease.ts'
-import type { Db } from '../../store/database.ts'
-import type { BriefCursor } from '../../store/memory/brief-cursor-table.ts'
 import { listNotesAfter } from '../../store/memory/note-events.ts'
 import { countActiveSessions, listActiveSessions } from '../../store/memory/session-table.ts'
-import { leaseBrief } from '../leases/brief.ts'
-import { landedFromTeam, teamPresence } from '../sync/brief-sections.ts'
-import { captureStatus } from './capture-status.ts'
-
-/** Where the reader's checkout stands, read once per brief. */
-export interface GitState {
-  readonly branch: string | null
-  readonly head: string | null
-  /** The branch work lands on (main, master, …), and its commit. */
-  readonly mainBranch: string | null
-  readonly mainHead: string | null
-}
-
-/** What a section source may look at. */
-export interface BriefContext {
-  readonly db: Db
-  /** The reader's worktree. */
-  readonly cwd: string
-  readonly now: number
-  readonly reader: Actor
-  /** Where the reader's previous brief left off; null for a first brief. */
-  readonly cursor: BriefCursor | null
-  readonly git: GitState
-}
-
-/** A part of the brief. Sections are independent; the assembler fits them into the budget. */
-export type BriefSectionSource = (context: BriefContext) => readonly BriefSection[]
+import type { BriefContext, BriefSectionSource } from './brief-section-source.ts'
 
 const activeWindowMs = 24 * 60 * 60 * 1000
 /** Each source hands over at most this many lines; the budget shows fewer. */
@@ -95,20 +66,6 @@ export const recentNotes: BriefSectionSource = ({ db, now, cursor }) => {
     },
   ]
 }
-
-/**
- * The brief's sections, in order. A new part of the brief (leases, room messages) is one more
- * source here.
- */
-export const briefSections: readonly BriefSectionSource[] = [
-  captureStatus,
-  leaseBrief,
-  activeSessions,
-  teamPresence,
-  landedCommits,
-  landedFromTeam,
-  recentNotes,
-]
 
 function commitsFor(context: BriefContext, ref: string, since: string | null): CommitList {
   if (context.cursor === null) return recentCommits(context.cwd, ref, firstBriefCommits)

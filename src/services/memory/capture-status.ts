@@ -1,8 +1,9 @@
+import { daemonFileBeside } from '../../config/data-paths.ts'
 import type { BriefSection } from '../../core/memory/brief-assembly.ts'
 import { describeAge } from '../../core/memory/brief-lines.ts'
 import { lastCaptureAt } from '../../store/capture/source-file-table.ts'
-import { daemonFileBeside, runningDaemon } from '../daemon-discovery.ts'
-import type { BriefContext } from './brief-sections.ts'
+import { runningDaemon } from '../daemon-discovery.ts'
+import type { BriefContext } from './brief-section-source.ts'
 
 /**
  * A warning, first in the brief, when no `sangam up` runs for the project on this machine: the

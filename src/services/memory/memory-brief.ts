@@ -6,7 +6,7 @@ import type { Actor } from '../../protocol/lease.ts'
 import type { Clock } from '../../shared/clock.ts'
 import type { Db } from '../../store/database.ts'
 import { readBriefCursor, writeBriefCursor } from '../../store/memory/brief-cursor-table.ts'
-import { type BriefSectionSource, briefSections, type GitState } from './brief-sections.ts'
+import type { BriefSectionSource, GitState } from './brief-section-source.ts'
 
 export interface BriefInput {
   readonly reader: Actor
@@ -35,7 +35,7 @@ export class MemoryBrief {
   readonly #clock: Clock
   readonly #sections: readonly BriefSectionSource[]
 
-  constructor(db: Db, clock: Clock, sections: readonly BriefSectionSource[] = briefSections) {
+  constructor(db: Db, clock: Clock, sections: readonly BriefSectionSource[]) {
     this.#db = db
     this.#clock = clock
     this.#sections = sections

@@ -4,6 +4,7 @@ import { memoryFixture } from '../../../test/helpers/memory-fixture.ts'
 import { ManualClock } from '../../shared/clock.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import { getEventById } from '../../store/memory/event-table.ts'
+import { noteIdPrefix } from '../../store/memory/note-events.ts'
 import { MemoryNote, maxNoteChars } from './note.ts'
 import { MemorySearch } from './search.ts'
 
@@ -60,4 +61,15 @@ test('empty or oversized text is INVALID_INPUT and nothing is stored', async () 
     )
   }
   assert.equal((memory.db.prepare('SELECT count(*) AS n FROM event').get() as { n: number }).n, 0)
+})
+
+test("a note's id comes from the injected randomness", async () => {
+  await using memory = memoryFixture()
+  const fixed = {
+    fraction: () => 0,
+    bytes: (count: number) => new Uint8Array(count).fill(0xab),
+    uuid: () => '',
+  }
+  const note = new MemoryNote(memory.db, clock, fixed).write({ ...base, text: 'ids are injected' })
+  assert.equal(note.id, `${noteIdPrefix}${'ab'.repeat(12)}`)
 })

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto'
 import { scrubSecrets } from '../../core/secrets/scrubber.ts'
 import type { Actor } from '../../protocol/lease.ts'
 import type { Clock } from '../../shared/clock.ts'
+import { type Random, systemRandom } from '../../shared/random.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import type { Db } from '../../store/database.ts'
 import { EventWriter } from '../../store/memory/event-table.ts'
@@ -43,11 +43,13 @@ export class MemoryNote {
   readonly #db: Db
   readonly #events: EventWriter
   readonly #clock: Clock
+  readonly #random: Random
 
-  constructor(db: Db, clock: Clock) {
+  constructor(db: Db, clock: Clock, random: Random = systemRandom) {
     this.#db = db
     this.#events = new EventWriter(db)
     this.#clock = clock
+    this.#random = random
   }
 
   write(input: NoteInput): NoteResult {
@@ -65,7 +67,7 @@ export class MemoryNote {
     }
     const text = scrubSecrets(trimmed)
     const at = this.#clock.now()
-    const id = `${noteIdPrefix}${randomBytes(12).toString('hex')}`
+    const id = `${noteIdPrefix}${Buffer.from(this.#random.bytes(12)).toString('hex')}`
     const sessionId = input.actor.sessionId ?? cliSession
     this.#db.transaction(() =>
       this.#events.insert({

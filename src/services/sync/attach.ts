@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto'
 import type { ConnectionLine } from '../../core/sync/connection-line.ts'
 import type { Lease, LeaseConflict } from '../../protocol/lease.ts'
 import type { Clock } from '../../shared/clock.ts'
 import type { Logger } from '../../shared/logger.ts'
+import { type Random, systemRandom } from '../../shared/random.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import type { Db } from '../../store/database.ts'
 import { readLeases } from '../../store/leases/lease-table.ts'
@@ -84,13 +84,13 @@ export async function attachToServer(input: AttachInput): Promise<AttachResult> 
 }
 
 /** A fresh project key: 32 random bytes, base64url (43 characters). */
-export function newProjectKey(): string {
-  return randomBytes(32).toString('base64url')
+export function newProjectKey(random: Random = systemRandom): string {
+  return Buffer.from(random.bytes(32)).toString('base64url')
 }
 
 /** Names this replica to the server: random, one per attachment. */
-export function newClientId(): string {
-  return `cli_${randomBytes(12).toString('base64url')}`
+export function newClientId(random: Random = systemRandom): string {
+  return `cli_${Buffer.from(random.bytes(12)).toString('base64url')}`
 }
 
 async function register(http: SyncHttpClient, connection: ConnectionLine): Promise<boolean> {

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict'
 import { chmodSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { test } from 'node:test'
 import { tmpDir } from '../../../test/helpers/tmp-git-repo.ts'
+import { attachmentFile } from '../../config/data-paths.ts'
 import { newClientId, newProjectKey } from './attach.ts'
-import { type Attachment, attachmentFile, readAttachment, writeAttachment } from './attachment.ts'
+import { type Attachment, readAttachment, writeAttachment } from './attachment.ts'
 
 const attachment: Attachment = {
   url: 'https://sync.example.dev',

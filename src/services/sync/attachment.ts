@@ -1,5 +1,5 @@
 import { chmodSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { attachmentFile } from '../../config/data-paths.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 
 /**
@@ -17,10 +17,6 @@ export interface Attachment {
   readonly key: string
   /** ISO-8601. */
   readonly attachedAt: string
-}
-
-export function attachmentFile(projectDir: string): string {
-  return join(projectDir, 'sync.json')
 }
 
 /** The attachment, or null when this replica is not attached. */

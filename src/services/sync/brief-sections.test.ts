@@ -6,7 +6,7 @@ import type { SyncedRecord } from '../../protocol/sync/record.ts'
 import { openDatabaseFile } from '../../store/database.ts'
 import { RecordApplier } from '../../store/sync/inbound.ts'
 import { resetSyncState, writePresence } from '../../store/sync/state-table.ts'
-import type { BriefContext } from '../memory/brief-sections.ts'
+import type { BriefContext } from '../memory/brief-section-source.ts'
 import { landedFromTeam, teamPresence } from './brief-sections.ts'
 
 const now = Date.parse('2026-11-29T12:00:00.000Z')

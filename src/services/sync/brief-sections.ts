@@ -1,10 +1,11 @@
-import { describeActor, shortSession } from '../../core/leases/actor.ts'
+import { describeActor } from '../../core/leases/actor.ts'
 import type { BriefSection } from '../../core/memory/brief-assembly.ts'
 import { describeAge } from '../../core/memory/brief-lines.ts'
+import { shortSession } from '../../core/session-id.ts'
 import type { PresenceEntry } from '../../protocol/sync/presence.ts'
 import { readSyncState } from '../../store/sync/state-table.ts'
 import { teamActivitySince } from '../../store/sync/team-activity.ts'
-import type { BriefSectionSource } from '../memory/brief-sections.ts'
+import type { BriefSectionSource } from '../memory/brief-section-source.ts'
 
 /** Each source hands over at most this many lines; the budget shows fewer. */
 const sourceLines = 30

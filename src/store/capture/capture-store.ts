@@ -1,5 +1,5 @@
 import { basename } from 'node:path'
-import type { Db, Statement } from '../database.ts'
+import type { Db, Statement } from '../db.ts'
 import { deleteEventsOfSourceFile, type EventInsert, EventWriter } from '../memory/event-table.ts'
 import { rebuildSessions, SessionWriter } from '../memory/session-table.ts'
 import { resetSourceFile, type SourceFileProgress } from './source-file-table.ts'

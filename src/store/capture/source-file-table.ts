@@ -1,4 +1,4 @@
-import type { Db } from '../database.ts'
+import type { Db } from '../db.ts'
 import { cachedStatement } from '../statement-cache.ts'
 
 // One row per transcript file sangam has looked at. The offset, reader state and line counters of

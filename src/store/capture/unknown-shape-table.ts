@@ -1,4 +1,4 @@
-import type { Db } from '../database.ts'
+import type { Db } from '../db.ts'
 
 // Record shapes a reader did not recognise, so `doctor` can report them instead of dropping them.
 // signature : the record's sorted top-level keys (and payload keys for Codex), e.g. "payload.type,type".

@@ -7,8 +7,9 @@ import type {
   LeaseLogAction,
   LeaseLogEntry,
 } from '../../protocol/lease.ts'
+import { type Random, systemRandom } from '../../shared/random.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
-import type { Db } from '../database.ts'
+import type { Db } from '../db.ts'
 import { compileLeasePattern, rememberCompiled } from './lease-regex.ts'
 
 // lease       : live leases (expired rows linger until the next write purges them; readers filter).
@@ -196,8 +197,14 @@ interface LogRow {
  * ms), so claimers that collided once wake together and collide again, and 50 of them take
  * seconds to get through a lock each holds for a millisecond. Random ("full jitter") backoff
  * spreads them out. The wait is asynchronous, so a long-lived process keeps serving meanwhile.
+ * `random` draws the jitter.
  */
-export async function inLeaseTransaction<T>(db: Db, budgetMs: number, work: () => T): Promise<T> {
+export async function inLeaseTransaction<T>(
+  db: Db,
+  budgetMs: number,
+  work: () => T,
+  random: Pick<Random, 'fraction'> = systemRandom,
+): Promise<T> {
   const deadline = performance.now() + budgetMs
   const transaction = db.transaction(work)
   const previous = db.pragma('busy_timeout', { simple: true }) as number
@@ -210,7 +217,7 @@ export async function inLeaseTransaction<T>(db: Db, budgetMs: number, work: () =
         const left = deadline - performance.now()
         if (!isBusy(error) || left <= 0) throw error
         const ceiling = Math.min(maxBackoffMs, 2 ** Math.min(attempt, 10))
-        await new Promise((resolve) => setTimeout(resolve, Math.min(left, Math.random() * ceiling)))
+        await new Promise((resolve) => setTimeout(resolve, Math.min(left, random.fraction() * ceiling)))
       }
     }
   } finally {

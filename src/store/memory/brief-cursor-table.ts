@@ -1,4 +1,4 @@
-import type { Db } from '../database.ts'
+import type { Db } from '../db.ts'
 
 // Where each reader's last brief left off, so the next brief says what landed since.
 // reader : an actor key ('human:<name>' or '<vendor>:<session id>').

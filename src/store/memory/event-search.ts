@@ -1,6 +1,6 @@
 import type { Candidate } from '../../core/memory/search-ranking.ts'
 import type { EventKind, Vendor } from '../../protocol/event.ts'
-import type { Db, Statement } from '../database.ts'
+import type { Db, Statement } from '../db.ts'
 import { eventSelect, type StoredEvent, toStoredEvent } from './event-table.ts'
 
 /** Narrowing applied inside the SQL, so a limit counts only events that pass. */

@@ -1,5 +1,5 @@
 import type { Event, EventKind, Vendor } from '../../protocol/event.ts'
-import type { Db, Statement } from '../database.ts'
+import type { Db, Statement } from '../db.ts'
 
 // event     : every captured event and every note. `seq` is the local insertion order and the FTS rowid;
 //             `id` is deterministic (source file + byte offset + part) so a replay cannot insert twice.

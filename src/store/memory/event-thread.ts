@@ -1,4 +1,4 @@
-import type { Db, Statement } from '../database.ts'
+import type { Db, Statement } from '../db.ts'
 import { eventSelect, type StoredEvent, toStoredEvent } from './event-table.ts'
 
 /** A transcript file holding events of a session. */

@@ -1,4 +1,4 @@
-import type { Db } from '../database.ts'
+import type { Db } from '../db.ts'
 import { eventSelect, type StoredEvent, toStoredEvent } from './event-table.ts'
 
 /**

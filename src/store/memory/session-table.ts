@@ -1,4 +1,4 @@
-import type { Db, Statement } from '../database.ts'
+import type { Db, Statement } from '../db.ts'
 
 // One row per agent session seen, kept current by capture, so the brief can say who was active
 // without scanning events. A session's events may come from several files (Claude subagents).

@@ -1,5 +1,5 @@
 import type { Lease } from '../../protocol/lease.ts'
-import type { Db } from '../database.ts'
+import type { Db } from '../db.ts'
 import { deleteLease, upsertLease, writeLastToken } from '../leases/lease-table.ts'
 
 /**

@@ -1,5 +1,5 @@
 import type { EventKind } from '../../protocol/event.ts'
-import type { Db, Statement } from '../database.ts'
+import type { Db, Statement } from '../db.ts'
 import { eventSelect, type StoredEvent, toStoredEvent } from '../memory/event-table.ts'
 
 /** A local event the team has not acknowledged yet, with what the push plan needs to know of it. */

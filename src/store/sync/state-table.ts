@@ -1,6 +1,6 @@
 import type { PresenceEntry } from '../../protocol/sync/presence.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
-import type { Db } from '../database.ts'
+import type { Db } from '../db.ts'
 
 // sync_state        : where this replica stands with the team server it is attached to (one row).
 //                     The attachment itself (URL, key) is a 0600 file beside the database, never a

@@ -1,4 +1,4 @@
-import type { Db } from '../database.ts'
+import type { Db } from '../db.ts'
 
 /** One teammate's session, as far as its events reached this replica in a period. */
 export interface TeamSessionActivity {

@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonObject } from './envelope.ts'
+import { isJsonObject, type JsonObject } from './json-object.ts'
 import { boundChars, maxBuiltText } from './tool-text.ts'
 
 /**

@@ -1,12 +1,8 @@
 import type { ReadEvent } from '../transcript-reader.ts'
 import type { ClaudeState } from './claude-state.ts'
+import type { JsonObject } from './json-object.ts'
 
-/** A parsed JSON object; records and blocks are checked with this before any field is read. */
-export type JsonObject = Record<string, unknown>
-
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
+export { isJsonObject, type JsonObject } from './json-object.ts'
 
 /** The attribution every event of one record shares (formats.md B1.2). */
 export interface Envelope {

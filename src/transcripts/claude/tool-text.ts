@@ -1,4 +1,4 @@
-import { isJsonObject } from './envelope.ts'
+import { isJsonObject } from './json-object.ts'
 
 /**
  * Text built from tool inputs and results is bounded here, before it is ever materialised: a Write

@@ -1,5 +1,6 @@
+import { formatDuration } from '../../../core/duration.ts'
 import { describeLease, describeLogEntry } from '../../../core/leases/describe.ts'
-import { formatDuration, parseTtl } from '../../../core/leases/expiry.ts'
+import { parseTtl } from '../../../core/leases/expiry.ts'
 import type { LeaseSettings } from '../../../protocol/lease.ts'
 import { leaseOverview } from '../../../services/leases/queries.ts'
 import { writeLeaseSettings } from '../../../services/leases/settings.ts'

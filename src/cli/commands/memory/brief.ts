@@ -1,3 +1,4 @@
+import { briefSections } from '../../../services/brief-sections.ts'
 import { resolveActor } from '../../../services/leases/actor.ts'
 import { MemoryBrief } from '../../../services/memory/memory-brief.ts'
 import { openProject } from '../../../services/project-context.ts'
@@ -7,7 +8,7 @@ export const run: CommandRun = async (ctx) => {
   const project = openProject(ctx.env, ctx.cwd, ctx.clock)
   try {
     const reader = resolveActor(ctx.env, project.human)
-    const brief = new MemoryBrief(project.db, ctx.clock).brief({ reader, cwd: ctx.cwd })
+    const brief = new MemoryBrief(project.db, ctx.clock, briefSections).brief({ reader, cwd: ctx.cwd })
     return { json: brief, text: brief.text }
   } finally {
     project.close()

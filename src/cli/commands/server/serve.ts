@@ -1,14 +1,17 @@
-import { join, resolve } from 'node:path'
+import { resolve } from 'node:path'
+import { defaultServerDataDir } from '../../../config/data-paths.ts'
 import { acquireServeLock } from '../../../serve/serve-lock.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
 import type { CommandRun } from '../../command.ts'
-import { defaultServePort } from '../../registry.ts'
+import { defaultServePort } from '../../serve-port.ts'
 
 export const run: CommandRun = async (ctx, _args, options) => {
   const host = typeof options.host === 'string' ? options.host : '127.0.0.1'
   const port = parsePort(options.port)
   const dataDir =
-    typeof options.data === 'string' ? resolve(ctx.cwd, options.data) : join(ctx.env.sangamHome, 'server')
+    typeof options.data === 'string'
+      ? resolve(ctx.cwd, options.data)
+      : defaultServerDataDir(ctx.env.sangamHome)
   // Loaded here, not at the top: Miniflare is most of the CLI's start-up cost and every other
   // command (and the daemon) would pay it too.
   const { prepareDataDir, startLocalServer } = await import('../../../serve/local-server.ts')

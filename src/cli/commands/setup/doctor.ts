@@ -1,3 +1,4 @@
+import { daemonFile, projectDir } from '../../../config/data-paths.ts'
 import { parseSince } from '../../../core/time-window.ts'
 import { describeHooks, hooksSection } from '../../../install/hook-health.ts'
 import {
@@ -7,10 +8,9 @@ import {
 } from '../../../services/capture/capture-report.ts'
 import { checkTranscripts } from '../../../services/capture/check.ts'
 import { backfill } from '../../../services/capture/project-capture.ts'
-import { daemonFile, runningDaemon } from '../../../services/daemon-discovery.ts'
+import { runningDaemon } from '../../../services/daemon-discovery.ts'
 import { resolveHuman } from '../../../services/human.ts'
 import { openProject } from '../../../services/project-context.ts'
-import { projectDir } from '../../../store/database.ts'
 import type { CommandContext, CommandResult, CommandRun } from '../../command.ts'
 import { createProgressBar } from '../../progress.ts'
 

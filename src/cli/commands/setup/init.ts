@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline/promises'
+import { databasePath, projectDir } from '../../../config/data-paths.ts'
 import {
   type McpLaunch,
   type McpRegistration,
@@ -9,7 +10,6 @@ import { openProject, type ProjectContext } from '../../../services/project-cont
 import { readAttachment } from '../../../services/sync/attachment.ts'
 import { writeSyncSettings } from '../../../services/sync/settings.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
-import { databasePath, projectDir } from '../../../store/database.ts'
 import type { CommandContext, CommandRun } from '../../command.ts'
 
 export const run: CommandRun = async (ctx, _args, options) => {

@@ -1,10 +1,10 @@
+import { projectDir } from '../../../config/data-paths.ts'
 import { describeActor } from '../../../core/leases/actor.ts'
 import { parseConnectionLine } from '../../../core/sync/connection-line.ts'
 import { openProject } from '../../../services/project-context.ts'
 import { type AttachResult, attachToServer } from '../../../services/sync/attach.ts'
 import { writeSyncSettings } from '../../../services/sync/settings.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
-import { projectDir } from '../../../store/database.ts'
 import type { CommandContext, CommandRun } from '../../command.ts'
 
 export const run: CommandRun = async (ctx, args, options) => {

@@ -1,10 +1,11 @@
-import type { Clock } from '../../shared/clock.ts'
-import { type Db, projectDir } from '../../store/database.ts'
-import type { LeaseArbiter } from '../leases/arbiter.ts'
-import { type LocalArbiterOptions, LocalLeaseArbiter } from '../leases/local-arbiter.ts'
-import type { ProjectContext } from '../project-context.ts'
-import { readAttachment } from './attachment.ts'
-import { type ServerArbiterOptions, ServerLeaseArbiter } from './server-arbiter.ts'
+import { projectDir } from '../config/data-paths.ts'
+import type { Clock } from '../shared/clock.ts'
+import type { Db } from '../store/db.ts'
+import type { LeaseArbiter } from './leases/arbiter.ts'
+import { type LocalArbiterOptions, LocalLeaseArbiter } from './leases/local-arbiter.ts'
+import type { ProjectContext } from './project-context.ts'
+import { readAttachment } from './sync/attachment.ts'
+import { type ServerArbiterOptions, ServerLeaseArbiter } from './sync/server-arbiter.ts'
 
 export interface ArbiterOptions {
   readonly local?: LocalArbiterOptions | undefined

@@ -1,0 +1,71 @@
+import { dirname, join } from 'node:path'
+
+/**
+ * Where sangam keeps its files under the data directory (`Environment.sangamHome`). Every path is
+ * computed here and nowhere else, so the layout on disk can be read in one place:
+ *
+ * ```
+ * $SANGAM_HOME/
+ *   hook-locators.json            hooks' cache: checkout → project id
+ *   projects/<projectId>/         one per project (0700)
+ *     sangam.db                   the project's database (memory, leases, sync replica)
+ *     daemon.json                 the running `sangam up` of this machine
+ *     sync.json                   the team-server attachment (url, key, client id)
+ *     hook-heartbeat/             one file per host and hook event
+ *   server/                       `sangam serve`'s default data dir
+ *     serve.lock                  the running local server
+ * ```
+ */
+
+export function projectsDir(sangamHome: string): string {
+  return join(sangamHome, 'projects')
+}
+
+/** `$SANGAM_HOME/projects/<projectId>`. */
+export function projectDir(sangamHome: string, projectId: string): string {
+  return join(projectsDir(sangamHome), projectId)
+}
+
+/** The project's database: `$SANGAM_HOME/projects/<projectId>/sangam.db`. */
+export function databasePath(sangamHome: string, projectId: string): string {
+  return databaseFileIn(projectDir(sangamHome, projectId))
+}
+
+export function databaseFileIn(projectDir: string): string {
+  return join(projectDir, 'sangam.db')
+}
+
+/** The discovery file of the project's daemon: one daemon per project and machine. */
+export function daemonFile(sangamHome: string, projectId: string): string {
+  return join(projectDir(sangamHome, projectId), 'daemon.json')
+}
+
+/** The discovery file of the project whose database this is (they share the project's folder). */
+export function daemonFileBeside(databaseFile: string): string {
+  return join(dirname(databaseFile), 'daemon.json')
+}
+
+/** The project's team-server attachment. */
+export function attachmentFile(projectDir: string): string {
+  return join(projectDir, 'sync.json')
+}
+
+/** Where the project's hooks leave their heartbeats. */
+export function heartbeatDir(projectDir: string): string {
+  return join(projectDir, 'hook-heartbeat')
+}
+
+/** The hooks' cache of which checkout is which project. */
+export function hookLocatorsFile(sangamHome: string): string {
+  return join(sangamHome, 'hook-locators.json')
+}
+
+/** `sangam serve`'s data dir when `--data` does not name one. */
+export function defaultServerDataDir(sangamHome: string): string {
+  return join(sangamHome, 'server')
+}
+
+/** The lock of the local server running on `dataDir`. */
+export function serveLockFile(dataDir: string): string {
+  return join(dataDir, 'serve.lock')
+}

@@ -1,0 +1,20 @@
+import { leaseBrief } from './leases/brief.ts'
+import type { BriefSectionSource } from './memory/brief-section-source.ts'
+import { activeSessions, landedCommits, recentNotes } from './memory/brief-sections.ts'
+import { captureStatus } from './memory/capture-status.ts'
+import { landedFromTeam, teamPresence } from './sync/brief-sections.ts'
+
+/**
+ * The brief's sections, in order. Every feature hands its own (memory here;
+ * leases and team sync in their folders); a new part of the brief (room messages) is one more
+ * source here. Composed above the features, so memory needs to know none of them.
+ */
+export const briefSections: readonly BriefSectionSource[] = [
+  captureStatus,
+  leaseBrief,
+  activeSessions,
+  teamPresence,
+  landedCommits,
+  landedFromTeam,
+  recentNotes,
+]
