@@ -5,7 +5,7 @@ import { test } from 'node:test'
 import { pathToFileURL } from 'node:url'
 import { moduleTrace } from '../../test/helpers/module-trace.ts'
 import { tmpDir } from '../../test/helpers/tmp-git-repo.ts'
-import { commands } from './registry.ts'
+import { autoLeaseRungs, commands, searchKinds, searchLimitMax, searchVendors } from './registry.ts'
 
 const src = join(import.meta.dirname, '..')
 
@@ -82,4 +82,14 @@ test("every command's implementation loads and exports run", async () => {
 test('command names are unique', () => {
   const names = commands.map((command) => command.name)
   assert.deepEqual([...new Set(names)], names)
+})
+
+test("the registry's lists of values are the program's own", async () => {
+  const { vendorSchema, eventKindSchema } = await import('../protocol/event.ts')
+  const { autoLeaseRungSchema } = await import('../protocol/lease.ts')
+  const { maxSearchLimit } = await import('../services/memory/search.ts')
+  assert.deepEqual([...searchVendors], vendorSchema.options)
+  assert.deepEqual([...searchKinds].sort(), [...eventKindSchema.options].sort())
+  assert.deepEqual([...autoLeaseRungs], autoLeaseRungSchema.options)
+  assert.equal(searchLimitMax, maxSearchLimit)
 })

@@ -1,3 +1,4 @@
+import { quoteInput } from '../../shared/quote-input.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import { searchTokens } from './search-tokens.ts'
 
@@ -30,7 +31,7 @@ export function buildSearchQuery(text: string): SearchQuery {
       ErrorCode.InvalidInput,
       text.trim() === ''
         ? 'search needs at least one word'
-        : `nothing to search for in "${text}": a search needs letters or digits`,
+        : `nothing to search for in ${quoteInput(text)}: a search needs letters or digits`,
     )
   }
   if (terms.length > maxSearchTerms) {

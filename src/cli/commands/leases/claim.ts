@@ -1,6 +1,5 @@
 import { describeActor } from '../../../core/leases/actor.ts'
 import { describeConflicts, describeLease } from '../../../core/leases/describe.ts'
-import { parseTtl } from '../../../core/leases/expiry.ts'
 import { resolveActor } from '../../../services/leases/actor.ts'
 import { resolvePatternArgument } from '../../../services/leases/path.ts'
 import { openProject } from '../../../services/project-context.ts'
@@ -9,12 +8,13 @@ import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
 import { projectDir } from '../../../store/database.ts'
 import type { CommandRun } from '../../command.ts'
 import { exitCodes } from '../../exit-codes.ts'
+import type { claimInput } from '../../registry.ts'
 
-export const run: CommandRun = async (ctx, args, options) => {
-  const reason = typeof options.reason === 'string' ? options.reason.trim() : ''
+export const run: CommandRun<typeof claimInput> = async (ctx, { patterns: args }, options) => {
+  const reason = options.reason?.trim() ?? ''
   if (reason === '')
     throw new SangamError(ErrorCode.Usage, 'claim needs --reason "…": say why, for whoever is kept out')
-  const ttlMs = typeof options.ttl === 'string' ? parseTtl(options.ttl) : null
+  const ttlMs = options.ttl ?? null
   const project = openProject(ctx.env, ctx.cwd, ctx.clock)
   try {
     const patterns = args.map((arg) => resolvePatternArgument(arg, ctx.cwd, project.repo.worktrees))

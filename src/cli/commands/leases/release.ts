@@ -7,10 +7,11 @@ import { chooseLeaseArbiter } from '../../../services/sync/arbiter-choice.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
 import { projectDir } from '../../../store/database.ts'
 import type { CommandRun } from '../../command.ts'
+import type { releaseInput } from '../../registry.ts'
 
-export const run: CommandRun = async (ctx, args, options) => {
-  const force = options.force === true
-  const reason = typeof options.reason === 'string' ? options.reason.trim() : ''
+export const run: CommandRun<typeof releaseInput> = async (ctx, { patterns: args }, options) => {
+  const force = options.force
+  const reason = options.reason?.trim() ?? ''
   if (force && reason === '')
     throw new SangamError(ErrorCode.Usage, 'release --force needs --reason "…"; it is shown to the team')
   if (force && args.length === 0)

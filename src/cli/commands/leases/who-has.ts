@@ -4,9 +4,9 @@ import { repositoryPaths, resolvePatternArgument } from '../../../services/lease
 import { leasesCovering } from '../../../services/leases/queries.ts'
 import { openProject } from '../../../services/project-context.ts'
 import type { CommandRun } from '../../command.ts'
+import type { whoHasInput } from '../../registry.ts'
 
-export const run: CommandRun = async (ctx, args) => {
-  const arg = args[0] ?? ''
+export const run: CommandRun<typeof whoHasInput> = async (ctx, { path: arg }) => {
   const project = openProject(ctx.env, ctx.cwd, ctx.clock)
   try {
     const now = ctx.clock.now()

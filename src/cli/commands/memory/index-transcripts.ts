@@ -4,9 +4,10 @@ import { openProject } from '../../../services/project-context.ts'
 import { countEvents } from '../../../store/memory/event-table.ts'
 import type { CommandRun } from '../../command.ts'
 import { createProgressBar } from '../../progress.ts'
+import type { indexInput } from '../../registry.ts'
 
-export const run: CommandRun = async (ctx, _args, options) => {
-  const since = parseSince(options.since as string | undefined, ctx.clock.now())
+export const run: CommandRun<typeof indexInput> = async (ctx, _args, options) => {
+  const since = parseSince(options.since, ctx.clock.now())
   const project = openProject(ctx.env, ctx.cwd, ctx.clock)
   try {
     const bar = createProgressBar(ctx.stderr, ctx.clock, 'index')

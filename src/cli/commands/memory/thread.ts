@@ -2,11 +2,12 @@ import { renderThread } from '../../../services/memory/render.ts'
 import { MemoryThread } from '../../../services/memory/thread.ts'
 import { openProject } from '../../../services/project-context.ts'
 import type { CommandRun } from '../../command.ts'
+import type { threadInput } from '../../registry.ts'
 
-export const run: CommandRun = async (ctx, args) => {
+export const run: CommandRun<typeof threadInput> = async (ctx, { eventId }) => {
   const project = openProject(ctx.env, ctx.cwd, ctx.clock)
   try {
-    const result = new MemoryThread(project.db).thread(args[0] ?? '')
+    const result = new MemoryThread(project.db).thread(eventId)
     return { json: result, text: renderThread(result, ctx.clock.now()) }
   } finally {
     project.close()

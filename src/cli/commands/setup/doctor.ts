@@ -13,11 +13,11 @@ import { openProject } from '../../../services/project-context.ts'
 import { projectDir } from '../../../store/database.ts'
 import type { CommandContext, CommandResult, CommandRun } from '../../command.ts'
 import { createProgressBar } from '../../progress.ts'
+import type { doctorInput } from '../../registry.ts'
 
-export const run: CommandRun = async (ctx, _args, options) => {
-  const files = options.transcripts as string[] | undefined
-  if (files) return checkFiles(ctx, files)
-  const since = parseSince(options.since as string | undefined, ctx.clock.now())
+export const run: CommandRun<typeof doctorInput> = async (ctx, _args, options) => {
+  if (options.transcripts !== undefined) return checkFiles(ctx, options.transcripts)
+  const since = parseSince(options.since, ctx.clock.now())
   const project = openProject(ctx.env, ctx.cwd, ctx.clock)
   try {
     const bar = createProgressBar(ctx.stderr, ctx.clock, 'doctor: catching up')

@@ -10,16 +10,16 @@ import { readAttachment } from '../../../services/sync/attachment.ts'
 import { writeSyncSettings } from '../../../services/sync/settings.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
 import { databasePath, projectDir } from '../../../store/database.ts'
-import type { CommandContext, CommandRun } from '../../command.ts'
+import type { CommandContext, CommandRun, ParsedOptions } from '../../command.ts'
+import type { initInput } from '../../registry.ts'
 
-export const run: CommandRun = async (ctx, _args, options) => {
+export const run: CommandRun<typeof initInput> = async (ctx, _args, options) => {
   const project = openProject(ctx.env, ctx.cwd, ctx.clock)
   try {
     const database = databasePath(ctx.env.sangamHome, project.repo.projectId)
-    if (typeof options.shareToolOutput === 'boolean')
+    if (options.shareToolOutput !== undefined)
       writeSyncSettings(project.db, { shareToolOutput: options.shareToolOutput })
-    const server =
-      typeof options.server === 'string' ? await createOnServer(ctx, project, options.server) : null
+    const server = options.server === undefined ? null : await createOnServer(ctx, project, options.server)
     const mcp = await offerMcp(ctx, project.repo.root, options)
     const json = {
       projectId: project.repo.projectId,
@@ -98,7 +98,7 @@ interface McpOutcome {
 async function offerMcp(
   ctx: CommandContext,
   root: string,
-  options: Record<string, unknown>,
+  options: ParsedOptions<typeof initInput>,
 ): Promise<McpOutcome> {
   const launch = sangamLaunch(process.execPath, ctx.cliEntry)
   const register = (): McpOutcome => ({
@@ -106,8 +106,8 @@ async function offerMcp(
     launch,
     hosts: registerMcpServer({ projectRoot: root, codexHome: ctx.env.codexHome }, launch),
   })
-  if (options.mcp === false) return { status: 'skipped', launch, hosts: [] }
-  if (options.yes === true) return register()
+  if (!options.mcp) return { status: 'skipped', launch, hosts: [] }
+  if (options.yes) return register()
   if (ctx.stdin.isTTY !== true || ctx.stderr.isTTY !== true) return { status: 'not-asked', launch, hosts: [] }
   const answer = await ask(
     ctx,

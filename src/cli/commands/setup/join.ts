@@ -6,12 +6,13 @@ import { writeSyncSettings } from '../../../services/sync/settings.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
 import { projectDir } from '../../../store/database.ts'
 import type { CommandContext, CommandRun } from '../../command.ts'
+import type { joinInput } from '../../registry.ts'
 
-export const run: CommandRun = async (ctx, args, options) => {
-  const line = parseConnectionLine(args[0] ?? (await readLine(ctx)))
+export const run: CommandRun<typeof joinInput> = async (ctx, args, options) => {
+  const line = parseConnectionLine(args.connection ?? (await readLine(ctx)))
   const project = openProject(ctx.env, ctx.cwd, ctx.clock)
   try {
-    if (options.shareToolOutput === true) writeSyncSettings(project.db, { shareToolOutput: true })
+    if (options.shareToolOutput) writeSyncSettings(project.db, { shareToolOutput: true })
     const progress = backfillProgress(ctx)
     const result = await attachToServer({
       db: project.db,
