@@ -111,3 +111,10 @@ export type AnyCommandSpec = CommandSpec<any>
 export function defineCommand<I extends CommandInput>(spec: CommandSpec<I>): AnyCommandSpec {
   return spec
 }
+
+/**
+ * How long a command that only reads (`search`, `thread`, `brief`, `who-has`, `connection`) waits
+ * for a database another process holds locked before it answers STORE_BUSY (exit 8): a person or
+ * an agent asking a question should hear "busy, try again" in seconds, not wait out the writer.
+ */
+export const readBusyBudgetMs = 2000

@@ -13,6 +13,11 @@ export interface OpenOptions {
   readonly readonly?: boolean | undefined
   /** How long a writer waits for another writer's lock before STORE_BUSY (busy_timeout). */
   readonly busyTimeoutMs?: number | undefined
+  /**
+   * How long opening waits for the lock that switching to WAL and migrating take (default
+   * `setupBusyTimeoutMs`). A read command passes its own small budget, to answer STORE_BUSY soon.
+   */
+  readonly setupTimeoutMs?: number | undefined
 }
 
 /** Where a project's database lives: `$SANGAM_HOME/projects/<projectId>/sangam.db`. */
@@ -35,12 +40,14 @@ export function openProjectDatabase(sangamHome: string, projectId: string, optio
   ensurePrivateDir(sangamHome)
   ensurePrivateDir(join(sangamHome, 'projects'))
   ensurePrivateDir(dir)
-  return openWritable(file, options.busyTimeoutMs ?? 5000)
+  return openWritable(file, options.busyTimeoutMs ?? 5000, options.setupTimeoutMs)
 }
 
 /** Opens a database file directly (tests and benchmarks that want a file outside SANGAM_HOME). */
 export function openDatabaseFile(file: string, options: OpenOptions = {}): Db {
-  return options.readonly ? openReadonly(file, options) : openWritable(file, options.busyTimeoutMs ?? 5000)
+  return options.readonly
+    ? openReadonly(file, options)
+    : openWritable(file, options.busyTimeoutMs ?? 5000, options.setupTimeoutMs)
 }
 
 /**
@@ -50,11 +57,12 @@ export function openDatabaseFile(file: string, options: OpenOptions = {}): Db {
  */
 const setupBusyTimeoutMs = 60_000
 
-function openWritable(file: string, busyTimeoutMs: number): Db {
-  const db = withOpenErrors(
-    file,
-    () => new Database(file, { timeout: Math.max(busyTimeoutMs, setupBusyTimeoutMs) }),
-  )
+function openWritable(
+  file: string,
+  busyTimeoutMs: number,
+  setupTimeoutMs = Math.max(busyTimeoutMs, setupBusyTimeoutMs),
+): Db {
+  const db = withOpenErrors(file, () => new Database(file, { timeout: setupTimeoutMs }))
   try {
     db.pragma('journal_mode = WAL')
     db.pragma('synchronous = NORMAL')

@@ -3,11 +3,11 @@ import { isLiteralPattern } from '../../../core/leases/pattern.ts'
 import { repositoryPaths, resolvePatternArgument } from '../../../services/leases/path.ts'
 import { leasesCovering } from '../../../services/leases/queries.ts'
 import { openProject } from '../../../services/project-context.ts'
-import type { CommandRun } from '../../command.ts'
+import { type CommandRun, readBusyBudgetMs } from '../../command.ts'
 import type { whoHasInput } from '../../registry.ts'
 
 export const run: CommandRun<typeof whoHasInput> = async (ctx, { path: arg }) => {
-  const project = openProject(ctx.env, ctx.cwd, ctx.clock)
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock, { busyBudgetMs: readBusyBudgetMs })
   try {
     const now = ctx.clock.now()
     const worktrees = project.repo.worktrees

@@ -1,11 +1,11 @@
 import { renderSearch } from '../../../services/memory/render.ts'
 import { MemorySearch } from '../../../services/memory/search.ts'
 import { openProject } from '../../../services/project-context.ts'
-import type { CommandRun } from '../../command.ts'
+import { type CommandRun, readBusyBudgetMs } from '../../command.ts'
 import type { searchInput } from '../../registry.ts'
 
 export const run: CommandRun<typeof searchInput> = async (ctx, { query }, options) => {
-  const project = openProject(ctx.env, ctx.cwd, ctx.clock)
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock, { busyBudgetMs: readBusyBudgetMs })
   try {
     const result = new MemorySearch(project.db, ctx.clock).search({
       text: query.join(' '),

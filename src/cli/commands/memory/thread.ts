@@ -1,11 +1,11 @@
 import { renderThread } from '../../../services/memory/render.ts'
 import { MemoryThread } from '../../../services/memory/thread.ts'
 import { openProject } from '../../../services/project-context.ts'
-import type { CommandRun } from '../../command.ts'
+import { type CommandRun, readBusyBudgetMs } from '../../command.ts'
 import type { threadInput } from '../../registry.ts'
 
 export const run: CommandRun<typeof threadInput> = async (ctx, { eventId }) => {
-  const project = openProject(ctx.env, ctx.cwd, ctx.clock)
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock, { busyBudgetMs: readBusyBudgetMs })
   try {
     const result = new MemoryThread(project.db).thread(eventId)
     return { json: result, text: renderThread(result, ctx.clock.now()) }
