@@ -64,3 +64,14 @@ test('a SangamError is a tool error with its code; a bug is INTERNAL and logged,
   const after = await client.callTool({ name: 'echo', arguments: { say: 'still here' } })
   assert.deepEqual(after.structuredContent, { said: 'still here' })
 })
+
+test('a NUL byte anywhere in the input is INVALID_INPUT naming the field, and the tool does not run', async () => {
+  const logs: string[] = []
+  const client = await connected(logs)
+  const result = await client.callTool({ name: 'echo', arguments: { say: 'a\u0000b', fail: 'bug' } })
+  assert.equal(result.isError, true)
+  assert.deepEqual(result.content, [
+    { type: 'text', text: 'INVALID_INPUT: say contains a NUL byte; got "a\\u0000b"' },
+  ])
+  assert.equal(logs.length, 0)
+})
