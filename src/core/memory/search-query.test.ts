@@ -51,3 +51,7 @@ test('a refused search echoes at most a bounded part of what it was given', () =
     (error: Error) => error.message.length < 300 && error.message.includes('(100,000 characters)'),
   )
 })
+
+test('a NUL byte is refused before it reaches SQLite', () => {
+  assert.throws(() => buildSearchQuery('fri\u0000days'), /a search cannot hold a NUL byte/)
+})

@@ -25,6 +25,9 @@ export const maxSearchTerms = 32
  * way it split the stored text, so `foo-bar` finds the words foo and bar side by side.
  */
 export function buildSearchQuery(text: string): SearchQuery {
+  // SQLite reads a NUL byte as the end of the query text ("unterminated string").
+  if (text.includes('\u0000'))
+    throw new SangamError(ErrorCode.InvalidInput, `a search cannot hold a NUL byte; got ${quoteInput(text)}`)
   const terms = splitTerms(text).filter((term) => searchTokens(term).length > 0)
   if (terms.length === 0) {
     throw new SangamError(
