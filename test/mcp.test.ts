@@ -3,7 +3,8 @@ import { test } from 'node:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { recallProject } from './helpers/recall-project.ts'
-import { cliEntry, spawnCli } from './helpers/run-cli.ts'
+import { tools as registeredTools } from '../src/mcp/tools.ts'
+import { cliEntry, runCli, spawnCli } from './helpers/run-cli.ts'
 
 interface Connected extends AsyncDisposable {
   readonly client: Client
@@ -43,6 +44,20 @@ function text(result: ToolResult): string {
 }
 
 const now = Date.now()
+
+test('sangam mcp --help lists every tool the server registers', async () => {
+  await using project = await recallProject()
+  for (const args of [['mcp', '--help'], ['help', 'mcp']]) {
+    const help = await runCli(args, { cwd: project.repo.path, env: project.env })
+    assert.equal(help.code, 0, help.stderr)
+    const listed = help.stdout.split('Tools:\n')[1]?.trim().split('\n') ?? []
+    assert.deepEqual(
+      listed.map((line) => line.trim().split(/\s+/)[0]),
+      registeredTools.map((tool) => tool.name),
+      args.join(' '),
+    )
+  }
+})
 
 test('the server lists the four memory tools, each with an input and an output schema', async () => {
   await using project = await recallProject()

@@ -139,8 +139,10 @@ export async function loadMoreHelp(
   specs: readonly AnyCommandSpec[],
   argv: readonly string[],
 ): Promise<Map<string, string>> {
-  const spec = specs.find((each) => each.name === argv[0])
-  const asked = argv.includes('--help') || argv.includes('-h')
+  const [first, second] = argv
+  const name = first === 'help' ? second : first
+  const spec = specs.find((each) => each.name === name)
+  const asked = first === 'help' || argv.includes('--help') || argv.includes('-h')
   if (spec?.moreHelp === undefined || !asked) return new Map()
   return new Map([[spec.name, await spec.moreHelp()]])
 }

@@ -5,6 +5,7 @@ import { countEvents } from '../../../store/memory/event-table.ts'
 import type { CommandRun } from '../../command.ts'
 import { createProgressBar } from '../../progress.ts'
 import type { indexInput } from '../../registry.ts'
+import { describeOtherProjects, otherProjectFiles } from './other-projects.ts'
 
 export const run: CommandRun<typeof indexInput> = async (ctx, _args, options) => {
   const since = parseSince(options.since, ctx.clock.now())
@@ -31,11 +32,15 @@ export const run: CommandRun<typeof indexInput> = async (ctx, _args, options) =>
       bytes: result.bytes,
       durationMs: result.durationMs,
       totalEvents: countEvents(project.db),
+      otherProjects: otherProjectFiles(project.db, since),
     }
     const text = [
       `indexed ${json.captured} transcript file(s) of ${json.files} found since ${json.since}`,
       `  ${json.inserted} new event(s), ${json.totalEvents} in total; ${(json.bytes / (1024 * 1024)).toFixed(1)} MB read in ${(json.durationMs / 1000).toFixed(1)} s`,
       `  ignored: ${json.outOfScope} of other projects, ${json.outOfWindow} older than the window, ${json.undecided} with no cwd yet`,
+      ...(json.otherProjects.length > 0
+        ? ['  of other projects:', ...describeOtherProjects(json.otherProjects, '    ')]
+        : []),
     ].join('\n')
     return { json, text }
   } finally {

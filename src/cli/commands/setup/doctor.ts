@@ -14,6 +14,7 @@ import { projectDir } from '../../../store/database.ts'
 import type { CommandContext, CommandResult, CommandRun } from '../../command.ts'
 import { createProgressBar } from '../../progress.ts'
 import type { doctorInput } from '../../registry.ts'
+import { describeOtherProjects, otherProjectFiles } from '../memory/other-projects.ts'
 
 export const run: CommandRun<typeof doctorInput> = async (ctx, _args, options) => {
   if (options.transcripts !== undefined) return checkFiles(ctx, options.transcripts)
@@ -38,13 +39,24 @@ export const run: CommandRun<typeof doctorInput> = async (ctx, _args, options) =
       window: { since: new Date(since).toISOString() },
       daemon: daemon ? { running: true, ...daemon } : { running: false },
       sections: [capture, hooks],
+      otherProjects: otherProjectFiles(project.db, since),
     }
     const head = [
       `project ${json.project.id} (${json.project.root}), human ${json.project.human}`,
       `window  since ${json.window.since}`,
       `daemon  ${daemon ? `running (pid ${daemon.pid}, since ${daemon.startedAt})` : 'not running'}`,
     ]
-    return { json, text: [...head, ...describeCapture(capture), ...describeHooks(hooks)].join('\n') }
+    const others =
+      json.otherProjects.length === 0
+        ? []
+        : [
+            `ignored ${json.otherProjects.length} transcript(s) of other projects in the window:`,
+            ...describeOtherProjects(json.otherProjects, '  '),
+          ]
+    return {
+      json,
+      text: [...head, ...describeCapture(capture), ...others, ...describeHooks(hooks)].join('\n'),
+    }
   } finally {
     project.close()
   }

@@ -111,7 +111,7 @@ async function offerMcp(
   if (ctx.stdin.isTTY !== true || ctx.stderr.isTTY !== true) return { status: 'not-asked', launch, hosts: [] }
   const answer = await ask(
     ctx,
-    `Register the sangam MCP server (ctx_brief, ctx_search, ctx_thread, ctx_note) with Claude Code (${root}/.mcp.json) and Codex (${ctx.env.codexHome}/config.toml)? [Y/n] `,
+    `Register the sangam MCP server (its memory and lease tools: sangam mcp --help lists them) with Claude Code (${root}/.mcp.json) and Codex (${ctx.env.codexHome}/config.toml)? [Y/n] `,
   )
   return /^(y|yes)?$/i.test(answer.trim()) ? register() : { status: 'declined', launch, hosts: [] }
 }
