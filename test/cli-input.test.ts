@@ -108,3 +108,15 @@ test('a read command on a locked store answers STORE_BUSY within its budget, not
     assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace')
   }
 })
+
+test('join warns on stderr when the connection line, key and all, came as an argument', async () => {
+  await using project = await recallProject()
+  const cli = { cwd: project.repo.path, env: project.env }
+  const line = 'http://127.0.0.1:9#not-a-project#not-a-key'
+  const argv = await runCli(['join', line], cli)
+  assert.equal(argv.code, 2, argv.stderr)
+  assert.match(argv.stderr, /warning: the connection line holds the project key.*process list.*pipe it in/)
+  const piped = await runCli(['join'], { ...cli, input: `${line}\n` })
+  assert.equal(piped.code, 2, piped.stderr)
+  assert.doesNotMatch(piped.stderr, /warning/)
+})

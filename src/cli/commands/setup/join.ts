@@ -9,6 +9,7 @@ import type { CommandContext, CommandRun } from '../../command.ts'
 import type { joinInput } from '../../registry.ts'
 
 export const run: CommandRun<typeof joinInput> = async (ctx, args, options) => {
+  if (args.connection !== undefined) ctx.stderr.write(argvKeyWarning)
   const line = parseConnectionLine(args.connection ?? (await readLine(ctx)))
   const project = openProject(ctx.env, ctx.cwd, ctx.clock)
   try {
@@ -31,6 +32,12 @@ export const run: CommandRun<typeof joinInput> = async (ctx, args, options) => {
     project.close()
   }
 }
+
+/** Said when the line came as an argument: it is out by then, so this is advice for next time. */
+const argvKeyWarning =
+  'sangam: warning: the connection line holds the project key, and as an argument it shows in the ' +
+  'process list (ps) and in your shell history; pipe it in instead: pbpaste | sangam join, or ' +
+  'sangam join < file\n'
 
 /**
  * The line from stdin, so that the key appears neither in the process list nor in shell history:
