@@ -2,8 +2,8 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { recallProject } from './helpers/recall-project.ts'
 import { tools as registeredTools } from '../src/mcp/tools.ts'
+import { recallProject } from './helpers/recall-project.ts'
 import { cliEntry, runCli, spawnCli } from './helpers/run-cli.ts'
 
 interface Connected extends AsyncDisposable {
@@ -47,7 +47,10 @@ const now = Date.now()
 
 test('sangam mcp --help lists every tool the server registers', async () => {
   await using project = await recallProject()
-  for (const args of [['mcp', '--help'], ['help', 'mcp']]) {
+  for (const args of [
+    ['mcp', '--help'],
+    ['help', 'mcp'],
+  ]) {
     const help = await runCli(args, { cwd: project.repo.path, env: project.env })
     assert.equal(help.code, 0, help.stderr)
     const listed = help.stdout.split('Tools:\n')[1]?.trim().split('\n') ?? []
