@@ -1,6 +1,6 @@
 import { quoteInput } from '../shared/quote-input.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
-import type { ArgumentDecl, CommandInput, OptionDecl } from './command.ts'
+import type { AnyCommandSpec, ArgumentDecl, CommandInput, CommandSpec, OptionDecl } from './command.ts'
 
 /**
  * The kinds of option and argument a command declares, each a small parser from what commander
@@ -10,6 +10,14 @@ import type { ArgumentDecl, CommandInput, OptionDecl } from './command.ts'
  * that no command's own work needs (docs/performance.md, "CLI start-up"; docs/decisions.md).
  * Parsers that need more of the program (a date, a duration) import it when they run.
  */
+
+/**
+ * Defines a command, checking that its implementation's `run` takes what its input declares.
+ * (Here, not in command.ts, which holds only types: every `sangam` process loads this file.)
+ */
+export function defineCommand<I extends CommandInput>(spec: CommandSpec<I>): AnyCommandSpec {
+  return spec
+}
 
 /** Keeps the literal types of a command's declared input, for `CommandRun<typeof xInput>`. */
 export function defineInput<const I extends CommandInput>(input: I): I {

@@ -107,11 +107,6 @@ export interface CommandSpec<I extends CommandInput = CommandInput> {
 // biome-ignore lint/suspicious/noExplicitAny: a list of commands with different inputs
 export type AnyCommandSpec = CommandSpec<any>
 
-/** Defines a command, checking that its implementation's `run` takes what its input declares. */
-export function defineCommand<I extends CommandInput>(spec: CommandSpec<I>): AnyCommandSpec {
-  return spec
-}
-
 /**
  * How long a command that only reads (`search`, `thread`, `brief`, `who-has`, `connection`) waits
  * for a database another process holds locked before it answers STORE_BUSY (exit 8): a person or

@@ -1,9 +1,9 @@
 import type { AnyCommandSpec } from './command.ts'
-import { defineCommand } from './command.ts'
 import {
   argument,
   choice,
   choices,
+  defineCommand,
   defineInput,
   duration,
   flag,
