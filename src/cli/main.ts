@@ -4,7 +4,8 @@ import { Command, CommanderError } from 'commander'
 import { readEnvironment } from '../config/environment.ts'
 import { systemClock } from '../shared/clock.ts'
 import { createLogger, type LogLevel } from '../shared/logger.ts'
-import { ErrorCode, isSangamError, SangamError } from '../shared/sangam-error.ts'
+import { ErrorCode, isSangamError } from '../shared/sangam-error.ts'
+import { asStoreBusy } from '../store/busy-error.ts'
 import type { AnyCommandSpec, CommandContext, CommandInput, CommandResult } from './command.ts'
 import { exitCodeFor, exitCodes } from './exit-codes.ts'
 import { commands } from './registry.ts'
@@ -179,21 +180,6 @@ const maxMessageChars = 2000
 function bounded(message: string): string {
   if (message.length <= maxMessageChars) return message
   return `${message.slice(0, maxMessageChars)}… (${message.length - maxMessageChars} more characters)${message.endsWith('\n') ? '\n' : ''}`
-}
-
-/**
- * A database locked past a statement's busy timeout comes from better-sqlite3 as a plain error
- * (the open path translates its own, store/database.ts); it is STORE_BUSY all the same.
- */
-function asStoreBusy(error: unknown): unknown {
-  const code = (error as { code?: unknown } | null)?.code
-  if (typeof code !== 'string' || !/^SQLITE_(BUSY|LOCKED)/.test(code)) return error
-  return new SangamError(
-    ErrorCode.StoreBusy,
-    "the project's database is locked by another process past the wait; try again, or stop the other sangam process",
-    undefined,
-    { cause: error },
-  )
 }
 
 function toLogLevel(value: string | undefined): LogLevel {

@@ -3,6 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import type { z } from 'zod'
 import { quoteInput } from '../shared/quote-input.ts'
 import { ErrorCode, isSangamError, SangamError } from '../shared/sangam-error.ts'
+import { asStoreBusy } from '../store/busy-error.ts'
 import type { McpContext } from './mcp-context.ts'
 
 /** What a tool returns: the structured result (checked against its output schema) and a text rendering. */
@@ -71,7 +72,7 @@ export function registerTools(server: McpServer, tools: readonly AnyMcpTool[], c
           const answer = await tool.run(input, context)
           return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.structured }
         } catch (error) {
-          return failure(tool.name, error, context)
+          return failure(tool.name, asStoreBusy(error), context)
         }
       },
     )
