@@ -5,7 +5,6 @@ import { readEnvironment } from '../config/environment.ts'
 import { systemClock } from '../shared/clock.ts'
 import { createLogger, type LogLevel } from '../shared/logger.ts'
 import { ErrorCode, isSangamError } from '../shared/sangam-error.ts'
-import { asStoreBusy } from '../store/busy-error.ts'
 import type { AnyCommandSpec, CommandContext, CommandInput, CommandResult } from './command.ts'
 import { exitCodeFor, exitCodes } from './exit-codes.ts'
 import { commands } from './registry.ts'
@@ -61,6 +60,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       if (json) reportJson(ctx, ErrorCode.Usage, caught.message.replace(/^error: /, ''))
       return exitCodes[ErrorCode.Usage]
     }
+    // Loaded only on a failure: --help and --version load nothing of the store.
+    const { asStoreBusy } = await import('../store/busy-error.ts')
     const error = asStoreBusy(caught)
     reportError(ctx, error, json)
     return exitCodeFor(error)
