@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { parse } from 'smol-toml'
@@ -10,7 +10,9 @@ import { tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
 interface InitMcp {
   mcp: {
     status: string
-    launch: { command: string; args: string[] }
+    launches: Record<'claude' | 'codex', { command: string; args: string[] }>
+    portable: boolean
+    excludedIn: string | null
     hosts: { host: string; file: string; outcome: string }[]
   }
 }
@@ -21,7 +23,7 @@ test('init --yes registers the server with Claude Code and Codex, and a second r
   const env = isolatedEnv(home.path)
   const first = await runCliJson<InitMcp>(['init', '--yes'], { cwd: repo.path, env })
   assert.equal(first.mcp.status, 'registered')
-  assert.deepEqual(first.mcp.launch, { command: process.execPath, args: [cliEntry, 'mcp'] })
+  assert.deepEqual(first.mcp.launches.codex, { command: process.execPath, args: [cliEntry, 'mcp'] })
   assert.deepEqual(
     first.mcp.hosts.map((host) => [host.host, host.outcome]),
     [
@@ -46,6 +48,44 @@ test('init --yes registers the server with Claude Code and Codex, and a second r
     ['registered', 'registered'],
   )
   assert.deepEqual([readFileSync(mcpJson, 'utf8'), readFileSync(configToml, 'utf8')], before)
+})
+
+test('.mcp.json names `sangam mcp` when sangam on PATH is this CLI, so teammates can commit it', async () => {
+  await using home = tmpDir()
+  await using repo = tmpGitRepo()
+  const bin = join(home.path, 'bin')
+  mkdirSync(bin)
+  // What `npm install -g` leaves: a `sangam` on PATH linking to the package's dist/cli/main.js.
+  symlinkSync(cliEntry, join(bin, 'sangam'))
+  const env = isolatedEnv(home.path, { PATH: `${bin}:${process.env.PATH}` })
+  const init = await runCliJson<InitMcp>(['init', '--yes'], { cwd: repo.path, env })
+  assert.equal(init.mcp.portable, true)
+  const registered = JSON.parse(readFileSync(join(repo.path, '.mcp.json'), 'utf8')).mcpServers.sangam
+  assert.deepEqual([registered.command, registered.args], ['sangam', ['mcp']])
+  // Codex's config is this machine's own: the absolute launch, which needs no PATH.
+  const codex = parse(readFileSync(join(home.path, '.codex', 'config.toml'), 'utf8')) as {
+    mcp_servers: { sangam: { command: string } }
+  }
+  assert.equal(codex.mcp_servers.sangam.command, process.execPath)
+  assert.equal(init.mcp.excludedIn, null)
+  const status = spawnSync('git', ['status', '--porcelain'], { cwd: repo.path, encoding: 'utf8' })
+  assert.match(status.stdout, /\?\? \.mcp\.json/, 'a portable .mcp.json is for the team to commit')
+  const text = await runCli(['init', '--yes'], { cwd: repo.path, env })
+  assert.match(text.stdout, /Claude Code: already registered in .*\.mcp\.json as `sangam mcp`/)
+})
+
+test("without sangam on PATH, a .mcp.json naming this machine's path is kept out of git", async () => {
+  await using home = tmpDir()
+  await using repo = tmpGitRepo()
+  // The test runner's PATH has no sangam: the CLI under test runs by path, as a checkout's build does.
+  const init = await runCliJson<InitMcp>(['init', '--yes'], { cwd: repo.path, env: isolatedEnv(home.path) })
+  assert.equal(init.mcp.portable, false)
+  const registered = JSON.parse(readFileSync(join(repo.path, '.mcp.json'), 'utf8')).mcpServers.sangam
+  assert.deepEqual(registered.args, [cliEntry, 'mcp'])
+  assert.ok(init.mcp.excludedIn?.endsWith(join('.git', 'info', 'exclude')), String(init.mcp.excludedIn))
+  const status = spawnSync('git', ['status', '--porcelain'], { cwd: repo.path, encoding: 'utf8' })
+  assert.doesNotMatch(status.stdout, /\.mcp\.json/, 'git does not offer to commit it')
+  assert.match(readFileSync(init.mcp.excludedIn ?? '', 'utf8'), /^\/\.mcp\.json$/m)
 })
 
 test('without a terminal and without --yes nothing is registered, and init says how', async () => {

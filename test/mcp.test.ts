@@ -2,8 +2,9 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { tools as registeredTools } from '../src/mcp/tools.ts'
 import { recallProject } from './helpers/recall-project.ts'
-import { cliEntry, spawnCli } from './helpers/run-cli.ts'
+import { cliEntry, runCli, spawnCli } from './helpers/run-cli.ts'
 
 interface Connected extends AsyncDisposable {
   readonly client: Client
@@ -43,6 +44,23 @@ function text(result: ToolResult): string {
 }
 
 const now = Date.now()
+
+test('sangam mcp --help lists every tool the server registers', async () => {
+  await using project = await recallProject()
+  for (const args of [
+    ['mcp', '--help'],
+    ['help', 'mcp'],
+  ]) {
+    const help = await runCli(args, { cwd: project.repo.path, env: project.env })
+    assert.equal(help.code, 0, help.stderr)
+    const listed = help.stdout.split('Tools:\n')[1]?.trim().split('\n') ?? []
+    assert.deepEqual(
+      listed.map((line) => line.trim().split(/\s+/)[0]),
+      registeredTools.map((tool) => tool.name),
+      args.join(' '),
+    )
+  }
+})
 
 test('the server lists the four memory tools, each with an input and an output schema', async () => {
   await using project = await recallProject()
@@ -142,6 +160,55 @@ test('bad calls come back as tool errors with a clear message, and the server ke
   assert.match(text(emptyNote), /^INVALID_INPUT: a note needs text/)
   const still = await mcp.client.callTool({ name: 'ctx_search', arguments: { query: 'anything' } })
   assert.notEqual(still.isError, true)
+})
+
+test('every tool refuses a NUL byte in any string it takes as INVALID_INPUT, never INTERNAL', async () => {
+  await using project = await recallProject()
+  project.add({ text: 'deploy on fridays is fine', at: now - 1000 })
+  await using mcp = await connect(project.repo.path, project.env)
+  // A valid call of each tool; a new tool needs one here.
+  const valid: Record<string, Record<string, unknown>> = {
+    ctx_brief: {},
+    ctx_search: { query: 'fridays' },
+    ctx_thread: { eventId: 'ev_x' },
+    ctx_note: { text: 'a note' },
+    ctx_claim: { patterns: ['a.ts'], reason: 'testing' },
+    ctx_release: { patterns: ['a.ts'] },
+    ctx_who_has: { path: 'a.ts' },
+  }
+  const { tools } = await mcp.client.listTools()
+  assert.deepEqual(tools.map((tool) => tool.name).sort(), Object.keys(valid).sort())
+  let probed = 0
+  for (const tool of tools) {
+    const properties = (tool.inputSchema.properties ?? {}) as Record<
+      string,
+      { type?: string; enum?: unknown; items?: { type?: string; enum?: unknown } }
+    >
+    for (const [field, schema] of Object.entries(properties)) {
+      // An enum's own schema refuses anything else already.
+      if (schema.enum !== undefined || schema.items?.enum !== undefined) continue
+      const poisoned =
+        schema.type === 'string'
+          ? 'fri\u0000days'
+          : schema.items?.type === 'string'
+            ? ['fri\u0000days']
+            : null
+      if (poisoned === null) continue
+      const result = await mcp.client.callTool({
+        name: tool.name,
+        arguments: { ...valid[tool.name], [field]: poisoned },
+      })
+      assert.equal(result.isError, true, `${tool.name} ${field}`)
+      assert.match(
+        text(result),
+        new RegExp(`^INVALID_INPUT: ${field}(\\[0\\])? contains a NUL byte`),
+        `${tool.name} ${field}`,
+      )
+      probed++
+    }
+  }
+  assert.ok(probed >= 10, `${probed} string fields probed`)
+  assert.doesNotMatch(mcp.stderr(), /\n\s+at /, 'no stack trace logged either')
 })
 
 test('the project comes from CLAUDE_PROJECT_DIR; outside any repository each call says so', async () => {

@@ -94,9 +94,9 @@ test('bad input exits with the documented codes and clear messages', async () =>
   const cases: [string[], number, RegExp][] = [
     [['search', '*', '-'], 2, /a search needs letters or digits/],
     [['search', 'x', '--kind', 'chat'], 2, /--kind takes human, assistant/],
-    [['search', 'x', '--vendor', 'gemini'], 2, /--vendor must be one of claude, codex, sangam/],
+    [['search', 'x', '--vendor', 'gemini'], 2, /--vendor takes claude, codex, sangam/],
     [['search', 'x', '--since', 'last week'], 2, /--since must be an ISO date/],
-    [['search', 'x', '--limit', 'many'], 2, /--limit must be a whole number/],
+    [['search', 'x', '--limit', 'many'], 2, /--limit takes a whole number from 1 to 200/],
     [['thread', 'ev_unknown'], 4, /no event ev_unknown in this project's memory/],
     [['note', '  '], 2, /a note needs text/],
   ]

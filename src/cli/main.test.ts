@@ -7,16 +7,26 @@ import { ManualClock } from '../shared/clock.ts'
 import { createLogger } from '../shared/logger.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import type { CommandContext, CommandRun, CommandSpec } from './command.ts'
+import { defineInput, flag, integer, words } from './command-input.ts'
 import { buildProgram } from './main.ts'
 
+const input = defineInput({
+  arguments: { words: words('words', 'words', { required: false }) },
+  options: { loud: flag('--loud', 'louder'), times: integer('--times <n>', 'how often', { min: 1, max: 9 }) },
+})
+
 /** Two commands whose implementations only record that they were loaded, and what they ran with. */
-function fixture(run: CommandRun = async (_ctx, args) => ({ json: { args }, text: args.join(' ') })) {
+function fixture(
+  run: CommandRun<typeof input> = async (_ctx, args, options) => ({
+    json: { args, options },
+    text: args.words.join(' '),
+  }),
+) {
   const loaded: string[] = []
-  const spec = (name: string): CommandSpec => ({
+  const spec = (name: string): CommandSpec<typeof input> => ({
     name,
     summary: `the ${name} command`,
-    arguments: [{ name: 'words', description: 'words', variadic: true }],
-    options: [{ flags: '--loud', description: 'louder' }],
+    input,
     load: async () => {
       loaded.push(name)
       return { run }
@@ -75,8 +85,38 @@ test('a command loads only its own implementation, and prints what it returns', 
   const cli = fixture()
   await cli.parse(['beta', 'one', 'two', '--json'])
   assert.deepEqual(cli.loaded, ['beta'])
-  assert.deepEqual(JSON.parse(cli.out()), { args: ['one', 'two'] })
+  assert.deepEqual(JSON.parse(cli.out()), {
+    args: { words: ['one', 'two'] },
+    options: { json: true, loud: false },
+  })
   assert.equal(cli.exitCode(), 0)
+})
+
+test('options reach the command parsed to their declared types', async () => {
+  const cli = fixture()
+  await cli.parse(['alpha', '--loud', '--times', '3', '--json'])
+  assert.deepEqual(JSON.parse(cli.out()).options, { json: true, loud: true, times: 3 })
+})
+
+test('a refused option value is a usage error naming its flag, before any implementation loads', async () => {
+  for (const value of ['0x10', '1e1', '10', '-1', '']) {
+    const cli = fixture()
+    await assert.rejects(
+      cli.parse(['alpha', `--times=${value}`]),
+      (error) =>
+        error instanceof SangamError &&
+        error.code === ErrorCode.Usage &&
+        error.message.startsWith('--times takes a whole number from 1 to 9'),
+      value,
+    )
+    assert.deepEqual(cli.loaded, [], value)
+  }
+})
+
+test('an argument with a NUL byte is refused', async () => {
+  const cli = fixture()
+  await assert.rejects(cli.parse(['alpha', 'a\u0000b']), /<words> contains a NUL byte/)
+  assert.deepEqual(cli.loaded, [])
 })
 
 test("a command's failure reaches the caller as it was thrown", async () => {

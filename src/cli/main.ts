@@ -4,9 +4,9 @@ import { Command, CommanderError } from 'commander'
 import { readEnvironment } from '../config/environment.ts'
 import { systemClock } from '../shared/clock.ts'
 import { createLogger, type LogLevel } from '../shared/logger.ts'
-import { isSangamError } from '../shared/sangam-error.ts'
-import type { CommandContext, CommandResult, CommandSpec } from './command.ts'
-import { exitCodeFor } from './exit-codes.ts'
+import { ErrorCode, isSangamError } from '../shared/sangam-error.ts'
+import type { AnyCommandSpec, CommandContext, CommandInput, CommandResult } from './command.ts'
+import { exitCodeFor, exitCodes } from './exit-codes.ts'
 import { commands } from './registry.ts'
 import { version } from './version.ts'
 
@@ -37,19 +37,32 @@ export async function main(argv: readonly string[]): Promise<number> {
     cliEntry: fileURLToPath(import.meta.url),
   }
   let exitCode = 0
-  const program = buildProgram(commands, ctx, {
-    setExitCode: (code) => {
-      exitCode = code
+  const program = buildProgram(
+    commands,
+    ctx,
+    {
+      setExitCode: (code) => {
+        exitCode = code
+      },
+      onLongRunning: () => {
+        longRunning = true
+      },
     },
-    onLongRunning: () => {
-      longRunning = true
-    },
-  })
+    await loadMoreHelp(commands, argv),
+  )
+  const json = argv.includes('--json')
   try {
     await program.parseAsync(argv, { from: 'user' })
-  } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2
-    const json = argv.includes('--json')
+  } catch (caught) {
+    if (caught instanceof CommanderError) {
+      if (caught.exitCode === 0) return 0
+      // commander has said it on stderr; `--json` gets it on stdout too, as every failure does.
+      if (json) reportJson(ctx, ErrorCode.Usage, caught.message.replace(/^error: /, ''))
+      return exitCodes[ErrorCode.Usage]
+    }
+    // Loaded only on a failure: --help and --version load nothing of the store.
+    const { asStoreBusy } = await import('../store/busy-error.ts')
+    const error = asStoreBusy(caught)
     reportError(ctx, error, json)
     return exitCodeFor(error)
   } finally {
@@ -65,10 +78,17 @@ export interface ProgramHooks {
   onLongRunning(): void
 }
 
+/**
+ * The commander program for `specs`. Each command's declared input is parsed here, once, before its
+ * implementation loads: a refused value is a USAGE error naming the flag, and `run` receives typed
+ * arguments and options. `moreHelp` holds the extra `--help` text of the commands that have one
+ * (`loadMoreHelp`).
+ */
 export function buildProgram(
-  specs: readonly CommandSpec[],
+  specs: readonly AnyCommandSpec[],
   ctx: CommandContext,
   hooks: ProgramHooks,
+  moreHelp: ReadonlyMap<string, string> = new Map(),
 ): Command {
   const program = new Command('sangam')
     .description('Shared verbatim memory and file leases for coding agents working on one Git project')
@@ -76,22 +96,39 @@ export function buildProgram(
     .exitOverride()
     .configureOutput({
       writeOut: (text) => ctx.stdout.write(text),
-      writeErr: (text) => ctx.stderr.write(text),
+      writeErr: (text) => ctx.stderr.write(bounded(text)),
     })
   for (const spec of specs) {
     const command = program.command(spec.name).description(spec.summary).exitOverride()
-    for (const arg of spec.arguments ?? []) {
+    const input: CommandInput = spec.input ?? {}
+    const argumentDecls = Object.entries(input.arguments ?? {})
+    for (const [, arg] of argumentDecls) {
       const name = `${arg.name}${arg.variadic ? '...' : ''}`
       command.argument(arg.required ? `<${name}>` : `[${name}]`, arg.description)
     }
-    for (const option of spec.options ?? []) command.option(option.flags, option.description)
+    const optionDecls = Object.entries(input.options ?? {}).map(([key, decl]) => {
+      command.option(decl.flags, decl.description)
+      const option = command.options.at(-1)
+      if (decl.negation) command.option(decl.negation.flags, decl.negation.description)
+      if (option === undefined) throw new Error(`${spec.name}: no option for ${decl.flags}`)
+      return { key, decl, attribute: option.attributeName(), flag: option.long ?? option.flags }
+    })
     if (!spec.noJson) command.option('--json', 'print the result as JSON on stdout')
+    const help = moreHelp.get(spec.name)
+    if (help !== undefined) command.addHelpText('after', `\n${help}`)
     command.action(async (...params: unknown[]) => {
-      const positional = params.slice(0, spec.arguments?.length ?? 0).flatMap(flattenArg)
-      const options = command.opts()
+      const raw = command.opts()
+      const args: Record<string, unknown> = {}
+      argumentDecls.forEach(([key, decl], index) => {
+        args[key] = decl.parse(params[index], `<${decl.name}>`)
+      })
+      const options: Record<string, unknown> & { json: boolean } = { json: raw.json === true }
+      for (const { key, decl, attribute, flag } of optionDecls) {
+        options[key] = await decl.parse(raw[attribute], flag)
+      }
       if (spec.longRunning) hooks.onLongRunning()
       const { run } = await spec.load()
-      const result = await run(ctx, positional, options)
+      const result = await run(ctx, args, options)
       printResult(ctx, result, options.json === true)
       hooks.setExitCode(result.exitCode ?? 0)
     })
@@ -99,9 +136,17 @@ export function buildProgram(
   return program
 }
 
-function flattenArg(value: unknown): string[] {
-  if (value === undefined) return []
-  return Array.isArray(value) ? value.map(String) : [String(value)]
+/** The extra `--help` text of the command `argv` asks help for, loaded only then (`sangam mcp --help`). */
+export async function loadMoreHelp(
+  specs: readonly AnyCommandSpec[],
+  argv: readonly string[],
+): Promise<Map<string, string>> {
+  const [first, second] = argv
+  const name = first === 'help' ? second : first
+  const spec = specs.find((each) => each.name === name)
+  const asked = first === 'help' || argv.includes('--help') || argv.includes('-h')
+  if (spec?.moreHelp === undefined || !asked) return new Map()
+  return new Map([[spec.name, await spec.moreHelp()]])
 }
 
 function printResult(ctx: CommandContext, result: CommandResult, json: boolean): void {
@@ -111,12 +156,31 @@ function printResult(ctx: CommandContext, result: CommandResult, json: boolean):
   } else if (result.text !== '') ctx.stdout.write(`${result.text}\n`)
 }
 
+/**
+ * Prints a failure: its message on stderr and, with `--json`, `{"error": {code, message}}` on
+ * stdout. A bug (not a SangamError) also gets its stack trace on stderr.
+ */
 function reportError(ctx: CommandContext, error: unknown, json: boolean): void {
   const code = isSangamError(error) ? error.code : 'INTERNAL'
-  const message = error instanceof Error ? error.message : String(error)
-  if (json) ctx.stdout.write(`${JSON.stringify({ error: { code, message } }, null, 2)}\n`)
+  const message = bounded(error instanceof Error ? error.message : String(error))
+  if (json) reportJson(ctx, code, message)
   ctx.stderr.write(`sangam: ${message}\n`)
   if (!isSangamError(error) && error instanceof Error && error.stack) ctx.stderr.write(`${error.stack}\n`)
+}
+
+function reportJson(ctx: CommandContext, code: string, message: string): void {
+  ctx.stdout.write(`${JSON.stringify({ error: { code, message: bounded(message.trimEnd()) } }, null, 2)}\n`)
+}
+
+/**
+ * What an error message may be at most. Messages echo values through `quoteInput`, which bounds
+ * them; this catches what does not (commander's own "unknown option '…'" echoes a flag whole).
+ */
+const maxMessageChars = 2000
+
+function bounded(message: string): string {
+  if (message.length <= maxMessageChars) return message
+  return `${message.slice(0, maxMessageChars)}… (${message.length - maxMessageChars} more characters)${message.endsWith('\n') ? '\n' : ''}`
 }
 
 function toLogLevel(value: string | undefined): LogLevel {

@@ -5,6 +5,8 @@ import { test } from 'node:test'
 import { pathToFileURL } from 'node:url'
 import { moduleTrace } from '../../test/helpers/module-trace.ts'
 import { tmpDir } from '../../test/helpers/tmp-git-repo.ts'
+import { autoLeaseRungs } from './commands/leases/inputs.ts'
+import { searchKinds, searchLimitMax, searchVendors } from './commands/memory/inputs.ts'
 import { commands } from './registry.ts'
 
 const src = join(import.meta.dirname, '..')
@@ -52,7 +54,7 @@ test('--help, --version and usage errors load no command implementation, only co
     const { ours, packages } = await modulesLoaded(args, status)
     assert.ok(ours.includes('cli/registry.ts'), 'the trace sees our modules')
     assert.deepEqual(
-      ours.filter((path) => path.startsWith('cli/commands/') || !/^(cli|shared|config)\//.test(path)),
+      ours.filter((path) => isImplementation(path) || !/^(cli|shared|config)\//.test(path)),
       [],
       `sangam ${args.join(' ')}`,
     )
@@ -60,12 +62,14 @@ test('--help, --version and usage errors load no command implementation, only co
   }
 })
 
+/** A command's module; its feature's `inputs.ts` is a declaration the registry holds, not an implementation. */
+function isImplementation(path: string): boolean {
+  return path.startsWith('cli/commands/') && !path.endsWith('/inputs.ts')
+}
+
 test('a command loads its own implementation and no other', async () => {
   const { ours, packages } = await modulesLoaded(['search', 'x', '--json'], 3)
-  assert.deepEqual(
-    ours.filter((path) => path.startsWith('cli/commands/')),
-    ['cli/commands/memory/search.ts'],
-  )
+  assert.deepEqual(ours.filter(isImplementation), ['cli/commands/memory/search.ts'])
   assert.deepEqual(
     packages.filter((name) => ['zod', '@modelcontextprotocol/sdk', 'ws', 'miniflare'].includes(name)),
     [],
@@ -82,4 +86,14 @@ test("every command's implementation loads and exports run", async () => {
 test('command names are unique', () => {
   const names = commands.map((command) => command.name)
   assert.deepEqual([...new Set(names)], names)
+})
+
+test("the registry's lists of values are the program's own", async () => {
+  const { vendorSchema, eventKindSchema } = await import('../protocol/event.ts')
+  const { autoLeaseRungSchema } = await import('../protocol/lease.ts')
+  const { maxSearchLimit } = await import('../services/memory/search.ts')
+  assert.deepEqual([...searchVendors], vendorSchema.options)
+  assert.deepEqual([...searchKinds].sort(), [...eventKindSchema.options].sort())
+  assert.deepEqual([...autoLeaseRungs], autoLeaseRungSchema.options)
+  assert.equal(searchLimitMax, maxSearchLimit)
 })

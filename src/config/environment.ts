@@ -25,6 +25,8 @@ export interface Environment {
   readonly claudeProjectDir: string | undefined
   /** `SANGAM_LOG`: debug | info | warn | error | silent. */
   readonly logLevel: string | undefined
+  /** `PATH`, to tell whether `sangam` by name is this CLI (`init` registers the MCP server so). */
+  readonly path: string | undefined
 }
 
 export function readEnvironment(env: Readonly<Record<string, string | undefined>>): Environment {
@@ -38,6 +40,7 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
     codexThreadId: nonEmpty(env.CODEX_THREAD_ID),
     claudeProjectDir: nonEmpty(env.CLAUDE_PROJECT_DIR),
     logLevel: nonEmpty(env.SANGAM_LOG),
+    path: nonEmpty(env.PATH),
   })
 }
 

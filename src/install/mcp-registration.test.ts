@@ -21,7 +21,7 @@ function targets(root: string): { projectRoot: string; codexHome: string } {
 test('registers with both hosts, creating the files, and a second run changes nothing', async () => {
   await using dir = tmpDir()
   const where = targets(dir.path)
-  const first = registerMcpServer(where, launch)
+  const first = registerMcpServer(where, { claude: launch, codex: launch })
   assert.deepEqual(
     first.map((entry) => [entry.host, entry.outcome]),
     [
@@ -45,7 +45,7 @@ test('registers with both hosts, creating the files, and a second run changes no
     },
   })
   const before = [readFileSync(join(where.projectRoot, '.mcp.json'), 'utf8'), toml]
-  const second = registerMcpServer(where, launch)
+  const second = registerMcpServer(where, { claude: launch, codex: launch })
   assert.deepEqual(
     second.map((entry) => entry.outcome),
     ['registered', 'registered'],
@@ -68,7 +68,7 @@ test('other servers, other settings and TOML comments survive', async () => {
   const toml =
     '# my codex settings\nmodel = "o4" # inline comment\n\n[mcp_servers.docs]\ncommand = "docs-mcp"'
   writeFileSync(join(where.codexHome, 'config.toml'), toml)
-  registerMcpServer(where, launch)
+  registerMcpServer(where, { claude: launch, codex: launch })
   const mcpJson = JSON.parse(readFileSync(join(where.projectRoot, '.mcp.json'), 'utf8'))
   assert.deepEqual(Object.keys(mcpJson.mcpServers), ['github', 'sangam'])
   assert.deepEqual(mcpJson.other, { keep: true })
@@ -87,7 +87,7 @@ test('an existing, different sangam entry is the user’s and is kept', async ()
     join(where.codexHome, 'config.toml'),
     '[mcp_servers.sangam]\ncommand = "sangam"\nargs = ["mcp"]\n',
   )
-  const result = registerMcpServer(where, launch)
+  const result = registerMcpServer(where, { claude: launch, codex: launch })
   assert.deepEqual(
     result.map((entry) => entry.outcome),
     ['kept', 'kept'],
@@ -107,7 +107,7 @@ test('a malformed .mcp.json or config.toml is a clear error and neither file is 
     writeFileSync(mcpPath, mcpText)
     writeFileSync(tomlPath, tomlText)
     assert.throws(
-      () => registerMcpServer(where, launch),
+      () => registerMcpServer(where, { claude: launch, codex: launch }),
       (error: unknown) =>
         error instanceof SangamError &&
         error.code === ErrorCode.InvalidInput &&
@@ -127,7 +127,10 @@ test('mcp_servers written as an inline table cannot be extended; the error says 
   mkdirSync(where.codexHome)
   const text = 'mcp_servers = { docs = { command = "docs-mcp" } }\n'
   writeFileSync(join(where.codexHome, 'config.toml'), text)
-  assert.throws(() => registerMcpServer(where, launch), /add this by hand:\n\[mcp_servers\.sangam\]/)
+  assert.throws(
+    () => registerMcpServer(where, { claude: launch, codex: launch }),
+    /add this by hand:\n\[mcp_servers\.sangam\]/,
+  )
   assert.equal(readFileSync(join(where.codexHome, 'config.toml'), 'utf8'), text)
 })
 
@@ -135,7 +138,7 @@ test('paths with quotes and backslashes are written as valid TOML', async () => 
   await using dir = tmpDir()
   const where = targets(dir.path)
   const odd = sangamLaunch('C:\\Program Files\\node.exe', '/opt/"quoted" dir/main.js')
-  registerMcpServer(where, odd)
+  registerMcpServer(where, { claude: odd, codex: odd })
   const servers = parse(readFileSync(join(where.codexHome, 'config.toml'), 'utf8')).mcp_servers as Record<
     string,
     unknown

@@ -1,4 +1,5 @@
-import { join } from 'node:path'
+import { realpathSync } from 'node:fs'
+import { delimiter, join } from 'node:path'
 import { parse as parseToml } from 'smol-toml'
 import { isRecord } from '../shared/is-record.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
@@ -12,6 +13,9 @@ export interface McpLaunch {
 
 export type McpHost = 'claude' | 'codex'
 
+/** What each host is told to run. */
+export type McpLaunches = Readonly<Record<McpHost, McpLaunch>>
+
 export interface McpRegistration {
   readonly host: McpHost
   readonly file: string
@@ -20,6 +24,10 @@ export interface McpRegistration {
    * different `sangam` entry was there; it is the user's and was left as it was.
    */
   readonly outcome: 'added' | 'registered' | 'kept'
+  /** What this host was told to run. */
+  readonly launch: McpLaunch
+  /** The file did not exist before this registration wrote it. */
+  readonly created: boolean
 }
 
 /** The name of our server in the hosts' configuration (tools show as `mcp__sangam__ctx_search`). */
@@ -40,6 +48,31 @@ export function sangamLaunch(nodePath: string, cliEntry: string): McpLaunch {
   return { command: nodePath, args: [cliEntry, 'mcp'] }
 }
 
+/** `sangam mcp` by name: what works on every machine where sangam is installed (D??). */
+export const portableLaunch: McpLaunch = { command: 'sangam', args: ['mcp'] }
+
+/**
+ * Whether `sangam` on `pathVariable` (PATH) is this very CLI, the way a global or project install
+ * links it: then a project file may name it by name and it means the same here as on a teammate's
+ * machine. A checkout's build, run by path, is not on PATH.
+ */
+export function isSangamOnPath(pathVariable: string | undefined, cliEntry: string): boolean {
+  const entry = realOrNull(cliEntry)
+  if (entry === null || pathVariable === undefined) return false
+  return pathVariable
+    .split(delimiter)
+    .filter((dir) => dir !== '')
+    .some((dir) => realOrNull(join(dir, 'sangam')) === entry)
+}
+
+function realOrNull(path: string): string | null {
+  try {
+    return realpathSync(path)
+  } catch {
+    return null
+  }
+}
+
 export interface McpTargets {
   /** The worktree whose `.mcp.json` Claude Code reads. */
   readonly projectRoot: string
@@ -52,8 +85,11 @@ export interface McpTargets {
  * idempotently. Both files are read and their new text worked out before either is written, so a
  * file that cannot be used stops the whole registration with nothing changed.
  */
-export function registerMcpServer(targets: McpTargets, launch: McpLaunch): McpRegistration[] {
-  const prepared = [forClaude(targets.projectRoot, launch), forCodex(targets.codexHome, launch)]
+export function registerMcpServer(targets: McpTargets, launches: McpLaunches): McpRegistration[] {
+  const prepared = [
+    forClaude(targets.projectRoot, launches.claude),
+    forCodex(targets.codexHome, launches.codex),
+  ]
   for (const { registration, text } of prepared)
     if (text !== null) writeTextAtomically(registration.file, text)
   return prepared.map((entry) => entry.registration)
@@ -77,7 +113,7 @@ function forClaude(projectRoot: string, launch: McpLaunch): Prepared {
   const entry = { type: 'stdio', command: launch.command, args: [...launch.args], env: {} }
   const updated = { ...config, mcpServers: { ...servers, [mcpServerName]: entry } }
   return {
-    registration: { host: 'claude', file, outcome: 'added' },
+    registration: { host: 'claude', file, outcome: 'added', launch, created: text === null },
     text: `${JSON.stringify(updated, null, 2)}\n`,
   }
 }
@@ -89,7 +125,8 @@ function forClaude(projectRoot: string, launch: McpLaunch): Prepared {
  */
 function forCodex(codexHome: string, launch: McpLaunch): Prepared {
   const file = join(codexHome, 'config.toml')
-  const text = readText(file) ?? ''
+  const original = readText(file)
+  const text = original ?? ''
   const existing = codexServers(text, file)[mcpServerName]
   if (existing !== undefined) return unchanged('codex', file, existing, launch)
   const block = [
@@ -112,12 +149,21 @@ function forCodex(codexHome: string, launch: McpLaunch): Prepared {
       `its mcp_servers cannot take another table (an inline table?); add this by hand:\n${block}`,
     )
   }
-  return { registration: { host: 'codex', file, outcome: 'added' }, text: updated }
+  return {
+    registration: { host: 'codex', file, outcome: 'added', launch, created: original === null },
+    text: updated,
+  }
 }
 
 function unchanged(host: McpHost, file: string, existing: unknown, launch: McpLaunch): Prepared {
   return {
-    registration: { host, file, outcome: sameLaunch(existing, launch) ? 'registered' : 'kept' },
+    registration: {
+      host,
+      file,
+      outcome: sameLaunch(existing, launch) ? 'registered' : 'kept',
+      launch,
+      created: false,
+    },
     text: null,
   }
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { parseTtl } from '../core/leases/expiry.ts'
 import { actorSchema, leaseConflictSchema, leaseSchema } from '../protocol/lease.ts'
 import { claimLease, describeClaimOutcome } from '../services/leases/claim-lease.ts'
 import { describeReleaseOutcome, releaseLease } from '../services/leases/release-lease.ts'
@@ -54,7 +55,7 @@ const claimTool = defineTool({
       patterns: input.patterns,
       cwd: project.repo.root,
       reason: input.reason,
-      ttl: input.ttl ?? null,
+      ttlMs: input.ttl === undefined ? null : parseTtl(input.ttl),
     })
     return { structured: outcome, text: describeClaimOutcome(outcome, context.clock.now()) }
   },

@@ -15,12 +15,13 @@ const echo = defineTool({
   name: 'echo',
   title: 'Echo',
   description: 'says what it is told, or fails as told',
-  input: { say: z.string(), fail: z.enum(['none', 'sangam', 'bug']).default('none') },
+  input: { say: z.string(), fail: z.enum(['none', 'sangam', 'bug', 'busy']).default('none') },
   output: { said: z.string() },
   readOnly: true,
   async run(input) {
     if (input.fail === 'sangam') throw new SangamError(ErrorCode.NotFound, 'nothing called that')
     if (input.fail === 'bug') throw new TypeError('cannot read x of undefined')
+    if (input.fail === 'busy') throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' })
     return { structured: { said: input.say }, text: `you said ${input.say}` }
   },
 })
@@ -63,4 +64,24 @@ test('a SangamError is a tool error with its code; a bug is INTERNAL and logged,
   assert.match(logs.join(''), /sangam error: echo failed .*TypeError: cannot read x of undefined/)
   const after = await client.callTool({ name: 'echo', arguments: { say: 'still here' } })
   assert.deepEqual(after.structuredContent, { said: 'still here' })
+})
+
+test('a NUL byte anywhere in the input is INVALID_INPUT naming the field, and the tool does not run', async () => {
+  const logs: string[] = []
+  const client = await connected(logs)
+  const result = await client.callTool({ name: 'echo', arguments: { say: 'a\u0000b', fail: 'bug' } })
+  assert.equal(result.isError, true)
+  assert.deepEqual(result.content, [
+    { type: 'text', text: 'INVALID_INPUT: say contains a NUL byte; got "a\\u0000b"' },
+  ])
+  assert.equal(logs.length, 0)
+})
+
+test("a statement's SQLITE_BUSY is STORE_BUSY to the agent, not INTERNAL", async () => {
+  const logs: string[] = []
+  const client = await connected(logs)
+  const result = await client.callTool({ name: 'echo', arguments: { say: 'x', fail: 'busy' } })
+  assert.equal(result.isError, true)
+  assert.match((result.content as { text: string }[])[0]?.text ?? '', /^STORE_BUSY: /)
+  assert.equal(logs.length, 0)
 })

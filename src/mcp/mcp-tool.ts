@@ -1,7 +1,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import type { z } from 'zod'
-import { isSangamError } from '../shared/sangam-error.ts'
+import { quoteInput } from '../shared/quote-input.ts'
+import { ErrorCode, isSangamError, SangamError } from '../shared/sangam-error.ts'
+import { asStoreBusy } from '../store/busy-error.ts'
 import type { McpContext } from './mcp-context.ts'
 
 /** What a tool returns: the structured result (checked against its output schema) and a text rendering. */
@@ -49,7 +51,8 @@ export function defineTool<Input extends z.ZodRawShape, Output extends z.ZodRawS
 /**
  * Registers tools on a server. Every failure comes back as a tool result with `isError: true` and
  * the error's code and message, never as a crash of the server: a bad id or a missing repository
- * is something the agent can act on.
+ * is something the agent can act on. A bug's stack trace goes to the log (stderr), never to the
+ * client. Input is checked once here for what no tool's schema can say: a NUL byte in any string.
  */
 export function registerTools(server: McpServer, tools: readonly AnyMcpTool[], context: McpContext): void {
   for (const tool of tools) {
@@ -65,10 +68,11 @@ export function registerTools(server: McpServer, tools: readonly AnyMcpTool[], c
       // The SDK has parsed the arguments against `tool.input` before this runs.
       async (input: Record<string, unknown>): Promise<CallToolResult> => {
         try {
+          refuseNulBytes(input, '')
           const answer = await tool.run(input, context)
           return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.structured }
         } catch (error) {
-          return failure(tool.name, error, context)
+          return failure(tool.name, asStoreBusy(error), context)
         }
       },
     )
@@ -77,11 +81,34 @@ export function registerTools(server: McpServer, tools: readonly AnyMcpTool[], c
 
 function failure(name: string, error: unknown, context: McpContext): CallToolResult {
   if (isSangamError(error)) {
-    return { content: [{ type: 'text', text: `${error.code}: ${error.message}` }], isError: true }
+    return {
+      content: [{ type: 'text', text: `${error.code}: ${error.message.slice(0, 2000)}` }],
+      isError: true,
+    }
   }
   context.log.error(`${name} failed`, {
     error: error instanceof Error ? (error.stack ?? error.message) : String(error),
   })
   const message = error instanceof Error ? error.message : String(error)
-  return { content: [{ type: 'text', text: `INTERNAL: ${message}` }], isError: true }
+  return {
+    content: [{ type: 'text', text: `INTERNAL: ${message.split('\n')[0]?.slice(0, 500)}` }],
+    isError: true,
+  }
+}
+
+/**
+ * A NUL byte is in no path, pattern, query or note anyone means; SQLite reads it as the end of a
+ * query (`unterminated string`) and git as the end of an argument. Any string holding one, however
+ * deep in the input, is refused, naming where it is.
+ */
+function refuseNulBytes(value: unknown, path: string): void {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000'))
+      throw new SangamError(ErrorCode.InvalidInput, `${path} contains a NUL byte; got ${quoteInput(value)}`)
+  } else if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) refuseNulBytes(item, `${path}[${index}]`)
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [key, item] of Object.entries(value))
+      refuseNulBytes(item, path === '' ? key : `${path}.${key}`)
+  }
 }

@@ -7,3 +7,9 @@ import { memoryTools } from './memory-tools.ts'
  * `ctx_release`, `ctx_who_has`) is one more module defined like `memory-tools.ts` and listed here.
  */
 export const tools: readonly AnyMcpTool[] = [...memoryTools, ...leaseTools]
+
+/** The tools as `sangam mcp --help` lists them: one line each, name and title. */
+export function describeTools(): string {
+  const width = Math.max(...tools.map((tool) => tool.name.length))
+  return ['Tools:', ...tools.map((tool) => `  ${tool.name.padEnd(width)}  ${tool.title}`)].join('\n')
+}

@@ -16,13 +16,30 @@ export interface ProjectContext {
   close(): void
 }
 
+export interface OpenProjectOptions {
+  /**
+   * How long any wait for the database's lock may last, opening included, before STORE_BUSY. Read
+   * commands pass a small budget; without it, opening waits as long as 200 processes migrating
+   * together need, and writes wait 5 s.
+   */
+  readonly busyBudgetMs?: number | undefined
+}
+
 /**
  * Finds the repository containing `cwd`, opens (creating and migrating) its database, and records
  * the project if this is the first time. Nothing leaves the machine.
  */
-export function openProject(env: Environment, cwd: string, clock: Clock): ProjectContext {
+export function openProject(
+  env: Environment,
+  cwd: string,
+  clock: Clock,
+  options: OpenProjectOptions = {},
+): ProjectContext {
   const repo = openRepository(cwd)
-  const db = openProjectDatabase(env.sangamHome, repo.projectId)
+  const db = openProjectDatabase(env.sangamHome, repo.projectId, {
+    busyTimeoutMs: options.busyBudgetMs,
+    setupTimeoutMs: options.busyBudgetMs,
+  })
   recordProject(db, repo, clock)
   return {
     env,

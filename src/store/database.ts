@@ -17,6 +17,11 @@ export interface OpenOptions {
   readonly busyTimeoutMs?: number | undefined
   /** Stamps the migrations this open applies; the system clock unless a test gives its own. */
   readonly clock?: Clock | undefined
+  /**
+   * How long opening waits for the lock that switching to WAL and migrating take (default
+   * `setupBusyTimeoutMs`). A read command passes its own small budget, to answer STORE_BUSY soon.
+   */
+  readonly setupTimeoutMs?: number | undefined
 }
 
 /**
@@ -47,10 +52,8 @@ const setupBusyTimeoutMs = 60_000
 
 function openWritable(file: string, options: OpenOptions): Db {
   const busyTimeoutMs = options.busyTimeoutMs ?? 5000
-  const db = withOpenErrors(
-    file,
-    () => new Database(file, { timeout: Math.max(busyTimeoutMs, setupBusyTimeoutMs) }),
-  )
+  const setupTimeoutMs = options.setupTimeoutMs ?? Math.max(busyTimeoutMs, setupBusyTimeoutMs)
+  const db = withOpenErrors(file, () => new Database(file, { timeout: setupTimeoutMs }))
   try {
     db.pragma('journal_mode = WAL')
     db.pragma('synchronous = NORMAL')

@@ -44,3 +44,14 @@ test('more terms than the limit is INVALID_INPUT with the limit in the message',
   const text = Array.from({ length: maxSearchTerms + 1 }, (_, i) => `w${i}`).join(' ')
   assert.throws(() => buildSearchQuery(text), new RegExp(`at most ${maxSearchTerms}`))
 })
+
+test('a refused search echoes at most a bounded part of what it was given', () => {
+  assert.throws(
+    () => buildSearchQuery('!'.repeat(100_000)),
+    (error: Error) => error.message.length < 300 && error.message.includes('(100,000 characters)'),
+  )
+})
+
+test('a NUL byte is refused before it reaches SQLite', () => {
+  assert.throws(() => buildSearchQuery('fri\u0000days'), /a search cannot hold a NUL byte/)
+})

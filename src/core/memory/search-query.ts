@@ -1,3 +1,4 @@
+import { quoteInput } from '../../shared/quote-input.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import { searchTokens } from './search-tokens.ts'
 
@@ -24,13 +25,16 @@ export const maxSearchTerms = 32
  * way it split the stored text, so `foo-bar` finds the words foo and bar side by side.
  */
 export function buildSearchQuery(text: string): SearchQuery {
+  // SQLite reads a NUL byte as the end of the query text ("unterminated string").
+  if (text.includes('\u0000'))
+    throw new SangamError(ErrorCode.InvalidInput, `a search cannot hold a NUL byte; got ${quoteInput(text)}`)
   const terms = splitTerms(text).filter((term) => searchTokens(term).length > 0)
   if (terms.length === 0) {
     throw new SangamError(
       ErrorCode.InvalidInput,
       text.trim() === ''
         ? 'search needs at least one word'
-        : `nothing to search for in "${text}": a search needs letters or digits`,
+        : `nothing to search for in ${quoteInput(text)}: a search needs letters or digits`,
     )
   }
   if (terms.length > maxSearchTerms) {

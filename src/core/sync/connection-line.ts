@@ -1,4 +1,5 @@
 import { projectIdSchema, projectKeySchema } from '../../protocol/sync/project.ts'
+import { quoteInput } from '../../shared/quote-input.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 
 /**
@@ -27,7 +28,10 @@ export function parseConnectionLine(text: string): ConnectionLine {
     )
   }
   if (!projectIdSchema.safeParse(projectId).success)
-    throw new SangamError(ErrorCode.InvalidInput, `"${projectId}" in the connection line is not a project id`)
+    throw new SangamError(
+      ErrorCode.InvalidInput,
+      `${quoteInput(projectId)} in the connection line is not a project id`,
+    )
   // Never echo a malformed key: it may be a real key with a typo.
   if (!projectKeySchema.safeParse(key).success)
     throw new SangamError(
@@ -48,7 +52,7 @@ export function parseServerUrl(text: string): string {
   } catch {
     throw new SangamError(
       ErrorCode.InvalidInput,
-      `"${text}" is not a URL (e.g. https://sangam-sync.example.workers.dev)`,
+      `${quoteInput(text)} is not a URL (e.g. https://sangam-sync.example.workers.dev)`,
     )
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:')

@@ -1,6 +1,5 @@
 import { describeActor } from '../../core/leases/actor.ts'
 import { describeConflicts, describeLease } from '../../core/leases/describe.ts'
-import { parseTtl } from '../../core/leases/expiry.ts'
 import type { Actor, Lease, LeaseConflict } from '../../protocol/lease.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import { projectLeaseArbiter } from '../arbiter-choice.ts'
@@ -19,8 +18,11 @@ export interface ClaimLeaseInput {
   /** Where relative patterns start: the shell's cwd, or the worktree root for agent tools. */
   readonly cwd: string
   readonly reason: string
-  /** A duration such as `30m`, `2h`, `1h30m` or `1d`; null takes the project's claim TTL. */
-  readonly ttl: string | null
+  /**
+   * How long the lease lasts, parsed at the caller's edge from the one duration syntax
+   * (`parseTtl`: `30m`, `2h`, `1h30m`, `1d`); null takes the project's claim TTL.
+   */
+  readonly ttlMs: number | null
 }
 
 /**
@@ -44,9 +46,13 @@ export async function claimLease(project: ProjectContext, input: ClaimLeaseInput
     throw new SangamError(ErrorCode.InvalidInput, 'a claim needs a reason: say why, for whoever is kept out')
   if (input.patterns.length === 0)
     throw new SangamError(ErrorCode.InvalidInput, 'a claim needs a path or glob')
-  const ttlMs = input.ttl === null ? null : parseTtl(input.ttl)
   const patterns = input.patterns.map((raw) => resolvePatternArgument(raw, input.cwd, project.repo.worktrees))
-  const result = await projectLeaseArbiter(project).claim({ actor: input.actor, patterns, reason, ttlMs })
+  const result = await projectLeaseArbiter(project).claim({
+    actor: input.actor,
+    patterns,
+    reason,
+    ttlMs: input.ttlMs,
+  })
   if (!result.granted)
     return {
       granted: false,

@@ -128,7 +128,7 @@ function searchWindow(
   now: number,
 ): { since?: number | undefined; until?: number | undefined } {
   const since = input.since?.trim().toLowerCase() === 'all' ? undefined : parseSince(input.since, now)
-  const until = input.until === undefined ? undefined : parseSince(input.until, now)
+  const until = input.until === undefined ? undefined : parseSince(input.until, now, '--until')
   return { since, until }
 }
 

@@ -4,16 +4,17 @@ import { openProject } from '../../../services/project-context.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
 import type { CommandRun } from '../../command.ts'
 import { exitCodes } from '../../exit-codes.ts'
+import type { claimInput } from './inputs.ts'
 
-export const run: CommandRun = async (ctx, args, options) => {
-  const reason = typeof options.reason === 'string' ? options.reason.trim() : ''
+export const run: CommandRun<typeof claimInput> = async (ctx, { patterns: args }, options) => {
+  const reason = options.reason?.trim() ?? ''
   if (reason === '')
     throw new SangamError(ErrorCode.Usage, 'claim needs --reason "…": say why, for whoever is kept out')
-  const ttl = typeof options.ttl === 'string' ? options.ttl : null
+  const ttlMs = options.ttl ?? null
   const project = openProject(ctx.env, ctx.cwd, ctx.clock)
   try {
     const actor = resolveActor(ctx.env, project.human)
-    const outcome = await claimLease(project, { actor, patterns: args, cwd: ctx.cwd, reason, ttl })
+    const outcome = await claimLease(project, { actor, patterns: args, cwd: ctx.cwd, reason, ttlMs })
     const text = describeClaimOutcome(outcome, ctx.clock.now())
     if (outcome.granted) return { json: outcome, text }
     return {

@@ -1,15 +1,14 @@
 import { formatDuration } from '../../../core/duration.ts'
 import { describeLease, describeLogEntry } from '../../../core/leases/describe.ts'
-import { parseTtl } from '../../../core/leases/expiry.ts'
 import type { LeaseSettings } from '../../../protocol/lease.ts'
 import { leaseOverview } from '../../../services/leases/queries.ts'
 import { writeLeaseSettings } from '../../../services/leases/settings.ts'
 import { openProject } from '../../../services/project-context.ts'
-import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
-import type { CommandRun } from '../../command.ts'
+import type { CommandRun, ParsedOptions } from '../../command.ts'
+import type { leasesInput } from './inputs.ts'
 
-export const run: CommandRun = async (ctx, _args, options) => {
-  const changes = await settingChanges(options)
+export const run: CommandRun<typeof leasesInput> = async (ctx, _args, options) => {
+  const changes = settingChanges(options)
   const project = openProject(ctx.env, ctx.cwd, ctx.clock)
   try {
     if (Object.keys(changes).length > 0) writeLeaseSettings(project.db, changes)
@@ -21,25 +20,12 @@ export const run: CommandRun = async (ctx, _args, options) => {
   }
 }
 
-async function settingChanges(options: Record<string, unknown>): Promise<Partial<LeaseSettings>> {
+function settingChanges(options: ParsedOptions<typeof leasesInput>): Partial<LeaseSettings> {
   const changes: Partial<LeaseSettings> = {}
-  if (typeof options.autoLease === 'string') {
-    // The lease schemas load zod (half of a plain listing's start-up): only this option needs them.
-    const { autoLeaseRungSchema } = await import('../../../protocol/lease.ts')
-    const rung = autoLeaseRungSchema.safeParse(options.autoLease)
-    if (!rung.success)
-      throw usage(`--auto-lease is one of off, advise, warn, refuse; got "${options.autoLease}"`)
-    changes.autoLease = rung.data
-  }
-  if (typeof options.autoLeaseTtl === 'string')
-    changes.autoLeaseTtlMs = parseTtl(options.autoLeaseTtl, '--auto-lease-ttl')
-  if (typeof options.claimTtl === 'string') changes.claimTtlMs = parseTtl(options.claimTtl, '--claim-ttl')
-  if (typeof options.sessionEnd === 'string') {
-    if (options.sessionEnd !== 'release' && options.sessionEnd !== 'keep') {
-      throw usage(`--session-end is release or keep; got "${options.sessionEnd}"`)
-    }
-    changes.releaseOnSessionEnd = options.sessionEnd === 'release'
-  }
+  if (options.autoLease !== undefined) changes.autoLease = options.autoLease
+  if (options.autoLeaseTtl !== undefined) changes.autoLeaseTtlMs = options.autoLeaseTtl
+  if (options.claimTtl !== undefined) changes.claimTtlMs = options.claimTtl
+  if (options.sessionEnd !== undefined) changes.releaseOnSessionEnd = options.sessionEnd === 'release'
   return changes
 }
 
@@ -55,8 +41,4 @@ function overviewText(overview: ReturnType<typeof leaseOverview>, now: number): 
       `session end ${settings.releaseOnSessionEnd ? 'releases' : 'keeps'} its leases`,
   )
   return lines.join('\n')
-}
-
-function usage(message: string): SangamError {
-  return new SangamError(ErrorCode.Usage, message)
 }

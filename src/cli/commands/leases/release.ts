@@ -3,10 +3,11 @@ import { describeReleaseOutcome, releaseLease } from '../../../services/leases/r
 import { openProject } from '../../../services/project-context.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
 import type { CommandRun } from '../../command.ts'
+import type { releaseInput } from './inputs.ts'
 
-export const run: CommandRun = async (ctx, args, options) => {
-  const force = options.force === true
-  const reason = typeof options.reason === 'string' ? options.reason.trim() : ''
+export const run: CommandRun<typeof releaseInput> = async (ctx, { patterns: args }, options) => {
+  const force = options.force
+  const reason = options.reason?.trim() ?? ''
   if (force && reason === '')
     throw new SangamError(ErrorCode.Usage, 'release --force needs --reason "…"; it is shown to the team')
   if (force && args.length === 0)

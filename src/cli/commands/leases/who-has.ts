@@ -1,10 +1,10 @@
 import { describeWhoHas, whoHas } from '../../../services/leases/who-has.ts'
 import { openProject } from '../../../services/project-context.ts'
-import type { CommandRun } from '../../command.ts'
+import { type CommandRun, readBusyBudgetMs } from '../../command.ts'
+import type { whoHasInput } from './inputs.ts'
 
-export const run: CommandRun = async (ctx, args) => {
-  const arg = args[0] ?? ''
-  const project = openProject(ctx.env, ctx.cwd, ctx.clock)
+export const run: CommandRun<typeof whoHasInput> = async (ctx, { path: arg }) => {
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock, { busyBudgetMs: readBusyBudgetMs })
   try {
     const outcome = whoHas(project, arg, ctx.cwd)
     return { json: outcome, text: describeWhoHas(outcome, arg, ctx.clock.now()) }

@@ -2,10 +2,10 @@ import { briefSections } from '../../../services/brief-sections.ts'
 import { resolveActor } from '../../../services/leases/actor.ts'
 import { MemoryBrief } from '../../../services/memory/memory-brief.ts'
 import { openProject } from '../../../services/project-context.ts'
-import type { CommandRun } from '../../command.ts'
+import { type CommandRun, readBusyBudgetMs } from '../../command.ts'
 
 export const run: CommandRun = async (ctx) => {
-  const project = openProject(ctx.env, ctx.cwd, ctx.clock)
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock, { busyBudgetMs: readBusyBudgetMs })
   try {
     const reader = resolveActor(ctx.env, project.human)
     const brief = new MemoryBrief(project.db, ctx.clock, briefSections).brief({ reader, cwd: ctx.cwd })

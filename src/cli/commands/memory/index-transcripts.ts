@@ -1,12 +1,14 @@
 import { parseSince } from '../../../core/time-window.ts'
+import { describeOtherProjects, otherProjectFiles } from '../../../services/capture/other-projects.ts'
 import { backfill } from '../../../services/capture/project-capture.ts'
 import { openProject } from '../../../services/project-context.ts'
 import { countEvents } from '../../../store/memory/event-table.ts'
 import type { CommandRun } from '../../command.ts'
 import { createProgressBar } from '../../progress.ts'
+import type { indexInput } from './inputs.ts'
 
-export const run: CommandRun = async (ctx, _args, options) => {
-  const since = parseSince(options.since as string | undefined, ctx.clock.now())
+export const run: CommandRun<typeof indexInput> = async (ctx, _args, options) => {
+  const since = parseSince(options.since, ctx.clock.now())
   const project = openProject(ctx.env, ctx.cwd, ctx.clock)
   try {
     const bar = createProgressBar(ctx.stderr, ctx.clock, 'index')
@@ -30,11 +32,15 @@ export const run: CommandRun = async (ctx, _args, options) => {
       bytes: result.bytes,
       durationMs: result.durationMs,
       totalEvents: countEvents(project.db),
+      otherProjects: otherProjectFiles(project.db, since),
     }
     const text = [
       `indexed ${json.captured} transcript file(s) of ${json.files} found since ${json.since}`,
       `  ${json.inserted} new event(s), ${json.totalEvents} in total; ${(json.bytes / (1024 * 1024)).toFixed(1)} MB read in ${(json.durationMs / 1000).toFixed(1)} s`,
       `  ignored: ${json.outOfScope} of other projects, ${json.outOfWindow} older than the window, ${json.undecided} with no cwd yet`,
+      ...(json.otherProjects.length > 0
+        ? ['  of other projects:', ...describeOtherProjects(json.otherProjects, '    ')]
+        : []),
     ].join('\n')
     return { json, text }
   } finally {

@@ -4,12 +4,13 @@ import { MemoryNote } from '../../../services/memory/note.ts'
 import { openProject } from '../../../services/project-context.ts'
 import type { CommandRun } from '../../command.ts'
 import { version } from '../../version.ts'
+import type { noteInput } from './inputs.ts'
 
-export const run: CommandRun = async (ctx, args) => {
+export const run: CommandRun<typeof noteInput> = async (ctx, args) => {
   const project = openProject(ctx.env, ctx.cwd, ctx.clock)
   try {
     const note = new MemoryNote(project.db, ctx.clock).write({
-      text: args.join(' '),
+      text: args.text.join(' '),
       actor: resolveActor(ctx.env, project.human),
       cwd: ctx.cwd,
       branch: currentBranch(ctx.cwd),

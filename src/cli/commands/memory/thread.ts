@@ -1,12 +1,13 @@
 import { renderThread } from '../../../services/memory/render.ts'
 import { MemoryThread } from '../../../services/memory/thread.ts'
 import { openProject } from '../../../services/project-context.ts'
-import type { CommandRun } from '../../command.ts'
+import { type CommandRun, readBusyBudgetMs } from '../../command.ts'
+import type { threadInput } from './inputs.ts'
 
-export const run: CommandRun = async (ctx, args) => {
-  const project = openProject(ctx.env, ctx.cwd, ctx.clock)
+export const run: CommandRun<typeof threadInput> = async (ctx, { eventId }) => {
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock, { busyBudgetMs: readBusyBudgetMs })
   try {
-    const result = new MemoryThread(project.db).thread(args[0] ?? '')
+    const result = new MemoryThread(project.db).thread(eventId)
     return { json: result, text: renderThread(result, ctx.clock.now()) }
   } finally {
     project.close()

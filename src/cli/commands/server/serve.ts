@@ -1,17 +1,15 @@
 import { resolve } from 'node:path'
 import { defaultServerDataDir } from '../../../config/data-paths.ts'
 import { acquireServeLock } from '../../../serve/serve-lock.ts'
-import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
 import type { CommandRun } from '../../command.ts'
 import { defaultServePort } from '../../serve-port.ts'
+import type { serveInput } from './inputs.ts'
 
-export const run: CommandRun = async (ctx, _args, options) => {
-  const host = typeof options.host === 'string' ? options.host : '127.0.0.1'
-  const port = parsePort(options.port)
+export const run: CommandRun<typeof serveInput> = async (ctx, _args, options) => {
+  const host = options.host ?? '127.0.0.1'
+  const port = options.port ?? defaultServePort
   const dataDir =
-    typeof options.data === 'string'
-      ? resolve(ctx.cwd, options.data)
-      : defaultServerDataDir(ctx.env.sangamHome)
+    options.data === undefined ? defaultServerDataDir(ctx.env.sangamHome) : resolve(ctx.cwd, options.data)
   // Loaded here, not at the top: Miniflare is most of the CLI's start-up cost and every other
   // command (and the daemon) would pay it too.
   const { prepareDataDir, startLocalServer } = await import('../../../serve/local-server.ts')
@@ -32,14 +30,6 @@ export const run: CommandRun = async (ctx, _args, options) => {
   } finally {
     lock.release()
   }
-}
-
-function parsePort(value: unknown): number {
-  if (value === undefined) return defaultServePort
-  const port = Number(value)
-  if (typeof value !== 'string' || !/^\d+$/.test(value) || port > 65535)
-    throw new SangamError(ErrorCode.Usage, `--port must be a number from 0 to 65535, not "${String(value)}"`)
-  return port
 }
 
 function stopped(signal: AbortSignal): Promise<void> {

@@ -7,10 +7,10 @@ import { readSyncSettings } from '../../../services/sync/settings.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
 import { OutboxReader } from '../../../store/sync/outbox.ts'
 import { readSyncState } from '../../../store/sync/state-table.ts'
-import type { CommandRun } from '../../command.ts'
+import { type CommandRun, readBusyBudgetMs } from '../../command.ts'
 
 export const run: CommandRun = async (ctx) => {
-  const project = openProject(ctx.env, ctx.cwd, ctx.clock)
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock, { busyBudgetMs: readBusyBudgetMs })
   try {
     const attachment = readAttachment(projectDir(ctx.env.sangamHome, project.repo.projectId))
     if (attachment === null) {

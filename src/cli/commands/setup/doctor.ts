@@ -7,17 +7,18 @@ import {
   type FileReport,
 } from '../../../services/capture/capture-report.ts'
 import { checkTranscripts } from '../../../services/capture/check.ts'
+import { describeOtherProjects, otherProjectFiles } from '../../../services/capture/other-projects.ts'
 import { backfill } from '../../../services/capture/project-capture.ts'
 import { runningDaemon } from '../../../services/daemon-discovery.ts'
 import { resolveHuman } from '../../../services/human.ts'
 import { openProject } from '../../../services/project-context.ts'
 import type { CommandContext, CommandResult, CommandRun } from '../../command.ts'
 import { createProgressBar } from '../../progress.ts'
+import type { doctorInput } from './inputs.ts'
 
-export const run: CommandRun = async (ctx, _args, options) => {
-  const files = options.transcripts as string[] | undefined
-  if (files) return checkFiles(ctx, files)
-  const since = parseSince(options.since as string | undefined, ctx.clock.now())
+export const run: CommandRun<typeof doctorInput> = async (ctx, _args, options) => {
+  if (options.transcripts !== undefined) return checkFiles(ctx, options.transcripts)
+  const since = parseSince(options.since, ctx.clock.now())
   const project = openProject(ctx.env, ctx.cwd, ctx.clock)
   try {
     const bar = createProgressBar(ctx.stderr, ctx.clock, 'doctor: catching up')
@@ -38,13 +39,24 @@ export const run: CommandRun = async (ctx, _args, options) => {
       window: { since: new Date(since).toISOString() },
       daemon: daemon ? { running: true, ...daemon } : { running: false },
       sections: [capture, hooks],
+      otherProjects: otherProjectFiles(project.db, since),
     }
     const head = [
       `project ${json.project.id} (${json.project.root}), human ${json.project.human}`,
       `window  since ${json.window.since}`,
       `daemon  ${daemon ? `running (pid ${daemon.pid}, since ${daemon.startedAt})` : 'not running'}`,
     ]
-    return { json, text: [...head, ...describeCapture(capture), ...describeHooks(hooks)].join('\n') }
+    const others =
+      json.otherProjects.length === 0
+        ? []
+        : [
+            `ignored ${json.otherProjects.length} transcript(s) of other projects in the window:`,
+            ...describeOtherProjects(json.otherProjects, '  '),
+          ]
+    return {
+      json,
+      text: [...head, ...describeCapture(capture), ...others, ...describeHooks(hooks)].join('\n'),
+    }
   } finally {
     project.close()
   }

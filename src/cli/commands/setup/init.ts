@@ -1,8 +1,11 @@
 import { createInterface } from 'node:readline/promises'
 import { databasePath, projectDir } from '../../../config/data-paths.ts'
+import { excludeFromGit } from '../../../install/git-exclude.ts'
 import {
-  type McpLaunch,
+  isSangamOnPath,
+  type McpLaunches,
   type McpRegistration,
+  portableLaunch,
   registerMcpServer,
   sangamLaunch,
 } from '../../../install/mcp-registration.ts'
@@ -10,17 +13,17 @@ import { openProject, type ProjectContext } from '../../../services/project-cont
 import { readAttachment } from '../../../services/sync/attachment.ts'
 import { writeSyncSettings } from '../../../services/sync/settings.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
-import type { CommandContext, CommandRun } from '../../command.ts'
+import type { CommandContext, CommandRun, ParsedOptions } from '../../command.ts'
+import type { initInput } from './inputs.ts'
 
-export const run: CommandRun = async (ctx, _args, options) => {
+export const run: CommandRun<typeof initInput> = async (ctx, _args, options) => {
   const project = openProject(ctx.env, ctx.cwd, ctx.clock)
   try {
     const database = databasePath(ctx.env.sangamHome, project.repo.projectId)
-    if (typeof options.shareToolOutput === 'boolean')
+    if (options.shareToolOutput !== undefined)
       writeSyncSettings(project.db, { shareToolOutput: options.shareToolOutput })
-    const server =
-      typeof options.server === 'string' ? await createOnServer(ctx, project, options.server) : null
-    const mcp = await offerMcp(ctx, project.repo.root, options)
+    const server = options.server === undefined ? null : await createOnServer(ctx, project, options.server)
+    const mcp = await offerMcp(ctx, project, options)
     const json = {
       projectId: project.repo.projectId,
       root: project.repo.root,
@@ -87,33 +90,55 @@ async function createOnServer(ctx: CommandContext, project: ProjectContext, give
 interface McpOutcome {
   /** registered: done (or already so). declined: asked, and the answer was no. skipped: --no-mcp. not-asked: no terminal and no --yes. */
   readonly status: 'registered' | 'declined' | 'skipped' | 'not-asked'
-  readonly launch: McpLaunch
+  /** What each host runs: Claude Code's `.mcp.json` (a project file) names `sangam` when it is on PATH. */
+  readonly launches: McpLaunches
+  /** `.mcp.json` says `sangam mcp`, which works on every teammate's machine with sangam installed. */
+  readonly portable: boolean
+  /** The `info/exclude` that keeps a `.mcp.json` naming this machine's path out of git, if init wrote one. */
+  readonly excludedIn: string | null
   readonly hosts: readonly McpRegistration[]
 }
 
 /**
  * Registers the MCP server with Claude Code and Codex: at once with --yes, after asking on a
  * terminal, never with --no-mcp; without a terminal to ask, it says how instead of guessing.
+ *
+ * `.mcp.json` is a project file teams commit, so it names `sangam mcp` when `sangam` on PATH is
+ * this CLI; otherwise (a checkout's build) it names this machine's paths, and a `.mcp.json` init
+ * creates so is kept out of git in `info/exclude` (D??). Codex's config is this machine's alone:
+ * it gets the absolute launch, which also works for a Codex started without a shell's PATH.
  */
 async function offerMcp(
   ctx: CommandContext,
-  root: string,
-  options: Record<string, unknown>,
+  project: ProjectContext,
+  options: ParsedOptions<typeof initInput>,
 ): Promise<McpOutcome> {
-  const launch = sangamLaunch(process.execPath, ctx.cliEntry)
-  const register = (): McpOutcome => ({
-    status: 'registered',
-    launch,
-    hosts: registerMcpServer({ projectRoot: root, codexHome: ctx.env.codexHome }, launch),
+  const root = project.repo.root
+  const absolute = sangamLaunch(process.execPath, ctx.cliEntry)
+  const portable = isSangamOnPath(ctx.env.path, ctx.cliEntry)
+  const launches = { claude: portable ? portableLaunch : absolute, codex: absolute }
+  const none = (status: McpOutcome['status']): McpOutcome => ({
+    status,
+    launches,
+    portable,
+    excludedIn: null,
+    hosts: [],
   })
-  if (options.mcp === false) return { status: 'skipped', launch, hosts: [] }
-  if (options.yes === true) return register()
-  if (ctx.stdin.isTTY !== true || ctx.stderr.isTTY !== true) return { status: 'not-asked', launch, hosts: [] }
+  const register = (): McpOutcome => {
+    const hosts = registerMcpServer({ projectRoot: root, codexHome: ctx.env.codexHome }, launches)
+    const claude = hosts.find((host) => host.host === 'claude')
+    const excludedIn =
+      !portable && claude?.created === true ? excludeFromGit(project.repo.commonDir, '/.mcp.json') : null
+    return { status: 'registered', launches, portable, excludedIn, hosts }
+  }
+  if (!options.mcp) return none('skipped')
+  if (options.yes) return register()
+  if (ctx.stdin.isTTY !== true || ctx.stderr.isTTY !== true) return none('not-asked')
   const answer = await ask(
     ctx,
-    `Register the sangam MCP server (ctx_brief, ctx_search, ctx_thread, ctx_note) with Claude Code (${root}/.mcp.json) and Codex (${ctx.env.codexHome}/config.toml)? [Y/n] `,
+    `Register the sangam MCP server (its memory and lease tools: sangam mcp --help lists them) with Claude Code (${root}/.mcp.json) and Codex (${ctx.env.codexHome}/config.toml)? [Y/n] `,
   )
-  return /^(y|yes)?$/i.test(answer.trim()) ? register() : { status: 'declined', launch, hosts: [] }
+  return /^(y|yes)?$/i.test(answer.trim()) ? register() : none('declined')
 }
 
 async function ask(ctx: CommandContext, question: string): Promise<string> {
@@ -143,7 +168,15 @@ function describeMcp(mcp: McpOutcome): string[] {
             : host.outcome === 'registered'
               ? 'already registered in'
               : 'left as it was: another "sangam" entry is in'
-        return `  mcp       ${name}: ${what} ${host.file}`
+        return `  mcp       ${name}: ${what} ${host.file}${host.host === 'claude' && host.outcome !== 'kept' ? ` ${portability(mcp)}` : ''}`
       })
   }
+}
+
+/** What the `.mcp.json` entry means for teammates who pull it. */
+function portability(mcp: McpOutcome): string {
+  if (mcp.portable) return "as `sangam mcp` (the same on every teammate's machine with sangam installed)"
+  const why = "by this machine's path, since sangam is not on PATH"
+  if (mcp.excludedIn !== null) return `${why}; kept out of git in ${mcp.excludedIn}`
+  return `${why}: do not commit it (with sangam on PATH, init writes \`sangam mcp\`)`
 }

@@ -8,8 +8,9 @@ import {
 } from '../../../install/hook-installer.ts'
 import { openProject } from '../../../services/project-context.ts'
 import type { CommandRun } from '../../command.ts'
+import type { installHooksInput } from './inputs.ts'
 
-export const run: CommandRun = async (ctx, _args, flags) => {
+export const run: CommandRun<typeof installHooksInput> = async (ctx, _args, flags) => {
   // Hooks read the project's database, so installing them records the project (as `init` does).
   const project = openProject(ctx.env, ctx.cwd, ctx.clock)
   project.close()
@@ -18,11 +19,11 @@ export const run: CommandRun = async (ctx, _args, flags) => {
     claudeConfigDir: ctx.env.claudeConfigDir,
     codexHome: ctx.env.codexHome,
     entries: hookEntries(ctx.cliEntry),
-    user: flags.user === true,
+    user: flags.user,
     codexBin: 'codex',
     codexTimeoutMs: 30_000,
   }
-  if (flags.uninstall === true) {
+  if (flags.uninstall) {
     const report = uninstallHooks(options)
     return {
       json: { projectId: project.repo.projectId, action: 'uninstall', ...report },

@@ -6,12 +6,14 @@ import { type AttachResult, attachToServer } from '../../../services/sync/attach
 import { writeSyncSettings } from '../../../services/sync/settings.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
 import type { CommandContext, CommandRun } from '../../command.ts'
+import type { joinInput } from './inputs.ts'
 
-export const run: CommandRun = async (ctx, args, options) => {
-  const line = parseConnectionLine(args[0] ?? (await readLine(ctx)))
+export const run: CommandRun<typeof joinInput> = async (ctx, args, options) => {
+  if (args.connection !== undefined) ctx.stderr.write(argvKeyWarning)
+  const line = parseConnectionLine(args.connection ?? (await readLine(ctx)))
   const project = openProject(ctx.env, ctx.cwd, ctx.clock)
   try {
-    if (options.shareToolOutput === true) writeSyncSettings(project.db, { shareToolOutput: true })
+    if (options.shareToolOutput) writeSyncSettings(project.db, { shareToolOutput: true })
     const progress = backfillProgress(ctx)
     const result = await attachToServer({
       db: project.db,
@@ -30,6 +32,12 @@ export const run: CommandRun = async (ctx, args, options) => {
     project.close()
   }
 }
+
+/** Said when the line came as an argument: it is out by then, so this is advice for next time. */
+const argvKeyWarning =
+  'sangam: warning: the connection line holds the project key, and as an argument it shows in the ' +
+  'process list (ps) and in your shell history; pipe it in instead: pbpaste | sangam join, or ' +
+  'sangam join < file\n'
 
 /**
  * The line from stdin, so that the key appears neither in the process list nor in shell history:

@@ -2,10 +2,11 @@ import { parseSince } from '../../../core/time-window.ts'
 import { type DaemonStatus, runUp } from '../../../daemon/up-daemon.ts'
 import type { CommandRun } from '../../command.ts'
 import { version } from '../../version.ts'
+import type { upInput } from './inputs.ts'
 
-export const run: CommandRun = async (ctx, _args, options) => {
-  const since = parseSince(options.since as string | undefined, ctx.clock.now())
-  const json = options.json === true
+export const run: CommandRun<typeof upInput> = async (ctx, _args, options) => {
+  const since = parseSince(options.since, ctx.clock.now())
+  const json = options.json
   // Status changes stream as they happen, one JSON object per line with --json.
   const print = (status: DaemonStatus): void => {
     ctx.stdout.write(json ? `${JSON.stringify(status)}\n` : `${describe(status)}\n`)
