@@ -35,6 +35,16 @@ export const shapeDetectors = [
   'url',
   'authorization',
   'bearer',
+  'cli-flag',
+  'mysql',
+  'sshpass',
+  'aws-configure',
+  'curl-user',
+  'url-signature',
+  'docker-auth',
+  'base64-pipe',
+  'base64-here',
+  'token-command',
 ] as const
 
 const authorizationWord = '[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn]'
@@ -46,7 +56,7 @@ const bit = (detector: (typeof shapeDetectors)[number]): number => 1 << shapeDet
  * its detector (the url trigger ignores what may not come before `://`), never narrower.
  */
 const triggers: readonly { readonly source: string; readonly mask: number }[] = [
-  // First, so that `Authorization: …` counts as an assignment hint too (see `startsAuthorization`).
+  // First, so that `Authorization: …` counts as an assignment hint too (see `triggersAt`).
   {
     source:
       '(?:[Pp][Aa][Ss][Ss]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Tt][Oo][Kk][Ee][Nn]|[Cc][Rr][Ee][Dd][Ee][Nn][Tt][Ii][Aa][Ll]|[Kk][Ee][Yy]|[Aa][Uu][Tt][Hh]|[Pp][Ww][Dd])' +
@@ -63,9 +73,33 @@ const triggers: readonly { readonly source: string; readonly mask: number }[] = 
   { source: 'GOCSPX-', mask: bit('google-oauth-secret') },
   { source: 'xox[abposre]-|xapp-', mask: bit('slack-token') },
   { source: 'hooks\\.slack\\.com\\/', mask: bit('slack-webhook') },
-  { source: ':\\/\\/[^\\s:/@"\'<>[\\]]+:[^\\s/@"\'<>[\\]]+@', mask: bit('url') },
+  { source: ':\\/\\/[^\\s:/@"\'<>[\\]]*:[^\\s"\'<>[\\]]+@', mask: bit('url') },
   { source: authorizationWord, mask: bit('authorization') },
   { source: '[Bb]earer[ \\t]+[A-Za-z0-9._~+/-]{20}', mask: bit('bearer') },
+]
+
+/**
+ * The command-line and encoded-credential detectors need a word, not a pattern, so their triggers
+ * are keywords of the one keyword pass (vendored-scan.ts), which looks for all keywords at once
+ * for the cost of one: in the alternation above they slowed the pre-scan twofold. Lower case; the
+ * pass ignores ASCII case.
+ */
+export const keywordTriggers: readonly { readonly keyword: string; readonly mask: number }[] = [
+  { keyword: '--', mask: bit('cli-flag') },
+  { keyword: 'mysql', mask: bit('mysql') },
+  { keyword: 'mariadb', mask: bit('mysql') },
+  { keyword: 'sshpass', mask: bit('sshpass') },
+  { keyword: 'configure', mask: bit('aws-configure') },
+  { keyword: 'curl', mask: bit('curl-user') },
+  { keyword: 'sig=', mask: bit('url-signature') },
+  { keyword: 'signature=', mask: bit('url-signature') },
+  { keyword: '"auth', mask: bit('docker-auth') },
+  { keyword: 'base64', mask: bit('base64-pipe') | bit('base64-here') },
+  { keyword: 'heroku', mask: bit('token-command') },
+  { keyword: 'gcloud', mask: bit('token-command') },
+  { keyword: 'gh auth', mask: bit('token-command') },
+  { keyword: 'gh\tauth', mask: bit('token-command') },
+  { keyword: 'vault', mask: bit('token-command') },
 ]
 
 const alternation = (list: typeof triggers): RegExp =>
@@ -85,7 +119,9 @@ export function secretCandidates(text: string): SecretCandidates {
     const at = match.index
     if (scan === withHint && match[1] !== undefined) {
       assignment = true
-      if (startsAuthorization(text, at)) shapes |= bit('authorization')
+      // The alternation reports one trigger per position, and the hint hides any other starting
+      // where it does (`Authorization: …` is both), so those are tried there one by one.
+      shapes |= triggersAt(text, at)
       scan = withoutHint
     } else {
       shapes |= maskOf(match, scan === withHint ? 0 : 1)
@@ -104,10 +140,18 @@ function maskOf(match: RegExpExecArray, first: number): number {
   return 0
 }
 
-const authorization = new RegExp(authorizationWord, 'y')
+/** Every trigger but the hint, anchored: tried where the hint matched. */
+const stickyTriggers = triggers.slice(1).map((trigger) => ({
+  pattern: new RegExp(trigger.source, 'y'),
+  mask: trigger.mask,
+}))
 
-/** Where the hint trigger matched, the authorization trigger (listed later) may have matched too. */
-function startsAuthorization(text: string, at: number): boolean {
-  authorization.lastIndex = at
-  return authorization.test(text)
+/** The masks of the triggers (other than the hint) that also match at `at`. */
+function triggersAt(text: string, at: number): number {
+  let mask = 0
+  for (const trigger of stickyTriggers) {
+    trigger.pattern.lastIndex = at
+    if (trigger.pattern.test(text)) mask |= trigger.mask
+  }
+  return mask
 }

@@ -1,0 +1,317 @@
+import { keywordTriggers } from './candidates.ts'
+import { gitleaksRules } from './gitleaks-rules.ts'
+import { placeholder, placeholderStart } from './shapes.ts'
+import type { VendoredAllowlist, VendoredRule } from './vendored-rule.ts'
+
+/**
+ * Runs the vendored ruleset (gitleaks' rules, gitleaks-rules.ts) the way gitleaks does: a rule
+ * runs only on text holding one of its keywords (found by the scrubber's one pre-scan, through
+ * `keywordTrigger`), its secret must reach the rule's entropy, and its allowlists and the global
+ * one may clear it. Each secret is replaced by `[REDACTED:<rule id>]`.
+ */
+
+const rules: readonly VendoredRule[] = gitleaksRules.rules
+
+/**
+ * The rules whose keywords occur in `text`, found the slow way, one `includes` per keyword: what
+ * `vendoredCandidates` must find (`scrubSecretsExhaustively` uses it; tests hold the two equal).
+ */
+export function vendoredRulesBySearch(text: string): number[] {
+  const lower = text.replace(/[A-Z]/g, (char) => char.toLowerCase())
+  return rules.flatMap((rule, index) =>
+    rule.keywords.length === 0 || rule.keywords.some((keyword) => lower.includes(keyword)) ? [index] : [],
+  )
+}
+
+/**
+ * What each keyword starts: ruleset rules, and (through `keywordTriggers`) our own detectors, as a
+ * mask over `shapeDetectors`. A keyword found also means every keyword inside it was found (the
+ * automaton reports one keyword per position, the longest), so theirs count too.
+ */
+const startedBy = new Map<string, { readonly rules: number[]; readonly mask: number }>()
+{
+  const direct = new Map<string, { rules: number[]; mask: number }>()
+  const entry = (keyword: string) => {
+    let found = direct.get(keyword)
+    if (found === undefined) {
+      found = { rules: [], mask: 0 }
+      direct.set(keyword, found)
+    }
+    return found
+  }
+  rules.forEach((rule, index) => {
+    for (const keyword of rule.keywords) entry(keyword).rules.push(index)
+  })
+  for (const trigger of keywordTriggers) entry(trigger.keyword).mask |= trigger.mask
+  for (const keyword of direct.keys()) {
+    const closure = new Set<number>()
+    let mask = 0
+    for (const [other, started] of direct) {
+      if (!keyword.includes(other)) continue
+      for (const index of started.rules) closure.add(index)
+      mask |= started.mask
+    }
+    startedBy.set(keyword, { rules: [...closure].sort((a, b) => a - b), mask })
+  }
+}
+
+/** Rules without keywords run on every text that the pre-scan flags at all. */
+const keywordless = rules.flatMap((rule, index) => (rule.keywords.length === 0 ? [index] : []))
+
+/**
+ * The keyword pre-check, as gitleaks makes it: one Aho-Corasick pass over the text finds every
+ * keyword of every rule at once, ASCII case folded. A regular expression of 231 keywords (even as
+ * a trie) ran at a tenth of this speed: the engine tries the alternatives at every position.
+ */
+const keywordAutomaton = buildAutomaton([...startedBy.keys()])
+
+/** What the keyword pass saw: the rules to run, our detectors to run, and a long base64 run. */
+export interface KeywordScan {
+  readonly rules: readonly number[]
+  /** A mask over `shapeDetectors`, as `secretCandidates` gives. */
+  readonly shapes: number
+  /** A run of exactly 40 `[A-Za-z0-9+/]` (maximal): where a bare 40-character secret could be. */
+  readonly longRun: boolean
+}
+
+const nothing: KeywordScan = { rules: [], shapes: 0, longRun: false }
+
+/**
+ * The rules whose keywords occur in `text` (empty for most text), from one pass that also notes
+ * the long base64 runs the bare-secret detector needs, so that detector costs no pass of its own.
+ */
+export function vendoredCandidates(text: string): KeywordScan {
+  const { next, symbols, base64, outputAt, words } = keywordAutomaton
+  // Typed-array reads are asserted: every index is in range by construction, and `??` in this
+  // loop (which reads every character of every captured text) cost a third of its speed.
+  let state = 0
+  let run = 0
+  let longRun = false
+  let found: number[] | null = null
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at)
+    const inRun = base64[code] as number
+    if (inRun === 0 && run === 40) longRun = true
+    run = inRun * (run + 1)
+    let target = next[state + (symbols[code] as number)] as number
+    if (target < 0) {
+      target = ~target
+      found ??= []
+      found.push(target)
+    }
+    state = target
+  }
+  if (run === 40) longRun = true
+  if (found === null && keywordless.length === 0) return longRun ? { ...nothing, longRun } : nothing
+  const chosen = new Set<number>(keywordless)
+  let shapes = 0
+  for (const at of new Set(found)) {
+    const started = startedBy.get(words[outputAt.get(at) ?? -1] ?? '')
+    if (started === undefined) continue
+    for (const rule of started.rules) chosen.add(rule)
+    shapes |= started.mask
+  }
+  return { rules: [...chosen].sort((a, b) => a - b), shapes, longRun }
+}
+
+interface Automaton {
+  /**
+   * `next[state + symbol]`: the state after reading a character of that symbol. States are
+   * stored premultiplied by `width`; a state where a keyword ends is stored as its complement
+   * (`~state`, negative), so the loop learns of a hit from the one read it makes anyway.
+   */
+  readonly next: Int32Array
+  /** UTF-16 code → symbol: 0 for a character in no keyword, ASCII upper case folded to lower. */
+  readonly symbols: Uint8Array
+  /** UTF-16 code → 1 for `[A-Za-z0-9+/]`, else 0. */
+  readonly base64: Uint8Array
+  /** For a (premultiplied) state where a keyword ends, the longest such keyword's index in `words`. */
+  readonly outputAt: ReadonlyMap<number, number>
+  readonly words: readonly string[]
+  readonly width: number
+}
+
+/**
+ * A complete Aho-Corasick automaton. Its alphabet is only the characters keywords use (about 40),
+ * so the table stays small enough for the CPU's cache. Each state reports the longest keyword
+ * ending there; the shorter ones ending there too are inside it, so a keyword's rules are closed
+ * over the keywords it contains (see `startedBy`).
+ */
+function buildAutomaton(words: readonly string[]): Automaton {
+  const symbols = new Uint8Array(0x10000)
+  let width = 1
+  for (const word of words) {
+    for (const char of word) {
+      const code = char.charCodeAt(0)
+      if (symbols[code] !== 0) continue
+      symbols[code] = width
+      const upper = char.toUpperCase().charCodeAt(0)
+      if (upper !== code && upper < 128) symbols[upper] = width
+      width++
+    }
+  }
+  const base64 = new Uint8Array(0x10000)
+  for (const char of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/') {
+    base64[char.charCodeAt(0)] = 1
+  }
+  const goto: Map<number, number>[] = [new Map()]
+  const ends: number[] = [-1]
+  words.forEach((word, index) => {
+    let state = 0
+    for (const char of word) {
+      const symbol = symbols[char.charCodeAt(0)] ?? 0
+      let child = goto[state]?.get(symbol)
+      if (child === undefined) {
+        child = goto.length
+        goto.push(new Map())
+        ends.push(-1)
+        goto[state]?.set(symbol, child)
+      }
+      state = child
+    }
+    ends[state] = index
+  })
+  const states = goto.length
+  const plain = new Int32Array(states * width)
+  const fail = new Int32Array(states)
+  const queue: number[] = []
+  for (let symbol = 1; symbol < width; symbol++) {
+    const child = goto[0]?.get(symbol) ?? 0
+    plain[symbol] = child
+    if (child !== 0) queue.push(child)
+  }
+  for (let head = 0; head < queue.length; head++) {
+    const state = queue[head] ?? 0
+    const failState = fail[state] ?? 0
+    if (ends[state] === -1) ends[state] = ends[failState] ?? -1
+    for (let symbol = 1; symbol < width; symbol++) {
+      const child = goto[state]?.get(symbol)
+      const fallback = plain[failState * width + symbol] ?? 0
+      if (child === undefined) {
+        plain[state * width + symbol] = fallback
+      } else {
+        plain[state * width + symbol] = child
+        fail[child] = fallback
+        queue.push(child)
+      }
+    }
+  }
+  const next = new Int32Array(states * width)
+  const outputAt = new Map<number, number>()
+  for (let at = 0; at < next.length; at++) {
+    const target = plain[at] ?? 0
+    const word = ends[target] ?? -1
+    next[at] = word === -1 ? target * width : ~(target * width)
+    if (word !== -1) outputAt.set(target * width, word)
+  }
+  return { next, symbols, base64, outputAt, words, width }
+}
+
+interface Span {
+  readonly start: number
+  readonly end: number
+  readonly type: string
+}
+
+/** Replaces what the chosen rules find; text is returned as it was when they find nothing. */
+export function redactVendored(text: string, chosen: readonly number[]): string {
+  const spans: Span[] = []
+  for (const index of chosen) collect(text, index, spans)
+  if (spans.length === 0) return text
+  spans.sort((a, b) => a.start - b.start || b.end - a.end)
+  let out = ''
+  let copied = 0
+  for (const span of spans) {
+    if (span.start < copied) continue
+    out += text.slice(copied, span.start) + placeholder(span.type)
+    copied = span.end
+  }
+  return out + text.slice(copied)
+}
+
+const compiled = new Map<number, RegExp>()
+
+function patternOf(index: number, rule: VendoredRule): RegExp {
+  let pattern = compiled.get(index)
+  if (pattern === undefined) {
+    pattern = new RegExp(rule.source, `${rule.flags}gd`)
+    compiled.set(index, pattern)
+  }
+  return pattern
+}
+
+function collect(text: string, index: number, spans: Span[]): void {
+  const rule = rules[index]
+  if (rule === undefined) return
+  const pattern = patternOf(index, rule)
+  pattern.lastIndex = 0
+  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+    if (match[0] === '') {
+      pattern.lastIndex++
+      continue
+    }
+    const [start, end] = secretIndices(match, rule)
+    const secret = text.slice(start, end)
+    if (secret === '' || secret.includes(placeholderStart)) continue
+    if (rule.entropy !== undefined && shannonEntropy(secret) <= rule.entropy) continue
+    if (isAllowed(text, match, secret, rule.allow ?? [])) continue
+    spans.push({ start, end, type: rule.id })
+  }
+}
+
+/** gitleaks' choice: the rule's secret group, else the first group that matched, else the match. */
+function secretIndices(match: RegExpExecArray, rule: VendoredRule): readonly [number, number] {
+  const whole: [number, number] = [match.index, match.index + match[0].length]
+  const indices = match.indices
+  if (indices === undefined) return whole
+  if (rule.secretGroup !== undefined) return indices[rule.secretGroup] ?? whole
+  for (let group = 1; group < match.length; group++) {
+    const span = indices[group]
+    if (span !== undefined && match[group] !== '') return span
+  }
+  return whole
+}
+
+const globalRegexes = gitleaksRules.global.regexes.map((regex) => new RegExp(regex.source, regex.flags))
+const allowRegexes = new Map<VendoredAllowlist, RegExp[]>()
+
+function isAllowed(
+  text: string,
+  match: RegExpExecArray,
+  secret: string,
+  lists: readonly VendoredAllowlist[],
+): boolean {
+  const lower = secret.toLowerCase()
+  if (gitleaksRules.global.stopwords.some((word) => lower.includes(word))) return true
+  if (globalRegexes.some((regex) => regex.test(secret))) return true
+  return lists.some((list) => {
+    if (list.stopwords.some((word) => lower.includes(word))) return true
+    let regexes = allowRegexes.get(list)
+    if (regexes === undefined) {
+      regexes = list.regexes.map((regex) => new RegExp(regex.source, regex.flags))
+      allowRegexes.set(list, regexes)
+    }
+    if (regexes.length === 0) return false
+    const target =
+      list.target === 'secret' ? secret : list.target === 'match' ? match[0] : lineOf(text, match.index)
+    return regexes.some((regex) => regex.test(target))
+  })
+}
+
+function lineOf(text: string, at: number): string {
+  const start = text.lastIndexOf('\n', at) + 1
+  const end = text.indexOf('\n', at)
+  return text.slice(start, end === -1 ? text.length : end)
+}
+
+/** Bits per character, as gitleaks computes it. */
+export function shannonEntropy(text: string): number {
+  const counts = new Map<string, number>()
+  for (const char of text) counts.set(char, (counts.get(char) ?? 0) + 1)
+  let entropy = 0
+  for (const count of counts.values()) {
+    const p = count / text.length
+    entropy -= p * Math.log2(p)
+  }
+  return entropy
+}
