@@ -9,7 +9,7 @@ import {
   tokenShapeAlternatives,
   tokenType,
 } from './shapes.ts'
-import { redactVendored, shannonEntropy, vendoredCandidates, vendoredRulesBySearch } from './vendored-scan.ts'
+import { redactVendored, shannonEntropy, vendoredRulesBySearch } from './vendored-scan.ts'
 
 /**
  * Replaces every secret in captured text with a typed placeholder such as `[REDACTED:github-token]`,
@@ -51,11 +51,10 @@ export function scrubSecretsExhaustively(text: string): string {
 
 function scrubOnce(text: string): string {
   const candidates = secretCandidates(text)
-  const keywords = vendoredCandidates(text)
-  const shapes = candidates.shapes | keywords.shapes
+  const shapes = candidates.shapes
   const shaped = shapes === 0 ? text : redactShapes(text, shapesFor(shapes))
-  const ruled = keywords.rules.length === 0 ? shaped : redactVendored(shaped, keywords.rules)
-  const bare = keywords.longRun ? redactBareSecrets(ruled) : ruled
+  const ruled = candidates.rules.length === 0 ? shaped : redactVendored(shaped, candidates.rules)
+  const bare = candidates.longRun ? redactBareSecrets(ruled) : ruled
   return candidates.assignment ? redactAssignments(bare) : bare
 }
 

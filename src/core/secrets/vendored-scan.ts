@@ -1,4 +1,3 @@
-import { keywordTriggers } from './candidates.ts'
 import { gitleaksRules } from './gitleaks-rules.ts'
 import { placeholder, placeholderStart } from './shapes.ts'
 import type { VendoredAllowlist, VendoredRule } from './vendored-rule.ts'
@@ -23,98 +22,21 @@ export function vendoredRulesBySearch(text: string): number[] {
   )
 }
 
-/**
- * What each keyword starts: ruleset rules, and (through `keywordTriggers`) our own detectors, as a
- * mask over `shapeDetectors`. A keyword found also means every keyword inside it was found (the
- * automaton reports one keyword per position, the longest), so theirs count too.
- */
-const startedBy = new Map<string, { readonly rules: number[]; readonly mask: number }>()
-{
-  const direct = new Map<string, { rules: number[]; mask: number }>()
-  const entry = (keyword: string) => {
-    let found = direct.get(keyword)
-    if (found === undefined) {
-      found = { rules: [], mask: 0 }
-      direct.set(keyword, found)
-    }
-    return found
-  }
+/** Rule indices by keyword (lower case), for the one keyword pass (candidates.ts). */
+export const rulesByKeyword: ReadonlyMap<string, readonly number[]> = (() => {
+  const byKeyword = new Map<string, number[]>()
   rules.forEach((rule, index) => {
-    for (const keyword of rule.keywords) entry(keyword).rules.push(index)
+    for (const keyword of rule.keywords) byKeyword.set(keyword, [...(byKeyword.get(keyword) ?? []), index])
   })
-  for (const trigger of keywordTriggers) entry(trigger.keyword).mask |= trigger.mask
-  for (const keyword of direct.keys()) {
-    const closure = new Set<number>()
-    let mask = 0
-    for (const [other, started] of direct) {
-      if (!keyword.includes(other)) continue
-      for (const index of started.rules) closure.add(index)
-      mask |= started.mask
-    }
-    startedBy.set(keyword, { rules: [...closure].sort((a, b) => a - b), mask })
-  }
-}
+  return byKeyword
+})()
 
-/** Rules without keywords run on every text that the pre-scan flags at all. */
-const keywordless = rules.flatMap((rule, index) => (rule.keywords.length === 0 ? [index] : []))
+/** Rules without keywords run whatever the text holds (the ruleset has none today). */
+export const keywordlessRules: readonly number[] = rules.flatMap((rule, index) =>
+  rule.keywords.length === 0 ? [index] : [],
+)
 
-/**
- * The keyword pre-check, as gitleaks makes it: one Aho-Corasick pass over the text finds every
- * keyword of every rule at once, ASCII case folded. A regular expression of 231 keywords (even as
- * a trie) ran at a tenth of this speed: the engine tries the alternatives at every position.
- */
-const keywordAutomaton = buildAutomaton([...startedBy.keys()])
-
-/** What the keyword pass saw: the rules to run, our detectors to run, and a long base64 run. */
-export interface KeywordScan {
-  readonly rules: readonly number[]
-  /** A mask over `shapeDetectors`, as `secretCandidates` gives. */
-  readonly shapes: number
-  /** A run of exactly 40 `[A-Za-z0-9+/]` (maximal): where a bare 40-character secret could be. */
-  readonly longRun: boolean
-}
-
-const nothing: KeywordScan = { rules: [], shapes: 0, longRun: false }
-
-/**
- * The rules whose keywords occur in `text` (empty for most text), from one pass that also notes
- * the long base64 runs the bare-secret detector needs, so that detector costs no pass of its own.
- */
-export function vendoredCandidates(text: string): KeywordScan {
-  const { next, symbols, base64, outputAt, words } = keywordAutomaton
-  // Typed-array reads are asserted: every index is in range by construction, and `??` in this
-  // loop (which reads every character of every captured text) cost a third of its speed.
-  let state = 0
-  let run = 0
-  let longRun = false
-  let found: number[] | null = null
-  for (let at = 0; at < text.length; at++) {
-    const code = text.charCodeAt(at)
-    const inRun = base64[code] as number
-    if (inRun === 0 && run === 40) longRun = true
-    run = inRun * (run + 1)
-    let target = next[state + (symbols[code] as number)] as number
-    if (target < 0) {
-      target = ~target
-      found ??= []
-      found.push(target)
-    }
-    state = target
-  }
-  if (run === 40) longRun = true
-  if (found === null && keywordless.length === 0) return longRun ? { ...nothing, longRun } : nothing
-  const chosen = new Set<number>(keywordless)
-  let shapes = 0
-  for (const at of new Set(found)) {
-    const started = startedBy.get(words[outputAt.get(at) ?? -1] ?? '')
-    if (started === undefined) continue
-    for (const rule of started.rules) chosen.add(rule)
-    shapes |= started.mask
-  }
-  return { rules: [...chosen].sort((a, b) => a - b), shapes, longRun }
-}
-
-interface Automaton {
+export interface Automaton {
   /**
    * `next[state + symbol]`: the state after reading a character of that symbol. States are
    * stored premultiplied by `width`; a state where a keyword ends is stored as its complement
@@ -125,8 +47,8 @@ interface Automaton {
   readonly symbols: Uint8Array
   /** UTF-16 code → 1 for `[A-Za-z0-9+/]`, else 0. */
   readonly base64: Uint8Array
-  /** For a (premultiplied) state where a keyword ends, the longest such keyword's index in `words`. */
-  readonly outputAt: ReadonlyMap<number, number>
+  /** By (premultiplied) state: the longest keyword ending there, as an index into `words`, or -1. */
+  readonly wordAt: Int32Array
   readonly words: readonly string[]
   readonly width: number
 }
@@ -135,9 +57,9 @@ interface Automaton {
  * A complete Aho-Corasick automaton. Its alphabet is only the characters keywords use (about 40),
  * so the table stays small enough for the CPU's cache. Each state reports the longest keyword
  * ending there; the shorter ones ending there too are inside it, so a keyword's rules are closed
- * over the keywords it contains (see `startedBy`).
+ * over the keywords it contains (see candidates.ts).
  */
-function buildAutomaton(words: readonly string[]): Automaton {
+export function buildAutomaton(words: readonly string[]): Automaton {
   const symbols = new Uint8Array(0x10000)
   let width = 1
   for (const word of words) {
@@ -197,14 +119,14 @@ function buildAutomaton(words: readonly string[]): Automaton {
     }
   }
   const next = new Int32Array(states * width)
-  const outputAt = new Map<number, number>()
+  const wordAt = new Int32Array(states * width).fill(-1)
   for (let at = 0; at < next.length; at++) {
     const target = plain[at] ?? 0
     const word = ends[target] ?? -1
     next[at] = word === -1 ? target * width : ~(target * width)
-    if (word !== -1) outputAt.set(target * width, word)
+    wordAt[target * width] = word
   }
-  return { next, symbols, base64, outputAt, words, width }
+  return { next, symbols, base64, wordAt, words, width }
 }
 
 interface Span {
