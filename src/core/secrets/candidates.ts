@@ -65,7 +65,7 @@ interface Trigger {
   /** Whether it is the assignment rule's hint. */
   readonly hint?: boolean
   /** What must follow the keyword for it to count, anchored at its end. */
-  readonly then?: string
+  readonly followedBy?: string
 }
 
 const tokenHint = '[\\w.$-]*\\\\?["\'`]?[ \\t]*[:=]'
@@ -79,7 +79,7 @@ const triggers: readonly Trigger[] = [
     keyword,
     mask: 0,
     hint: true,
-    then: tokenHint,
+    followedBy: tokenHint,
   })),
   { keyword: 'private key', mask: bit('private-key') },
   { keyword: 'eyj', mask: bit('jwt') },
@@ -101,9 +101,9 @@ const triggers: readonly Trigger[] = [
     mask: bit('slack-token'),
   })),
   { keyword: 'hooks.slack.com/', mask: bit('slack-webhook') },
-  { keyword: '://', mask: bit('url'), then: '[^\\s:/@"\'<>[\\]]*:[^\\s"\'<>[\\]]+@' },
+  { keyword: '://', mask: bit('url'), followedBy: '[^\\s:/@"\'<>[\\]]*:[^\\s"\'<>[\\]]+@' },
   { keyword: 'authorization', mask: bit('authorization') },
-  { keyword: 'bearer', mask: bit('bearer'), then: '[ \\t]+[A-Za-z0-9._~+/-]{20}' },
+  { keyword: 'bearer', mask: bit('bearer'), followedBy: '[ \\t]+[A-Za-z0-9._~+/-]{20}' },
   { keyword: '--', mask: bit('cli-flag') },
   { keyword: 'mysql', mask: bit('mysql') },
   { keyword: 'mariadb', mask: bit('mysql') },
@@ -150,13 +150,13 @@ const meanings: readonly Meaning[] = words.map((word) => {
     if (word.includes(keyword)) for (const i of indices) rules.add(i)
   for (const trigger of triggers) {
     if (!word.includes(trigger.keyword)) continue
-    if (trigger.then === undefined) {
+    if (trigger.followedBy === undefined) {
       mask |= trigger.mask
       continue
     }
     for (let at = word.indexOf(trigger.keyword); at !== -1; at = word.indexOf(trigger.keyword, at + 1)) {
       checks.push({
-        pattern: new RegExp(trigger.then, 'y'),
+        pattern: new RegExp(trigger.followedBy, 'y'),
         back: word.length - at - trigger.keyword.length,
         mask: trigger.mask,
         hint: trigger.hint === true,
