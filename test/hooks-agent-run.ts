@@ -1,6 +1,8 @@
-import { spawn } from 'node:child_process'
+import { type ChildProcessByStdio, spawn } from 'node:child_process'
+import { closeSync, openSync } from 'node:fs'
 import { constants } from 'node:os'
 import { join } from 'node:path'
+import type { Readable, Writable } from 'node:stream'
 import { projectRoot } from './helpers/run-cli.ts'
 
 /**
@@ -25,6 +27,8 @@ export interface HookRunOptions {
   readonly env: Record<string, string | undefined>
   /** Raw stdin; by default the JSON of `payload`. */
   readonly stdin?: string | undefined
+  /** Stdin read from this file rather than a socket (a payload too big to pipe in the budget). */
+  readonly stdinFile?: string | undefined
   /** Leave stdin open (a host that never closes it). */
   readonly keepStdinOpen?: boolean | undefined
 }
@@ -39,7 +43,13 @@ export function runAgentHook(
     const env = Object.fromEntries(
       Object.entries(options.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
     )
-    const child = spawn(process.execPath, [agentHookEntry, host], { cwd: options.cwd, env, stdio: 'pipe' })
+    const stdin = options.stdinFile === undefined ? 'pipe' : openSync(options.stdinFile, 'r')
+    const child = spawn(process.execPath, [agentHookEntry, host], {
+      cwd: options.cwd,
+      env,
+      stdio: [stdin, 'pipe', 'pipe'],
+    }) as ChildProcessByStdio<Writable | null, Readable, Readable>
+    if (typeof stdin === 'number') closeSync(stdin)
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (chunk: Buffer) => {
@@ -62,6 +72,7 @@ export function runAgentHook(
         output: parse(stdout),
       })
     })
+    if (child.stdin === null) return
     child.stdin.write(options.stdin ?? JSON.stringify(payload))
     if (!options.keepStdinOpen) child.stdin.end()
   })

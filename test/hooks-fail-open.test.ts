@@ -96,6 +96,34 @@ test('malformed hook stdin is allowed and reported, never a crash', async () => 
   }
 })
 
+test('a payload over the size cap is allowed, and the answer says it was too big to read', async () => {
+  await using p = await project()
+  const payload = { ...p.edit, tool_input: { ...p.edit.tool_input, content: 'x'.repeat(65 * 1024 * 1024) } }
+  await using scratch = tmpDir()
+  const stdinFile = join(scratch.path, 'payload.json')
+  writeFileSync(stdinFile, JSON.stringify(payload))
+  const run = await runAgentHook('claude', null, { cwd: p.repo.path, env: p.env, stdinFile })
+  failedOpen(run, /hook stdin is over the 64 MiB a hook reads, so it is not read as a hook payload/)
+})
+
+test('a missing database is reported, not passed silently, where the project is expected', async () => {
+  await using p = await project()
+  rmSync(p.database, { force: true })
+  for (const suffix of ['-wal', '-shm']) rmSync(`${p.database}${suffix}`, { force: true })
+  const run = await runAgentHook('claude', p.edit, { cwd: p.repo.path, env: p.env })
+  failedOpen(run, /the project's store .*sangam\.db is missing; run `sangam init` in this repository/)
+  // A repository with no sangam record at all, where only a user-level hook runs: quiet.
+  await using other = tmpGitRepo()
+  other.write('a.ts', '')
+  other.commit('one')
+  const quietRun = await runAgentHook('claude', claudeEdit(other.path, join(other.path, 'a.ts')), {
+    cwd: other.path,
+    env: p.env,
+  })
+  assert.equal(quietRun.stdout, '')
+  assert.equal(quietRun.stderr, '')
+})
+
 test('an unreadable store (not a database, or not a file) lets the edit through and says so', async () => {
   await using p = await project()
   for (const file of [p.database, `${p.database}-wal`, `${p.database}-shm`]) rmSync(file, { force: true })

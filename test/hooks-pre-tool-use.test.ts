@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs'
+import { existsSync, linkSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { openDatabaseFile } from '../src/store/database.ts'
@@ -136,6 +136,75 @@ test('a Codex apply_patch is denied when any file it names is held, with paths r
     denial(await runAgentHook('codex', codexPatch(p.repo.path, moved), { cwd: p.repo.path, env: p.env })),
     /src\/a\.ts/,
   )
+})
+
+test('an apply_patch header with leading whitespace is gated, as Codex trims it and applies the patch', async () => {
+  await using p = await project()
+  await p.claimAs(bob, 'src/a.ts', '-r', 'parser work')
+  for (const patch of [
+    '*** Begin Patch\n  *** Update File: src/a.ts\n@@\n-1\n+2\n*** End Patch\n',
+    '*** Begin Patch\n*** Add File: notes.txt\n+hi\n\t*** Delete File: src/a.ts\n*** End Patch\n',
+    "<<'EOF'\n*** Begin Patch\n \t*** Add File: src/a.ts\n+x\n*** End Patch\nEOF\n",
+  ]) {
+    const run = await runAgentHook('codex', codexPatch(p.repo.path, patch), { cwd: p.repo.path, env: p.env })
+    assert.match(denial(run), /src\/a\.ts is leased to bob@example\.com/, patch)
+  }
+})
+
+test('a hard link to a held file is the held file, whichever name the lease or the edit uses', async () => {
+  await using p = await project()
+  await p.claimAs(bob, 'src/a.ts', '-r', 'parser work')
+  await p.claimAs(bob, 'lib/**', '-r', 'library work')
+  mkdirSync(join(p.repo.path, 'lib'))
+  p.repo.write('lib/held.ts', 'export const held = 1\n')
+  linkSync(join(p.repo.path, 'src', 'a.ts'), join(p.repo.path, 'copy.ts'))
+  linkSync(join(p.repo.path, 'lib', 'held.ts'), join(p.repo.path, 'src', 'held-link.ts'))
+  for (const [file, held] of [
+    ['copy.ts', /leased to bob.*lease src\/a\.ts/],
+    ['src/held-link.ts', /leased to bob/],
+  ] as const) {
+    const run = await runAgentHook('claude', claudeEdit(p.repo.path, join(p.repo.path, file)), {
+      cwd: p.repo.path,
+      env: p.env,
+    })
+    assert.match(denial(run), held, file)
+  }
+  const free = await runAgentHook('claude', claudeEdit(p.repo.path, join(p.repo.path, 'src', 'b.ts')), {
+    cwd: p.repo.path,
+    env: p.env,
+  })
+  allowed(free)
+})
+
+test('a dangling symlink to a held path that does not exist yet is the held path', async () => {
+  await using p = await project()
+  await p.claimAs(bob, 'src/new.ts', '-r', 'new module')
+  await p.claimAs(bob, 'gen/**', '-r', 'generated code')
+  symlinkSync('new.ts', join(p.repo.path, 'src', 'dangling.ts'))
+  symlinkSync(join(p.repo.path, 'gen'), join(p.repo.path, 'out'))
+  symlinkSync('../out/deep/x.ts', join(p.repo.path, 'src', 'chain.ts'))
+  for (const file of ['src/dangling.ts', 'out/y.ts', 'src/chain.ts']) {
+    const run = await runAgentHook('claude', claudeEdit(p.repo.path, join(p.repo.path, file)), {
+      cwd: p.repo.path,
+      env: p.env,
+    })
+    assert.match(denial(run), /leased to bob/, file)
+  }
+})
+
+test('NFC and NFD spellings of one name are one path for leases', async () => {
+  await using p = await project()
+  const composed = 'src/caf\u00e9.ts'
+  const decomposed = 'src/cafe\u0301.ts'
+  await p.claimAs(bob, composed, '-r', 'menu work')
+  await p.claimAs(bob, 'docs/r\u0065\u0301sum\u0065\u0301/**', '-r', 'cv')
+  for (const file of [decomposed, composed, 'docs/r\u00e9sum\u00e9/a.md']) {
+    const run = await runAgentHook('claude', claudeEdit(p.repo.path, join(p.repo.path, file)), {
+      cwd: p.repo.path,
+      env: p.env,
+    })
+    assert.match(denial(run), /leased to bob/, JSON.stringify(file))
+  }
 })
 
 test('a path outside the repository is allowed silently and leaves no lease', async () => {

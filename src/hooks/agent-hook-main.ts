@@ -16,6 +16,8 @@ import { readStdin } from './read-stdin.ts'
  * for the event loop would not be hard.
  */
 const budgetMs = 1500
+/** Past this, stdin is not read as a payload (the Write of a huge file); the answer says so. */
+const stdinCapBytes = 64 * 1024 * 1024
 
 async function main(): Promise<void> {
   const started = Date.now()
@@ -29,7 +31,7 @@ async function main(): Promise<void> {
     if (reply.stdout !== '') writeSync(1, reply.stdout)
     if (reply.stderr !== '') writeSync(2, reply.stderr)
   }
-  const input = readStdin()
+  const input = readStdin(stdinCapBytes)
   const watchdog = setTimeout(() => {
     answer(failOpen(eventName, `no decision within the ${budgetMs} ms time budget`))
     // Node cannot exit while a thread-pool read of a socket blocks (a host that never closed our
@@ -47,6 +49,7 @@ async function main(): Promise<void> {
   const result = await runAgentHook({
     host,
     stdin,
+    stdinOverCap: input.total() > stdinCapBytes ? stdinCapBytes : null,
     env,
     cwd: process.cwd(),
     now: Date.now(),
@@ -70,8 +73,10 @@ async function main(): Promise<void> {
       // The answer is out; a heartbeat we cannot write only makes doctor say it has not seen us.
     }
   }
-  // Nothing left may keep the host waiting, but the budget still ends a straggler.
-  watchdog.unref()
+  // Nothing left may keep the host waiting, but the budget still ends a straggler. Stdin still
+  // being drained (a payload over the cap) keeps the watchdog armed until its end: a host that
+  // never closes it would otherwise keep this process alive.
+  void input.finished.then(() => watchdog.unref())
 }
 
 void main()

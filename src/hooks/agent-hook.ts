@@ -17,6 +17,8 @@ export type AgentHost = 'claude' | 'codex'
 export interface AgentHookRun {
   readonly host: AgentHost
   readonly stdin: string
+  /** The cap in bytes when stdin held more than the hook reads (`stdin` is then cut), else null. */
+  readonly stdinOverCap: number | null
   readonly env: Environment
   /** The process's own cwd, used when the payload carries none. */
   readonly cwd: string
@@ -33,6 +35,7 @@ export interface AgentHookResult {
 }
 
 export async function runAgentHook(run: AgentHookRun): Promise<AgentHookResult> {
+  if (run.stdinOverCap !== null) return overCap(run.stdin, run.stdinOverCap)
   const payload = parseHookPayload(run.stdin)
   if (payload === null) {
     return {
@@ -46,13 +49,18 @@ export async function runAgentHook(run: AgentHookRun): Promise<AgentHookResult> 
   const targets = payload.eventName === 'PreToolUse' ? editTargets(payload) : []
   if (targets === null) return { ...at, answer: quiet('ignored') }
   const cwd = payload.cwd ?? run.cwd
-  let project: LocatedProject | null
+  let located: Awaited<ReturnType<typeof locateProject>>
   try {
-    project = await locateProject(run.env.sangamHome, cwd, run.now)
+    located = await locateProject(run.env.sangamHome, cwd, run.now)
   } catch (error) {
     return { ...at, answer: failOpen(payload.eventName, `cannot find the project: ${messageOf(error)}`) }
   }
-  if (project === null) return { ...at, answer: quiet('not a sangam project') }
+  if (located === null) return { ...at, answer: quiet('not a sangam project') }
+  if ('missingDatabase' in located) {
+    const why = `the project's store ${located.missingDatabase} is missing; run \`sangam init\` in this repository`
+    return { ...at, answer: failOpen(payload.eventName, why) }
+  }
+  const project = located
   const actor = {
     human: resolveHuman(run.env, project.gitUser),
     vendor: run.host,
@@ -86,6 +94,17 @@ export async function runAgentHook(run: AgentHookRun): Promise<AgentHookResult> 
     // worse, give the agent no word that its edit went unchecked.
     return { eventName: payload.eventName, project, answer: failOpen(payload.eventName, messageOf(error)) }
   }
+}
+
+/**
+ * A payload past the cap (a Write of a huge file carries its whole content) is not read: the edit
+ * goes through unchecked, and the answer says why. The event name is looked for in what was read
+ * (hosts write it before the tool input), so a PreToolUse answer reaches the model as context.
+ */
+function overCap(prefix: string, capBytes: number): AgentHookResult {
+  const eventName = /"hook_event_name"\s*:\s*"([A-Za-z]+)"/.exec(prefix.slice(0, 64 * 1024))?.[1] ?? null
+  const why = `hook stdin is over the ${capBytes / 1024 / 1024} MiB a hook reads, so it is not read as a hook payload`
+  return { answer: failOpen(eventName, why), eventName, project: null }
 }
 
 function messageOf(error: unknown): string {

@@ -34,3 +34,43 @@ test('text that is not a patch names no file', () => {
   assert.deepEqual(applyPatchPaths('echo hello'), [])
   assert.deepEqual(applyPatchPaths(''), [])
 })
+
+test('headers with leading whitespace count, because Codex trims each hunk header before matching it', () => {
+  const patch = [
+    '*** Begin Patch',
+    '  *** Update File: src/a.ts',
+    '@@',
+    '-1',
+    '+2',
+    '\t*** Add File: src/new.ts',
+    '+x',
+    ' \t *** Delete File: src/old.ts',
+    '*** End Patch',
+  ].join('\n')
+  assert.deepEqual(applyPatchPaths(patch), ['src/a.ts', 'src/new.ts', 'src/old.ts'])
+  const padded = '\n\n   *** Begin Patch\n   *** Add File: src/b.ts\n+b\n*** End Patch   \n'
+  assert.deepEqual(applyPatchPaths(padded), ['src/b.ts'])
+})
+
+test('a patch inside a <<EOF heredoc is read like the patch itself', () => {
+  const patch = "<<'EOF'\n*** Begin Patch\n  *** Update File: src/a.ts\n@@\n-1\n+2\n*** End Patch\nEOF\n"
+  assert.deepEqual(applyPatchPaths(patch), ['src/a.ts'])
+})
+
+test('header text on a context line of an update is content, as Codex reads it', () => {
+  const patch = [
+    '*** Begin Patch',
+    '*** Update File: docs/patches.md',
+    '@@',
+    ' *** Add File: src/secret.ts',
+    '-old',
+    '+new',
+    '*** End Patch',
+  ].join('\n')
+  assert.deepEqual(applyPatchPaths(patch), ['docs/patches.md'])
+})
+
+test('a patch Codex cannot parse still names every header-shaped line', () => {
+  const patch = '*** Begin Patch\n  *** Update File: src/a.ts\nnot a chunk line\n  *** Add File: src/b.ts\n'
+  assert.deepEqual(applyPatchPaths(patch), ['src/a.ts', 'src/b.ts'])
+})

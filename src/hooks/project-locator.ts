@@ -26,14 +26,27 @@ export interface LocatedProject {
   readonly gitUser: string | null
 }
 
+/**
+ * A repository that is meant to be a sangam project, but whose database is not there: the
+ * project was recorded on this machine (its folder exists), or the repository's own Claude Code
+ * or Codex settings run our hook (`install-hooks` at project level, committed for the team). Its
+ * edits go unchecked, and the hook must say so rather than pass them silently.
+ */
+export interface MissingStore {
+  readonly missingDatabase: string
+}
+
 const maxAgeMs = 60 * 60 * 1000
 
-/** The project containing `cwd`, or null when `cwd` is in no repository or no sangam project. */
+/**
+ * The project containing `cwd`; a `MissingStore` when its database is missing; null when `cwd` is
+ * in no repository or no sangam project (a user-level hook runs in every repository: quiet there).
+ */
 export async function locateProject(
   sangamHome: string,
   cwd: string,
   now: number,
-): Promise<LocatedProject | null> {
+): Promise<LocatedProject | MissingStore | null> {
   const layout = findGitLayout(cwd)
   if (layout === null) return null
   const configMtimeMs = mtimeOf(join(layout.commonDir, 'config'))
@@ -43,7 +56,10 @@ export async function locateProject(
   const found = known ?? (await askGit(layout))
   if (found === null) return null
   const databaseFile = databasePath(sangamHome, found.projectId)
-  if (!existsSync(databaseFile)) return null
+  if (!existsSync(databaseFile)) {
+    const expected = existsSync(projectDir(sangamHome, found.projectId)) || runsOurHook(layout.worktreeRoot)
+    return expected ? { missingDatabase: databaseFile } : null
+  }
   if (known === null) {
     writeLocators(file, { ...locators, [layout.commonDir]: { configMtimeMs, checkedAt: now, ...found } })
   }
@@ -55,6 +71,19 @@ export async function locateProject(
     databaseFile,
     gitUser: found.gitUser,
   }
+}
+
+/** The project-level host files `install-hooks` writes; read only when a database is missing. */
+const projectHookFiles = [join('.claude', 'settings.json'), join('.codex', 'hooks.json')]
+
+function runsOurHook(worktreeRoot: string): boolean {
+  return projectHookFiles.some((file) => {
+    try {
+      return readFileSync(join(worktreeRoot, file), 'utf8').includes('agent-hook-main')
+    } catch {
+      return false
+    }
+  })
 }
 
 interface Found {

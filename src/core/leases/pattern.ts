@@ -14,9 +14,13 @@ export function isLiteralPattern(pattern: string): boolean {
   return !globChars.test(pattern)
 }
 
-/** The case-folded form every comparison uses; one lease per holder and key. */
+/**
+ * The folded form every comparison uses; one lease per holder and key. Case-folded, and composed
+ * (NFC): `café` typed on Linux and `café` read back from a macOS directory listing (NFD) are one
+ * name to a person, so they are one path for leases.
+ */
 export function patternKey(pattern: string): string {
-  return pattern.toLowerCase()
+  return pattern.normalize('NFC').toLowerCase()
 }
 
 /**

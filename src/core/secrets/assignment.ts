@@ -107,7 +107,7 @@ export function keyWords(name: string): string[] {
 /**
  * How surely a key names a secret. Strong: a password, secret, passphrase or credentials word
  * anywhere; a token as the last word (`GITHUB_TOKEN`, `authToken`, but not `max_tokens`,
- * `token_count`); a credential's key (`API_KEY`, `secretKey`, `DB_PWD`). Weak: any other
+ * `token_count`); a credential's key (`API_KEY`, `secretKey`, `DB_PWD`, `SMTP_PASS`). Weak: any other
  * `<something>_key` or `_auth`, which is as often a map key (`sort_key`, `repo_key`); its value must
  * look like a credential too.
  */
@@ -118,10 +118,24 @@ export function secretKeyStrength(name: string): 'strong' | 'weak' | undefined {
   if (words.some((word) => anywhereWord.test(word))) return 'strong'
   if (last.endsWith('token') || compoundKey.test(last)) return 'strong'
   if (words.length < 2) return undefined
-  if (last === 'pwd') return 'strong'
-  if (last === 'key') return credentialQualifiers.has(words.at(-2) ?? '') ? 'strong' : 'weak'
+  if (last === 'pwd' || last === 'pass') return 'strong'
+  if (last === 'key') {
+    const qualifier = words.at(-2) ?? ''
+    if (credentialQualifiers.has(qualifier)) return 'strong'
+    return dataKeyQualifiers.has(qualifier) ? undefined : 'weak'
+  }
   return last === 'auth' ? 'weak' : undefined
 }
+
+/**
+ * `<qualifier>_key` names that are keys into data, never credentials: their values are digests,
+ * ids and paths (`cache_key`, `idempotency_key`, `partitionKey`, `S3_BUCKET_KEY`, `hash_key`).
+ */
+const dataKeyQualifiers = new Set(
+  'cache idempotency dedup dedupe partition sort range hash bucket object row primary foreign composite unique lookup map index shard routing group cursor storage file image asset translation i18n message event request trace correlation state sequence order'.split(
+    ' ',
+  ),
+)
 
 /** Which generic placeholder a secret-named key gets when its value is no known token shape. */
 export function assignmentType(name: string): 'aws-secret-key' | 'password' | 'secret' {
@@ -138,7 +152,7 @@ export interface ValueSpan {
 }
 
 const neverSecret = /^(?:true|false|null|none|nil|undefined|include|omit|same-origin|required|optional)$/i
-const reference = /^(?:\$\{?[A-Za-z_][\w.]*\}?|\$\{\{.*\}\}|%[\w.]+%?|<[^<>]*>|\*+)$/
+const reference = /^(?:\$\{?[A-Za-z_][\w.]*\}?|\$\{\{.*\}\}|%[\w.]+%?|<[^<>]*>|\*+|\.{3,}|…)$/
 const numeric = /^[+-]?\d+(?:\.\d+)?$/
 const version = /^[~^<>=v]*\d+(?:\.\d+){1,2}(?:[-+][\w.-]+)?$/
 const codeChain = /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+[!?]?$/
@@ -163,15 +177,27 @@ export function literalSpan(
     const inner = value.slice(quote.length, value.length - quote.length)
     // A placeholder inside means an earlier detector already took the secret.
     if (inner.trim() === '' || inner.includes(placeholderStart) || isPlainWord(inner)) return undefined
-    if (strength === 'weak' && !credentialLike.test(inner)) return undefined
+    if (strength === 'weak' && !weakCredential(inner)) return undefined
     return { start: quote.length, end: value.length - quote.length }
   }
   if (isPlainWord(value) || numeric.test(value) || value.startsWith('$')) return undefined
-  if (strength === 'weak' && !credentialLike.test(value)) return undefined
+  if (strength === 'weak' && !weakCredential(value)) return undefined
   if (next === '(' || next === '[' || codeChain.test(value)) return undefined
   if (filePath.test(value) && assignmentType(keyName) !== 'aws-secret-key') return undefined
   if (identifier.test(value) && !/\d/.test(value) && !isEnvironmentName(keyName)) return undefined
   return { start: 0, end: value.length }
+}
+
+const digest = /^(?:[0-9a-f]{32}|[0-9a-f]{40}|[0-9a-f]{56}|[0-9a-f]{64}|[0-9a-f]{96}|[0-9a-f]{128})$/i
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const pathOrFileName = /^[\w.@~-]*(?:\/[\w.@~-]+)+\/?$|^[\w.@~/-]+\.[A-Za-z][A-Za-z0-9]{0,4}$/
+
+/**
+ * What a value under a weak key (`<something>_key`) must look like to be taken for a credential:
+ * long and mixed, and not a digest, a UUID or a path, which is what such keys usually hold.
+ */
+function weakCredential(value: string): boolean {
+  return credentialLike.test(value) && !digest.test(value) && !uuid.test(value) && !pathOrFileName.test(value)
 }
 
 /** Never a secret, quoted or not: references, placeholders like `<token>`, flags, versions. */

@@ -1,13 +1,18 @@
+import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import {
   alnum,
   assertRedacted,
   b64,
   b64url,
+  leakShapes,
+  notSecrets,
   pem,
   random,
   samples,
 } from '../../../test/helpers/secret-samples.ts'
+import { scrubSecrets } from './scrubber.ts'
+import { placeholderStart } from './shapes.ts'
 
 test('Anthropic keys and OAuth tokens become anthropic-key', () => {
   assertRedacted(`export KEY_A=${samples.anthropic}`, 'export KEY_A=[REDACTED:anthropic-key]')
@@ -202,4 +207,17 @@ test('a listing of key headers without their bodies keeps the file names (grep o
     '\n',
   )
   assertRedacted(listing, expected)
+})
+
+test('every shape that got through before is scrubbed: bare tokens, URL and command-line passwords, encoded credentials', () => {
+  for (const { name, text, secret } of leakShapes) {
+    const scrubbed = scrubSecrets(text)
+    assert.ok(!scrubbed.includes(secret), `${name}: ${scrubbed}`)
+    assert.ok(scrubbed.includes(placeholderStart), name)
+    assert.equal(scrubSecrets(scrubbed), scrubbed, `${name}: scrubbing again changes nothing`)
+  }
+})
+
+test('keys into data are not credentials: cache, idempotency, partition, bucket and hash keys keep their values', () => {
+  for (const text of notSecrets) assert.equal(scrubSecrets(text), text)
 })

@@ -5,7 +5,7 @@ import type { Db } from '../../store/database.ts'
 import { hasLeaseTables, readLeases } from '../../store/leases/lease-table.ts'
 import type { LeaseArbiter } from './arbiter.ts'
 import { matchLeasePath } from './matcher.ts'
-import { repositoryPaths } from './path.ts'
+import { hardLinkNames, repositoryPaths } from './path.ts'
 import { readLeaseSettings } from './settings.ts'
 
 /** One edit an agent is about to make, as its hook sees it. */
@@ -50,8 +50,14 @@ export function checkEditsReadOnly(
   const now = clock.now()
   const leases = hasLeaseTables(db) ? readLeases(db, now) : []
   const settings = readLeaseSettings(db)
+  const patterns = leases.map((lease) => lease.pattern)
   const outcomes = checks.map((check) => {
-    const paths = repositoryPaths(check.file, check.cwd, check.worktrees)
+    // A hard link's other leased names count here, where the leases are at hand; this read-only
+    // decision is the one that denies (the write path decides again only to take an auto-lease).
+    const paths = [
+      ...repositoryPaths(check.file, check.cwd, check.worktrees),
+      ...hardLinkNames(check.file, check.cwd, check.worktrees, patterns),
+    ]
     const outcome = decideEdit(leases, check.actor, paths, now, settings, matchLeasePath)
     return { ...outcome, autoLease: null, collisions: [] }
   })
