@@ -56,9 +56,12 @@ export class EventSearch {
     this.#total = db.prepare('SELECT coalesce(max(seq), 0) AS n FROM event')
     this.#latestAt = db.prepare('SELECT max(at) AS at FROM event')
     this.#event = db.prepare(`${eventSelect} WHERE e.seq = ?`)
+    // Not `rowid = @seq`: beside MATCH, SQLite 3.53 hands a bound rowid equality to FTS5, which
+    // ignores it and yields every match, oldest first (event-search.test.ts shows it). A range on the
+    // rowid is honoured and seeks as fast; the rowid is read back and checked all the same.
     this.#snippet = db.prepare(
-      /*sql*/ `SELECT snippet(event_fts, 0, @open, @close, @ellipsis, @tokens) AS snippet
-               FROM event_fts WHERE event_fts MATCH @match AND rowid = @seq`,
+      /*sql*/ `SELECT rowid AS seq, snippet(event_fts, 0, @open, @close, @ellipsis, @tokens) AS snippet
+               FROM event_fts WHERE event_fts MATCH @match AND rowid BETWEEN @seq AND @seq`,
     )
   }
 
@@ -101,8 +104,8 @@ export class EventSearch {
     const row = this.#event.get(seq)
     if (row === undefined) return null
     const found = this.#snippet.get({ ...snippetMarks, tokens: snippetTokens, match, seq }) as
-      | { snippet: string }
+      | { seq: number; snippet: string }
       | undefined
-    return { event: toStoredEvent(row), snippet: found?.snippet ?? '' }
+    return { event: toStoredEvent(row), snippet: found?.seq === seq ? found.snippet : '' }
   }
 }
