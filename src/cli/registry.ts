@@ -134,6 +134,10 @@ export const commands: readonly CommandSpec[] = [
     name: 'thread',
     summary: 'Show one moment in context: its human turn and what the agent did until the next',
     arguments: [{ name: 'event-id', description: 'an event id, as search prints it', required: true }],
+    options: [
+      { flags: '--before <n>', description: 'show at most n events of the turn before the focus' },
+      { flags: '--after <n>', description: 'show at most n events of the turn after the focus' },
+    ],
     load: () => import('./commands/memory/thread.ts'),
   },
   {
