@@ -83,8 +83,7 @@ test('--before/--after bound a real turn around the focus, which the text marks'
     assert.equal(bounded.omittedBefore, Math.max(0, at - 2))
     assert.equal(
       bounded.omittedAfter,
-      longest.whole.items.length -
-        (at + 4 > longest.whole.items.length ? longest.whole.items.length : at + 4),
+      longest.whole.items.length - Math.min(at + 4, longest.whole.items.length),
     )
     assert.equal(bounded.omitted, bounded.omittedBefore + bounded.omittedAfter)
     assert.equal(bounded.human?.id, longest.whole.human?.id, 'the human turn is always shown')
