@@ -17,7 +17,7 @@ const briefTool = defineTool({
   name: 'ctx_brief',
   title: 'Project brief',
   description:
-    'What happened in this project since you last asked: agent sessions active in the last 24 h (Claude Code, Codex, ' +
+    'What happened in this project since you last asked: agent sessions with new events (Claude Code, Codex, ' +
     'with their human, branch and CLI version), commits that landed on your branch and on main, and notes. ' +
     'At most 2,000 characters. Call it when you start a task or come back to one.',
   input: {},
