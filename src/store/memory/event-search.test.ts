@@ -14,9 +14,9 @@ test('the bundled SQLite ignores a bound rowid equality beside MATCH (why EventS
     insert.run(3, 'alpha three')
     const bound = db.prepare('SELECT rowid FROM t WHERE t MATCH ? AND rowid = ?').pluck()
     const literal = db.prepare('SELECT rowid FROM t WHERE t MATCH ? AND rowid = 2').pluck()
-    const range = db.prepare('SELECT rowid FROM t WHERE t MATCH ? AND rowid BETWEEN ? AND ?').pluck()
+    const range = db.prepare('SELECT rowid FROM t WHERE t MATCH ? AND rowid <= ? ORDER BY rowid DESC').pluck()
     assert.deepEqual(literal.all('alpha'), [2])
-    assert.deepEqual(range.all('alpha', 2, 2), [2])
+    assert.deepEqual(range.all('alpha', 2), [2, 1])
     // If this one fails, SQLite honours the bound form again and event-search.ts may use it.
     assert.deepEqual(bound.all('alpha', 2), [1, 2, 3])
   } finally {
@@ -24,16 +24,18 @@ test('the bundled SQLite ignores a bound rowid equality beside MATCH (why EventS
   }
 })
 
-test('each hit carries the snippet of its own event, not of the oldest match', async () => {
+test('each hit carries the snippet of its own event, not of the oldest match, in the order asked', async () => {
   await using memory = memoryFixture()
-  const texts = ['alpha one first', 'alpha two second', 'alpha three third']
+  const texts = ['alpha one first', 'alpha two second', 'alpha three third', 'alpha four fourth']
   memory.store.add(...texts.map((text) => ({ text })))
   const search = new EventSearch(memory.db)
   const candidates = search.candidates('"alpha"', {}, 10)
-  assert.equal(candidates.length, 3)
-  for (const candidate of candidates) {
-    const hit = search.hit(candidate.seq, '"alpha"')
-    assert.ok(hit)
-    assert.equal(hit.snippet.replace(/[«»]/g, ''), hit.event.text)
-  }
+  assert.equal(candidates.length, 4)
+  const asked = [candidates[2], candidates[0], candidates[3]].map((candidate) => candidate?.seq ?? 0)
+  const hits = search.hits(asked, '"alpha"')
+  assert.deepEqual(
+    hits.map((hit) => hit.event.seq),
+    asked,
+  )
+  for (const hit of hits) assert.equal(hit.snippet.replace(/[«»]/g, ''), hit.event.text)
 })
