@@ -82,7 +82,7 @@ test('search, thread, note and brief through the CLI', async () => {
   const brief = await runCliJson<{ text: string; previous: string | null }>(['brief'], cli)
   assert.equal(brief.previous, null)
   assert.ok(brief.text.length <= 2000)
-  assert.match(brief.text, /codex 0\.171\.0 · dev@example\.com · main · \d+ min ago · session rollout-/)
+  assert.match(brief.text, /codex 0\.171\.0 · dev@example\.com · main · \d+ events?, last \d+ min ago · session rollout-/)
   assert.match(brief.text, /pre-push gate stays fail-open/)
   const second = await runCli(['brief'], cli)
   assert.match(second.stdout, /last brief just now/)
