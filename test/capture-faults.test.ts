@@ -9,6 +9,7 @@ import {
   claudeUnknown,
   codexHuman,
   codexMeta,
+  transcriptTime,
 } from './helpers/capture-transcripts.ts'
 import { runCliJson } from './helpers/run-cli.ts'
 import { git } from './helpers/tmp-git-repo.ts'
@@ -58,8 +59,7 @@ test('a truncated transcript is read again from its start, and no event is kept 
 test('a transcript rewritten in place, same size or shorter, is read again', async () => {
   await using w = await captureWorld()
   const cwd = w.repo.path
-  const line = (text: string): string =>
-    claudeHuman({ cwd, session: 's2', text, at: '2026-11-29T10:00:00.000Z' })
+  const line = (text: string): string => claudeHuman({ cwd, session: 's2', text, at: transcriptTime(0) })
   const path = w.claude('s2.jsonl', line('alpha one') + line('alpha two'))
   await runCliJson(['index'], { cwd, env: w.env })
 

@@ -67,6 +67,12 @@ test('search, thread, note and brief through the CLI', async () => {
   assert.match(thread.stdout, /^session rollout-abc · codex 0\.171\.0 · dev@example\.com · main/)
   assert.match(thread.stdout, /\nhuman · .*\n {4}why does the pre-push gate fail open\?\n▶ assistant · /)
   assert.ok(!thread.stdout.includes('thanks'), 'the next human turn is not part of the thread')
+  const bounded = await runCliJson<{ items: { id: string }[]; omittedAfter: number }>(
+    ['thread', ids[0] ?? '', '--after', '0'],
+    cli,
+  )
+  assert.deepEqual(bounded.items, [])
+  assert.equal(bounded.omittedAfter, 1)
 
   const noted = await runCliJson<{ id: string; sessionId: string }>(
     ['note', 'pre-push', 'gate', 'stays', 'fail-open'],
@@ -82,7 +88,10 @@ test('search, thread, note and brief through the CLI', async () => {
   const brief = await runCliJson<{ text: string; previous: string | null }>(['brief'], cli)
   assert.equal(brief.previous, null)
   assert.ok(brief.text.length <= 2000)
-  assert.match(brief.text, /codex 0\.171\.0 · dev@example\.com · main · \d+ min ago · session rollout-/)
+  assert.match(
+    brief.text,
+    /codex 0\.171\.0 · dev@example\.com · main · \d+ events?, last \d+ min ago · session rollout-/,
+  )
   assert.match(brief.text, /pre-push gate stays fail-open/)
   const second = await runCli(['brief'], cli)
   assert.match(second.stdout, /last brief just now/)
@@ -98,6 +107,7 @@ test('bad input exits with the documented codes and clear messages', async () =>
     [['search', 'x', '--since', 'last week'], 2, /--since must be an ISO date/],
     [['search', 'x', '--limit', 'many'], 2, /--limit takes a whole number from 1 to 200/],
     [['thread', 'ev_unknown'], 4, /no event ev_unknown in this project's memory/],
+    [['thread', 'ev_unknown', '--before', '0x10'], 2, /--before must be a whole number/],
     [['note', '  '], 2, /a note needs text/],
   ]
   for (const [args, code, message] of cases) {

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url'
 import { moduleTrace } from '../../test/helpers/module-trace.ts'
 import { tmpDir } from '../../test/helpers/tmp-git-repo.ts'
 import { autoLeaseRungs } from './commands/leases/inputs.ts'
-import { searchKinds, searchLimitMax, searchVendors } from './commands/memory/inputs.ts'
+import { searchKinds, searchLimitMax, searchVendors, threadBoundMax } from './commands/memory/inputs.ts'
 import { commands } from './registry.ts'
 
 const src = join(import.meta.dirname, '..')
@@ -92,8 +92,10 @@ test("the registry's lists of values are the program's own", async () => {
   const { vendorSchema, eventKindSchema } = await import('../protocol/event.ts')
   const { autoLeaseRungSchema } = await import('../protocol/lease.ts')
   const { maxSearchLimit } = await import('../services/memory/search.ts')
+  const { maxThreadItems } = await import('../services/memory/thread.ts')
   assert.deepEqual([...searchVendors], vendorSchema.options)
   assert.deepEqual([...searchKinds].sort(), [...eventKindSchema.options].sort())
   assert.deepEqual([...autoLeaseRungs], autoLeaseRungSchema.options)
   assert.equal(searchLimitMax, maxSearchLimit)
+  assert.equal(threadBoundMax, maxThreadItems)
 })

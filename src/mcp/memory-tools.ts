@@ -6,7 +6,7 @@ import { MemoryBrief } from '../services/memory/memory-brief.ts'
 import { MemoryNote, maxNoteChars } from '../services/memory/note.ts'
 import { renderSearch, renderThread } from '../services/memory/render.ts'
 import { MemorySearch, maxSearchLimit } from '../services/memory/search.ts'
-import { MemoryThread } from '../services/memory/thread.ts'
+import { MemoryThread, maxThreadItems } from '../services/memory/thread.ts'
 import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
 
 const nullableString = z.string().nullable()
@@ -17,7 +17,7 @@ const briefTool = defineTool({
   name: 'ctx_brief',
   title: 'Project brief',
   description:
-    'What happened in this project since you last asked: agent sessions active in the last 24 h (Claude Code, Codex, ' +
+    'What happened in this project since you last asked: agent sessions with new events (Claude Code, Codex, ' +
     'with their human, branch and CLI version), commits that landed on your branch and on main, and notes. ' +
     'At most 2,000 characters. Call it when you start a task or come back to one.',
   input: {},
@@ -110,9 +110,19 @@ const itemSchema = z.object({
   toolName: nullableString,
   text: z.string(),
   truncated: z.boolean(),
+  status: nullableString,
   focus: z.boolean(),
   subagent: z.boolean(),
 })
+
+const eventCount = (side: string) =>
+  z
+    .number()
+    .int()
+    .min(0)
+    .max(maxThreadItems)
+    .optional()
+    .describe(`show at most this many events of the turn ${side} the focus`)
 
 const threadTool = defineTool({
   name: 'ctx_thread',
@@ -120,8 +130,12 @@ const threadTool = defineTool({
   description:
     'Expand one event (an id from ctx_search) into its conversation turn: the human instruction it belongs to, ' +
     'then what the agent did until the next instruction (its text, thinking, tool calls, and the first lines of ' +
-    'each tool output).',
-  input: { eventId: z.string().min(1).describe('an event id from ctx_search') },
+    'each tool output; more of the one asked for, marked focus). Pass before/after to keep it short.',
+  input: {
+    eventId: z.string().min(1).describe('an event id from ctx_search'),
+    before: eventCount('before'),
+    after: eventCount('after'),
+  },
   output: {
     focus: z.string(),
     session: z.object({
@@ -135,10 +149,15 @@ const threadTool = defineTool({
     human: itemSchema.nullable(),
     items: z.array(itemSchema),
     omitted: z.number(),
+    omittedBefore: z.number(),
+    omittedAfter: z.number(),
   },
   readOnly: true,
   run(input, context) {
-    const thread = new MemoryThread(context.project().db).thread(input.eventId)
+    const thread = new MemoryThread(context.project().db).thread(input.eventId, {
+      before: input.before,
+      after: input.after,
+    })
     return { structured: thread, text: renderThread(thread, context.clock.now()) }
   },
 })

@@ -27,7 +27,7 @@ export function replicateCorpus(options: { home: string; cwd: string; targetByte
     const reader = readerFor(source.vendor)
     return {
       ...source,
-      text: readFileSync(source.path, 'utf8'),
+      text: recent(readFileSync(source.path, 'utf8')),
       firstCwd: reader.facts(readTranscriptFile(source.path, reader).state).firstCwd,
     }
   })
@@ -56,6 +56,26 @@ export function replicateCorpus(options: { home: string; cwd: string; targetByte
     }
   }
   return { bytes, files }
+}
+
+const recordTime = /"timestamp":"([^"]{10,40})"/g
+
+/**
+ * The transcript with its record times moved together so the newest is an hour before now: capture's
+ * window goes by the records' own time, and copies of the corpus stand for today's sessions.
+ */
+function recent(text: string): string {
+  let newest = Number.NEGATIVE_INFINITY
+  for (const found of text.matchAll(recordTime)) {
+    const at = Date.parse(found[1] ?? '')
+    if (!Number.isNaN(at)) newest = Math.max(newest, at)
+  }
+  if (!Number.isFinite(newest)) return text
+  const shift = Date.now() - 60 * 60 * 1000 - newest
+  return text.replace(recordTime, (whole, at: string) => {
+    const ms = Date.parse(at)
+    return Number.isNaN(ms) ? whole : `"timestamp":"${new Date(ms + shift).toISOString()}"`
+  })
 }
 
 function rewrite(text: string, copy: number, firstCwd: string | null, cwd: string): string {

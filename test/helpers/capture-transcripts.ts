@@ -63,6 +63,13 @@ export async function captureWorld(options: { remote?: string } = {}): Promise<C
   }
 }
 
+/**
+ * Record times of the transcripts written here: an hour before the run started, so they are in
+ * capture's default window (which goes by the records' own time) whenever the tests run.
+ */
+const runStart = Math.floor((Date.now() - 60 * 60 * 1000) / 1000) * 1000
+export const transcriptTime = (seconds = 0): string => new Date(runStart + seconds * 1000).toISOString()
+
 let uuid = 0
 const nextUuid = (): string => `00000000-0000-4000-8000-${String(++uuid).padStart(12, '0')}`
 
@@ -79,7 +86,7 @@ export function claudeHuman(fields: { cwd: string; session: string; text: string
     type: 'user',
     message: { role: 'user', content: fields.text },
     uuid: nextUuid(),
-    timestamp: fields.at ?? '2026-11-29T10:00:00.000Z',
+    timestamp: fields.at ?? transcriptTime(0),
   })}\n`
 }
 
@@ -106,7 +113,7 @@ export function claudeAssistant(fields: {
       content: [{ type: 'text', text: fields.text }],
     },
     uuid: nextUuid(),
-    timestamp: '2026-11-29T10:00:01.000Z',
+    timestamp: transcriptTime(1),
   })}\n`
 }
 
@@ -118,11 +125,11 @@ export function claudeUnknown(session: string): string {
 /** The first line of a Codex rollout (0.130 shape). */
 export function codexMeta(fields: { cwd: string; id: string }): string {
   return `${JSON.stringify({
-    timestamp: '2026-11-29T10:00:00.000Z',
+    timestamp: transcriptTime(0),
     type: 'session_meta',
     payload: {
       id: fields.id,
-      timestamp: '2026-11-29T10:00:00.000Z',
+      timestamp: transcriptTime(0),
       cwd: fields.cwd,
       originator: 'codex_cli_rs',
       cli_version: '0.130.0',
@@ -133,7 +140,7 @@ export function codexMeta(fields: { cwd: string; id: string }): string {
 /** A Codex user message as the human typed it. */
 export function codexHuman(text: string): string {
   return `${JSON.stringify({
-    timestamp: '2026-11-29T10:00:05.000Z',
+    timestamp: transcriptTime(5),
     type: 'event_msg',
     payload: { type: 'user_message', message: text, images: [], kind: 'plain' },
   })}\n`

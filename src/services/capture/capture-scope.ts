@@ -1,14 +1,16 @@
-import { realpathSync } from 'node:fs'
+import { closeSync, fstatSync, openSync, readSync, realpathSync } from 'node:fs'
 import { isInsideProject } from '../../core/project-scope.ts'
 import type { Clock } from '../../shared/clock.ts'
 
 /**
- * Which transcripts capture reads. The window applies per file, by modification time: a file
- * touched since `since` is read whole (a session is never cut in half), an older one not at all.
+ * Which transcripts capture reads. The window is one notion, shared with search: an event is in it
+ * by its own time (D??). Capture reads a transcript that holds an event in the window, and reads it
+ * whole (a session is never cut in half, so its older part is there as context for `thread`); a
+ * transcript whose newest event is older is not read, even when something touched the file since.
  * Scope is decided once per file, from the first cwd its records give.
  */
 export interface CaptureScope {
-  /** Files last modified before this ms epoch are not read; null reads them all. */
+  /** Transcripts whose newest event is before this ms epoch are not read; null reads them all. */
   readonly since: number | null
   contains(cwd: string): boolean
 }
@@ -16,8 +18,50 @@ export interface CaptureScope {
 /** Every file, whatever its project or age: `doctor --transcripts`. */
 export const everyTranscript: CaptureScope = { since: null, contains: () => true }
 
-export function isInWindow(scope: CaptureScope, mtimeMs: number): boolean {
-  return scope.since === null || mtimeMs >= scope.since
+/**
+ * Whether a transcript not read before holds an event in the window. A file not modified since the
+ * window opened cannot; one modified since may only have been touched, so its newest record's time
+ * decides, read from the end of the file. When the end gives no time, the file is read.
+ */
+export function isInWindow(scope: CaptureScope, path: string, mtimeMs: number): boolean {
+  if (scope.since === null) return true
+  if (mtimeMs < scope.since) return false
+  const newest = newestRecordTime(path)
+  return newest === null || newest >= scope.since
+}
+
+const tailChunk = 16 * 1024
+const maxTail = 256 * 1024
+/**
+ * The envelope time Claude Code and Codex write on each record, `"timestamp":"<ISO>"`; inside a
+ * record's text the quotes are escaped, so a timestamp quoted in a tool output does not match.
+ */
+const recordTime = /"timestamp"\s*:\s*"([^"]{10,40})"/g
+
+/** The latest record time in the last chunks of a file (ms epoch), or null when they hold none. */
+export function newestRecordTime(path: string): number | null {
+  let fd: number
+  try {
+    fd = openSync(path, 'r')
+  } catch {
+    return null
+  }
+  try {
+    const size = fstatSync(fd).size
+    for (let length = Math.min(size, tailChunk); length > 0; length = Math.min(size, length * 4)) {
+      const buffer = Buffer.alloc(length)
+      const read = readSync(fd, buffer, 0, length, size - length)
+      let newest: number | null = null
+      for (const found of buffer.toString('utf8', 0, read).matchAll(recordTime)) {
+        const at = Date.parse(found[1] ?? '')
+        if (!Number.isNaN(at) && (newest === null || at > newest)) newest = at
+      }
+      if (newest !== null || length >= size || length >= maxTail) return newest
+    }
+    return null
+  } finally {
+    closeSync(fd)
+  }
 }
 
 /** How often a cwd outside every known worktree may trigger a new listing of the worktrees. */

@@ -171,7 +171,7 @@ function plan(deps: CatchUpDeps, locations: readonly TranscriptLocation[]) {
   return locations.map((location) => {
     const row = known.get(location.path)
     const stat = statOrNull(location.path)
-    if (!stat || row?.inScope === false || (!row && !isInWindow(deps.scope, stat.mtimeMs))) {
+    if (!stat || row?.inScope === false || (!row && !isInWindow(deps.scope, location.path, stat.mtimeMs))) {
       return { location, bytes: 0 }
     }
     const offset = row && row.offset <= stat.size ? row.offset : 0

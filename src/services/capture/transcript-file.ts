@@ -76,7 +76,7 @@ export function prepareFile(deps: FileSyncDeps, location: TranscriptLocation): P
   if (!row) {
     const moved = adoptMovedFile(deps, location)
     if (moved) movedFrom = moved.path
-    else if (!isInWindow(deps.scope, stat.mtimeMs)) return { status: 'out-of-window', ...idle }
+    else if (!isInWindow(deps.scope, location.path, stat.mtimeMs)) return { status: 'out-of-window', ...idle }
     row = ensureSourceFile(deps.db, location.path, location.vendor, deps.clock.now())
   }
   if (row.inScope === false) return { status: 'out-of-scope', ...idle, movedFrom }

@@ -3,7 +3,8 @@ import { commitLine, describeAge, noteLine, sessionLine } from '../../core/memor
 import { defaultWindowDays } from '../../core/time-window.ts'
 import { type CommitList, commitsBetween, commitsSince, recentCommits } from '../../git/commit-log.ts'
 import { listNotesAfter } from '../../store/memory/note-events.ts'
-import { countActiveSessions, listActiveSessions } from '../../store/memory/session-table.ts'
+import { localSessionsSince } from '../../store/memory/session-activity.ts'
+import { countActiveSessions } from '../../store/memory/session-table.ts'
 import type { BriefContext, BriefSectionSource } from './brief-section-source.ts'
 
 const activeWindowMs = 24 * 60 * 60 * 1000
@@ -11,17 +12,28 @@ const activeWindowMs = 24 * 60 * 60 * 1000
 const sourceLines = 30
 const firstBriefCommits = 5
 
-/** Agent sessions with events in the last 24 hours, most recent first. */
-export const activeSessions: BriefSectionSource = ({ db, now, reader }) => {
-  const since = now - activeWindowMs
-  const sessions = listActiveSessions(db, since, sourceLines)
+/**
+ * This machine's agent sessions with events since the reader's last brief (a first brief: the last
+ * 24 h), most recent first, each with its count of new events and its last prompt. Teammates'
+ * sessions are "From the team"; a session with nothing new is not repeated.
+ */
+export const activeSessions: BriefSectionSource = ({ db, now, reader, cursor }) => {
+  const since = cursor?.at ?? now - activeWindowMs
+  const { sessions, total } = localSessionsSince(db, since, sourceLines)
+  const lines = sessions.map((session) => sessionLine(session, now, reader.sessionId))
+  if (cursor === null) {
+    return [
+      { key: 'sessions', title: 'Active in the last 24 h', lines, total, empty: 'no agent session recorded' },
+    ]
+  }
+  const quiet = total === 0 ? countActiveSessions(db, now - activeWindowMs) : 0
   return [
     {
       key: 'sessions',
-      title: 'Active in the last 24 h',
-      lines: sessions.map((session) => sessionLine(session, now, reader.sessionId)),
-      total: countActiveSessions(db, since),
-      empty: 'no agent session recorded',
+      title: `Sessions active since your last brief (${describeAge(cursor.at, now)})`,
+      lines,
+      total,
+      empty: quiet === 0 ? 'none' : `none (${quiet} active in the last 24 h, nothing new from them)`,
     },
   ]
 }

@@ -113,7 +113,7 @@ test("an agent session's brief has its own cursor and marks the session as the r
   const agent = { human: 'asha@example.com', vendor: 'claude' as const, sessionId: '1af7fc5e-8455-4414' }
   const brief = new MemoryBrief(memory.db, clock, sections).brief({ reader: agent, cwd: repo.path })
   assert.equal(brief.reader, 'claude:1af7fc5e-8455-4414')
-  assert.match(brief.sections[0]?.lines[0] ?? '', /session 1af7fc5e \(you\)$/)
+  assert.match(brief.sections[0]?.lines[0] ?? '', /session 1af7fc5e \(you\)/)
 })
 
 test('a cursor commit that no longer exists falls back to the time of the last brief', async () => {
@@ -169,7 +169,7 @@ test('whatever the amount of data, the brief stays within 2,000 characters and e
   const brief = new MemoryBrief(memory.db, clock, sections).brief({ reader: human, cwd: repo.path })
   assert.ok(brief.text.length <= briefBudget, `${brief.text.length} characters`)
   for (const title of [
-    'Active in the last 24 h:',
+    'Sessions active since your last brief',
     'New on main since your last brief',
     'Notes since your last brief:',
   ]) {
@@ -177,4 +177,61 @@ test('whatever the amount of data, the brief stays within 2,000 characters and e
   }
   for (const section of brief.sections) assert.ok(section.lines.length >= 1, section.key)
   assert.match(brief.text, /… and \d+ more/)
+})
+
+test('the next brief lists only sessions with new events, with their count and last prompt; quiet ones are counted', async () => {
+  await using memory = memoryFixture()
+  await using repo = tmpGitRepo()
+  const clock = new ManualClock(start)
+  memory.store.add(
+    { kind: 'human', text: 'fix the lease expiry', sessionId: 'busy-session-1111', at: start - 2 * hour },
+    { kind: 'assistant', text: 'on it', sessionId: 'busy-session-1111', at: start - 2 * hour + 1000 },
+    { kind: 'human', text: 'write the docs', sessionId: 'quiet-session-2222', at: start - 3 * hour },
+  )
+  const briefs = new MemoryBrief(memory.db, clock, sections)
+  const first = briefs.brief({ reader: human, cwd: repo.path })
+  assert.equal(first.sections[0]?.title, 'Active in the last 24 h')
+  assert.deepEqual(first.sections[0]?.lines, [
+    'claude 2.1.0 · dev@example.com · main · 2 events, last 2 h ago · session busy-ses · last asked: "fix the lease expiry"',
+    'claude 2.1.0 · dev@example.com · main · 1 event, last 3 h ago · session quiet-se · last asked: "write the docs"',
+  ])
+
+  clock.advance(hour)
+  const nothingNew = briefs.brief({ reader: human, cwd: repo.path })
+  assert.equal(nothingNew.sections[0]?.title, 'Sessions active since your last brief (1 h ago)')
+  assert.deepEqual(nothingNew.sections[0]?.lines, [])
+  assert.match(
+    nothingNew.text,
+    /since your last brief \(1 h ago\):\n- none \(2 active in the last 24 h, nothing new from them\)/,
+  )
+
+  clock.advance(30 * 60_000)
+  memory.store.add(
+    { kind: 'tool_call', text: 'npm test', sessionId: 'busy-session-1111', at: clock.now() - 10 * 60_000 },
+    { kind: 'tool_output', text: 'ok', sessionId: 'busy-session-1111', at: clock.now() - 9 * 60_000 },
+  )
+  const next = briefs.brief({ reader: human, cwd: repo.path })
+  assert.deepEqual(next.sections[0]?.lines, [
+    'claude 2.1.0 · dev@example.com · main · 2 events, last 9 min ago · session busy-ses · last asked: "fix the lease expiry"',
+  ])
+  assert.equal(next.sections[0]?.total, 1)
+  assert.doesNotMatch(next.text, /quiet-se/)
+})
+
+test("teammates' sessions received from the server are not listed as this machine's", async () => {
+  await using memory = memoryFixture()
+  await using repo = tmpGitRepo()
+  const [remote] = memory.store.add(
+    { text: 'theirs', sessionId: 'team-session-3333', at: start - hour },
+    { text: 'mine', sessionId: 'local-session-4444', at: start - hour },
+  )
+  memory.db.prepare('UPDATE event SET origin_gseq = 1, received_at = ? WHERE id = ?').run(start, remote)
+  const brief = new MemoryBrief(memory.db, new ManualClock(start), sections).brief({
+    reader: human,
+    cwd: repo.path,
+  })
+  assert.deepEqual(
+    brief.sections[0]?.lines.map((line) => /session (\S+)/.exec(line)?.[1]),
+    ['local-se'],
+  )
 })

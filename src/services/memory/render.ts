@@ -31,19 +31,28 @@ export function renderThread(thread: ThreadResult, now: number): string {
   const lines = [`session ${session.id} · ${cli} · ${session.author}${where === '' ? '' : ` · ${where}`}`]
   if (thread.human === null) lines.push('', '(no human turn before this moment in the session)')
   else lines.push('', ...renderItem(thread.human, now))
-  if (thread.omitted > 0)
-    lines.push('', `(${thread.omitted} events of this turn not shown; the focus is in the middle)`)
+  if (thread.omittedBefore > 0)
+    lines.push('', `(${plural(thread.omittedBefore, 'earlier event')} of this turn not shown)`)
   for (const item of thread.items) lines.push(...renderItem(item, now))
+  if (thread.omittedAfter > 0)
+    lines.push('', `(${plural(thread.omittedAfter, 'later event')} of this turn not shown)`)
   return lines.join('\n')
 }
 
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`
+}
+
 function renderItem(item: ThreadItem, now: number): string[] {
+  // The focus is the one line that starts with ▶ and ends with "(focus)": easy to see and to grep.
   const marker = item.focus ? '▶ ' : ''
   const tool = item.toolName === null ? '' : ` ${item.toolName}`
   const subagent = item.subagent ? ' [subagent]' : ''
+  const status = item.status === null ? '' : ` · ${item.status}`
+  const focus = item.focus ? ' (focus)' : ''
   const body = item.text.split('\n').map((line) => `    ${line}`)
   return [
-    `${marker}${item.kind}${tool}${subagent} · ${formatTime(Date.parse(item.at), now)} · ${item.id}`,
+    `${marker}${item.kind}${tool}${subagent}${status} · ${formatTime(Date.parse(item.at), now)} · ${item.id}${focus}`,
     ...body,
   ]
 }

@@ -107,12 +107,14 @@ export class MemorySearch {
       documents: this.#search.estimateMatches(match, frequencyCap, total),
       total,
     }))
-    return rankCandidates(candidates, query.phrases, rarities)
-      .slice(0, limit)
-      .flatMap((candidate) => {
-        const hit = this.#search.hit(candidate.seq, query.match)
-        return hit === null ? [] : [{ ...hit, score: candidate.score }]
-      })
+    const ranked = rankCandidates(candidates, query.phrases, rarities).slice(0, limit)
+    const scores = new Map(ranked.map((candidate) => [candidate.seq, candidate.score]))
+    return this.#search
+      .hits(
+        ranked.map((candidate) => candidate.seq),
+        query.match,
+      )
+      .map((hit) => ({ ...hit, score: scores.get(hit.event.seq) ?? 0 }))
   }
 }
 

@@ -29,11 +29,16 @@ test('a tool output expands to its human turn and what the agent did until the n
   )
   const shown = thread.items.find((item) => item.focus)
   assert.equal(shown?.id, ids[4])
+  // The output asked for shows its first 40 lines; any other tool output of the turn, its first 6.
   assert.ok(shown?.truncated)
-  assert.equal(shown?.text.split('\n').length, 7)
-  assert.match(shown?.text ?? '', /… 44 more lines$/)
+  assert.equal(shown?.text.split('\n').length, 41)
+  assert.match(shown?.text ?? '', /… 10 more lines$/)
   assert.equal(thread.session.id, 'session-1')
   assert.equal(thread.omitted, 0)
+  const fromAnswer = new MemoryThread(memory.db).thread(ids[5] ?? '')
+  const other = fromAnswer.items.find((item) => item.id === ids[4])
+  assert.equal(other?.text.split('\n').length, 7)
+  assert.match(other?.text ?? '', /… 44 more lines$/)
 })
 
 test('a human event is its own turn; the order is the file order, not the timestamps', async () => {

@@ -1,4 +1,5 @@
 import { basename } from 'node:path'
+import { splitExecOutput } from '../../core/memory/exec-output.ts'
 import type { EventKind, Vendor } from '../../protocol/event.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import type { Db } from '../../store/database.ts'
@@ -14,6 +15,11 @@ export interface ThreadItem {
   readonly toolName: string | null
   readonly text: string
   readonly truncated: boolean
+  /**
+   * For a Codex exec result, its header (`Chunk ID`, `Wall time`, `Process exited with code`, …)
+   * said short: `exit 0 · 1.2 s`; `text` is then what the command printed. Null otherwise.
+   */
+  readonly status: string | null
   /** The event the thread was asked for. */
   readonly focus: boolean
   /** Read from a Claude subagent's transcript rather than the session's own. */
@@ -34,12 +40,23 @@ export interface ThreadResult {
   readonly human: ThreadItem | null
   /** What followed, up to the next human turn, in order. */
   readonly items: readonly ThreadItem[]
-  /** Events of the turn left out around the focus to keep the answer short. */
+  /** Events of the turn left out around the focus to keep the answer short (both sides). */
   readonly omitted: number
+  /** Of those, the ones before the focus, and after it. */
+  readonly omittedBefore: number
+  readonly omittedAfter: number
+}
+
+/** `--before N` / `--after N`: at most N events of the turn before, and after, the focus. */
+export interface ThreadOptions {
+  readonly before?: number | undefined
+  readonly after?: number | undefined
 }
 
 /** At most this many events of a turn are shown, centred on the focus. */
 export const maxThreadItems = 120
+/** The tool output asked for shows this many lines; other tool output, its first few. */
+const focusOutputLines = 40
 const turnReadLimit = 5000
 
 /** `thread`: one moment expanded to its human turn and what the agent did next. */
@@ -52,7 +69,9 @@ export class MemoryThread {
     this.#queries = new ThreadQueries(db)
   }
 
-  thread(eventId: string): ThreadResult {
+  thread(eventId: string, options: ThreadOptions = {}): ThreadResult {
+    const before = checkedBound('--before', options.before)
+    const after = checkedBound('--after', options.after)
     const focus = getEventById(this.#db, eventId.trim())
     if (focus === null) {
       throw new SangamError(
@@ -62,7 +81,7 @@ export class MemoryThread {
     }
     const { human, events, mainFile } = this.#turn(focus)
     const inTurn = events.filter((event) => event.id !== human?.id)
-    const { shown, omitted } = aroundFocus(inTurn, focus.id)
+    const { shown, omittedBefore, omittedAfter } = aroundFocus(inTurn, focus.id, before, after)
     const item = (event: StoredEvent): ThreadItem => toItem(event, focus.id, mainFile)
     return {
       focus: focus.id,
@@ -76,7 +95,9 @@ export class MemoryThread {
       },
       human: human === null ? null : item(human),
       items: shown.map(item),
-      omitted,
+      omitted: omittedBefore + omittedAfter,
+      omittedBefore,
+      omittedAfter,
     }
   }
 
@@ -144,21 +165,46 @@ function mergeByTime(main: readonly StoredEvent[], others: readonly StoredEvent[
   return [...merged, ...rest.slice(next)]
 }
 
+function checkedBound(flag: string, value: number | undefined): number | undefined {
+  if (value === undefined) return undefined
+  if (Number.isInteger(value) && value >= 0 && value <= maxThreadItems) return value
+  throw new SangamError(
+    ErrorCode.InvalidInput,
+    `${flag} must be a whole number from 0 to ${maxThreadItems}; got ${value}`,
+  )
+}
+
+/**
+ * The events shown around the focus: `before` and `after` of them when asked (the side not asked
+ * for gets half of `maxThreadItems`), else at most `maxThreadItems` centred on it. A focus that is
+ * the human turn itself (not among the events) comes before all of them.
+ */
 function aroundFocus(
   events: readonly StoredEvent[],
   focusId: string,
-): { shown: StoredEvent[]; omitted: number } {
-  if (events.length <= maxThreadItems) return { shown: [...events], omitted: 0 }
-  const at = Math.max(
-    0,
-    events.findIndex((event) => event.id === focusId),
-  )
-  const start = Math.min(Math.max(0, at - Math.floor(maxThreadItems / 2)), events.length - maxThreadItems)
-  return { shown: events.slice(start, start + maxThreadItems), omitted: events.length - maxThreadItems }
+  before: number | undefined,
+  after: number | undefined,
+): { shown: StoredEvent[]; omittedBefore: number; omittedAfter: number } {
+  const index = events.findIndex((event) => event.id === focusId)
+  let start: number
+  let end: number
+  if (before === undefined && after === undefined) {
+    if (events.length <= maxThreadItems) return { shown: [...events], omittedBefore: 0, omittedAfter: 0 }
+    const at = Math.max(0, index)
+    start = Math.min(Math.max(0, at - Math.floor(maxThreadItems / 2)), events.length - maxThreadItems)
+    end = start + maxThreadItems
+  } else {
+    const half = Math.floor(maxThreadItems / 2)
+    start = index < 0 ? 0 : Math.max(0, index - (before ?? half))
+    end = Math.min(events.length, (index < 0 ? 0 : index + 1) + (after ?? half))
+  }
+  return { shown: events.slice(start, end), omittedBefore: start, omittedAfter: events.length - end }
 }
 
 function toItem(event: StoredEvent, focusId: string, mainFile: SessionFile | undefined): ThreadItem {
-  const bounded = boundFor(event)
+  const focus = event.id === focusId
+  const exec = event.kind === 'tool_output' && event.vendor === 'codex' ? splitExecOutput(event.text) : null
+  const bounded = boundFor(event.kind, exec?.output ?? event.text, focus)
   return {
     id: event.id,
     kind: event.kind,
@@ -166,22 +212,26 @@ function toItem(event: StoredEvent, focusId: string, mainFile: SessionFile | und
     toolName: event.toolName,
     text: bounded.text,
     truncated: bounded.truncated,
-    focus: event.id === focusId,
+    status: exec?.status ?? null,
+    focus,
     subagent: event.sourcePath !== null && mainFile !== undefined && event.sourcePath !== mainFile.path,
   }
 }
 
-/** Tool output shows its first lines; a tool call its head; what people and models said, more. */
-function boundFor(event: StoredEvent): BoundedText {
-  switch (event.kind) {
+/**
+ * Tool output shows its first lines (more of them for the output asked for); a tool call its head;
+ * what people and models said, more.
+ */
+function boundFor(kind: EventKind, text: string, focus: boolean): BoundedText {
+  switch (kind) {
     case 'tool_output':
-      return headLines(event.text, 6, 200)
+      return headLines(text, focus ? focusOutputLines : 6, 200)
     case 'tool_call':
-      return headLines(event.text, 10, 200)
+      return headLines(text, 10, 200)
     case 'human':
     case 'assistant':
-      return boundText(event.text, 2000)
+      return boundText(text, 2000)
     default:
-      return boundText(event.text, 1000)
+      return boundText(text, 1000)
   }
 }

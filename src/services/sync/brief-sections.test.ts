@@ -120,3 +120,26 @@ test("teammates' work that arrived since the last brief is listed by session, wi
     'alice@x.dev · claude session aaaa1111 · 1 new event(s), 3 h ago · last asked: "port the exporter to parquet"',
   ])
 })
+
+test("a session whose old events were pushed late is not called active just now: its last event's age is", async () => {
+  await using r = await replica()
+  resetSyncState(r.db, 'http://127.0.0.1:1', 'prj_1', now)
+  // alice's session worked an hour ago; its events reached the server (and this replica) a minute ago.
+  new RecordApplier(r.db, origin).apply([humanTurn(1, 'port it', '2026-11-29T11:00:00.000Z')], now - 60_000)
+  writePresence(
+    r.db,
+    [
+      {
+        actor: { human: 'alice@x.dev', vendor: 'claude', sessionId: 'aaaa1111-session' },
+        connections: 0,
+        online: false,
+        lastActiveAt: '2026-11-29T11:59:30.000Z',
+      },
+    ],
+    now - 5000,
+  )
+  const [section] = teamPresence(r.context(null))
+  assert.deepEqual(section?.lines, [
+    "alice@x.dev's claude session aaaa1111 · last event 1 h ago (heard from just now)",
+  ])
+})

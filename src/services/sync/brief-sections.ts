@@ -3,6 +3,8 @@ import type { BriefSection } from '../../core/memory/brief-assembly.ts'
 import { describeAge } from '../../core/memory/brief-lines.ts'
 import { shortSession } from '../../core/session-id.ts'
 import type { PresenceEntry } from '../../protocol/sync/presence.ts'
+import type { Db } from '../../store/database.ts'
+import { sessionLastAt } from '../../store/memory/session-activity.ts'
 import { readSyncState } from '../../store/sync/state-table.ts'
 import { teamActivitySince } from '../../store/sync/team-activity.ts'
 import type { BriefSectionSource } from '../memory/brief-section-source.ts'
@@ -25,7 +27,7 @@ export const teamPresence: BriefSectionSource = ({ db, now }) => {
   const section: BriefSection = {
     key: 'team',
     title: `Team on the server (as of ${describeAge(state.presenceAt, now)})`,
-    lines: shown.slice(0, sourceLines).map((entry) => presenceLine(entry, now)),
+    lines: shown.slice(0, sourceLines).map((entry) => presenceLine(entry, now, lastEventAt(db, entry))),
     total: shown.length,
     empty: 'nobody online or active in the last 24 h',
   }
@@ -53,11 +55,23 @@ export const landedFromTeam: BriefSectionSource = ({ db, now, cursor }) => {
   return [section]
 }
 
-function presenceLine(entry: PresenceEntry, now: number): string {
+/**
+ * The server's `lastActiveAt` is its last push, claim or release: a session's hour-old events
+ * pushed now would read as "active just now". When this replica holds the session's events and
+ * the newest is older than that, the line says when the session last did something.
+ */
+function presenceLine(entry: PresenceEntry, now: number, eventAt: number | null): string {
   const who = describeActor(entry.actor)
   if (entry.online)
     return `${who} · online${entry.connections > 1 ? ` (${entry.connections} connections)` : ''}`
-  return `${who} · active ${describeAge(Date.parse(entry.lastActiveAt ?? ''), now)}`
+  const heard = Date.parse(entry.lastActiveAt ?? '')
+  if (eventAt !== null && Number.isFinite(heard) && heard - eventAt >= 60_000)
+    return `${who} · last event ${describeAge(eventAt, now)} (heard from ${describeAge(heard, now)})`
+  return `${who} · active ${describeAge(heard, now)}`
+}
+
+function lastEventAt(db: Db, entry: PresenceEntry): number | null {
+  return entry.actor.sessionId === null ? null : sessionLastAt(db, entry.actor.sessionId)
 }
 
 function oneLine(text: string): string {

@@ -33,7 +33,7 @@ export class EventSearch {
   readonly #total: Statement
   readonly #latestAt: Statement
   readonly #event: Statement
-  readonly #snippet: Statement
+  readonly #snippets: Statement
 
   constructor(db: Db) {
     // CROSS JOIN keeps event_fts the outer loop, so FTS5 walks its index newest first and stops at
@@ -56,10 +56,17 @@ export class EventSearch {
     this.#total = db.prepare('SELECT coalesce(max(seq), 0) AS n FROM event')
     this.#latestAt = db.prepare('SELECT max(at) AS at FROM event')
     this.#event = db.prepare(`${eventSelect} WHERE e.seq = ?`)
-    this.#snippet = db.prepare(
-      /*sql*/ `SELECT snippet(event_fts, 0, @open, @close, @ellipsis, @tokens) AS snippet
-               FROM event_fts WHERE event_fts MATCH @match AND rowid = @seq`,
-    )
+    // Not `rowid = @seq`: beside MATCH, SQLite 3.53 hands a bound rowid equality to FTS5, which
+    // ignores it and yields every match, oldest first (event-search.test.ts shows it). Nor a range
+    // with a lower bound, which FTS5 reaches by walking a common term's matches from the oldest.
+    // So: walk the matches newest first from the newest hit, the way the candidates were found,
+    // and cut a snippet only for the hits.
+    this.#snippets = db.prepare(/*sql*/ `
+      SELECT rowid AS seq,
+             CASE WHEN rowid IN (SELECT value FROM json_each(@seqs))
+                  THEN snippet(event_fts, 0, @open, @close, @ellipsis, @tokens) END AS snippet
+      FROM event_fts WHERE event_fts MATCH @match AND rowid <= @newest
+      ORDER BY rowid DESC`)
   }
 
   /** The newest `limit` events that match and pass the filters, newest (by storage order) first. */
@@ -96,13 +103,30 @@ export class EventSearch {
     return (this.#latestAt.get() as { at: number | null }).at
   }
 
-  /** The stored event and FTS5's snippet of it for `match` (the matched words between `snippetMarks`). */
-  hit(seq: number, match: string): { event: StoredEvent; snippet: string } | null {
-    const row = this.#event.get(seq)
-    if (row === undefined) return null
-    const found = this.#snippet.get({ ...snippetMarks, tokens: snippetTokens, match, seq }) as
-      | { snippet: string }
-      | undefined
-    return { event: toStoredEvent(row), snippet: found?.snippet ?? '' }
+  /**
+   * The stored events of `seqs` (matches of `match`, in the order given) with FTS5's snippet of
+   * each (the matched words between `snippetMarks`). Reads the matches from the newest of them down
+   * to the oldest, which the candidates that yielded them were read through already.
+   */
+  hits(seqs: readonly number[], match: string): { event: StoredEvent; snippet: string }[] {
+    if (seqs.length === 0) return []
+    const wanted = new Set(seqs)
+    const oldest = Math.min(...seqs)
+    const snippets = new Map<number, string>()
+    const rows = this.#snippets.iterate({
+      ...snippetMarks,
+      tokens: snippetTokens,
+      match,
+      seqs: JSON.stringify(seqs),
+      newest: Math.max(...seqs),
+    }) as IterableIterator<{ seq: number; snippet: string | null }>
+    for (const row of rows) {
+      if (row.snippet !== null && wanted.has(row.seq)) snippets.set(row.seq, row.snippet)
+      if (row.seq <= oldest || snippets.size === wanted.size) break
+    }
+    return seqs.flatMap((seq) => {
+      const row = this.#event.get(seq)
+      return row === undefined ? [] : [{ event: toStoredEvent(row), snippet: snippets.get(seq) ?? '' }]
+    })
   }
 }

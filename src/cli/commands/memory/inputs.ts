@@ -44,8 +44,21 @@ export const searchInput = defineInput({
   },
 })
 
+/** Equal to `maxThreadItems` (services/memory/thread.ts), which a test checks. */
+export const threadBoundMax = 120
+
 export const threadInput = defineInput({
   arguments: { eventId: argument('event-id', 'an event id, as search prints it') },
+  options: {
+    before: integer('--before <n>', 'show at most n events of the turn before the focus', {
+      min: 0,
+      max: threadBoundMax,
+    }),
+    after: integer('--after <n>', 'show at most n events of the turn after the focus', {
+      min: 0,
+      max: threadBoundMax,
+    }),
+  },
 })
 
 export const noteInput = defineInput({

@@ -4,10 +4,13 @@ import { openProject } from '../../../services/project-context.ts'
 import { type CommandRun, readBusyBudgetMs } from '../../command.ts'
 import type { threadInput } from './inputs.ts'
 
-export const run: CommandRun<typeof threadInput> = async (ctx, { eventId }) => {
+export const run: CommandRun<typeof threadInput> = async (ctx, { eventId }, options) => {
   const project = openProject(ctx.env, ctx.cwd, ctx.clock, { busyBudgetMs: readBusyBudgetMs })
   try {
-    const result = new MemoryThread(project.db).thread(eventId)
+    const result = new MemoryThread(project.db).thread(eventId, {
+      before: options.before,
+      after: options.after,
+    })
     return { json: result, text: renderThread(result, ctx.clock.now()) }
   } finally {
     project.close()
