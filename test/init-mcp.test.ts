@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { parse } from 'smol-toml'
-import { cliEntry, isolatedEnv, runCli, runCliJson } from './helpers/run-cli.ts'
+import { cliEntry, isolatedEnv, mcpEntry, runCli, runCliJson } from './helpers/run-cli.ts'
 import { tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
 
 interface InitMcp {
@@ -21,7 +21,7 @@ test('init --yes registers the server with Claude Code and Codex, and a second r
   const env = isolatedEnv(home.path)
   const first = await runCliJson<InitMcp>(['init', '--yes'], { cwd: repo.path, env })
   assert.equal(first.mcp.status, 'registered')
-  assert.deepEqual(first.mcp.launch, { command: process.execPath, args: [cliEntry, 'mcp'] })
+  assert.deepEqual(first.mcp.launch, { command: process.execPath, args: [mcpEntry] })
   assert.deepEqual(
     first.mcp.hosts.map((host) => [host.host, host.outcome]),
     [
@@ -32,11 +32,11 @@ test('init --yes registers the server with Claude Code and Codex, and a second r
   const mcpJson = join(repo.path, '.mcp.json')
   const configToml = join(home.path, '.codex', 'config.toml')
   const registered = JSON.parse(readFileSync(mcpJson, 'utf8')).mcpServers.sangam
-  assert.deepEqual([registered.command, registered.args], [process.execPath, [cliEntry, 'mcp']])
+  assert.deepEqual([registered.command, registered.args], [process.execPath, [mcpEntry]])
   const codex = JSON.parse(JSON.stringify(parse(readFileSync(configToml, 'utf8'))))
   assert.deepEqual(codex.mcp_servers.sangam, {
     command: process.execPath,
-    args: [cliEntry, 'mcp'],
+    args: [mcpEntry],
     env_vars: ['SANGAM_HOME', 'SANGAM_USER', 'SANGAM_LOG'],
   })
   const before = [readFileSync(mcpJson, 'utf8'), readFileSync(configToml, 'utf8')]

@@ -2,13 +2,13 @@
 import { fileURLToPath } from 'node:url'
 import { Command, CommanderError } from 'commander'
 import { readEnvironment } from '../config/environment.ts'
+import { version } from '../config/version.ts'
 import { systemClock } from '../shared/clock.ts'
-import { createLogger, type LogLevel } from '../shared/logger.ts'
+import { createLogger, logLevelOf } from '../shared/logger.ts'
 import { isSangamError } from '../shared/sangam-error.ts'
 import type { CommandContext, CommandResult, CommandSpec } from './command.ts'
 import { exitCodeFor } from './exit-codes.ts'
 import { commands } from './registry.ts'
-import { version } from './version.ts'
 
 /**
  * The CLI's composition root: the only place that reads process globals (argv, env, streams,
@@ -29,7 +29,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     env,
     cwd: process.cwd(),
     clock: systemClock,
-    log: createLogger(process.stderr, toLogLevel(env.logLevel)),
+    log: createLogger(process.stderr, logLevelOf(env.logLevel)),
     stdin: process.stdin,
     stdout: process.stdout,
     stderr: process.stderr,
@@ -117,12 +117,6 @@ function reportError(ctx: CommandContext, error: unknown, json: boolean): void {
   if (json) ctx.stdout.write(`${JSON.stringify({ error: { code, message } }, null, 2)}\n`)
   ctx.stderr.write(`sangam: ${message}\n`)
   if (!isSangamError(error) && error instanceof Error && error.stack) ctx.stderr.write(`${error.stack}\n`)
-}
-
-function toLogLevel(value: string | undefined): LogLevel {
-  return value === 'debug' || value === 'info' || value === 'warn' || value === 'error' || value === 'silent'
-    ? value
-    : 'warn'
 }
 
 if (

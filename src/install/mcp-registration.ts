@@ -1,4 +1,4 @@
-import { join } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { parse as parseToml } from 'smol-toml'
 import { isRecord } from '../shared/is-record.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
@@ -32,12 +32,18 @@ export const mcpServerName = 'sangam'
 const passedThrough = ['SANGAM_HOME', 'SANGAM_USER', 'SANGAM_LOG']
 
 /**
- * What the hosts run: this very CLI, by absolute path, under the node that runs it now (D18). It
- * does not depend on PATH, which hosts started from a desktop lack, and it is the same version as
- * the `sangam` that registered it.
+ * What the hosts run: this very package's bundled MCP server (`dist/mcp/mcp-main.cjs`, which starts
+ * far faster than the CLI's `mcp` command; docs/performance.md), by absolute path, under the node
+ * that runs it now (D18). It does not depend on PATH, which hosts started from a desktop lack, and
+ * it is the same version as the `sangam` that registered it.
  */
 export function sangamLaunch(nodePath: string, cliEntry: string): McpLaunch {
-  return { command: nodePath, args: [cliEntry, 'mcp'] }
+  return { command: nodePath, args: [mcpServerEntry(cliEntry)] }
+}
+
+/** The bundled MCP server of the package whose CLI is `cliEntry` (dist/cli/main.js, or src/ under tsx). */
+export function mcpServerEntry(cliEntry: string): string {
+  return join(resolve(dirname(cliEntry), '..', '..'), 'dist', 'mcp', 'mcp-main.cjs')
 }
 
 export interface McpTargets {

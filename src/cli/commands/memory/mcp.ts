@@ -1,6 +1,6 @@
 import { runMcpServer } from '../../../mcp/server.ts'
 import type { CommandRun } from '../../command.ts'
-import { version } from '../../version.ts'
+import { version } from '../../../config/version.ts'
 
 export const run: CommandRun = async (ctx) => {
   await runMcpServer({

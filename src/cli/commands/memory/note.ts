@@ -3,7 +3,7 @@ import { resolveActor } from '../../../services/leases/actor.ts'
 import { MemoryNote } from '../../../services/memory/note.ts'
 import { openProject } from '../../../services/project-context.ts'
 import type { CommandRun } from '../../command.ts'
-import { version } from '../../version.ts'
+import { version } from '../../../config/version.ts'
 
 export const run: CommandRun = async (ctx, args) => {
   const project = openProject(ctx.env, ctx.cwd, ctx.clock)

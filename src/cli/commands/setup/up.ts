@@ -1,7 +1,7 @@
 import { parseSince } from '../../../core/time-window.ts'
 import { type DaemonStatus, runUp } from '../../../daemon/up-daemon.ts'
 import type { CommandRun } from '../../command.ts'
-import { version } from '../../version.ts'
+import { version } from '../../../config/version.ts'
 
 export const run: CommandRun = async (ctx, _args, options) => {
   const since = parseSince(options.since as string | undefined, ctx.clock.now())
