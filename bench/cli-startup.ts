@@ -1,8 +1,9 @@
 /**
  * Start-up cost of the CLI, process start to answer: `sangam --version`, `sangam --help`,
  * `sangam search x --json` in a project with nothing captured (and with `--vendor`, which loads
- * zod), `sangam claim`, and `sangam mcp` until it answers `initialize` (what an agent CLI waits
- * for before its first model request).
+ * zod), `sangam claim`, and the MCP server until it answers `initialize` (what an agent CLI waits
+ * for before its first model request): through `sangam mcp`, and through the bundled
+ * `dist/mcp/mcp-main.cjs` the hosts are registered to run (target: within 2× `node -e 0`).
  * Each is measured beside `node -e 0` in the same run, interleaved, so that the machine's noise
  * lands on all alike; figures are p50/p95 wall time and, where GNU time exists, p50/p95 CPU time
  * (user + system), the steadier figure on a busy machine.
@@ -14,9 +15,9 @@
  *   npm run build && node --import tsx bench/cli-startup.ts [runs] [baseline-main.js]
  */
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { hasGnuTime, type TimedRun, timedNode } from './helpers/timed-node.ts'
 import { percentile } from './helpers/transcript-sentences.ts'
 
@@ -87,7 +88,23 @@ const cases: readonly { name: string; run: (target: Target) => Promise<Sample> }
         answered: (stdout) => stdout.includes('"id":1'),
       }),
   },
+  {
+    // What Claude Code and Codex run (install/mcp-registration.ts): the bundled MCP entry.
+    name: 'mcp-main.cjs → initialize',
+    run: ({ entry, env }) =>
+      timed(env, [mcpEntryBeside(entry)], {
+        stdin: initialize,
+        answered: (stdout) => stdout.includes('"id":1'),
+      }),
+  },
 ]
+
+/** The bundled MCP server of the build whose CLI is `cliEntry` (dist/mcp/ beside dist/cli/). */
+function mcpEntryBeside(cliEntry: string): string {
+  const bundled = join(dirname(cliEntry), '..', 'mcp', 'mcp-main.cjs')
+  if (!existsSync(bundled)) throw new Error(`${bundled} is missing: a build from before the MCP bundle?`)
+  return bundled
+}
 
 /** The one-minute load average, where the system tells it (Linux), so a reader can judge the noise. */
 function loadAverage(): string {

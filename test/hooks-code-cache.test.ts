@@ -8,7 +8,7 @@ import { agentHookEntry, runAgentHook } from './hooks-agent-run.ts'
 
 /**
  * The installed hook file compiles its bundle with V8's code cache, kept beside the bundle under
- * a name carrying the bundle's hash (scripts/build-hooks.mjs). A hook run must work whatever
+ * a name carrying the bundle's hash (scripts/build-bundles.mjs). A hook run must work whatever
  * state that cache is in: missing, valid, or damaged.
  */
 const cacheFile = join(

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { parse } from 'smol-toml'
-import { cliEntry, isolatedEnv, runCli, runCliJson } from './helpers/run-cli.ts'
+import { cliEntry, isolatedEnv, mcpEntry, runCli, runCliJson } from './helpers/run-cli.ts'
 import { tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
 
 interface InitMcp {
@@ -23,7 +23,7 @@ test('init --yes registers the server with Claude Code and Codex, and a second r
   const env = isolatedEnv(home.path)
   const first = await runCliJson<InitMcp>(['init', '--yes'], { cwd: repo.path, env })
   assert.equal(first.mcp.status, 'registered')
-  assert.deepEqual(first.mcp.launches.codex, { command: process.execPath, args: [cliEntry, 'mcp'] })
+  assert.deepEqual(first.mcp.launches.codex, { command: process.execPath, args: [mcpEntry] })
   assert.deepEqual(
     first.mcp.hosts.map((host) => [host.host, host.outcome]),
     [
@@ -34,11 +34,11 @@ test('init --yes registers the server with Claude Code and Codex, and a second r
   const mcpJson = join(repo.path, '.mcp.json')
   const configToml = join(home.path, '.codex', 'config.toml')
   const registered = JSON.parse(readFileSync(mcpJson, 'utf8')).mcpServers.sangam
-  assert.deepEqual([registered.command, registered.args], [process.execPath, [cliEntry, 'mcp']])
+  assert.deepEqual([registered.command, registered.args], [process.execPath, [mcpEntry]])
   const codex = JSON.parse(JSON.stringify(parse(readFileSync(configToml, 'utf8'))))
   assert.deepEqual(codex.mcp_servers.sangam, {
     command: process.execPath,
-    args: [cliEntry, 'mcp'],
+    args: [mcpEntry],
     env_vars: ['SANGAM_HOME', 'SANGAM_USER', 'SANGAM_LOG'],
   })
   const before = [readFileSync(mcpJson, 'utf8'), readFileSync(configToml, 'utf8')]
@@ -50,18 +50,19 @@ test('init --yes registers the server with Claude Code and Codex, and a second r
   assert.deepEqual([readFileSync(mcpJson, 'utf8'), readFileSync(configToml, 'utf8')], before)
 })
 
-test('.mcp.json names `sangam mcp` when sangam on PATH is this CLI, so teammates can commit it', async () => {
+test('.mcp.json names `sangam-mcp` when it is on PATH from this package, so teammates can commit it', async () => {
   await using home = tmpDir()
   await using repo = tmpGitRepo()
   const bin = join(home.path, 'bin')
   mkdirSync(bin)
-  // What `npm install -g` leaves: a `sangam` on PATH linking to the package's dist/cli/main.js.
+  // What `npm install -g` leaves: `sangam` and `sangam-mcp` on PATH, linking into the package's dist/.
   symlinkSync(cliEntry, join(bin, 'sangam'))
+  symlinkSync(mcpEntry, join(bin, 'sangam-mcp'))
   const env = isolatedEnv(home.path, { PATH: `${bin}:${process.env.PATH}` })
   const init = await runCliJson<InitMcp>(['init', '--yes'], { cwd: repo.path, env })
   assert.equal(init.mcp.portable, true)
   const registered = JSON.parse(readFileSync(join(repo.path, '.mcp.json'), 'utf8')).mcpServers.sangam
-  assert.deepEqual([registered.command, registered.args], ['sangam', ['mcp']])
+  assert.deepEqual([registered.command, registered.args], ['sangam-mcp', []])
   // Codex's config is this machine's own: the absolute launch, which needs no PATH.
   const codex = parse(readFileSync(join(home.path, '.codex', 'config.toml'), 'utf8')) as {
     mcp_servers: { sangam: { command: string } }
@@ -71,7 +72,7 @@ test('.mcp.json names `sangam mcp` when sangam on PATH is this CLI, so teammates
   const status = spawnSync('git', ['status', '--porcelain'], { cwd: repo.path, encoding: 'utf8' })
   assert.match(status.stdout, /\?\? \.mcp\.json/, 'a portable .mcp.json is for the team to commit')
   const text = await runCli(['init', '--yes'], { cwd: repo.path, env })
-  assert.match(text.stdout, /Claude Code: already registered in .*\.mcp\.json as `sangam mcp`/)
+  assert.match(text.stdout, /Claude Code: already registered in .*\.mcp\.json as `sangam-mcp`/)
 })
 
 test("without sangam on PATH, a .mcp.json naming this machine's path is kept out of git", async () => {
@@ -81,7 +82,7 @@ test("without sangam on PATH, a .mcp.json naming this machine's path is kept out
   const init = await runCliJson<InitMcp>(['init', '--yes'], { cwd: repo.path, env: isolatedEnv(home.path) })
   assert.equal(init.mcp.portable, false)
   const registered = JSON.parse(readFileSync(join(repo.path, '.mcp.json'), 'utf8')).mcpServers.sangam
-  assert.deepEqual(registered.args, [cliEntry, 'mcp'])
+  assert.deepEqual(registered.args, [mcpEntry])
   assert.ok(init.mcp.excludedIn?.endsWith(join('.git', 'info', 'exclude')), String(init.mcp.excludedIn))
   const status = spawnSync('git', ['status', '--porcelain'], { cwd: repo.path, encoding: 'utf8' })
   assert.doesNotMatch(status.stdout, /\.mcp\.json/, 'git does not offer to commit it')

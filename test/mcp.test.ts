@@ -4,17 +4,18 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { tools as registeredTools } from '../src/mcp/tools.ts'
 import { recallProject } from './helpers/recall-project.ts'
-import { cliEntry, runCli, spawnCli } from './helpers/run-cli.ts'
+import { cliEntry, mcpEntry, runCli, spawnNode } from './helpers/run-cli.ts'
 
 interface Connected extends AsyncDisposable {
   readonly client: Client
   stderr(): string
 }
 
+/** Connects the way Claude Code and Codex do: to the bundled server `init` registers. */
 async function connect(cwd: string, env: Record<string, string | undefined>): Promise<Connected> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [cliEntry, 'mcp'],
+    args: [mcpEntry],
     cwd,
     env: Object.fromEntries(
       Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
@@ -235,10 +236,19 @@ test('the project comes from CLAUDE_PROJECT_DIR; outside any repository each cal
   }
 })
 
-test('stdout carries JSON-RPC and nothing else, even with debug logging', async () => {
+for (const [entry, args] of [
+  ['sangam mcp', [cliEntry, 'mcp']],
+  ['the bundled server hosts run', [mcpEntry]],
+] as const) {
+  test(`stdout carries JSON-RPC and nothing else, even with debug logging (${entry})`, async () => {
+    await rawSession(args)
+  })
+}
+
+async function rawSession(args: readonly string[]): Promise<void> {
   await using project = await recallProject()
   project.add({ text: 'hello there', at: now - 1000 })
-  const child = spawnCli(['mcp'], { cwd: project.repo.path, env: { ...project.env, SANGAM_LOG: 'debug' } })
+  const child = spawnNode(args, { cwd: project.repo.path, env: { ...project.env, SANGAM_LOG: 'debug' } })
   let stdout = ''
   let stderr = ''
   child.stdout?.on('data', (chunk: Buffer) => {
@@ -267,7 +277,7 @@ test('stdout carries JSON-RPC and nothing else, even with debug logging', async 
   assert.equal(lines.length, 4)
   for (const line of lines) assert.equal(JSON.parse(line).jsonrpc, '2.0')
   assert.match(stderr, /sangam debug: serving/)
-})
+}
 
 async function waitFor(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs

@@ -2,13 +2,13 @@
 import { fileURLToPath } from 'node:url'
 import { Command, CommanderError } from 'commander'
 import { readEnvironment } from '../config/environment.ts'
+import { version } from '../config/version.ts'
 import { systemClock } from '../shared/clock.ts'
-import { createLogger, type LogLevel } from '../shared/logger.ts'
+import { createLogger, logLevelOf } from '../shared/logger.ts'
 import { ErrorCode, isSangamError } from '../shared/sangam-error.ts'
 import type { AnyCommandSpec, CommandContext, CommandInput, CommandResult } from './command.ts'
 import { exitCodeFor, exitCodes } from './exit-codes.ts'
 import { commands } from './registry.ts'
-import { version } from './version.ts'
 
 /**
  * The CLI's composition root: the only place that reads process globals (argv, env, streams,
@@ -29,7 +29,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     env,
     cwd: process.cwd(),
     clock: systemClock,
-    log: createLogger(process.stderr, toLogLevel(env.logLevel)),
+    log: createLogger(process.stderr, logLevelOf(env.logLevel)),
     stdin: process.stdin,
     stdout: process.stdout,
     stderr: process.stderr,
@@ -181,12 +181,6 @@ const maxMessageChars = 2000
 function bounded(message: string): string {
   if (message.length <= maxMessageChars) return message
   return `${message.slice(0, maxMessageChars)}… (${message.length - maxMessageChars} more characters)${message.endsWith('\n') ? '\n' : ''}`
-}
-
-function toLogLevel(value: string | undefined): LogLevel {
-  return value === 'debug' || value === 'info' || value === 'warn' || value === 'error' || value === 'silent'
-    ? value
-    : 'warn'
 }
 
 if (

@@ -9,7 +9,7 @@ import { readStdin } from './read-stdin.ts'
  * The command Claude Code and Codex run for every hook event: `node agent-hook-main.cjs <claude|codex>`.
  *
  * Built for start-up time: `npm run build` bundles this entry and what it reaches into one
- * CommonJS file (scripts/build-hooks.mjs), whose modules initialise only when first imported; this
+ * CommonJS file (scripts/build-bundles.mjs), whose modules initialise only when first imported; this
  * file itself needs only what the watchdog needs. The watchdog is the hard time budget: whatever
  * is still running at 1.5 s, far below the hosts' timeouts, it answers "allow, unchecked" and ends
  * the process. Ending the process here (not in cli/main.ts) is deliberate: a budget that waited

@@ -15,7 +15,7 @@ import type { CommandHandler, HookGroup } from './hook-config.ts'
  */
 export interface HookEntries {
   readonly packageRoot: string
-  /** `dist/hooks/agent-hook-main.cjs`: Claude Code and Codex hooks (bundled, scripts/build-hooks.mjs). */
+  /** `dist/hooks/agent-hook-main.cjs`: Claude Code and Codex hooks (bundled, scripts/build-bundles.mjs). */
   readonly agentHook: string
   /** `dist/hooks/pre-push-main.cjs`: the git pre-push gate (bundled likewise). */
   readonly prePush: string

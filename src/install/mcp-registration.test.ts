@@ -33,14 +33,14 @@ test('registers with both hosts, creating the files, and a second run changes no
   assert.deepEqual(mcpJson.mcpServers.sangam, {
     type: 'stdio',
     command: '/usr/local/bin/node',
-    args: ['/opt/sangam/dist/cli/main.js', 'mcp'],
+    args: ['/opt/sangam/dist/mcp/mcp-main.cjs'],
     env: {},
   })
   const toml = readFileSync(join(where.codexHome, 'config.toml'), 'utf8')
   assert.deepEqual(parse(toml).mcp_servers, {
     sangam: {
       command: '/usr/local/bin/node',
-      args: ['/opt/sangam/dist/cli/main.js', 'mcp'],
+      args: ['/opt/sangam/dist/mcp/mcp-main.cjs'],
       env_vars: ['SANGAM_HOME', 'SANGAM_USER', 'SANGAM_LOG'],
     },
   })
@@ -137,7 +137,7 @@ test('mcp_servers written as an inline table cannot be extended; the error says 
 test('paths with quotes and backslashes are written as valid TOML', async () => {
   await using dir = tmpDir()
   const where = targets(dir.path)
-  const odd = sangamLaunch('C:\\Program Files\\node.exe', '/opt/"quoted" dir/main.js')
+  const odd = sangamLaunch('C:\\Program Files\\node.exe', '/opt/"quoted" dir/dist/cli/main.js')
   registerMcpServer(where, { claude: odd, codex: odd })
   const servers = parse(readFileSync(join(where.codexHome, 'config.toml'), 'utf8')).mcp_servers as Record<
     string,
@@ -145,7 +145,7 @@ test('paths with quotes and backslashes are written as valid TOML', async () => 
   >
   assert.deepEqual(servers.sangam, {
     command: 'C:\\Program Files\\node.exe',
-    args: ['/opt/"quoted" dir/main.js', 'mcp'],
+    args: ['/opt/"quoted" dir/dist/mcp/mcp-main.cjs'],
     env_vars: ['SANGAM_HOME', 'SANGAM_USER', 'SANGAM_LOG'],
   })
 })

@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs'
-import { delimiter, join } from 'node:path'
+import { delimiter, dirname, join, resolve } from 'node:path'
 import { parse as parseToml } from 'smol-toml'
 import { isRecord } from '../shared/is-record.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
@@ -40,29 +40,39 @@ export const mcpServerName = 'sangam'
 const passedThrough = ['SANGAM_HOME', 'SANGAM_USER', 'SANGAM_LOG']
 
 /**
- * What the hosts run: this very CLI, by absolute path, under the node that runs it now (D18). It
- * does not depend on PATH, which hosts started from a desktop lack, and it is the same version as
- * the `sangam` that registered it.
+ * What the hosts run: this very package's bundled MCP server (`dist/mcp/mcp-main.cjs`, which starts
+ * far faster than the CLI's `mcp` command; docs/performance.md), by absolute path, under the node
+ * that runs it now (D18). It does not depend on PATH, which hosts started from a desktop lack, and
+ * it is the same version as the `sangam` that registered it.
  */
 export function sangamLaunch(nodePath: string, cliEntry: string): McpLaunch {
-  return { command: nodePath, args: [cliEntry, 'mcp'] }
+  return { command: nodePath, args: [mcpServerEntry(cliEntry)] }
 }
 
-/** `sangam mcp` by name: what works on every machine where sangam is installed (D??). */
-export const portableLaunch: McpLaunch = { command: 'sangam', args: ['mcp'] }
+/** The bundled MCP server of the package whose CLI is `cliEntry` (dist/cli/main.js, or src/ under tsx). */
+export function mcpServerEntry(cliEntry: string): string {
+  return join(resolve(dirname(cliEntry), '..', '..'), 'dist', 'mcp', 'mcp-main.cjs')
+}
 
 /**
- * Whether `sangam` on `pathVariable` (PATH) is this very CLI, the way a global or project install
- * links it: then a project file may name it by name and it means the same here as on a teammate's
- * machine. A checkout's build, run by path, is not on PATH.
+ * `sangam-mcp` by name: the bundled server as npm links it beside `sangam` (package.json `bin`),
+ * what works on every machine where sangam is installed (D??) and starts as fast as the absolute
+ * launch.
+ */
+export const portableLaunch: McpLaunch = { command: 'sangam-mcp', args: [] }
+
+/**
+ * Whether `sangam-mcp` on `pathVariable` (PATH) is this very package's MCP server, the way a global
+ * or project install links it: then a project file may name it by name and it means the same here
+ * as on a teammate's machine. A checkout's build, run by path, is not on PATH.
  */
 export function isSangamOnPath(pathVariable: string | undefined, cliEntry: string): boolean {
-  const entry = realOrNull(cliEntry)
+  const entry = realOrNull(mcpServerEntry(cliEntry))
   if (entry === null || pathVariable === undefined) return false
   return pathVariable
     .split(delimiter)
     .filter((dir) => dir !== '')
-    .some((dir) => realOrNull(join(dir, 'sangam')) === entry)
+    .some((dir) => realOrNull(join(dir, 'sangam-mcp')) === entry)
 }
 
 function realOrNull(path: string): string | null {

@@ -5,6 +5,11 @@
 export const LogLevel = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const
 export type LogLevel = keyof typeof LogLevel
 
+/** The level a `SANGAM_LOG` value names; anything else is the default, `warn`. */
+export function logLevelOf(value: string | undefined): LogLevel {
+  return value !== undefined && Object.hasOwn(LogLevel, value) ? (value as LogLevel) : 'warn'
+}
+
 export interface Logger {
   child(fields: Record<string, unknown>): Logger
   debug(message: string, fields?: Record<string, unknown>): void

@@ -5,6 +5,8 @@ import { join } from 'node:path'
 export const projectRoot = join(import.meta.dirname, '..', '..')
 /** Tests run the compiled CLI, as users and hooks do; `npm test` builds it first. */
 export const cliEntry = join(projectRoot, 'dist', 'cli', 'main.js')
+/** The bundled MCP server that `init` registers with Claude Code and Codex. */
+export const mcpEntry = join(projectRoot, 'dist', 'mcp', 'mcp-main.cjs')
 
 export interface CliResult {
   readonly code: number
@@ -61,7 +63,12 @@ export function runCli(args: readonly string[], options: CliOptions): Promise<Cl
 
 /** Starts `sangam <args>` and returns the child (for `up`, `mcp`); the caller ends it. */
 export function spawnCli(args: readonly string[], options: CliOptions): ChildProcess {
-  return spawn(process.execPath, [cliEntry, ...args], {
+  return spawnNode([cliEntry, ...args], options)
+}
+
+/** Starts `node <args>` (another entry of this build, such as `mcpEntry`) in a clean environment. */
+export function spawnNode(args: readonly string[], options: CliOptions): ChildProcess {
+  return spawn(process.execPath, args, {
     cwd: options.cwd,
     env: cleanEnv(options.env ?? { PATH: process.env.PATH }),
     stdio: ['pipe', 'pipe', 'pipe'],

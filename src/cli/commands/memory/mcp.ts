@@ -1,6 +1,6 @@
+import { version } from '../../../config/version.ts'
 import { runMcpServer } from '../../../mcp/server.ts'
 import type { CommandRun } from '../../command.ts'
-import { version } from '../../version.ts'
 
 export const run: CommandRun = async (ctx) => {
   await runMcpServer({

@@ -1,9 +1,9 @@
+import { version } from '../../../config/version.ts'
 import { currentBranch } from '../../../git/branch.ts'
 import { resolveActor } from '../../../services/leases/actor.ts'
 import { MemoryNote } from '../../../services/memory/note.ts'
 import { openProject } from '../../../services/project-context.ts'
 import type { CommandRun } from '../../command.ts'
-import { version } from '../../version.ts'
 import type { noteInput } from './inputs.ts'
 
 export const run: CommandRun<typeof noteInput> = async (ctx, args) => {

@@ -92,7 +92,7 @@ interface McpOutcome {
   readonly status: 'registered' | 'declined' | 'skipped' | 'not-asked'
   /** What each host runs: Claude Code's `.mcp.json` (a project file) names `sangam` when it is on PATH. */
   readonly launches: McpLaunches
-  /** `.mcp.json` says `sangam mcp`, which works on every teammate's machine with sangam installed. */
+  /** `.mcp.json` says `sangam-mcp`, which works on every teammate's machine with sangam installed. */
   readonly portable: boolean
   /** The `info/exclude` that keeps a `.mcp.json` naming this machine's path out of git, if init wrote one. */
   readonly excludedIn: string | null
@@ -103,8 +103,8 @@ interface McpOutcome {
  * Registers the MCP server with Claude Code and Codex: at once with --yes, after asking on a
  * terminal, never with --no-mcp; without a terminal to ask, it says how instead of guessing.
  *
- * `.mcp.json` is a project file teams commit, so it names `sangam mcp` when `sangam` on PATH is
- * this CLI; otherwise (a checkout's build) it names this machine's paths, and a `.mcp.json` init
+ * `.mcp.json` is a project file teams commit, so it names `sangam-mcp` when `sangam-mcp` on PATH is
+ * this package's MCP server; otherwise (a checkout's build) it names this machine's paths, and a `.mcp.json` init
  * creates so is kept out of git in `info/exclude` (D??). Codex's config is this machine's alone:
  * it gets the absolute launch, which also works for a Codex started without a shell's PATH.
  */
@@ -175,7 +175,7 @@ function describeMcp(mcp: McpOutcome): string[] {
 
 /** What the `.mcp.json` entry means for teammates who pull it. */
 function portability(mcp: McpOutcome): string {
-  if (mcp.portable) return "as `sangam mcp` (the same on every teammate's machine with sangam installed)"
+  if (mcp.portable) return "as `sangam-mcp` (the same on every teammate's machine with sangam installed)"
   const why = "by this machine's path, since sangam is not on PATH"
   if (mcp.excludedIn !== null) return `${why}; kept out of git in ${mcp.excludedIn}`
   return `${why}: do not commit it (with sangam on PATH, init writes \`sangam mcp\`)`

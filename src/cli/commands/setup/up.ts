@@ -1,7 +1,7 @@
+import { version } from '../../../config/version.ts'
 import { parseSince } from '../../../core/time-window.ts'
 import { type DaemonStatus, runUp } from '../../../daemon/up-daemon.ts'
 import type { CommandRun } from '../../command.ts'
-import { version } from '../../version.ts'
 import type { upInput } from './inputs.ts'
 
 export const run: CommandRun<typeof upInput> = async (ctx, _args, options) => {
