@@ -1,12 +1,14 @@
 import { arbitrateClaim, planRelease } from '../../src/core/leases/arbitration.ts'
 import { maxTtlMs, minTtlMs } from '../../src/core/leases/expiry.ts'
 import { normalisePattern } from '../../src/core/leases/pattern.ts'
-import type { Actor, ClaimResult, Lease } from '../../src/protocol/lease.ts'
+import type { ClaimResult, Lease } from '../../src/protocol/lease.ts'
 import type {
   ReleaseResult,
   ServerClaimRequest,
   ServerReleaseRequest,
 } from '../../src/protocol/sync/lease.ts'
+import { leaseGrantedRecordType } from '../../src/protocol/sync/records/lease-granted.ts'
+import { leaseReleasedRecordType } from '../../src/protocol/sync/records/lease-released.ts'
 import { isSangamError } from '../../src/shared/sangam-error.ts'
 import type { LeaseTable } from './lease-table.ts'
 import type { Presence } from './presence.ts'
@@ -57,7 +59,13 @@ export class LeaseDesk {
       }
       for (const { lease, renewed } of decision.leases) {
         leases.put(lease)
-        records.append([serverRecord('lease.granted', lease.holder, now, { lease, renewed })], now)
+        const granted = {
+          id: serverRecordId(),
+          actor: lease.holder,
+          at: iso(now),
+          payload: { lease, renewed },
+        }
+        records.append([leaseGrantedRecordType.build(granted)], now)
       }
       recordFencingToken(storage.sql, decision.lastToken)
       return {
@@ -83,7 +91,13 @@ export class LeaseDesk {
       for (const lease of plan.released) {
         leases.remove(lease.token)
         const forceReason = plan.forced.includes(lease) ? request.forceReason : null
-        records.append([serverRecord('lease.released', request.actor, now, { lease, forceReason })], now)
+        const released = {
+          id: serverRecordId(),
+          actor: request.actor,
+          at: iso(now),
+          payload: { lease, forceReason },
+        }
+        records.append([leaseReleasedRecordType.build(released)], now)
       }
       return { ok: true, released: [...plan.released], forced: [...plan.forced] }
     })
@@ -109,6 +123,11 @@ function normalise(pattern: string): string {
   }
 }
 
-function serverRecord(type: string, actor: Actor, now: number, payload: unknown) {
-  return { id: `srv_${crypto.randomUUID()}`, type, actor, at: new Date(now).toISOString(), payload }
+/** The server's record ids: `srv_` and a random UUID, a prefix no client id may take. */
+function serverRecordId(): string {
+  return `srv_${crypto.randomUUID()}`
+}
+
+function iso(now: number): string {
+  return new Date(now).toISOString()
 }
