@@ -1,7 +1,7 @@
 import { leaseOptions } from '../../core/leases/settings.ts'
 import type { LeaseSettings } from '../../protocol/lease.ts'
 import type { Db } from '../../store/database.ts'
-import { readOptionGroup, writeOptionGroup } from '../options/project-options.ts'
+import { readOptionGroup, writeOptionGroup } from '../options/option-store.ts'
 
 /**
  * The project's lease settings: the `leases` group of project options (`core/leases/settings.ts`).

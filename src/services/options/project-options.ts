@@ -1,55 +1,14 @@
 import { type CatalogOption, catalogOptions, findOption } from '../../core/options/catalog.ts'
-import {
-  type OptionDefinition,
-  type OptionGroup,
-  readStored,
-  withDefaults,
-} from '../../core/options/option-group.ts'
+import { readStored } from '../../core/options/option-group.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import type { Db } from '../../store/database.ts'
-import { readSetting, writeSetting } from '../../store/project-table.ts'
+import { readSetting } from '../../store/project-table.ts'
+import { writeOptionGroup } from './option-store.ts'
 
 /**
- * Reads and writes the project's options (`core/options/`): each feature's group under its key of
- * the `setting` table, as the fields someone set. The lease and sync settings are read through
- * here, and so will the room's `options` and `option-set`.
+ * Every project option, for the room's `options` and `option-set`: the catalog's groups, read and
+ * written through `option-store.ts`.
  */
-
-/** A group's values, defaults filling what nobody set. */
-export function readOptionGroup<Values extends object>(db: Db, group: OptionGroup<Values>): Values {
-  const stored = readSetting(db, group.key)
-  if (stored === undefined) return withDefaults(group, {})
-  const read = readStored(group, stored)
-  if (read.ok) return withDefaults(group, read.value)
-  throw new SangamError(
-    ErrorCode.StoreIncompatible,
-    `the project's ${group.label} are unreadable (${read.problem}); ${group.repair}`,
-  )
-}
-
-/**
- * Sets some fields (undefined ones are left as they are) and returns the resulting values.
- * Unreadable stored values are replaced; a change of the wrong type is refused and writes nothing.
- */
-export function writeOptionGroup<Values extends object>(
-  db: Db,
-  group: OptionGroup<Values>,
-  changes: Partial<Values>,
-): Values {
-  const set: Record<string, unknown> = {}
-  for (const [field, value] of Object.entries(changes)) {
-    if (value === undefined) continue
-    const option = (group.options as Record<string, OptionDefinition<unknown> | undefined>)[field]
-    const checked = option?.type.check(value) ?? { ok: false, problem: 'is not an option of this group' }
-    if (!checked.ok)
-      throw new SangamError(ErrorCode.InvalidInput, `${group.label}: ${field} ${checked.problem}`)
-    set[field] = checked.value
-  }
-  const current = readStored(group, readSetting(db, group.key) ?? {})
-  const merged = { ...(current.ok ? current.value : {}), ...set } as Partial<Values>
-  writeSetting(db, group.key, merged)
-  return withDefaults(group, merged)
-}
 
 /** One option as `options --json` will show it. */
 export interface ProjectOption {

@@ -1,7 +1,7 @@
 import { syncOptions } from '../../core/sync/settings.ts'
 import type { SyncSettings } from '../../core/sync/share.ts'
 import type { Db } from '../../store/database.ts'
-import { readOptionGroup, writeOptionGroup } from '../options/project-options.ts'
+import { readOptionGroup, writeOptionGroup } from '../options/option-store.ts'
 
 /** What this replica shares: the `sync` group of project options (`core/sync/settings.ts`). */
 export function readSyncSettings(db: Db): SyncSettings {
