@@ -21,8 +21,7 @@ type AnyRecordType = RecordTypes[number]
 export type RecordTypeName = AnyRecordType['name']
 type ClientRecordType = Extract<AnyRecordType, { readonly author: 'client' }>
 type ServerRecordType = Extract<AnyRecordType, { readonly author: 'server' }>
-export type ClientRecordTypeName = ClientRecordType['name']
-export type ServerRecordTypeName = ServerRecordType['name']
+type ServerRecordTypeName = ServerRecordType['name']
 
 export const recordTypeNames: readonly RecordTypeName[] = recordTypes.map((type) => type.name)
 
@@ -35,6 +34,7 @@ function unknownType(say: (type: string) => string) {
 type ServedOf<T extends readonly unknown[]> = {
   -readonly [K in keyof T]: T[K] extends { readonly served: infer Schema } ? Schema : never
 }
+// `map` forgets that the list is a tuple; the union needs the tuple of schemas to infer its type.
 const servedSchemas = recordTypes.map((type) => type.served) as unknown as ServedOf<RecordTypes>
 
 /** Every record a pull or a socket delivers. */
