@@ -55,7 +55,8 @@ export class LeaseDesk {
       for (const lease of decision.tookOver) {
         leases.remove(lease.token)
         const payload = { lease, forceReason: claim.reason, takeover: true }
-        records.append([serverRecord('lease.released', request.actor, now, payload)], now)
+        const released = { id: serverRecordId(), actor: request.actor, at: iso(now), payload }
+        records.append([leaseReleasedRecordType.build(released)], now)
       }
       for (const { lease, renewed } of decision.leases) {
         leases.put(lease)
