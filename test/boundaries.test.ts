@@ -32,13 +32,23 @@ const rank: Record<string, number> = {
  */
 const features: Record<string, Record<string, readonly string[]>> = {
   shared: {},
-  protocol: { sync: [] },
+  protocol: {
+    // lease.ts's rung schema is the rules' rungs.
+    '': ['rules'],
+    rules: [],
+    // record.ts derives the record unions from the one definition per type.
+    sync: ['sync/records'],
+    'sync/records': [],
+  },
   core: {
-    // The lease lines of the brief are a brief section.
-    leases: ['memory'],
+    // option-catalog.ts lists every feature's project options.
+    '': ['leases', 'options', 'sync'],
+    // The lease lines of the brief are a brief section; lease settings are project options.
+    leases: ['memory', 'options'],
     memory: [],
+    options: [],
     secrets: [],
-    sync: [],
+    sync: ['options'],
   },
   config: {},
   store: {
@@ -47,7 +57,10 @@ const features: Record<string, Record<string, readonly string[]>> = {
     capture: ['memory'],
     leases: [],
     memory: [],
-    sync: ['capture', 'leases', 'memory'],
+    // The inbound applier dispatches each record type to its applier.
+    sync: ['capture', 'leases', 'memory', 'sync/appliers'],
+    // An event record is written as capture writes events; lease records as the lease table.
+    'sync/appliers': ['capture', 'leases', 'memory'],
   },
   transcripts: { claude: [], codex: [] },
   git: {},
@@ -55,11 +68,12 @@ const features: Record<string, Record<string, readonly string[]>> = {
     // brief-sections.ts composes the brief from every feature's sections.
     '': ['memory', 'leases', 'sync'],
     capture: [],
-    // The lease section plugs into the brief (memory/brief-section-source.ts).
-    leases: ['memory'],
+    // The lease section plugs into the brief (memory/brief-section-source.ts); lease settings are options.
+    leases: ['memory', 'options'],
     memory: [],
-    // Team sync carries leases and notes, and adds its sections to the brief.
-    sync: ['leases', 'memory'],
+    options: [],
+    // Team sync carries leases and notes, adds its sections to the brief, and has its options.
+    sync: ['leases', 'memory', 'options'],
   },
   hooks: {},
   mcp: {},
@@ -90,6 +104,7 @@ const ambientAllowed: Record<string, string> = {
   'src/hooks/agent-hook-main.ts':
     "the agent hooks' composition root (own bundle; env and clock once per run)",
   'src/hooks/pre-push-main.ts': "the git pre-push hook's composition root",
+  'src/mcp/mcp-main.ts': "the MCP server's composition root, the hosts' entry (own bundle; env read once)",
   'server/src/project-object.ts': "the Durable Object, the server's composition root: the clock per request",
 }
 

@@ -1,12 +1,14 @@
 import { arbitrateClaim, planRelease } from '../../src/core/leases/arbitration.ts'
 import { maxTtlMs, minTtlMs } from '../../src/core/leases/expiry.ts'
 import { normalisePattern } from '../../src/core/leases/pattern.ts'
-import type { Actor, ClaimResult, Lease } from '../../src/protocol/lease.ts'
+import type { ClaimResult, Lease } from '../../src/protocol/lease.ts'
 import type {
   ReleaseResult,
   ServerClaimRequest,
   ServerReleaseRequest,
 } from '../../src/protocol/sync/lease.ts'
+import { leaseGrantedRecordType } from '../../src/protocol/sync/records/lease-granted.ts'
+import { leaseReleasedRecordType } from '../../src/protocol/sync/records/lease-released.ts'
 import type { Random } from '../../src/shared/random.ts'
 import { isSangamError } from '../../src/shared/sangam-error.ts'
 import type { LeaseTable } from './lease-table.ts'
@@ -56,11 +58,18 @@ export class LeaseDesk {
       for (const lease of decision.tookOver) {
         leases.remove(lease.token)
         const payload = { lease, forceReason: claim.reason, takeover: true }
-        records.append([serverRecord(random, 'lease.released', request.actor, now, payload)], now)
+        const released = { id: serverRecordId(random), actor: request.actor, at: iso(now), payload }
+        records.append([leaseReleasedRecordType.build(released)], now)
       }
       for (const { lease, renewed } of decision.leases) {
         leases.put(lease)
-        records.append([serverRecord(random, 'lease.granted', lease.holder, now, { lease, renewed })], now)
+        const granted = {
+          id: serverRecordId(random),
+          actor: lease.holder,
+          at: iso(now),
+          payload: { lease, renewed },
+        }
+        records.append([leaseGrantedRecordType.build(granted)], now)
       }
       recordFencingToken(storage.sql, decision.lastToken)
       return {
@@ -86,10 +95,13 @@ export class LeaseDesk {
       for (const lease of plan.released) {
         leases.remove(lease.token)
         const forceReason = plan.forced.includes(lease) ? request.forceReason : null
-        records.append(
-          [serverRecord(random, 'lease.released', request.actor, now, { lease, forceReason })],
-          now,
-        )
+        const released = {
+          id: serverRecordId(random),
+          actor: request.actor,
+          at: iso(now),
+          payload: { lease, forceReason },
+        }
+        records.append([leaseReleasedRecordType.build(released)], now)
       }
       return { ok: true, released: [...plan.released], forced: [...plan.forced] }
     })
@@ -115,6 +127,11 @@ function normalise(pattern: string): string {
   }
 }
 
-function serverRecord(random: Random, type: string, actor: Actor, now: number, payload: unknown) {
-  return { id: `srv_${random.uuid()}`, type, actor, at: new Date(now).toISOString(), payload }
+/** The server's record ids: `srv_` and a random UUID, a prefix no client id may take. */
+function serverRecordId(random: Random): string {
+  return `srv_${random.uuid()}`
+}
+
+function iso(now: number): string {
+  return new Date(now).toISOString()
 }

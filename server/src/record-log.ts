@@ -1,14 +1,5 @@
-import type { Actor } from '../../src/protocol/lease.ts'
+import type { AppendableRecord } from '../../src/protocol/sync/record.ts'
 import { Refusal } from './refusal.ts'
-
-/** A record before the log stamps it: a pushed draft, or one the server authors. */
-export interface RecordContent {
-  readonly id: string
-  readonly type: string
-  readonly actor: Actor
-  readonly at: string
-  readonly payload: unknown
-}
 
 /**
  * The project's records in gseq order. Bodies are stored as the JSON the clients receive, so a pull
@@ -44,7 +35,7 @@ export class RecordLog {
    * Appends records in order, skipping any whose id is already in the log. Call inside a
    * transaction: gseqs continue from the head, so appends that commit together stay gapless.
    */
-  append(contents: readonly RecordContent[], receivedAt: number): AppendOutcome[] {
+  append(contents: readonly AppendableRecord[], receivedAt: number): AppendOutcome[] {
     let head = this.head()
     return contents.map((content) => {
       const { id } = content
@@ -100,7 +91,7 @@ export function refuseCursorAhead(after: number, head: number): void {
 }
 
 /** The stored (and served) form of a record: its content with its place in the order stamped on. */
-function render(content: RecordContent, gseq: number, receivedAt: number): string {
+function render(content: AppendableRecord, gseq: number, receivedAt: number): string {
   return JSON.stringify({
     gseq,
     receivedAt: new Date(receivedAt).toISOString(),

@@ -134,8 +134,7 @@ export class SyncService implements Service {
       if (moved) return { kind: 'moved' }
       const message = (error as Error).message
       if (isFatalRefusal(error)) {
-        const code = String((error as { data?: { code?: unknown } }).data?.code)
-        return { kind: 'refused', code, message }
+        return { kind: 'refused', code: String(error.wireCode), message }
       }
       this.#log.debug('sync connection failed', { error: message })
       return { kind: 'ended', connected, message }

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { rungs } from './rules/rung.ts'
 
 /**
  * Lease wire shapes: what `--json`, the MCP tools and (later) the team server exchange. Times are
@@ -102,7 +103,7 @@ export const leaseLogEntrySchema = z.object({
 export type LeaseLogEntry = z.infer<typeof leaseLogEntrySchema>
 
 /** How loudly a collision with another session's auto-lease lands (the house-rule rungs). */
-export const autoLeaseRungSchema = z.enum(['off', 'advise', 'warn', 'refuse'])
+export const autoLeaseRungSchema = z.enum(rungs)
 export type AutoLeaseRung = z.infer<typeof autoLeaseRungSchema>
 
 export const leaseSettingsSchema = z.object({

@@ -33,15 +33,27 @@ export const ErrorCode = {
 } as const
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
 
-export class SangamError extends Error {
+export interface SangamErrorOptions<WireCode extends string> extends ErrorOptions {
+  /** The code of the refusal this error reports, when another party refused us (the sync server). */
+  readonly wireCode?: WireCode
+}
+
+/**
+ * `WireCode` types `wireCode`: the sync client's errors are `SangamError<SyncErrorCode>`
+ * (`services/sync/refusal.ts`, the one place a server refusal becomes a SangamError).
+ */
+export class SangamError<WireCode extends string = string> extends Error {
   readonly code: ErrorCode
   readonly data: unknown
+  /** The refusing party's own code (for the sync server: `protocol/sync/error.ts`); null if none. */
+  readonly wireCode: WireCode | null
 
-  constructor(code: ErrorCode, message: string, data?: unknown, options?: ErrorOptions) {
+  constructor(code: ErrorCode, message: string, data?: unknown, options?: SangamErrorOptions<WireCode>) {
     super(message, options)
     this.name = 'SangamError'
     this.code = code
     this.data = data
+    this.wireCode = options?.wireCode ?? null
   }
 }
 

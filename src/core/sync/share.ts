@@ -6,8 +6,6 @@ export interface SyncSettings {
   readonly shareToolOutput: boolean
 }
 
-export const defaultSyncSettings: SyncSettings = Object.freeze({ shareToolOutput: false })
-
 /**
  * The kinds of event pushed to the team (DESIGN §4): what people and models said and did. Tool
  * output is most of the bytes and where secrets live, so it stays unless the project opts in.

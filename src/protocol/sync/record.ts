@@ -1,90 +1,79 @@
 import { z } from 'zod'
-import { eventSchema } from '../event.ts'
-import { actorSchema } from '../lease.ts'
-import { leaseGrantedPayloadSchema, leaseReleasedPayloadSchema } from './lease.ts'
+import { eventRecordType } from './records/event.ts'
+import { leaseGrantedRecordType } from './records/lease-granted.ts'
+import { leaseReleasedRecordType } from './records/lease-released.ts'
+import type { RecordContent } from './records/record-type.ts'
 
 /**
  * A record is anything shared with the team. Clients push `event` records (captured events and
  * notes, as stored in their replica); the server appends the records it authors itself
  * (`lease.granted`, `lease.released`). The server gives every record its `gseq`, one gapless
  * order per project.
+ *
+ * This file is the registry: every record type is defined once in `records/<type>.ts` and listed
+ * here, and the unions below are derived from the list. Adding a type is a file there, an entry
+ * here, and its applier in `store/sync/record-appliers.ts` (a test checks each type has one).
  */
+export const recordTypes = [eventRecordType, leaseGrantedRecordType, leaseReleasedRecordType] as const
 
-/** A client's id for a record: the idempotency key of pushes. Ids starting `srv_` are the server's. */
-export const recordIdSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._:@+=/-]{0,199}$/, 'a record id is 1–200 URL-safe characters')
-  .refine((id) => !id.startsWith('srv_'), 'record ids starting "srv_" are reserved for the server')
+type RecordTypes = typeof recordTypes
+type AnyRecordType = RecordTypes[number]
+export type RecordTypeName = AnyRecordType['name']
+type ClientRecordType = Extract<AnyRecordType, { readonly author: 'client' }>
+type ServerRecordType = Extract<AnyRecordType, { readonly author: 'server' }>
+type ServerRecordTypeName = ServerRecordType['name']
 
-const isoTime = z.iso.datetime({ offset: true })
+export const recordTypeNames: readonly RecordTypeName[] = recordTypes.map((type) => type.name)
 
-/**
- * What a client pushes: an event it captured or a note. The record id is the event's id, which is
- * deterministic, so a client that replays its outbox (or rebuilds it) never creates a second
- * record. Events the client marked not shareable (tool output, unless the project opts in) are
- * refused, so a client bug cannot leak them.
- */
-export const eventRecordDraftSchema = z
-  .object({
-    id: recordIdSchema,
-    type: z.literal('event'),
-    actor: actorSchema,
-    /** ISO-8601: when the record happened on the client (the event's own time). */
-    at: isoTime,
-    payload: eventSchema,
-  })
-  .refine((draft) => draft.id === draft.payload.id, {
-    message: 'an event record carries its event id as its record id',
-    path: ['id'],
-  })
-  .refine((draft) => draft.payload.shareable, {
-    message: 'this event is marked not shareable; it must not leave the machine',
-    path: ['payload', 'shareable'],
-  })
-export type EventRecordDraft = z.infer<typeof eventRecordDraftSchema>
-
-/** Every record type a client may push. */
-export const recordDraftSchema = eventRecordDraftSchema
-export type RecordDraft = z.infer<typeof recordDraftSchema>
-
-/** What the server adds to every record it orders. */
-export const recordStampSchema = z.object({
-  /** The record's place in the project's total order: 1, 2, 3, … with no gaps. */
-  gseq: z.number().int().positive(),
-  /** ISO-8601: when the server appended it. */
-  receivedAt: isoTime,
-})
-
-const servedFields = {
-  ...recordStampSchema.shape,
-  id: z.string(),
-  actor: actorSchema,
-  /** ISO-8601: when it happened (the client's time for events, the server's for lease changes). */
-  at: z.string(),
+/** The refusal of a record whose `type` is not in the list (a newer peer's, or a client bug). */
+function unknownType(say: (type: string) => string) {
+  return (issue: { readonly input?: unknown }): string =>
+    say(JSON.stringify((issue.input as { type?: unknown } | undefined)?.type))
 }
 
-/** An event record as the server serves it. */
-export const eventRecordSchema = z.object({ ...servedFields, type: z.literal('event'), payload: eventSchema })
-export type EventRecord = z.infer<typeof eventRecordSchema>
-
-/** A lease granted or renewed by the server; `actor` is the holder. */
-export const leaseGrantedRecordSchema = z.object({
-  ...servedFields,
-  type: z.literal('lease.granted'),
-  payload: leaseGrantedPayloadSchema,
-})
-
-/** A lease released; `actor` is who released it (the holder, or whoever forced it). */
-export const leaseReleasedRecordSchema = z.object({
-  ...servedFields,
-  type: z.literal('lease.released'),
-  payload: leaseReleasedPayloadSchema,
-})
+type ServedOf<T extends readonly unknown[]> = {
+  -readonly [K in keyof T]: T[K] extends { readonly served: infer Schema } ? Schema : never
+}
+// `map` forgets that the list is a tuple; the union needs the tuple of schemas to infer its type.
+const servedSchemas = recordTypes.map((type) => type.served) as unknown as ServedOf<RecordTypes>
 
 /** Every record a pull or a socket delivers. */
-export const syncedRecordSchema = z.discriminatedUnion('type', [
-  eventRecordSchema,
-  leaseGrantedRecordSchema,
-  leaseReleasedRecordSchema,
-])
+export const syncedRecordSchema = z.discriminatedUnion('type', servedSchemas, {
+  error: unknownType(
+    (type) =>
+      `unknown record type ${type}: this sangam knows ${recordTypeNames.join(', ')}; upgrade it to read the team's newer records`,
+  ),
+})
 export type SyncedRecord = z.infer<typeof syncedRecordSchema>
+/** The served record of one type. */
+export type SyncedRecordOf<Name extends RecordTypeName> = Extract<SyncedRecord, { readonly type: Name }>
+
+const clientTypes = recordTypes.filter((type): type is ClientRecordType => type.author === 'client')
+type Drafts = [ClientRecordType['draft'], ...ClientRecordType['draft'][]]
+const draftSchemas = clientTypes.map((type) => type.draft) as Drafts
+
+/** Every record a client may push: the drafts of the client-authored types. */
+export const recordDraftSchema = z.discriminatedUnion('type', draftSchemas, {
+  error: unknownType(
+    (type) => `a client may push ${clientTypes.map((type) => type.name).join(', ')} records, not ${type}`,
+  ),
+})
+export type RecordDraft = z.infer<typeof recordDraftSchema>
+
+/** A record the server authors, built with its type's `build`. */
+export type ServerRecordContent = {
+  [Name in ServerRecordTypeName]: RecordContent<Name, SyncedRecordOf<Name>['payload']>
+}[ServerRecordTypeName]
+
+/** Everything the log appends: pushed drafts and the server's own records. */
+export type AppendableRecord = RecordDraft | ServerRecordContent
+
+export {
+  type EventRecord,
+  type EventRecordDraft,
+  eventRecordDraftSchema,
+  eventRecordSchema,
+} from './records/event.ts'
+export { leaseGrantedRecordSchema } from './records/lease-granted.ts'
+export { leaseReleasedRecordSchema } from './records/lease-released.ts'
+export { recordIdSchema, recordStampSchema } from './records/record-type.ts'

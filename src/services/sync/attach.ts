@@ -12,6 +12,7 @@ import { readSyncState, resetSyncState } from '../../store/sync/state-table.ts'
 import { readLeaseSettings } from '../leases/settings.ts'
 import { type Attachment, readAttachment, writeAttachment } from './attachment.ts'
 import { type SyncAnswer, SyncHttpClient } from './http-client.ts'
+import { refusalError } from './refusal.ts'
 
 export interface AttachInput {
   readonly db: Db
@@ -96,27 +97,23 @@ export function newClientId(random: Random = systemRandom): string {
 async function register(http: SyncHttpClient, connection: ConnectionLine): Promise<boolean> {
   const answer = await http.create()
   if (answer.ok) return answer.value.created
-  if (answer.error.code === 'PROJECT_TAKEN') {
-    throw new SangamError(
-      ErrorCode.ServerRefused,
-      `project ${connection.projectId} is already registered on ${connection.url} under another key: ask whoever created it for the line \`sangam connection\` prints, then run sangam join with it`,
-      { code: 'PROJECT_TAKEN' },
-    )
-  }
-  throw refused(connection.url, answer)
+  throw refusalError(answer, {
+    url: connection.url,
+    explain: {
+      PROJECT_TAKEN: `project ${connection.projectId} is already registered on ${connection.url} under another key: ask whoever created it for the line \`sangam connection\` prints, then run sangam join with it`,
+    },
+  })
 }
 
 async function verify(http: SyncHttpClient, connection: ConnectionLine): Promise<boolean> {
   const answer = await http.info()
   if (answer.ok) return false
-  if (answer.error.code === 'UNAUTHORIZED') {
-    throw new SangamError(
-      ErrorCode.ServerRefused,
-      `${connection.url} does not know project ${connection.projectId} under this key (a wrong or old key, or another server); nothing was changed here. Ask a teammate to run sangam connection and paste its line again`,
-      { code: 'UNAUTHORIZED' },
-    )
-  }
-  throw refused(connection.url, answer)
+  throw refusalError(answer, {
+    url: connection.url,
+    explain: {
+      UNAUTHORIZED: `${connection.url} does not know project ${connection.projectId} under this key (a wrong or old key, or another server); nothing was changed here. Ask a teammate to run sangam connection and paste its line again`,
+    },
+  })
 }
 
 async function moveLocalLeases(
@@ -170,17 +167,7 @@ async function backfillFromZero(
 
 function expect<T>(answer: SyncAnswer<T>, url: string): T {
   if (answer.ok) return answer.value
-  throw refused(url, answer)
-}
-
-function refused(
-  url: string,
-  answer: { status: number; error: { code: string; message: string } },
-): SangamError {
-  return new SangamError(ErrorCode.ServerRefused, `${url} refused: ${answer.error.message}`, {
-    code: answer.error.code,
-    status: answer.status,
-  })
+  throw refusalError(answer, { url })
 }
 
 function otherProject(theirs: string, ours: string): SangamError {

@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import { type ClaimResult, claimResultSchema } from '../../protocol/lease.ts'
-import { type SyncError, syncErrorSchema } from '../../protocol/sync/error.ts'
+import { syncErrorSchema } from '../../protocol/sync/error.ts'
 import {
   type LeasesResponse,
   leasesResponseSchema,
@@ -21,6 +21,7 @@ import { type PullResponse, pullResponseSchema } from '../../protocol/sync/pull.
 import { type PushRequest, type PushResponse, pushResponseSchema } from '../../protocol/sync/push.ts'
 import { healthPath, type SyncAction, syncActions, syncPath } from '../../protocol/sync/routes.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
+import { readRefusal, type ServerRefusal } from './refusal.ts'
 import { unreachable } from './unreachable.ts'
 
 /** Where a project lives on a server, and the key that opens it. */
@@ -30,10 +31,13 @@ export interface SyncEndpoint {
   readonly key: string
 }
 
-/** A refusal is an answer (the server said no, and why); only "no answer at all" throws. */
+/**
+ * A refusal is an answer (the server said no, and why); only "no answer at all" throws. A caller
+ * that cannot go on turns a refusal into its error with `refusalError` (`refusal.ts`).
+ */
 export type SyncAnswer<T> =
   | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly status: number; readonly error: SyncError['error'] }
+  | ({ readonly ok: false; readonly status: number } & ServerRefusal)
 
 export interface SyncHttpOptions {
   /** How long one request may take before it counts as unanswered. */
@@ -139,18 +143,20 @@ export class SyncHttpClient {
     const json = parseJson(text)
     if (status >= 200 && status < 300) {
       const parsed = schema.safeParse(json)
-      if (!parsed.success)
-        throw unreachable(this.#endpoint.url, `${method} ${new URL(url).pathname} answered an unknown shape`)
+      if (!parsed.success) {
+        // A record of a type this sangam does not know lands here too: refused whole, so the
+        // cursor stays before it and nothing is lost (docs/protocol.md, records).
+        const issue = parsed.error.issues[0]
+        const where = issue === undefined ? '' : ` (${issue.path.join('.')}: ${issue.message})`
+        throw unreachable(
+          this.#endpoint.url,
+          `${method} ${new URL(url).pathname} answered an unknown shape${where}`,
+        )
+      }
       return { ok: true, value: parsed.data }
     }
     const refusal = syncErrorSchema.safeParse(json)
-    if (refusal.success) return { ok: false, status, error: refusal.data.error }
-    // Something in between (a proxy, a load balancer) answered instead of the Worker.
-    return {
-      ok: false,
-      status,
-      error: { code: 'INTERNAL', message: `HTTP ${status} without a sync error body` },
-    }
+    return { ok: false, ...readRefusal(status, refusal.success ? refusal.data : null), status }
   }
 }
 

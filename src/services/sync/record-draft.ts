@@ -2,6 +2,7 @@ import { scrubSecrets } from '../../core/secrets/scrubber.ts'
 import type { Event } from '../../protocol/event.ts'
 import type { Actor } from '../../protocol/lease.ts'
 import type { EventRecordDraft } from '../../protocol/sync/record.ts'
+import { eventRecordType } from '../../protocol/sync/records/event.ts'
 import type { StoredEvent } from '../../store/memory/event-table.ts'
 import { cliSession } from '../memory/note.ts'
 
@@ -38,13 +39,12 @@ export function eventDraft(event: StoredEvent, maxBytes: number): SizedDraft {
     // Only shared kinds reach the outbox; tool output only when the project opted in.
     shareable: true,
   }
-  const draft: EventRecordDraft = {
+  const draft: EventRecordDraft = eventRecordType.build({
     id: event.id,
-    type: 'event',
     actor: actorOf(event),
     at: event.at,
     payload,
-  }
+  })
   const bytes = byteSize(draft)
   return bytes <= maxBytes ? { draft, bytes } : fitted(draft, bytes, maxBytes)
 }

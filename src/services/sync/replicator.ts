@@ -8,7 +8,6 @@ import type { SyncedRecord } from '../../protocol/sync/record.ts'
 import type { Clock } from '../../shared/clock.ts'
 import type { Logger } from '../../shared/logger.ts'
 import { NudgeableSleep } from '../../shared/nudgeable-sleep.ts'
-import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import type { Db } from '../../store/database.ts'
 import { type ApplyOutcome, RecordApplier } from '../../store/sync/inbound.ts'
 import { replaceMirror } from '../../store/sync/lease-mirror.ts'
@@ -21,8 +20,9 @@ import {
   writePushedSeq,
 } from '../../store/sync/state-table.ts'
 import type { Attachment } from './attachment.ts'
-import { SyncHttpClient } from './http-client.ts'
+import { type SyncAnswer, SyncHttpClient } from './http-client.ts'
 import { eventDraft } from './record-draft.ts'
+import { refusalError } from './refusal.ts'
 import { readSyncSettings } from './settings.ts'
 import { SyncSocket } from './socket.ts'
 
@@ -197,7 +197,9 @@ export class Replicator {
           return
         case 'error':
           if (message.error.code === 'CURSOR_AHEAD')
-            this.#fail(cursorAhead(this.#options.attachment.url, message.error.headGseq))
+            this.#fail(
+              refusalError({ status: null, error: message.error }, { url: this.#options.attachment.url }),
+            )
           else
             this.#log.warn('the sync server refused a message', {
               code: message.error.code,
@@ -309,7 +311,7 @@ export class Replicator {
         return { kind: 'sent' }
       }
       default:
-        throw refusal(attachment.url, answer.status, code, message)
+        throw refusalError(answer, { url: attachment.url })
     }
   }
 
@@ -359,40 +361,10 @@ type PushStep =
   | { readonly kind: 'wait'; readonly ms: number }
   | { readonly kind: 'shrink'; readonly maxRecords: number }
 
-/** A refusal that retrying cannot fix: the daemon stops replicating until the attachment changes. */
-export function isFatalRefusal(error: unknown): boolean {
-  if (!(error instanceof SangamError)) return false
-  const code = (error.data as { code?: unknown } | undefined)?.code
-  return code === 'UNAUTHORIZED' || code === 'CURSOR_AHEAD'
-}
-
-function expect<T>(
-  answer:
-    | { ok: true; value: T }
-    | { ok: false; status: number; error: { code: string; message: string; headGseq?: number | undefined } },
-  url: string,
-): T {
+function expect<T>(answer: SyncAnswer<T>, url: string): T {
   if (answer.ok) return answer.value
-  if (answer.error.code === 'CURSOR_AHEAD') throw cursorAhead(url, answer.error.headGseq)
-  throw refusal(url, answer.status, answer.error.code, answer.error.message)
+  throw refusalError(answer, { url })
 }
 
-function refusal(url: string, status: number, code: string, message: string): SangamError {
-  const hint =
-    code === 'UNAUTHORIZED'
-      ? ': the key or project id is wrong; run sangam join with a fresh connection line'
-      : ''
-  return new SangamError(ErrorCode.ServerRefused, `the sync server at ${url} refused: ${message}${hint}`, {
-    code,
-    status,
-    unreachable: status >= 500,
-  })
-}
-
-function cursorAhead(url: string, head: number | undefined): SangamError {
-  return new SangamError(
-    ErrorCode.ServerRefused,
-    `the sync server at ${url} has fewer records (head ${head ?? '?'}) than this replica applied: it lost data or is another server. Nothing was reset; run sangam join with the connection line to start over from the server (this machine's events are pushed again)`,
-    { code: 'CURSOR_AHEAD', headGseq: head },
-  )
-}
+/** The daemon's sync service, which loads this module on demand, asks it which refusals are final. */
+export { isFatalRefusal } from './refusal.ts'

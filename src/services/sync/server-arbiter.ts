@@ -12,6 +12,7 @@ import type { ClaimInput, LeaseArbiter } from '../leases/arbiter.ts'
 import { matchLeasePath } from '../leases/matcher.ts'
 import { readLeaseSettings } from '../leases/settings.ts'
 import type { SyncAnswer, SyncEndpoint, SyncHttpClient } from './http-client.ts'
+import { refusalError } from './refusal.ts'
 import { isUnreachable } from './unreachable.ts'
 
 export interface ServerArbiterOptions {
@@ -206,27 +207,7 @@ export class ServerLeaseArbiter implements LeaseArbiter {
       )
     }
     if (answer.ok) return answer.value
-    const { code, message } = answer.error
-    if (code === 'INVALID_REQUEST') throw new SangamError(ErrorCode.InvalidInput, message)
-    if (code === 'INTERNAL' || answer.status >= 500) {
-      throw new SangamError(
-        ErrorCode.Unconfirmed,
-        `the sync server at ${this.#endpoint.url} failed (${message}). The ${what} is unconfirmed: try again`,
-        { server: this.#endpoint.url },
-      )
-    }
-    const hint =
-      code === 'UNAUTHORIZED'
-        ? ' (the key or project id is wrong: sangam join with a fresh connection line)'
-        : ''
-    throw new SangamError(
-      ErrorCode.ServerRefused,
-      `the sync server at ${this.#endpoint.url} refused the ${what}: ${message}${hint}`,
-      {
-        server: this.#endpoint.url,
-        code,
-      },
-    )
+    throw refusalError(answer, { url: this.#endpoint.url, action: what, arbitrated: true })
   }
 }
 

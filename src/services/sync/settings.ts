@@ -1,23 +1,13 @@
-import { defaultSyncSettings, type SyncSettings } from '../../core/sync/share.ts'
+import { syncOptions } from '../../core/sync/settings.ts'
+import type { SyncSettings } from '../../core/sync/share.ts'
 import type { Db } from '../../store/database.ts'
-import { readSetting, writeSetting } from '../../store/project-table.ts'
+import { readOptionGroup, writeOptionGroup } from '../options/option-store.ts'
 
-/** What this replica shares, under one key of the `setting` table; unset fields take the defaults. */
-const settingKey = 'sync'
-
+/** What this replica shares: the `sync` group of project options (`core/sync/settings.ts`). */
 export function readSyncSettings(db: Db): SyncSettings {
-  const value = readSetting(db, settingKey)
-  const stored = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {}
-  return {
-    shareToolOutput:
-      typeof stored.shareToolOutput === 'boolean'
-        ? stored.shareToolOutput
-        : defaultSyncSettings.shareToolOutput,
-  }
+  return readOptionGroup(db, syncOptions)
 }
 
 export function writeSyncSettings(db: Db, changes: Partial<SyncSettings>): SyncSettings {
-  const merged = { ...readSyncSettings(db), ...changes }
-  writeSetting(db, settingKey, merged)
-  return merged
+  return writeOptionGroup(db, syncOptions, changes)
 }

@@ -4,8 +4,8 @@ import { syncErrorSchema } from '../../protocol/sync/error.ts'
 import { syncPath } from '../../protocol/sync/routes.ts'
 import { pingMessage, type UpstreamMessage } from '../../protocol/sync/upstream.ts'
 import type { Logger } from '../../shared/logger.ts'
-import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import type { SyncEndpoint } from './http-client.ts'
+import { type RefusalError, readRefusal, refusalError } from './refusal.ts'
 import { unreachable } from './unreachable.ts'
 
 export interface SyncSocketOptions {
@@ -62,7 +62,13 @@ export class SyncSocket {
         socket.#heardAt = performance.now()
         if (isBinary) return socket.#violation('a binary message')
         const parsed = downstreamMessageSchema.safeParse(parseJson(data.toString()))
-        if (!parsed.success) return socket.#violation('a message that is not the protocol')
+        if (!parsed.success) {
+          // A record of a type this sangam does not know lands here too: the whole message is
+          // dropped and the socket reconnects from the cursor, so nothing is lost.
+          const issue = parsed.error.issues[0]
+          const where = issue === undefined ? '' : ` (${issue.path.join('.')}: ${issue.message})`
+          return socket.#violation(`a message that is not the protocol${where}`)
+        }
         options.onMessage(parsed.data)
       })
       ws.on('error', (error) => {
@@ -111,15 +117,9 @@ export class SyncSocket {
   }
 }
 
-function refused(url: string, status: number, body: string): SangamError {
+function refused(url: string, status: number, body: string): RefusalError {
   const parsed = syncErrorSchema.safeParse(parseJson(body))
-  const code = parsed.success ? parsed.data.error.code : null
-  const message = parsed.success ? parsed.data.error.message : `HTTP ${status}`
-  return new SangamError(
-    ErrorCode.ServerRefused,
-    `the sync server at ${url} refused the socket: ${message}`,
-    { status, code, unreachable: status >= 500 },
-  )
+  return refusalError(readRefusal(status, parsed.success ? parsed.data : null), { url, action: 'socket' })
 }
 
 function parseJson(text: string): unknown {

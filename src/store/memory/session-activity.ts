@@ -1,4 +1,4 @@
-import type { Db } from '../database.ts'
+import type { Db } from '../db.ts'
 
 /** A session of this machine, as far as its events reach in a period. */
 export interface SessionActivity {

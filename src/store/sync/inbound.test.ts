@@ -206,3 +206,15 @@ test('records from a server this replica is no longer attached to are refused, a
   assert.equal(r.search('stale'), 0)
   assert.equal(readSyncState(r.db)?.cursor, 0)
 })
+
+test('a record of a type with no applier fails its whole batch: nothing applied, the cursor stays', async () => {
+  await using r = await replica()
+  // The edge refuses such a record (protocol/sync/record.test.ts); this is the second line.
+  const unknown = { ...served(2, remoteEvent('ev_2', 'later')), type: 'message' } as unknown as SyncedRecord
+  assert.throws(() => r.applier.apply([served(1, remoteEvent('ev_1', 'earlier')), unknown], now), {
+    code: 'INTERNAL',
+    message: /record 2 has type "message", which this sangam cannot apply/,
+  })
+  assert.equal(r.search('earlier'), 0)
+  assert.equal(readSyncState(r.db)?.cursor, 0)
+})

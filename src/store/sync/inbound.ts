@@ -1,22 +1,14 @@
 import { planApply } from '../../core/sync/apply-plan.ts'
-import type { Event } from '../../protocol/event.ts'
-import type { Lease, LeaseLogAction } from '../../protocol/lease.ts'
 import type { SyncedRecord } from '../../protocol/sync/record.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
-import { ensureSourceFile, recordSourceFileScope } from '../capture/source-file-table.ts'
-import type { Db, Statement } from '../db.ts'
-import { appendLeaseLog } from '../leases/lease-table.ts'
-import { EventWriter } from '../memory/event-table.ts'
-import { SessionWriter } from '../memory/session-table.ts'
-import { mirrorGrant, mirrorRelease } from './lease-mirror.ts'
+import type { Db } from '../db.ts'
+import type { ApplyCounts, OpenApplier } from './appliers/applier.ts'
+import { recordAppliers } from './record-appliers.ts'
 import { readSyncState, type SyncOrigin, writeCursor } from './state-table.ts'
 
-export interface ApplyOutcome {
+export interface ApplyOutcome extends Readonly<ApplyCounts> {
   /** Records that moved the cursor. */
   readonly applied: number
-  /** Of those, events new to this replica (the rest were its own, or already here). */
-  readonly events: number
-  readonly leaseChanges: number
   /** Records at or below the cursor, skipped. */
   readonly stale: number
   /** A record was missing: the replica stopped here and must fetch after it again. */
@@ -24,30 +16,31 @@ export interface ApplyOutcome {
   readonly cursor: number
 }
 
+interface Opened {
+  readonly counts: keyof ApplyCounts
+  readonly applier: OpenApplier<SyncedRecord>
+}
+
 /**
  * Applies records from the server to the replica, in gseq order, in one transaction with the
- * cursor: a crash keeps both or neither. An event is inserted like a captured one (row, FTS,
- * session), marked with its gseq so it is never pushed back; one already here (this machine's own,
- * or applied before) changes nothing. Lease records update the lease mirror and the lease log.
+ * cursor: a crash keeps both or neither. Each record goes to the applier of its type
+ * (`record-appliers.ts`); a record of a type with no applier fails the whole batch, so the cursor
+ * stays before it and nothing after it is skipped.
  */
 export class RecordApplier {
   readonly #db: Db
   readonly #origin: SyncOrigin
-  readonly #events: EventWriter
-  readonly #sessions: SessionWriter
-  readonly #exists: Statement
-  readonly #markRemote: Statement
-  readonly #remoteFiles = new Map<string, number>()
+  readonly #appliers = new Map<string, Opened>()
   readonly #apply: (records: readonly SyncedRecord[], receivedAt: number) => ApplyOutcome
 
   /** `origin`: the server the records come from; they apply only to a replica attached to it. */
   constructor(db: Db, origin: SyncOrigin) {
     this.#db = db
     this.#origin = origin
-    this.#events = new EventWriter(db)
-    this.#sessions = new SessionWriter(db)
-    this.#exists = db.prepare('SELECT 1 FROM event WHERE id = ?')
-    this.#markRemote = db.prepare('UPDATE event SET origin_gseq = ?, received_at = ? WHERE id = ?')
+    for (const { type, counts, open } of Object.values(recordAppliers)) {
+      // Each applier takes the records of its own type: the map is keyed by that type.
+      this.#appliers.set(type, { counts, applier: open(db) as OpenApplier<SyncedRecord> })
+    }
     this.#apply = db.transaction((records: readonly SyncedRecord[], receivedAt: number) =>
       this.#applyAll(records, receivedAt),
     ).immediate
@@ -67,113 +60,29 @@ export class RecordApplier {
         { code: 'ATTACHMENT_CHANGED' },
       )
     }
-    // Rows created by a transaction that rolled back must not be remembered.
-    this.#remoteFiles.clear()
+    for (const { applier } of this.#appliers.values()) applier.begin?.()
     const plan = planApply(state.cursor, records)
-    let events = 0
-    let leaseChanges = 0
+    const counts: ApplyCounts = { events: 0, leaseChanges: 0 }
     for (const record of plan.apply) {
-      switch (record.type) {
-        case 'event':
-          if (this.#insertEvent(record.payload, record.gseq, receivedAt)) events++
-          break
-        case 'lease.granted':
-          mirrorGrant(this.#db, record.payload.lease)
-          this.#log(record.payload.renewed ? 'renewed' : 'granted', record, record.payload.lease, null)
-          leaseChanges++
-          break
-        case 'lease.released':
-          mirrorRelease(this.#db, record.payload.lease)
-          this.#log(releaseAction(record.payload), record, record.payload.lease, record.payload.forceReason)
-          leaseChanges++
-          break
+      const opened = this.#appliers.get(record.type)
+      if (opened === undefined) {
+        throw new SangamError(
+          ErrorCode.Internal,
+          `record ${record.gseq} has type "${record.type}", which this sangam cannot apply; nothing in its batch was applied`,
+          { gseq: record.gseq, type: record.type },
+        )
       }
+      if (opened.applier.apply(record, receivedAt)) counts[opened.counts]++
     }
     const last = plan.apply.at(-1)
     const cursor = last?.gseq ?? state.cursor
     if (last !== undefined) writeCursor(this.#db, cursor, receivedAt)
     return {
       applied: plan.apply.length,
-      events,
-      leaseChanges,
+      ...counts,
       stale: plan.stale,
       gapAfter: plan.gapAfter,
       cursor,
     }
   }
-
-  #insertEvent(event: Event, gseq: number, receivedAt: number): boolean {
-    if (this.#exists.get(event.id) !== undefined) return false
-    const at = Date.parse(event.at)
-    this.#events.insert({
-      id: event.id,
-      kind: event.kind,
-      vendor: event.vendor,
-      cliVersion: event.cliVersion,
-      sessionId: event.sessionId,
-      author: event.author,
-      cwd: event.cwd,
-      branch: event.branch,
-      at,
-      sourceFileId: this.#remoteFile(event, receivedAt),
-      byteOffset: event.byteOffset,
-      part: event.part,
-      toolName: event.toolName,
-      callId: event.callId,
-      joinKey: null,
-      text: event.text,
-      fullSize: event.fullSize,
-      shareable: event.shareable,
-    })
-    this.#markRemote.run(gseq, receivedAt, event.id)
-    if (event.kind !== 'note') {
-      this.#sessions.touch({
-        id: event.sessionId,
-        vendor: event.vendor,
-        author: event.author,
-        cliVersion: event.cliVersion,
-        cwd: event.cwd,
-        branch: event.branch,
-        at,
-        events: 1,
-      })
-    }
-    return true
-  }
-
-  /**
-   * A teammate's transcript gets a `source_file` row of its own, so `thread` orders its events by
-   * byte offset as it does local ones. The row is marked out of scope: capture never reads it and
-   * doctor never counts it, since the file is on another machine.
-   */
-  #remoteFile(event: Event, now: number): number | null {
-    if (event.sourcePath === null || event.vendor === 'sangam') return null
-    const known = this.#remoteFiles.get(event.sourcePath)
-    if (known !== undefined) return known
-    const row = ensureSourceFile(this.#db, event.sourcePath, event.vendor, now)
-    recordSourceFileScope(this.#db, row.id, { firstCwd: event.cwd, inScope: false, size: 0, mtime: 0, now })
-    this.#remoteFiles.set(event.sourcePath, row.id)
-    return row.id
-  }
-
-  /** `record.actor` is who did it: the holder for a grant, whoever released for a release. */
-  #log(action: LeaseLogAction, record: SyncedRecord, lease: Lease, forceReason: string | null): void {
-    appendLeaseLog(this.#db, {
-      at: Date.parse(record.at),
-      action,
-      pattern: lease.pattern,
-      token: lease.token,
-      holder: lease.holder,
-      by: record.actor,
-      reason: forceReason ?? lease.reason,
-    })
-  }
-}
-
-function releaseAction(payload: {
-  forceReason: string | null
-  takeover?: boolean | undefined
-}): LeaseLogAction {
-  if (payload.takeover === true) return 'taken-over'
-  return payload.forceReason === null ? 'released' : 'force-released'
 }

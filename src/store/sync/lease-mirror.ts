@@ -1,6 +1,7 @@
-import type { Lease } from '../../protocol/lease.ts'
+import type { Lease, LeaseLogAction } from '../../protocol/lease.ts'
+import type { SyncedRecord } from '../../protocol/sync/record.ts'
 import type { Db } from '../db.ts'
-import { deleteLease, upsertLease, writeLastToken } from '../leases/lease-table.ts'
+import { appendLeaseLog, deleteLease, upsertLease, writeLastToken } from '../leases/lease-table.ts'
 
 /**
  * While a replica is attached, its `lease` table mirrors the server's leases: the server decides,
@@ -18,6 +19,25 @@ export function mirrorGrant(db: Db, lease: Lease): void {
 /** A lease the server released. */
 export function mirrorRelease(db: Db, lease: Lease): void {
   deleteLease(db, lease.token)
+}
+
+/** The lease log's line for a lease record; `record.actor` is who did it (holder or releaser). */
+export function logLeaseChange(
+  db: Db,
+  record: SyncedRecord,
+  action: LeaseLogAction,
+  lease: Lease,
+  forceReason: string | null,
+): void {
+  appendLeaseLog(db, {
+    at: Date.parse(record.at),
+    action,
+    pattern: lease.pattern,
+    token: lease.token,
+    holder: lease.holder,
+    by: record.actor,
+    reason: forceReason ?? lease.reason,
+  })
 }
 
 /**

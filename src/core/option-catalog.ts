@@ -1,0 +1,45 @@
+import { leaseOptions } from './leases/settings.ts'
+import type { AnyOptionGroup, OptionDefinition } from './options/option-group.ts'
+import { syncOptions } from './sync/settings.ts'
+
+/**
+ * Every group of project options, one per feature, each defined in its feature's `settings.ts`.
+ * `options` lists them in this order; `option-set` finds one by its full name.
+ */
+export const optionGroups: readonly AnyOptionGroup[] = [leaseOptions, syncOptions]
+
+/** One option as the catalog knows it. */
+export interface CatalogOption {
+  /** `<group>.<name>`: `leases.auto-lease`. */
+  readonly fullName: string
+  readonly group: AnyOptionGroup
+  /** The field it is stored under in its group. */
+  readonly field: string
+  readonly option: OptionDefinition<unknown>
+}
+
+export function catalogOptions(groups: readonly AnyOptionGroup[] = optionGroups): CatalogOption[] {
+  return groups.flatMap((group) =>
+    Object.entries(group.options as Record<string, OptionDefinition<unknown>>).map(([field, option]) => ({
+      fullName: `${group.key}.${option.name}`,
+      group,
+      field,
+      option,
+    })),
+  )
+}
+
+/** The option named `fullName`, or why there is none (naming the options there are). */
+export function findOption(
+  fullName: string,
+  groups: readonly AnyOptionGroup[] = optionGroups,
+): { readonly ok: true; readonly found: CatalogOption } | { readonly ok: false; readonly problem: string } {
+  const all = catalogOptions(groups)
+  const found = all.find((entry) => entry.fullName === fullName.trim())
+  if (found !== undefined) return { ok: true, found }
+  const names = all.map((entry) => entry.fullName)
+  return {
+    ok: false,
+    problem: `there is no project option "${fullName}"; the options are ${names.join(', ')}`,
+  }
+}

@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import type { Event } from '../event.ts'
+import type { Lease } from '../lease.ts'
+import { downstreamMessageSchema } from './downstream.ts'
+import { pullResponseSchema } from './pull.ts'
+import { pushRequestSchema } from './push.ts'
+import { recordDraftSchema, recordTypeNames, recordTypes, syncedRecordSchema } from './record.ts'
+
+const actor = { human: 'alice@x.dev', vendor: 'claude' as const, sessionId: 'sess-a' }
+const at = '2026-11-29T09:00:00.000Z'
+const stamp = { gseq: 1, receivedAt: '2026-11-29T09:00:01.000Z' }
+const event: Event = {
+  id: 'ev_1',
+  kind: 'human',
+  vendor: 'claude',
+  cliVersion: '2.1.80',
+  sessionId: 'sess-a',
+  author: 'alice@x.dev',
+  cwd: '/repo',
+  branch: 'main',
+  at,
+  sourcePath: null,
+  byteOffset: 0,
+  part: 0,
+  toolName: null,
+  callId: null,
+  text: 'hello',
+  fullSize: 5,
+  shareable: true,
+}
+const lease: Lease = {
+  pattern: 'src/**',
+  holder: actor,
+  kind: 'claim',
+  reason: 'work',
+  token: 1,
+  takenAt: 0,
+  renewedAt: 0,
+  expiresAt: 1,
+}
+/** A valid payload for each type, so that a new type without one fails here first. */
+const samplePayloads: Record<string, unknown> = {
+  event,
+  'lease.granted': { lease, renewed: false },
+  'lease.released': { lease, forceReason: null },
+}
+
+test('each record type has one name, and its builder makes a record its served schema accepts', () => {
+  assert.equal(new Set(recordTypeNames).size, recordTypes.length, 'names are unique')
+  for (const type of recordTypes) {
+    assert.ok(type.name in samplePayloads, `a sample payload for ${type.name}`)
+    const payload = samplePayloads[type.name] as never
+    const built = type.build({ id: 'ev_1', actor, at, payload })
+    assert.equal(built.type, type.name)
+    const served = syncedRecordSchema.safeParse({ ...stamp, ...built })
+    assert.ok(served.success, `${type.name}: ${served.error?.message}`)
+    assert.equal(served.data.type, type.name)
+  }
+})
+
+test('only client-authored types may be pushed; the server refuses the others as drafts', () => {
+  for (const type of recordTypes) {
+    const built = type.build({ id: 'ev_1', actor, at, payload: samplePayloads[type.name] as never })
+    const parsed = recordDraftSchema.safeParse(built)
+    assert.equal(parsed.success, type.author === 'client', type.name)
+    assert.equal(type.draft === null, type.author === 'server', type.name)
+  }
+  const refused = pushRequestSchema.safeParse({
+    clientId: 'cli_12345678',
+    records: [{ id: 'x1', type: 'lease.granted', actor, at, payload: samplePayloads['lease.granted'] }],
+  })
+  assert.equal(refused.success, false)
+  assert.deepEqual(refused.error?.issues[0]?.path, ['records', 0, 'type'])
+  assert.match(
+    refused.error?.issues[0]?.message ?? '',
+    /a client may push event records, not "lease\.granted"/,
+  )
+})
+
+test('a record of a type this side does not know is refused whole at the edge, naming the type', () => {
+  const unknown = { ...stamp, id: 'srv_9', type: 'message', actor, at, payload: { text: 'hi' } }
+  const known = { ...stamp, ...recordTypes[0].build({ id: 'ev_1', actor, at, payload: event }) }
+  for (const parsed of [
+    pullResponseSchema.safeParse({ records: [known, { ...unknown, gseq: 2 }], headGseq: 2, hasMore: false }),
+    downstreamMessageSchema.safeParse({
+      type: 'records',
+      records: [known, { ...unknown, gseq: 2 }],
+      headGseq: 2,
+    }),
+  ]) {
+    // Refused whole: the known record before it is not delivered either, so the cursor cannot
+    // move past the unknown one (the replicator retries, and an upgraded sangam applies it).
+    assert.equal(parsed.success, false)
+    const issue = parsed.error?.issues[0]
+    assert.deepEqual(issue?.path, ['records', 1, 'type'])
+    assert.match(
+      issue?.message ?? '',
+      /unknown record type "message": this sangam knows event, lease\.granted/,
+    )
+  }
+})

@@ -1,0 +1,67 @@
+import { type CatalogOption, catalogOptions, findOption } from '../../core/option-catalog.ts'
+import { readStored } from '../../core/options/option-group.ts'
+import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
+import type { Db } from '../../store/database.ts'
+import { readSetting } from '../../store/project-table.ts'
+import { writeOptionGroup } from './option-store.ts'
+
+/**
+ * Every project option, for the room's `options` and `option-set`: the catalog's groups, read and
+ * written through `option-store.ts`.
+ */
+
+/** One option as `options --json` will show it. */
+export interface ProjectOption {
+  readonly name: string
+  readonly value: unknown
+  readonly default: unknown
+  /** True when someone set it (even to its default); false when it follows the default. */
+  readonly set: boolean
+  readonly type: string
+  readonly description: string
+}
+
+/** Every project option with its value, in catalog order. */
+export function listProjectOptions(db: Db): ProjectOption[] {
+  const stored = new Map<string, Record<string, unknown>>()
+  return catalogOptions().map((entry) => {
+    let set = stored.get(entry.group.key)
+    if (set === undefined) {
+      const read = readStored(entry.group, readSetting(db, entry.group.key) ?? {})
+      set = read.ok ? (read.value as Record<string, unknown>) : {}
+      stored.set(entry.group.key, set)
+    }
+    return describeOption(entry, set)
+  })
+}
+
+/**
+ * Sets one option from what a person typed: `setProjectOption(db, 'leases.auto-lease', 'warn')`.
+ * An unknown option, or a value its type does not take, is INVALID_INPUT and writes nothing.
+ */
+export function setProjectOption(db: Db, fullName: string, text: string): ProjectOption {
+  const found = findOption(fullName)
+  if (!found.ok) throw new SangamError(ErrorCode.InvalidInput, found.problem)
+  const { group, field, option } = found.found
+  const parsed = option.type.fromText(text)
+  if (!parsed.ok)
+    throw new SangamError(ErrorCode.InvalidInput, `${found.found.fullName} ${parsed.problem}; got "${text}"`)
+  const values = writeOptionGroup(db, group, { [field]: parsed.value }) as Record<string, unknown>
+  return describeOption(found.found, values, true)
+}
+
+function describeOption(
+  entry: CatalogOption,
+  values: Record<string, unknown>,
+  set = entry.field in values,
+): ProjectOption {
+  const { option } = entry
+  return {
+    name: entry.fullName,
+    value: values[entry.field] ?? option.default,
+    default: option.default,
+    set,
+    type: option.type.describe,
+    description: option.description,
+  }
+}

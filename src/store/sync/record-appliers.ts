@@ -1,0 +1,15 @@
+import type { RecordTypeName } from '../../protocol/sync/record.ts'
+import type { RecordTypeApplier } from './appliers/applier.ts'
+import { eventApplier } from './appliers/event.ts'
+import { leaseGrantedApplier } from './appliers/lease-granted.ts'
+import { leaseReleasedApplier } from './appliers/lease-released.ts'
+
+/**
+ * The replica's applier for every record type of `protocol/sync/record.ts`, one file each in
+ * `appliers/`. Keyed by type so that a type without an applier does not compile.
+ */
+export const recordAppliers: { readonly [Name in RecordTypeName]: RecordTypeApplier<Name> } = {
+  event: eventApplier,
+  'lease.granted': leaseGrantedApplier,
+  'lease.released': leaseReleasedApplier,
+}
