@@ -53,6 +53,13 @@ export interface ReadEvent {
    * An event whose joinKey already exists in the same file is appended to that event instead.
    */
   readonly joinKey: string | null
+  /**
+   * The history the event belongs to when it is not simply its session's: a Claude subagent's
+   * transcript (same session, its own agent), a Codex thread's copy of its parent's history (the
+   * parent's session). Capture numbers events per history; an event's id is its history, its
+   * number there and its content, so a copy of a history gets the ids of the original.
+   */
+  readonly thread?: string | undefined
 }
 
 /** What the reader says about one JSON value found on a line. */
