@@ -8,21 +8,35 @@ import { isObject } from './codex-record.ts'
  * empty object, garbage, a state written by an older sangam) and fills what is missing. States are
  * never mutated: a change returns a new object.
  */
-export interface CodexState {
+export interface CodexState extends Thread {
   readonly v: 1
-  /** The file's own thread id: the first `session_meta` (or the legacy header). */
+  readonly firstCwd: string | null
+  /** ms epoch of the last timestamp seen; legacy items have none and are placed there. */
+  readonly lastAt: number
+  /**
+   * Threads below the one being read, the file's own first: non-empty while a forked or spawned
+   * thread replays its parent's history (formats.md B2.3), and deeper when that parent was itself
+   * a fork. The fields of the state are then the replayed thread's, so its records become the
+   * events the parent's own file gives.
+   */
+  readonly below: readonly Thread[]
+  /**
+   * A copy of parent history whose parent is not known (a state written by an older sangam, which
+   * skipped the copy): it is skipped to its end, as it was then.
+   */
+  readonly forkHistory: boolean
+}
+
+/** What the reader knows of the thread whose records it is reading. */
+export interface Thread {
+  /** The thread id: the file's own is the first `session_meta` (or the legacy header). */
   readonly sessionId: string | null
   readonly cliVersion: string | null
-  readonly firstCwd: string | null
   /** Latest `turn_context.cwd`, else `session_meta.cwd`, else the legacy `<environment_context>`. */
   readonly cwd: string | null
   readonly branch: string | null
-  /** ms epoch of the last timestamp seen; legacy items have none and are placed there. */
-  readonly lastAt: number
   /** The thread is a subagent's: its `user` messages were written by the parent agent. */
   readonly subagent: boolean
-  /** Inside the parent history a forked or spawned thread copied (formats.md B2.3). */
-  readonly forkHistory: boolean
   /** `[call_id, tool name]` of calls still awaiting their output, oldest first. */
   readonly calls: readonly Call[]
   /** Recent messages, newest last, to recognise Codex's second and third copy of each. */
@@ -50,6 +64,8 @@ export const maxSaid = 12
 export const maxField = 4096
 /** Call ids and tool names are short; a longer one is cut so the call list stays small. */
 export const maxCallField = 256
+/** Forks of forks nest; deeper copies than this are read as part of the thread that holds them. */
+export const maxBelow = 8
 
 export const initialCodexState: CodexState = {
   v: 1,
@@ -60,9 +76,21 @@ export const initialCodexState: CodexState = {
   branch: null,
   lastAt: 0,
   subagent: false,
-  forkHistory: false,
   calls: [],
   said: [],
+  below: [],
+  forkHistory: false,
+}
+
+/** The current thread's part of a state. */
+export function threadOf(state: CodexState): Thread {
+  const { sessionId, cliVersion, cwd, branch, subagent, calls, said } = state
+  return { sessionId, cliVersion, cwd, branch, subagent, calls, said }
+}
+
+/** The file's own thread id, whichever thread is being read. */
+export function ownSessionId(state: CodexState): string | null {
+  return state.below[0]?.sessionId ?? state.sessionId
 }
 
 /** A session id, CLI version, cwd or branch as the state keeps it: bounded. */
@@ -75,14 +103,26 @@ export function restoreCodexState(json: string): CodexState {
   if (raw === null) return initialCodexState
   return {
     v: 1,
+    ...restoreThread(raw),
+    firstCwd: stringOrNull(raw.firstCwd),
+    lastAt: typeof raw.lastAt === 'number' && Number.isFinite(raw.lastAt) ? raw.lastAt : 0,
+    below: Array.isArray(raw.below)
+      ? raw.below
+          .filter(isObject)
+          .slice(0, maxBelow)
+          .map((thread) => restoreThread(thread))
+      : [],
+    forkHistory: raw.forkHistory === true,
+  }
+}
+
+function restoreThread(raw: Record<string, unknown>): Thread {
+  return {
     sessionId: stringOrNull(raw.sessionId),
     cliVersion: stringOrNull(raw.cliVersion),
-    firstCwd: stringOrNull(raw.firstCwd),
     cwd: stringOrNull(raw.cwd),
     branch: stringOrNull(raw.branch),
-    lastAt: typeof raw.lastAt === 'number' && Number.isFinite(raw.lastAt) ? raw.lastAt : 0,
     subagent: raw.subagent === true,
-    forkHistory: raw.forkHistory === true,
     calls: Array.isArray(raw.calls) ? raw.calls.filter(isCall).slice(-maxCalls) : [],
     said: Array.isArray(raw.said) ? raw.said.filter(isSaid).slice(-maxSaid) : [],
   }
