@@ -47,7 +47,7 @@ test('an IDE request is captured once, without its context, from whichever copy 
   assert.deepEqual(run.outcomes[2], { class: 'skipped', reason: 'duplicate', events: [] })
 })
 
-test('a /review preset prompt is not the person; custom review instructions are', () => {
+test("a /review preset prompt is the person's command, findable as human, as are custom review instructions", () => {
   const run = readAll([
     meta(threadId),
     userEvent(
@@ -75,9 +75,11 @@ test('a /review preset prompt is not the person; custom review instructions are'
       },
     }),
   ])
-  assert.deepEqual(run.outcomes[1], { class: 'skipped', reason: 'injected', events: [] })
-  assert.deepEqual(run.outcomes[3], { class: 'skipped', reason: 'injected', events: [] })
-  assert.deepEqual(run.texts('human'), ['check the error handling in the lease code only'])
+  assert.deepEqual(run.texts('human'), [
+    'Review the current code changes (staged, unstaged, and untracked files) and provide prioritized findings.',
+    "Review the code changes against the base branch 'main'. The merge base commit for this comparison is abc. Run `git diff abc` to inspect the changes relative to main. Provide prioritized, actionable findings.",
+    'check the error handling in the lease code only',
+  ])
   assert.deepEqual(run.texts('system'), [
     'patch is incorrect\n\nOne bug.\n\n[P1] Lease expiry ignores clock skew\n/work/app/lease.ts:10-12\nThe comparison uses local time.',
   ])
