@@ -101,12 +101,16 @@ export class BatchBuilder<State> {
       const reason = line.reason ?? 'unspecified'
       counters.skipReasons[reason] = (counters.skipReasons[reason] ?? 0) + 1
     }
-    const cliVersion = this.#reader.facts(this.#state).cliVersion
+    let cliVersion: string | null | undefined
     for (const outcome of outcomes) {
       counters.encryptedReasoning += outcome.encryptedReasoning ?? 0
       if (!outcome.unknown) continue
       // Shapes are keys and types, but they are stored text like any other.
       const { recordType, signature } = outcome.unknown
+      if (cliVersion === undefined) {
+        const version = this.#reader.facts(this.#state).cliVersion
+        cliVersion = version === null ? null : scrubSecrets(version)
+      }
       this.#shapes.push({
         cliVersion,
         recordType: scrubSecrets(recordType),

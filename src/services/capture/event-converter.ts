@@ -65,7 +65,7 @@ const maxThreads = 256
 
 /**
  * Turns what a reader produced into rows: id, author, and every stored text field scrubbed (text,
- * session id, CLI version, cwd, branch, tool name, call id). Those that repeat on every line of a
+ * session id, CLI version, cwd, branch, tool name, call id, join key). Those that repeat on every line of a
  * session have their last scrubbed values remembered. It numbers the events of each history as it
  * goes; the numbers are part of the file's progress (`ordinals()`), committed with the events.
  */
@@ -103,7 +103,7 @@ export class EventConverter {
       part,
       toolName,
       callId,
-      joinKey: event.joinKey,
+      joinKey: this.#scrubRepeated(event.joinKey),
       text,
       fullSize: event.text.length,
       shareable: kind !== 'tool_output',

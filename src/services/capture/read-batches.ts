@@ -1,4 +1,5 @@
 import { fstatSync, readSync } from 'node:fs'
+import { scrubSecrets } from '../../core/secrets/scrubber.ts'
 import type { CaptureBatch } from '../../store/capture/capture-store.ts'
 import { countersOf, type SourceFileRow, zeroCounters } from '../../store/capture/source-file-table.ts'
 import { ByteFingerprint } from '../../transcripts/byte-fingerprint.ts'
@@ -86,8 +87,8 @@ export function* readBatches(
       unknownShapes,
       progress: {
         id: row.id,
-        sessionId: facts.sessionId,
-        cliVersion: facts.cliVersion,
+        sessionId: scrubNullable(facts.sessionId),
+        cliVersion: scrubNullable(facts.cliVersion),
         firstCwd: row.firstCwd,
         inScope: true,
         offset: lines.position,
@@ -146,4 +147,8 @@ function isLineBreakAt(fd: number, offset: number): boolean {
   const byte = Buffer.alloc(1)
   if (readSync(fd, byte, 0, 1, offset) === 0) return true // nothing appended yet
   return byte[0] === 0x0a || byte[0] === 0x0d
+}
+
+function scrubNullable(value: string | null): string | null {
+  return value === null ? null : scrubSecrets(value)
 }

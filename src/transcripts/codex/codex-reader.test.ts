@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
+import { fingerprint } from '../text-fingerprint.ts'
 import type { ReadEvent, ReadOutcome } from '../transcript-reader.ts'
 import { codexReader } from './codex-reader.ts'
 import { type CodexState, initialCodexState, maxCalls } from './codex-state.ts'
@@ -299,7 +300,8 @@ test('restore accepts an empty object, garbage and older partial states', () => 
   const partial = codexReader.restore('{"sessionId":"abc","cwd":"/w","calls":[["c1","shell"]]}')
   assert.equal(partial.sessionId, 'abc')
   assert.equal(partial.cwd, '/w')
-  assert.deepEqual(partial.calls, [['c1', 'shell']])
+  // An older state's raw call id is kept as its fingerprint, which still finds the call.
+  assert.deepEqual(partial.calls, [[fingerprint('c1'), 'shell']])
   const step = codexReader.read(partial, item('function_call_output', { call_id: 'c1', output: 'ok' }))
   assert.equal(step.outcome.events[0]?.toolName, 'shell')
   const state = readAll([meta(threadId), userEvent('hi')]).state

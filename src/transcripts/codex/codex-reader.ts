@@ -19,7 +19,9 @@ import {
   ownSessionId,
   restoreCodexState,
   type Step,
+  serialiseCodexState,
   skip,
+  threadId,
   threadOf,
   unknown,
 } from './codex-state.ts'
@@ -37,7 +39,7 @@ export const codexReader: TranscriptReader<CodexState> = {
   vendor: 'codex',
   initialState: () => initialCodexState,
   restore: restoreCodexState,
-  serialise: (state) => JSON.stringify(state),
+  serialise: serialiseCodexState,
   read: readCodexRecord,
   facts: (state) => ({
     sessionId: ownSessionId(state),
@@ -122,7 +124,7 @@ function readEnvelope(state: CodexState, record: JsonObject, type: string, paylo
  * before is a return to it.
  */
 function readSessionMeta(state: CodexState, meta: JsonObject): Step {
-  const id = field(text(meta.id) ?? text(meta.session_id))
+  const id = threadId(text(meta.id) ?? text(meta.session_id))
   const metaVersion = field(text(meta.cli_version))
   const metaBranch = field(text(objectOr(meta.git)?.branch))
   if (state.sessionId === null && state.below.length === 0) {
@@ -205,7 +207,8 @@ function threadOfTurn(state: CodexState, type: string, payload: JsonObject): Cod
  * the thread's own first turn (see `threadOfTurn`), or at a resume of the thread itself.
  */
 function endsForkHistory(state: CodexState, type: string, payload: JsonObject): boolean {
-  if (type === 'session_meta') return field(text(payload.id) ?? text(payload.session_id)) === state.sessionId
+  if (type === 'session_meta')
+    return threadId(text(payload.id) ?? text(payload.session_id)) === state.sessionId
   const turnStart =
     type === 'event_msg' && (payload.type === 'task_started' || payload.type === 'turn_started')
   if (!turnStart && type !== 'turn_context') return false
@@ -228,7 +231,7 @@ function readLegacy(state: CodexState, record: JsonObject): Step {
     return skip(
       {
         ...state,
-        sessionId: field(text(record.id)),
+        sessionId: threadId(text(record.id)),
         cliVersion: field(text(record.cli_version)) ?? state.cliVersion,
         branch: field(text(objectOr(record.git)?.branch)) ?? state.branch,
         cwd: state.cwd ?? cwd,

@@ -1,4 +1,6 @@
+import { scrubSecrets } from '../../core/secrets/scrubber.ts'
 import type { EventKind } from '../../protocol/event.ts'
+import { asFingerprint, fingerprint } from '../text-fingerprint.ts'
 import type { ReadEvent, ReadOutcome, SkipReason } from '../transcript-reader.ts'
 import { isObject } from './codex-record.ts'
 
@@ -6,7 +8,10 @@ import { isObject } from './codex-record.ts'
  * What the Codex reader remembers between records. It is stored with the file offset at every
  * commit, so it stays small: both lists are capped, and `restoreCodexState` accepts anything (an
  * empty object, garbage, a state written by an older sangam) and fills what is missing. States are
- * never mutated: a change returns a new object.
+ * never mutated: a change returns a new object. Nothing of a transcript is stored unscrubbed:
+ * thread ids and tool names are scrubbed as they enter, call ids and messages kept as
+ * fingerprints, and the version, cwd and branch scrubbed when the state is stored
+ * (`serialiseCodexState`), which changes no event, since events carry them scrubbed too.
  */
 export interface CodexState extends Thread {
   readonly v: 1
@@ -37,7 +42,7 @@ export interface Thread {
   readonly branch: string | null
   /** The thread is a subagent's: its `user` messages were written by the parent agent. */
   readonly subagent: boolean
-  /** `[call_id, tool name]` of calls still awaiting their output, oldest first. */
+  /** `[fingerprint of call_id, scrubbed tool name]` of calls still awaiting their output, oldest first. */
   readonly calls: readonly Call[]
   /** Recent messages, newest last, to recognise Codex's second and third copy of each. */
   readonly said: readonly Said[]
@@ -98,6 +103,30 @@ export function field(value: string | null): string | null {
   return value === null || value.length <= maxField ? value : value.slice(0, maxField)
 }
 
+/** A thread id as the state keeps it: bounded and scrubbed, since threads are compared by it. */
+export function threadId(value: string | null): string | null {
+  const bounded = field(value)
+  return bounded === null ? null : scrubSecrets(bounded)
+}
+
+export function serialiseCodexState(state: CodexState): string {
+  return JSON.stringify({ ...scrubbedThread(state), below: state.below.map(scrubbedThread) })
+}
+
+function scrubbedThread<T extends Thread & { readonly firstCwd?: string | null }>(thread: T): T {
+  return {
+    ...thread,
+    cliVersion: scrubNullable(thread.cliVersion),
+    cwd: scrubNullable(thread.cwd),
+    branch: scrubNullable(thread.branch),
+    ...(thread.firstCwd === undefined ? {} : { firstCwd: scrubNullable(thread.firstCwd) }),
+  }
+}
+
+function scrubNullable(value: string | null): string | null {
+  return value === null ? null : scrubSecrets(value)
+}
+
 export function restoreCodexState(json: string): CodexState {
   const raw = parseObject(json)
   if (raw === null) return initialCodexState
@@ -116,14 +145,28 @@ export function restoreCodexState(json: string): CodexState {
   }
 }
 
+/** Tool names repeat (`exec_command`, `apply_patch`): the last one scrubbed is remembered. */
+let lastName = { raw: '', scrubbed: '' }
+
+function scrubbedName(name: string): string {
+  if (name !== lastName.raw) lastName = { raw: name, scrubbed: scrubSecrets(name) }
+  return lastName.scrubbed
+}
+
 function restoreThread(raw: Record<string, unknown>): Thread {
   return {
-    sessionId: stringOrNull(raw.sessionId),
+    // Older states kept these raw; scrubbing again changes nothing.
+    sessionId: threadId(stringOrNull(raw.sessionId)),
     cliVersion: stringOrNull(raw.cliVersion),
     cwd: stringOrNull(raw.cwd),
     branch: stringOrNull(raw.branch),
     subagent: raw.subagent === true,
-    calls: Array.isArray(raw.calls) ? raw.calls.filter(isCall).slice(-maxCalls) : [],
+    calls: Array.isArray(raw.calls)
+      ? raw.calls
+          .filter(isCall)
+          .slice(-maxCalls)
+          .map(([id, name]) => [asFingerprint(id), scrubbedName(name)] as const)
+      : [],
     said: Array.isArray(raw.said) ? raw.said.filter(isSaid).slice(-maxSaid) : [],
   }
 }
@@ -131,9 +174,9 @@ function restoreThread(raw: Record<string, unknown>): Thread {
 /** Remembers the tool name of a call so its output, a few records later, can be named. */
 export function rememberCall(state: CodexState, callId: string | null, toolName: string): CodexState {
   if (callId === null) return state
-  const id = callId.slice(0, maxCallField)
+  const id = fingerprint(callId.slice(0, maxCallField))
   const calls = state.calls.filter(([known]) => known !== id)
-  calls.push([id, toolName.slice(0, maxCallField)])
+  calls.push([id, scrubbedName(toolName.slice(0, maxCallField))])
   return { ...state, calls: calls.length > maxCalls ? calls.slice(-maxCalls) : calls }
 }
 
@@ -142,8 +185,8 @@ export function takeCall(
   state: CodexState,
   callId: string | null,
 ): { state: CodexState; toolName: string | null } {
-  if (callId === null) return { state, toolName: null }
-  const id = callId.slice(0, maxCallField)
+  if (callId === null || state.calls.length === 0) return { state, toolName: null }
+  const id = fingerprint(callId.slice(0, maxCallField))
   const call = state.calls.find(([known]) => known === id)
   if (call === undefined) return { state, toolName: null }
   return { state: { ...state, calls: state.calls.filter((entry) => entry !== call) }, toolName: call[1] }
