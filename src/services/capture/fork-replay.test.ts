@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import { type CaptureFixture, captureFixture } from '../../../test/helpers/capture-fixture.ts'
 import { corpusDir } from '../../../test/helpers/corpus.ts'
+import { claudeReader } from '../../transcripts/claude/claude-reader.ts'
 import { codexReader } from '../../transcripts/codex/codex-reader.ts'
 
 /*
@@ -102,4 +103,46 @@ test('whichever of parent and child is read first, the parent history is stored 
     // The second file adds only what the first did not hold: the child's own two events, or nothing.
     assert.equal(inserted[1], order[1] === 'child' ? 2 : 0)
   }
+})
+
+test("a Claude subagent's transcript numbers its events apart from its session's, though it carries the session's id", async () => {
+  await using f = captureFixture()
+  const record = (extra: Record<string, unknown>) =>
+    `${JSON.stringify({
+      type: 'assistant',
+      sessionId: 'sess-1',
+      cwd: '/work/widget',
+      version: '2.1.80',
+      timestamp: '2026-11-29T10:00:00.000Z',
+      message: { role: 'assistant', model: 'm', content: [{ type: 'text', text: 'On it.' }] },
+      ...extra,
+    })}\n`
+  const options = { scope: { since: null, contains: () => true }, readerFor: () => claudeReader }
+  const main = f.write(
+    'sess-1.jsonl',
+    record({
+      uuid: 'u1',
+      message: { id: 'm1', role: 'assistant', model: 'm', content: [{ type: 'text', text: 'On it.' }] },
+    }),
+  )
+  const agent = f.write(
+    'sess-1/subagents/agent-a1.jsonl',
+    record({
+      uuid: 'u2',
+      isSidechain: true,
+      agentId: 'a1',
+      message: { id: 'm2', role: 'assistant', model: 'm', content: [{ type: 'text', text: 'On it.' }] },
+    }),
+  )
+  f.capture(options).syncFile({ path: main, vendor: 'claude' }, { mode: 'backfill' })
+  f.capture(options).syncFile({ path: agent, vendor: 'claude' }, { mode: 'backfill' })
+  const events = f.events()
+  assert.deepEqual(
+    events.map((event) => [event.kind, event.sessionId, event.text]),
+    [
+      ['assistant', 'sess-1', 'On it.'],
+      ['assistant', 'sess-1', 'On it.'],
+    ],
+  )
+  assert.notEqual(events[0]?.id, events[1]?.id)
 })

@@ -1,7 +1,7 @@
 import { basename } from 'node:path'
 import type { Db, Statement } from '../database.ts'
 import { deleteEventsOfSourceFile, type EventInsert, EventWriter } from '../memory/event-table.ts'
-import { rebuildSessions, SessionWriter } from '../memory/session-table.ts'
+import { rebuildSessions, SessionWriter, sessionTouchOf } from '../memory/session-table.ts'
 import {
   progressParameters,
   resetSourceFile,
@@ -183,21 +183,8 @@ export class CaptureStore {
       }
     }
     for (const { first, last, count } of bySession.values()) {
-      this.#sessions.touch(sessionTouch(first, count))
-      if (last !== first) this.#sessions.touch(sessionTouch(last, 0))
+      this.#sessions.touch(sessionTouchOf(first, count))
+      if (last !== first) this.#sessions.touch(sessionTouchOf(last, 0))
     }
-  }
-}
-
-function sessionTouch(event: EventInsert, events: number) {
-  return {
-    id: event.sessionId,
-    vendor: event.vendor,
-    author: event.author,
-    cliVersion: event.cliVersion,
-    cwd: event.cwd,
-    branch: event.branch,
-    at: event.at,
-    events,
   }
 }

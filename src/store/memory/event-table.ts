@@ -58,6 +58,15 @@ export interface EventInsert {
   readonly shareable: boolean
 }
 
+/** The row a teammate's event (the wire shape) is stored as: the local columns are this machine's. */
+export function eventInsertOf(
+  event: Event,
+  local: { readonly sourceFileId: number | null; readonly joinKey: string | null },
+): EventInsert {
+  const { sourcePath: _path, at, ...fields } = event
+  return { ...fields, at: Date.parse(at), ...local }
+}
+
 export type InsertOutcome = 'inserted' | 'duplicate'
 
 /**
@@ -189,6 +198,13 @@ export interface StoredEvent extends Event {
   readonly seq: number
 }
 
+/** The wire shape of a stored event: what is shared with the team. */
+export function wireEventOf(stored: StoredEvent): Event {
+  const { seq: _seq, ...event } = stored
+  return event
+}
+
+/** The one mapping from an event row (`eventSelect`) to its shape; every other shape is derived from it. */
 export function toStoredEvent(raw: unknown): StoredEvent {
   const row = raw as EventRowRaw
   return {

@@ -6,8 +6,8 @@ import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import { ensureSourceFile, recordSourceFileScope } from '../capture/source-file-table.ts'
 import type { Db, Statement } from '../database.ts'
 import { appendLeaseLog } from '../leases/lease-table.ts'
-import { EventWriter } from '../memory/event-table.ts'
-import { SessionWriter } from '../memory/session-table.ts'
+import { EventWriter, eventInsertOf } from '../memory/event-table.ts'
+import { SessionWriter, sessionTouchOf } from '../memory/session-table.ts'
 import { mirrorGrant, mirrorRelease } from './lease-mirror.ts'
 import { readSyncState, type SyncOrigin, writeCursor } from './state-table.ts'
 
@@ -109,40 +109,10 @@ export class RecordApplier {
 
   #insertEvent(event: Event, gseq: number, receivedAt: number): boolean {
     if (this.#exists.get(event.id) !== undefined) return false
-    const at = Date.parse(event.at)
-    this.#events.insert({
-      id: event.id,
-      kind: event.kind,
-      vendor: event.vendor,
-      cliVersion: event.cliVersion,
-      sessionId: event.sessionId,
-      author: event.author,
-      cwd: event.cwd,
-      branch: event.branch,
-      at,
-      sourceFileId: this.#remoteFile(event, receivedAt),
-      byteOffset: event.byteOffset,
-      part: event.part,
-      toolName: event.toolName,
-      callId: event.callId,
-      joinKey: null,
-      text: event.text,
-      fullSize: event.fullSize,
-      shareable: event.shareable,
-    })
+    const row = eventInsertOf(event, { sourceFileId: this.#remoteFile(event, receivedAt), joinKey: null })
+    this.#events.insert(row)
     this.#markRemote.run(gseq, receivedAt, event.id)
-    if (event.kind !== 'note') {
-      this.#sessions.touch({
-        id: event.sessionId,
-        vendor: event.vendor,
-        author: event.author,
-        cliVersion: event.cliVersion,
-        cwd: event.cwd,
-        branch: event.branch,
-        at,
-        events: 1,
-      })
-    }
+    if (event.kind !== 'note') this.#sessions.touch(sessionTouchOf(row, 1))
     return true
   }
 
