@@ -50,7 +50,6 @@ const sha256Hex: (text: string) => string =
 
 /** The transcript file events are converted for. */
 export interface EventSource {
-  readonly path: string
   readonly vendor: TranscriptVendor
   readonly sourceFileId: number
   /** The project's human: an agent session acts for its human. */

@@ -60,7 +60,7 @@ export function* readBatches(
   const builder = new BatchBuilder(
     reader,
     new EventConverter(
-      { path: row.path, vendor: row.vendor, sourceFileId: row.id, author: ctx.author },
+      { vendor: row.vendor, sourceFileId: row.id, author: ctx.author },
       fresh ? '{}' : row.threadOrdinals,
     ),
     fresh ? reader.initialState() : reader.restore(row.readerState),
