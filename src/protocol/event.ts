@@ -22,7 +22,11 @@ export const vendorSchema = z.enum(['claude', 'codex', 'sangam'])
 export type Vendor = z.infer<typeof vendorSchema>
 
 export const eventSchema = z.object({
-  /** Deterministic: derived from source file, byte offset and part, so a replay yields the same id. */
+  /**
+   * Deterministic: derived from the event's history (its session, a subagent, a parent's copied
+   * history), its number there and its scrubbed content, so a replay, a move or a copy of the
+   * history yields the same id, and changed words a new one.
+   */
   id: z.string(),
   kind: eventKindSchema,
   vendor: vendorSchema,

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3'
 import type { Clock } from '../shared/clock.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
-import { createSourceFileTable } from './capture/source-file-table.ts'
+import { addThreadOrdinals, createSourceFileTable } from './capture/source-file-table.ts'
 import { createUnknownShapeTable } from './capture/unknown-shape-table.ts'
 import { addLeasePatternRegex, createLeaseTables } from './leases/lease-table.ts'
 import { createBriefCursorTable } from './memory/brief-cursor-table.ts'
@@ -37,6 +37,7 @@ export const migrations: readonly Migration[] = [
   { version: 2, name: 'leases', sql: createLeaseTables },
   { version: 3, name: 'sync', sql: createSyncTables },
   { version: 4, name: 'lease pattern regex', sql: addLeasePatternRegex },
+  { version: 5, name: 'thread ordinals', sql: addThreadOrdinals },
 ]
 
 export const schemaVersion = migrations.reduce((max, step) => Math.max(max, step.version), 0)

@@ -19,7 +19,8 @@ export type LineClass = 'captured' | 'skipped' | 'unknown' | 'unparseable'
  * - duplicate: the same content is captured from another record (Codex event_msg mirrors, replays);
  * - injected: text the CLI injected, not typed by the human and not said by the agent (environment,
  *   AGENTS.md, permissions, skill listings);
- * - fork-history: history a forked or spawned thread copied from its parent;
+ * - fork-history: history a forked thread copied from its parent, met by a state from an older sangam
+ *   (a copy is now read as the parent's thread, see `codex-reader.ts`);
  * - mirror: a copy of a record that lives in another file (Claude agent_progress of a subagent);
  * - encrypted: reasoning that is only available encrypted (counted, never stored);
  * - empty: a record whose content is empty (an empty thinking block, an empty message);
@@ -53,6 +54,13 @@ export interface ReadEvent {
    * An event whose joinKey already exists in the same file is appended to that event instead.
    */
   readonly joinKey: string | null
+  /**
+   * The history the event belongs to when it is not simply its session's: a Claude subagent's
+   * transcript (same session, its own agent), a Codex thread's copy of its parent's history (the
+   * parent's session). Capture numbers events per history; an event's id is its history, its
+   * number there and its content, so a copy of a history gets the ids of the original.
+   */
+  readonly thread?: string | undefined
 }
 
 /** What the reader says about one JSON value found on a line. */

@@ -1,48 +1,13 @@
 import { scrubSecrets } from '../../core/secrets/scrubber.ts'
 import { isRecord } from '../../shared/is-record.ts'
 import type { UnknownShapeSeen } from '../../store/capture/capture-store.ts'
-import type { SourceFileRow } from '../../store/capture/source-file-table.ts'
+import type { LineCounters } from '../../store/capture/source-file-table.ts'
 import type { EventInsert } from '../../store/memory/event-table.ts'
 import { parseJsonValues } from '../../transcripts/json-values.ts'
 import type { JsonlLine } from '../../transcripts/jsonl-file-reader.ts'
 import { combineOutcomes } from '../../transcripts/line-outcome.ts'
 import type { ReadOutcome, TranscriptReader } from '../../transcripts/transcript-reader.ts'
 import type { EventConverter } from './event-converter.ts'
-
-/** How every non-blank line of a file was accounted for; captured + skipped + unknown + unparseable = lines. */
-export interface LineCounters {
-  lines: number
-  captured: number
-  skipped: number
-  unknown: number
-  unparseable: number
-  encryptedReasoning: number
-  skipReasons: Record<string, number>
-}
-
-export function zeroCounters(): LineCounters {
-  return {
-    lines: 0,
-    captured: 0,
-    skipped: 0,
-    unknown: 0,
-    unparseable: 0,
-    encryptedReasoning: 0,
-    skipReasons: {},
-  }
-}
-
-export function countersOf(row: SourceFileRow): LineCounters {
-  return {
-    lines: row.lines,
-    captured: row.captured,
-    skipped: row.skipped,
-    unknown: row.unknown,
-    unparseable: row.unparseable,
-    encryptedReasoning: row.encryptedReasoning,
-    skipReasons: { ...row.skipReasons },
-  }
-}
 
 /**
  * Runs lines through a vendor reader and collects what one commit will store: the events (in file
@@ -74,6 +39,11 @@ export class BatchBuilder<State> {
 
   get state(): State {
     return this.#state
+  }
+
+  /** How the converter has numbered each history so far (stored with the batch). */
+  ordinals(): string {
+    return this.#converter.ordinals()
   }
 
   /** Lines and bytes consumed since the last `take()`. */
@@ -131,12 +101,16 @@ export class BatchBuilder<State> {
       const reason = line.reason ?? 'unspecified'
       counters.skipReasons[reason] = (counters.skipReasons[reason] ?? 0) + 1
     }
-    const cliVersion = this.#reader.facts(this.#state).cliVersion
+    let cliVersion: string | null | undefined
     for (const outcome of outcomes) {
       counters.encryptedReasoning += outcome.encryptedReasoning ?? 0
       if (!outcome.unknown) continue
       // Shapes are keys and types, but they are stored text like any other.
       const { recordType, signature } = outcome.unknown
+      if (cliVersion === undefined) {
+        const version = this.#reader.facts(this.#state).cliVersion
+        cliVersion = version === null ? null : scrubSecrets(version)
+      }
       this.#shapes.push({
         cliVersion,
         recordType: scrubSecrets(recordType),

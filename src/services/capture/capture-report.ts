@@ -1,32 +1,29 @@
 import { statSync } from 'node:fs'
-import { listSourceFiles, type SourceFileRow } from '../../store/capture/source-file-table.ts'
+import {
+  countersOf,
+  type LineCounters,
+  listSourceFiles,
+  type SourceFileRow,
+} from '../../store/capture/source-file-table.ts'
 import { listUnknownShapes } from '../../store/capture/unknown-shape-table.ts'
 import type { Db } from '../../store/database.ts'
 
 /** How one transcript file was accounted for: captured + skipped + unknown + unparseable = lines. */
-export interface FileReport {
+export interface FileReport extends Readonly<LineCounters> {
   readonly path: string
   readonly vendor: string
   /** False when the file has gone since it was read (swept by its CLI, or moved). */
   readonly present: boolean
   readonly sessionId: string | null
   readonly cliVersion: string | null
-  /** Non-blank lines consumed. */
-  readonly lines: number
-  readonly captured: number
-  readonly skipped: number
-  readonly unknown: number
-  readonly unparseable: number
   /** Events stored from this file. */
   readonly events: number
-  readonly skipReasons: Record<string, number>
   readonly unknownShapes: readonly {
     readonly recordType: string
     readonly signature: string
     readonly cliVersion: string
     readonly count: number
   }[]
-  readonly encryptedReasoning: number
   /** Bytes consumed; always at a line boundary. */
   readonly offset: number
   readonly size: number
@@ -36,15 +33,9 @@ export interface FileReport {
   readonly resets: number
 }
 
-export interface CaptureTotals {
+export interface CaptureTotals extends Readonly<Omit<LineCounters, 'skipReasons'>> {
   readonly files: number
-  readonly lines: number
-  readonly captured: number
-  readonly skipped: number
-  readonly unknown: number
-  readonly unparseable: number
   readonly events: number
-  readonly encryptedReasoning: number
   readonly pendingBytes: number
 }
 
@@ -94,20 +85,14 @@ function fileReport(db: Db, row: SourceFileRow): FileReport {
     present: size !== null,
     sessionId: row.sessionId,
     cliVersion: row.cliVersion,
-    lines: row.lines,
-    captured: row.captured,
-    skipped: row.skipped,
-    unknown: row.unknown,
-    unparseable: row.unparseable,
+    ...countersOf(row),
     events: row.events,
-    skipReasons: row.skipReasons,
     unknownShapes: listUnknownShapes(db, row.id).map((shape) => ({
       recordType: shape.recordType,
       signature: shape.signature,
       cliVersion: shape.cliVersion,
       count: shape.count,
     })),
-    encryptedReasoning: row.encryptedReasoning,
     offset: row.offset,
     size: size ?? row.size,
     pendingBytes: size === null ? 0 : Math.max(0, size - row.offset),

@@ -8,9 +8,20 @@ import { eventId, maxToolOutputChars } from './event-converter.ts'
 
 const cwd = '/work/widget'
 
-test('an event id is sha256 of path, byte offset and part, as every earlier version computed it', () => {
-  // Ids already stored must be found again on a re-read, whichever hashing API computes them.
-  assert.equal(eventId('/home/zoë/.codex/rollout.jsonl', 1234, 2), 'ev_f649233cebd748f66684d251')
+test('an event id is sha256 of its history, its number there and its content, whichever hashing API computes it', () => {
+  const identity = {
+    vendor: 'codex',
+    thread: '019d7d08-46c9-7f73-affe-4e6ca9852d56',
+    ordinal: 3,
+    kind: 'human',
+    toolName: null,
+    callId: null,
+    text: 'fix the parser, zoë',
+  } as const
+  assert.equal(eventId(identity), 'ev_e5c9fc9c1fb9b9ab75d2a544')
+  assert.notEqual(eventId({ ...identity, text: 'fix the lexer, zoë' }), eventId(identity))
+  assert.notEqual(eventId({ ...identity, ordinal: 4 }), eventId(identity))
+  assert.notEqual(eventId({ ...identity, thread: 'other' }), eventId(identity))
 })
 
 test('an in-scope transcript is captured with deterministic ids, the human as author, and every line accounted for', async () => {
@@ -41,7 +52,19 @@ test('an in-scope transcript is captured with deterministic ids, the human as au
     ],
   )
   const humanOffset = toyLine({ t: 'meta' }).length
-  assert.equal(events[0]?.id, eventId(path, humanOffset, 0))
+  assert.equal(
+    events[0]?.id,
+    eventId({
+      vendor: 'claude',
+      thread: 's1',
+      ordinal: 0,
+      kind: 'human',
+      toolName: null,
+      callId: null,
+      text: 'fix the parser',
+    }),
+  )
+  assert.equal(events[0]?.byteOffset, humanOffset)
   const row = f.row('s1.jsonl')
   assert.deepEqual(
     [row.lines, row.captured, row.skipped, row.unknown, row.unparseable, row.events, row.encryptedReasoning],

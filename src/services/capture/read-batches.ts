@@ -1,10 +1,11 @@
 import { fstatSync, readSync } from 'node:fs'
+import { scrubSecrets } from '../../core/secrets/scrubber.ts'
 import type { CaptureBatch } from '../../store/capture/capture-store.ts'
-import type { SourceFileRow } from '../../store/capture/source-file-table.ts'
+import { countersOf, type SourceFileRow, zeroCounters } from '../../store/capture/source-file-table.ts'
 import { ByteFingerprint } from '../../transcripts/byte-fingerprint.ts'
 import { JsonlFileReader, type JsonlLine } from '../../transcripts/jsonl-file-reader.ts'
 import type { TranscriptReader, TranscriptVendor } from '../../transcripts/transcript-reader.ts'
-import { BatchBuilder, countersOf, zeroCounters } from './batch.ts'
+import { BatchBuilder } from './batch.ts'
 import { EventConverter } from './event-converter.ts'
 
 /** What reading needs besides the file: no database, so a worker thread can do it too. */
@@ -58,7 +59,10 @@ export function* readBatches(
   const fresh = start.offset === 0
   const builder = new BatchBuilder(
     reader,
-    new EventConverter({ path: row.path, vendor: row.vendor, sourceFileId: row.id, author: ctx.author }),
+    new EventConverter(
+      { vendor: row.vendor, sourceFileId: row.id, author: ctx.author },
+      fresh ? '{}' : row.threadOrdinals,
+    ),
     fresh ? reader.initialState() : reader.restore(row.readerState),
     fresh ? zeroCounters() : countersOf(row),
   )
@@ -83,8 +87,8 @@ export function* readBatches(
       unknownShapes,
       progress: {
         id: row.id,
-        sessionId: facts.sessionId,
-        cliVersion: facts.cliVersion,
+        sessionId: scrubNullable(facts.sessionId),
+        cliVersion: scrubNullable(facts.cliVersion),
         firstCwd: row.firstCwd,
         inScope: true,
         offset: lines.position,
@@ -93,6 +97,7 @@ export function* readBatches(
         size: Math.max(stat.size, lines.position),
         mtime: Math.floor(stat.mtimeMs),
         readerState: reader.serialise(builder.state),
+        threadOrdinals: builder.ordinals(),
         ...builder.counters,
         skipReasons: { ...builder.counters.skipReasons },
         updatedAt: ctx.now(),
@@ -142,4 +147,8 @@ function isLineBreakAt(fd: number, offset: number): boolean {
   const byte = Buffer.alloc(1)
   if (readSync(fd, byte, 0, 1, offset) === 0) return true // nothing appended yet
   return byte[0] === 0x0a || byte[0] === 0x0d
+}
+
+function scrubNullable(value: string | null): string | null {
+  return value === null ? null : scrubSecrets(value)
 }

@@ -6,6 +6,7 @@ import { captureFixture, eventIdentity } from '../../../test/helpers/capture-fix
 import { toyLine, toyReader } from '../../../test/helpers/capture-toy-reader.ts'
 import { silentLogger } from '../../shared/logger.ts'
 import { openDatabaseFile } from '../../store/database.ts'
+import { OutboxReader } from '../../store/sync/outbox.ts'
 import { Capture } from './capture.ts'
 
 const cwd = '/work/widget'
@@ -43,6 +44,48 @@ test('a file rewritten in place with the same size is detected by its fingerprin
     f.events().map((event) => event.text),
     ['line 1', 'line 3'],
   )
+})
+
+test('a file rewritten with other words gives them new ids, stores them in place of the old, and queues them for the team', async () => {
+  await using f = captureFixture()
+  const path = f.write('w.jsonl', line(1) + line(2) + line(3))
+  const capture = f.capture()
+  capture.syncFile({ path, vendor: 'claude' }, { mode: 'backfill' })
+  const before = f.events()
+  // As if a server had received every event: the push watermark is the newest seq.
+  const pushedTo = Math.max(...before.map((event) => event.seq))
+
+  f.write('w.jsonl', line(1) + toyLine({ t: 'h', s: 'sx', text: 'other words' }) + line(3).replace('3', '4'))
+  assert.equal(capture.syncFile({ path, vendor: 'claude' }, { mode: 'backfill' }).reset, true)
+
+  const after = f.events()
+  assert.deepEqual(
+    after.map((event) => event.text),
+    ['line 1', 'other words', 'line 4'],
+  )
+  assert.equal(after[0]?.id, before[0]?.id, 'unchanged content keeps its id')
+  assert.notEqual(after[1]?.id, before[1]?.id)
+  assert.notEqual(after[2]?.id, before[2]?.id)
+  const outbox = new OutboxReader(f.db).read(pushedTo, ['human', 'assistant'], 100)
+  assert.deepEqual(
+    outbox.events.map(({ event }) => [event.id, event.text]),
+    after.map((event) => [event.id, event.text]),
+    'every event of the new generation is above the watermark, so it is pushed; the server keeps what it has by id',
+  )
+})
+
+test('the same transcript read at another path (or by another machine) gets the same ids', async () => {
+  await using a = captureFixture()
+  await using b = captureFixture()
+  const content = line(1) + line(2) + toyLine({ t: 'a', s: 'sx', text: 'line 1' })
+  a.capture().syncFile({ path: a.write('one/x.jsonl', content), vendor: 'claude' }, { mode: 'backfill' })
+  b.capture().syncFile({ path: b.write('two/y.jsonl', content), vendor: 'claude' }, { mode: 'backfill' })
+  const ids = a.events().map((event) => event.id)
+  assert.deepEqual(
+    b.events().map((event) => event.id),
+    ids,
+  )
+  assert.equal(new Set(ids).size, 3)
 })
 
 test('a file rewritten shorter is read again', async () => {
@@ -140,11 +183,8 @@ test('resuming from any commit point yields exactly the events of one uninterrup
       .syncFile({ path, vendor: 'claude' }, { mode: 'backfill', maxCommits: 1 }).status
     assert.ok(round < 100)
   }
-  const rename = (text: string): string => text.replace(wholePath, path)
-  assert.deepEqual(
-    pieces.events().map((event) => rename(eventIdentity(event)).replace(/^ev_\w+/, '')),
-    whole.events().map((event) => rename(eventIdentity(event)).replace(/^ev_\w+/, '')),
-  )
+  // Ids included: they depend on what the events say, never on the path or on where commits fell.
+  assert.deepEqual(pieces.events().map(eventIdentity), whole.events().map(eventIdentity))
   const a = whole.row('c.jsonl')
   const b = pieces.row('c.jsonl')
   assert.deepEqual(

@@ -3,7 +3,7 @@ import type { Event } from '../../protocol/event.ts'
 import type { Actor } from '../../protocol/lease.ts'
 import type { EventRecordDraft } from '../../protocol/sync/record.ts'
 import { eventRecordType } from '../../protocol/sync/records/event.ts'
-import type { StoredEvent } from '../../store/memory/event-table.ts'
+import { type StoredEvent, wireEventOf } from '../../store/memory/event-table.ts'
 import { cliSession } from '../memory/note.ts'
 
 /** A record ready to push, with its size on the wire. */
@@ -20,22 +20,11 @@ export interface SizedDraft {
  */
 export function eventDraft(event: StoredEvent, maxBytes: number): SizedDraft {
   const payload: Event = {
-    id: event.id,
-    kind: event.kind,
-    vendor: event.vendor,
-    cliVersion: event.cliVersion,
-    sessionId: event.sessionId,
-    author: event.author,
+    ...wireEventOf(event),
     cwd: scrubNullable(event.cwd),
     branch: scrubNullable(event.branch),
-    at: event.at,
-    sourcePath: event.sourcePath,
-    byteOffset: event.byteOffset,
-    part: event.part,
     toolName: scrubNullable(event.toolName),
-    callId: event.callId,
     text: scrubSecrets(event.text),
-    fullSize: event.fullSize,
     // Only shared kinds reach the outbox; tool output only when the project opted in.
     shareable: true,
   }

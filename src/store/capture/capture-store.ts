@@ -1,8 +1,13 @@
 import { basename } from 'node:path'
 import type { Db, Statement } from '../db.ts'
 import { deleteEventsOfSourceFile, type EventInsert, EventWriter } from '../memory/event-table.ts'
-import { rebuildSessions, SessionWriter } from '../memory/session-table.ts'
-import { resetSourceFile, type SourceFileProgress } from './source-file-table.ts'
+import { rebuildSessions, SessionWriter, sessionTouchOf } from '../memory/session-table.ts'
+import {
+  progressParameters,
+  resetSourceFile,
+  type SourceFileProgress,
+  writeProgressSql,
+} from './source-file-table.ts'
 import { deleteUnknownShapes } from './unknown-shape-table.ts'
 
 /** An unknown record shape met at `offset`, recorded for doctor. */
@@ -57,14 +62,7 @@ export class CaptureStore {
     this.#events = new EventWriter(db)
     this.#sessions = new SessionWriter(db)
     this.#current = db.prepare('SELECT offset, fingerprint, events FROM source_file WHERE id = ?')
-    this.#progress = db.prepare(
-      /*sql*/ `UPDATE source_file SET session_id = @sessionId, cli_version = @cliVersion, first_cwd = @firstCwd,
-        in_scope = @inScope, offset = @offset, fingerprint = @fingerprint, tail_open = @tailOpen, size = @size,
-        mtime = @mtime, reader_state = @readerState, lines = @lines, captured = @captured, skipped = @skipped,
-        unknown = @unknown, unparseable = @unparseable, events = @events, encrypted_reasoning = @encryptedReasoning,
-        skip_reasons = @skipReasons, updated_at = @updatedAt
-      WHERE id = @id`,
-    )
+    this.#progress = db.prepare(writeProgressSql)
     this.#shape = db.prepare(
       /*sql*/ `INSERT INTO unknown_shape (source_file_id, cli_version, record_type, signature, count, first_offset)
                VALUES (?, ?, ?, ?, 1, ?)
@@ -131,13 +129,14 @@ export class CaptureStore {
       return { committed: false }
     }
     let before = current.events
+    let seqFloor: number | null = null
     if (batch.reset) {
-      deleteEventsOfSourceFile(this.#db, batch.sourceFileId)
+      seqFloor = deleteEventsOfSourceFile(this.#db, batch.sourceFileId).maxSeq + 1
       deleteUnknownShapes(this.#db, batch.sourceFileId)
       resetSourceFile(this.#db, batch.sourceFileId, batch.progress.updatedAt)
       before = 0
     }
-    const { inserted, appended } = this.#applyEvents(batch)
+    const { inserted, appended } = this.#applyEvents(batch, seqFloor)
     for (const shape of batch.unknownShapes) {
       this.#shape.run(
         batch.sourceFileId,
@@ -147,28 +146,26 @@ export class CaptureStore {
         shape.offset,
       )
     }
-    const progress = batch.progress
-    this.#progress.run({
-      ...progress,
-      inScope: progress.inScope === null ? null : progress.inScope ? 1 : 0,
-      tailOpen: progress.tailOpen ? 1 : 0,
-      skipReasons: JSON.stringify(progress.skipReasons),
-      events: before + inserted.length,
-    })
+    this.#progress.run(progressParameters({ ...batch.progress, events: before + inserted.length }))
     if (batch.reset) rebuildSessions(this.#db)
     else this.#touchSessions(inserted)
     return { committed: true, inserted: inserted.length, appended }
   }
 
-  #applyEvents(batch: CaptureBatch): { inserted: EventInsert[]; appended: number } {
+  /** `seqFloor`: the seq the first inserted event must take (after a reset deleted the newest rows). */
+  #applyEvents(batch: CaptureBatch, seqFloor: number | null): { inserted: EventInsert[]; appended: number } {
     const inserted: EventInsert[] = []
     let appended = 0
+    let seq = seqFloor
     for (const event of batch.events) {
       if (event.joinKey !== null && this.#events.append(batch.sourceFileId, event.joinKey, event.text)) {
         appended++
         continue
       }
-      if (this.#events.insert(event) === 'inserted') inserted.push(event)
+      if (this.#events.insert(event, seq) === 'inserted') {
+        inserted.push(event)
+        seq = null
+      }
     }
     return { inserted, appended }
   }
@@ -186,21 +183,8 @@ export class CaptureStore {
       }
     }
     for (const { first, last, count } of bySession.values()) {
-      this.#sessions.touch(sessionTouch(first, count))
-      if (last !== first) this.#sessions.touch(sessionTouch(last, 0))
+      this.#sessions.touch(sessionTouchOf(first, count))
+      if (last !== first) this.#sessions.touch(sessionTouchOf(last, 0))
     }
-  }
-}
-
-function sessionTouch(event: EventInsert, events: number) {
-  return {
-    id: event.sessionId,
-    vendor: event.vendor,
-    author: event.author,
-    cliVersion: event.cliVersion,
-    cwd: event.cwd,
-    branch: event.branch,
-    at: event.at,
-    events,
   }
 }

@@ -31,7 +31,29 @@ export const createSourceFileTable = /*sql*/ `
     updated_at          INTEGER NOT NULL DEFAULT 0
   );`
 
-export interface SourceFileRow {
+/**
+ * Migration 5: how many events capture has numbered in each history a file holds (the file's own
+ * session, a parent's replayed history, a subagent), as JSON `{thread: count}`. An event id is
+ * derived from its history, its number in it and its content, so the counts are stored in the same
+ * transaction as the events, like the reader state.
+ */
+export const addThreadOrdinals = /*sql*/ `
+  ALTER TABLE source_file ADD COLUMN thread_ordinals TEXT NOT NULL DEFAULT '{}';`
+
+/** How every non-blank line of a file was accounted for; captured + skipped + unknown + unparseable = lines. */
+export interface LineCounters {
+  /** Non-blank lines consumed. */
+  lines: number
+  captured: number
+  skipped: number
+  unknown: number
+  unparseable: number
+  /** Encrypted reasoning items: counted, never stored. */
+  encryptedReasoning: number
+  skipReasons: Record<string, number>
+}
+
+export interface SourceFileRow extends Readonly<LineCounters> {
   readonly id: number
   readonly path: string
   readonly vendor: 'claude' | 'codex'
@@ -45,21 +67,43 @@ export interface SourceFileRow {
   readonly size: number
   readonly mtime: number
   readonly readerState: string
-  readonly lines: number
-  readonly captured: number
-  readonly skipped: number
-  readonly unknown: number
-  readonly unparseable: number
+  /** JSON `{thread: events numbered}` (see `addThreadOrdinals`). */
+  readonly threadOrdinals: string
+  /** Events stored from this file. */
   readonly events: number
-  readonly encryptedReasoning: number
-  readonly skipReasons: Record<string, number>
   readonly resets: number
   readonly updatedAt: number
+}
+
+export function zeroCounters(): LineCounters {
+  return {
+    lines: 0,
+    captured: 0,
+    skipped: 0,
+    unknown: 0,
+    unparseable: 0,
+    encryptedReasoning: 0,
+    skipReasons: {},
+  }
+}
+
+/** A fresh copy of a row's counters, to count on from. */
+export function countersOf(row: Readonly<LineCounters>): LineCounters {
+  return {
+    lines: row.lines,
+    captured: row.captured,
+    skipped: row.skipped,
+    unknown: row.unknown,
+    unparseable: row.unparseable,
+    encryptedReasoning: row.encryptedReasoning,
+    skipReasons: { ...row.skipReasons },
+  }
 }
 
 const selectColumns = /*sql*/ `
   id, path, vendor, session_id AS sessionId, cli_version AS cliVersion, first_cwd AS firstCwd,
   in_scope AS inScope, offset, fingerprint, tail_open AS tailOpen, size, mtime, reader_state AS readerState,
+  thread_ordinals AS threadOrdinals,
   lines, captured, skipped, unknown, unparseable, events, encrypted_reasoning AS encryptedReasoning,
   skip_reasons AS skipReasons, resets, updated_at AS updatedAt`
 
@@ -121,21 +165,26 @@ export function ensureSourceFile(
 /** What one read of a file changes; applied in the same transaction as the events it produced. */
 export type SourceFileProgress = Omit<SourceFileRow, 'path' | 'vendor' | 'resets'>
 
-export function writeSourceFileProgress(db: Db, progress: SourceFileProgress): void {
-  cachedStatement(
-    db,
-    /*sql*/ `UPDATE source_file SET session_id = @sessionId, cli_version = @cliVersion, first_cwd = @firstCwd,
-      in_scope = @inScope, offset = @offset, fingerprint = @fingerprint, tail_open = @tailOpen, size = @size,
-      mtime = @mtime, reader_state = @readerState, lines = @lines, captured = @captured, skipped = @skipped,
-      unknown = @unknown, unparseable = @unparseable, events = @events, encrypted_reasoning = @encryptedReasoning,
-      skip_reasons = @skipReasons, updated_at = @updatedAt
-    WHERE id = @id`,
-  ).run({
+/** The statement that writes a file's progress; its parameters are `progressParameters`. */
+export const writeProgressSql = /*sql*/ `
+  UPDATE source_file SET session_id = @sessionId, cli_version = @cliVersion, first_cwd = @firstCwd,
+    in_scope = @inScope, offset = @offset, fingerprint = @fingerprint, tail_open = @tailOpen, size = @size,
+    mtime = @mtime, reader_state = @readerState, thread_ordinals = @threadOrdinals, lines = @lines,
+    captured = @captured, skipped = @skipped, unknown = @unknown, unparseable = @unparseable, events = @events,
+    encrypted_reasoning = @encryptedReasoning, skip_reasons = @skipReasons, updated_at = @updatedAt
+  WHERE id = @id`
+
+export function progressParameters(progress: SourceFileProgress): Record<string, unknown> {
+  return {
     ...progress,
     inScope: progress.inScope === null ? null : progress.inScope ? 1 : 0,
     tailOpen: progress.tailOpen ? 1 : 0,
     skipReasons: JSON.stringify(progress.skipReasons),
-  })
+  }
+}
+
+export function writeSourceFileProgress(db: Db, progress: SourceFileProgress): void {
+  cachedStatement(db, writeProgressSql).run(progressParameters(progress))
 }
 
 /**
@@ -146,7 +195,7 @@ export function resetSourceFile(db: Db, id: number, now: number): void {
   cachedStatement(
     db,
     /*sql*/ `UPDATE source_file SET offset = 0, fingerprint = '', tail_open = 0, size = 0, reader_state = '{}',
-      lines = 0, captured = 0, skipped = 0, unknown = 0, unparseable = 0, events = 0, encrypted_reasoning = 0,
+      thread_ordinals = '{}', lines = 0, captured = 0, skipped = 0, unknown = 0, unparseable = 0, events = 0, encrypted_reasoning = 0,
       skip_reasons = '{}', resets = resets + 1, updated_at = ? WHERE id = ?`,
   ).run(now, id)
 }

@@ -2,7 +2,7 @@ import type { Event, EventKind, Vendor } from '../../protocol/event.ts'
 import type { Db, Statement } from '../db.ts'
 
 // event     : every captured event and every note. `seq` is the local insertion order and the FTS rowid;
-//             `id` is deterministic (source file + byte offset + part) so a replay cannot insert twice.
+//             `id` is deterministic (history + number in it + content) so a replay cannot insert twice.
 // join_key  : set on events that later lines may extend (Claude splits one API message over many lines).
 // event_fts : external-content FTS5 over `text`, maintained by EventWriter in the same transaction as
 //             the row (not by triggers, so a backfill can batch it).
@@ -58,6 +58,15 @@ export interface EventInsert {
   readonly shareable: boolean
 }
 
+/** The row a teammate's event (the wire shape) is stored as: the local columns are this machine's. */
+export function eventInsertOf(
+  event: Event,
+  local: { readonly sourceFileId: number | null; readonly joinKey: string | null },
+): EventInsert {
+  const { sourcePath: _path, at, ...fields } = event
+  return { ...fields, at: Date.parse(at), ...local }
+}
+
 export type InsertOutcome = 'inserted' | 'duplicate'
 
 /**
@@ -75,9 +84,9 @@ export class EventWriter {
     // Positional parameters: binding 18 named ones looks each up by name on a fresh object, which
     // showed in a backfill's inserts (about 8 % of their CPU).
     this.#insert = db.prepare(
-      /*sql*/ `INSERT INTO event (id, kind, vendor, cli_version, session_id, author, cwd, branch, at, source_file_id,
-                 byte_offset, part, tool_name, call_id, join_key, text, full_size, shareable)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      /*sql*/ `INSERT INTO event (seq, id, kind, vendor, cli_version, session_id, author, cwd, branch, at,
+                 source_file_id, byte_offset, part, tool_name, call_id, join_key, text, full_size, shareable)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                ON CONFLICT DO NOTHING`,
     )
     this.#ftsInsert = db.prepare('INSERT INTO event_fts (rowid, text) VALUES (?, ?)')
@@ -88,9 +97,13 @@ export class EventWriter {
     this.#setText = db.prepare('UPDATE event SET text = ?, full_size = ? WHERE seq = ?')
   }
 
-  /** Inserts an event and indexes it; a second insert of the same id changes nothing. */
-  insert(event: EventInsert): InsertOutcome {
+  /**
+   * Inserts an event and indexes it; a second insert of the same id changes nothing. `seq` is
+   * null to take the next one; see `nextSeqAbove` for when it must be given.
+   */
+  insert(event: EventInsert, seq: number | null = null): InsertOutcome {
     const result = this.#insert.run(
+      seq,
       event.id,
       event.kind,
       event.vendor,
@@ -132,15 +145,24 @@ export class EventWriter {
   }
 }
 
-/** Deletes every event read from one file (and its index entries); used when the file was rewritten. */
-export function deleteEventsOfSourceFile(db: Db, sourceFileId: number): number {
+/**
+ * Deletes every event read from one file (and its index entries); used when the file was rewritten.
+ * Returns the highest seq the table held before: the events inserted next must be given seqs above
+ * it (SQLite reuses the largest rowids once deleted, and the push watermark is a seq, so a reused
+ * seq would never be pushed).
+ */
+export function deleteEventsOfSourceFile(db: Db, sourceFileId: number): { deleted: number; maxSeq: number } {
+  const { maxSeq } = db.prepare('SELECT coalesce(max(seq), 0) AS maxSeq FROM event').get() as {
+    maxSeq: number
+  }
   const rows = db.prepare('SELECT seq, text FROM event WHERE source_file_id = ?').all(sourceFileId) as {
     seq: number
     text: string
   }[]
   const ftsDelete = db.prepare(`INSERT INTO event_fts (event_fts, rowid, text) VALUES ('delete', ?, ?)`)
   for (const row of rows) ftsDelete.run(row.seq, row.text)
-  return db.prepare('DELETE FROM event WHERE source_file_id = ?').run(sourceFileId).changes
+  const deleted = db.prepare('DELETE FROM event WHERE source_file_id = ?').run(sourceFileId).changes
+  return { deleted, maxSeq }
 }
 
 interface EventRowRaw {
@@ -176,6 +198,13 @@ export interface StoredEvent extends Event {
   readonly seq: number
 }
 
+/** The wire shape of a stored event: what is shared with the team. */
+export function wireEventOf(stored: StoredEvent): Event {
+  const { seq: _seq, ...event } = stored
+  return event
+}
+
+/** The one mapping from an event row (`eventSelect`) to its shape; every other shape is derived from it. */
 export function toStoredEvent(raw: unknown): StoredEvent {
   const row = raw as EventRowRaw
   return {

@@ -1,4 +1,5 @@
 import type { Db, Statement } from '../db.ts'
+import type { EventInsert } from './event-table.ts'
 
 // One row per agent session seen, kept current by capture, so the brief can say who was active
 // without scanning events. A session's events may come from several files (Claude subagents).
@@ -37,6 +38,23 @@ export interface SessionTouch {
   readonly branch: string | null
   readonly at: number
   readonly events: number
+}
+
+/** What storing `events` events of a session says about it, as of `event` (the session's latest or earliest). */
+export function sessionTouchOf(
+  event: Pick<EventInsert, 'sessionId' | 'vendor' | 'author' | 'cliVersion' | 'cwd' | 'branch' | 'at'>,
+  events: number,
+): SessionTouch {
+  return {
+    id: event.sessionId,
+    vendor: event.vendor,
+    author: event.author,
+    cliVersion: event.cliVersion,
+    cwd: event.cwd,
+    branch: event.branch,
+    at: event.at,
+    events,
+  }
 }
 
 export class SessionWriter {

@@ -289,3 +289,13 @@ test('background task notices queued for the model are not the human typing', ()
   )
   assert.ok(events.some((event) => event.kind === 'system' && event.text.startsWith('Set model to Fable 5')))
 })
+
+test("accepting a plan (2.1.42) is the human's turn: the prompt the CLI writes for it is human, and findable", () => {
+  const { lines } = readTranscriptFile(claudeFile('entireio__cli__4c_70d9b5734c_0_full.jsonl'), claudeReader)
+  const plan = lines.find((line) => line.lineNo === 5)?.events ?? []
+  assert.deepEqual(
+    plan.map((event) => event.kind),
+    ['human'],
+  )
+  assert.match(plan[0]?.text ?? '', /^Implement the following plan:\n\n# Fix Gemini Transcript Parsing/)
+})

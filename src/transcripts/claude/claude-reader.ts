@@ -1,7 +1,12 @@
 import type { TranscriptReader } from '../transcript-reader.ts'
 import { readAssistantRecord } from './assistant-record.ts'
 import { readAttachment } from './attachment.ts'
-import { type ClaudeState, initialClaudeState, restoreClaudeState } from './claude-state.ts'
+import {
+  type ClaudeState,
+  initialClaudeState,
+  restoreClaudeState,
+  serialiseClaudeState,
+} from './claude-state.ts'
 import { type Envelope, isJsonObject, type JsonObject, readEnvelope } from './envelope.ts'
 import { queuedPrompt } from './human-prompt.ts'
 import { skippedProgressTypes, skippedRecordTypes } from './skip-table.ts'
@@ -21,7 +26,7 @@ export const claudeReader: TranscriptReader<ClaudeState> = {
   vendor: 'claude',
   initialState: () => initialClaudeState,
   restore: restoreClaudeState,
-  serialise: (state) => JSON.stringify(state),
+  serialise: serialiseClaudeState,
   read: readClaudeRecord,
   facts: (state) => ({ sessionId: state.sessionId, cliVersion: state.cliVersion, firstCwd: state.firstCwd }),
 }

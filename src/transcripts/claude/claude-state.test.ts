@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { corpusFiles, readTranscriptFile } from '../../../test/helpers/corpus.ts'
+import { fingerprint } from '../text-fingerprint.ts'
 import { claudeReader } from './claude-reader.ts'
 import {
   initialClaudeState,
@@ -43,7 +44,8 @@ test('restore fills what an older, partial state lacks and drops malformed entri
     sessionId: 's1',
     cliVersion: '2.1.80',
     lastAt: 1_700_000_000_000,
-    tools: [['toolu_1', 'Bash']],
+    // An older state's raw tool id is kept as its fingerprint, which still names the tool.
+    tools: [[fingerprint('toolu_1'), 'Bash']],
     queued: [{ text: 'go', length: 2, at: 5, captured: true }],
   })
 })
@@ -53,7 +55,8 @@ test('restore caps oversized lists, keeping the newest entries', () => {
   const queued = Array.from({ length: 500 }, (_, i) => ({ text: `p${i}`, at: i }))
   const state = restoreClaudeState(JSON.stringify({ tools, queued }))
   assert.equal(state.tools.length, maxRememberedTools)
-  assert.equal(state.tools[0]?.[0], `toolu_${2000 - maxRememberedTools}`)
+  assert.equal(state.tools[0]?.[0], fingerprint(`toolu_${2000 - maxRememberedTools}`))
+  assert.equal(toolNameOf(state, `toolu_${2000 - maxRememberedTools}`), 'Bash')
   assert.equal(state.queued.length, maxQueuedPrompts)
   assert.equal(state.queued.at(-1)?.text, 'p499')
 })

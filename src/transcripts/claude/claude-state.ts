@@ -1,3 +1,5 @@
+import { scrubSecrets } from '../../core/secrets/scrubber.ts'
+import { asFingerprint, fingerprint } from '../text-fingerprint.ts'
 import { isJsonObject, type JsonObject } from './json-object.ts'
 import { boundChars, maxBuiltText } from './tool-text.ts'
 
@@ -6,6 +8,10 @@ import { boundChars, maxBuiltText } from './tool-text.ts'
  * commit, so it stays small: every list is capped, and `restoreClaudeState` accepts anything (an
  * empty object, garbage, a state written by an older sangam) and fills what is missing.
  * States are never mutated: a change returns a new object and shares what did not change.
+ * Nothing of a transcript is stored unscrubbed: tool ids are kept as fingerprints, tool names and
+ * queued prompts scrubbed as they enter, and the latest session, version, cwd and branch scrubbed
+ * when the state is stored (`serialiseClaudeState`), which changes no event, since events carry
+ * them scrubbed too.
  */
 export interface ClaudeState {
   readonly v: 1
@@ -20,7 +26,7 @@ export interface ClaudeState {
   readonly branch: string | null
   /** ms epoch of the last timestamp seen; records without one are placed there. */
   readonly lastAt: number
-  /** `[tool_use id, tool name]`, oldest first: names the tool of a later `tool_result`. */
+  /** `[fingerprint of the tool_use id, scrubbed tool name]`, oldest first: names the tool of a later `tool_result`. */
   readonly tools: readonly (readonly [string, string])[]
   /** Human prompts captured from the input queue whose echo (a `user` record or a `queued_command`) is still due. */
   readonly queued: readonly QueuedPrompt[]
@@ -31,6 +37,7 @@ export interface ClaudeState {
  * pasted log typed while the agent was busy does not bloat the state.
  */
 export interface QueuedPrompt {
+  /** Scrubbed, after bounding (to `maxQueuedTextKept`, or `maxBuiltText` while not captured). */
   readonly text: string
   readonly length: number
   readonly at: number
@@ -66,6 +73,21 @@ export const initialClaudeState: ClaudeState = {
   queued: [],
 }
 
+export function serialiseClaudeState(state: ClaudeState): string {
+  return JSON.stringify({
+    ...state,
+    sessionId: scrubNullable(state.sessionId),
+    cliVersion: scrubNullable(state.cliVersion),
+    firstCwd: scrubNullable(state.firstCwd),
+    cwd: scrubNullable(state.cwd),
+    branch: scrubNullable(state.branch),
+  })
+}
+
+function scrubNullable(value: string | null): string | null {
+  return value === null ? null : scrubSecrets(value)
+}
+
 export function restoreClaudeState(json: string): ClaudeState {
   const raw = parseObject(json)
   if (raw === null) return initialClaudeState
@@ -85,22 +107,38 @@ export function restoreClaudeState(json: string): ClaudeState {
 export function rememberTool(state: ClaudeState, callId: string, name: string): ClaudeState {
   if (callId.length > maxToolIdLength || name.length > maxToolIdLength) return state
   const kept = state.tools.length >= maxRememberedTools ? state.tools.slice(1) : state.tools
-  return { ...state, tools: [...kept, [callId, name]] }
+  return { ...state, tools: [...kept, [fingerprint(callId), scrubbedName(name)]] }
 }
 
+/** The tool a call id names, scrubbed. */
 export function toolNameOf(state: ClaudeState, callId: string): string | null {
+  if (state.tools.length === 0) return null
+  const print = fingerprint(callId)
   for (let i = state.tools.length - 1; i >= 0; i--) {
     const entry = state.tools[i]
-    if (entry !== undefined && entry[0] === callId) return entry[1]
+    if (entry !== undefined && entry[0] === print) return entry[1]
   }
   return null
+}
+
+/** Tool names repeat (`Bash`, `Read`): the last one scrubbed is remembered. */
+let lastName = { raw: '', scrubbed: '' }
+
+function scrubbedName(name: string): string {
+  if (name !== lastName.raw) lastName = { raw: name, scrubbed: scrubSecrets(name) }
+  return lastName.scrubbed
 }
 
 export function rememberQueued(state: ClaudeState, text: string, at: number, captured: boolean): ClaudeState {
   const kept = state.queued.length >= maxQueuedPrompts ? state.queued.slice(1) : state.queued
   // A prompt not captured yet keeps its words (up to the bound of built text): they may be all that is left of it.
-  const stored = boundChars(text, captured ? maxQueuedTextKept : maxBuiltText)
+  const stored = queuedForm(text, captured)
   return { ...state, queued: [...kept, { text: stored, length: text.length, at, captured }] }
+}
+
+/** How a queued prompt is kept, and how an echo is put to be compared with it. */
+function queuedForm(text: string, captured: boolean): string {
+  return scrubSecrets(boundChars(text, captured ? maxQueuedTextKept : maxBuiltText))
 }
 
 /**
@@ -112,11 +150,21 @@ export function takeQueuedEcho(
   text: string,
   at: number,
 ): { state: ClaudeState; captured: boolean } | null {
+  if (state.queued.length === 0) return null
+  const forms = new Map<boolean, string>()
+  const formOf = (captured: boolean): string => {
+    let form = forms.get(captured)
+    if (form === undefined) {
+      form = queuedForm(text, captured)
+      forms.set(captured, form)
+    }
+    return form
+  }
   const index = state.queued.findIndex(
     (entry) =>
       entry.length === text.length &&
-      entry.text === boundChars(text, entry.text.length) &&
-      at - entry.at <= queuedEchoWindowMs,
+      at - entry.at <= queuedEchoWindowMs &&
+      entry.text === formOf(entry.captured),
   )
   const entry = state.queued[index]
   if (entry === undefined) return null
@@ -153,7 +201,8 @@ function restoreTools(value: unknown): (readonly [string, string])[] {
   const tools: (readonly [string, string])[] = []
   for (const entry of value.slice(-maxRememberedTools)) {
     if (Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'string') {
-      tools.push([entry[0], entry[1]])
+      // Older states kept the raw id and name.
+      tools.push([asFingerprint(entry[0]), scrubbedName(entry[1])])
     }
   }
   return tools
@@ -169,7 +218,8 @@ function restoreQueued(value: unknown): QueuedPrompt[] {
     // States written before `captured` existed only held captured prompts.
     const wasCaptured = captured !== false
     queued.push({
-      text: boundChars(text, wasCaptured ? maxQueuedTextKept : maxBuiltText),
+      // Older states kept the raw text; scrubbing it again changes nothing.
+      text: queuedForm(text, wasCaptured),
       length: typeof length === 'number' ? length : text.length,
       at,
       captured: wasCaptured,

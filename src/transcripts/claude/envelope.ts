@@ -11,6 +11,11 @@ export interface Envelope {
   readonly cliVersion: string | null
   readonly cwd: string | null
   readonly branch: string | null
+  /**
+   * The history the record belongs to, when it is not the session's own: a subagent's transcript
+   * carries the parent's `sessionId` and its own `agentId`, and numbers its events apart.
+   */
+  readonly thread: string | undefined
 }
 
 /**
@@ -40,7 +45,10 @@ export function readEnvelope(
     tools: state.tools,
     queued: state.queued,
   }
-  return { state: next, envelope: { at, sessionId: sessionId ?? '', cliVersion, cwd, branch } }
+  const agentId = record.isSidechain === true ? stringField(record.agentId) : null
+  const session = sessionId ?? ''
+  const thread = agentId === null ? undefined : `${session}/${agentId}`
+  return { state: next, envelope: { at, sessionId: session, cliVersion, cwd, branch, thread } }
 }
 
 export function makeEvent(
@@ -49,7 +57,7 @@ export function makeEvent(
   text: string,
   extra?: { toolName?: string | null; callId?: string | null; joinKey?: string | null },
 ): ReadEvent {
-  return {
+  const event: ReadEvent = {
     kind,
     at: envelope.at,
     sessionId: envelope.sessionId,
@@ -61,6 +69,7 @@ export function makeEvent(
     callId: extra?.callId ?? null,
     joinKey: extra?.joinKey ?? null,
   }
+  return envelope.thread === undefined ? event : { ...event, thread: envelope.thread }
 }
 
 /** A non-empty string field, else null (ids and names of `""` say nothing). */

@@ -25,8 +25,9 @@ export function readUserRecord(state: ClaudeState, record: JsonObject, envelope:
       toolName: callId === null ? null : toolNameOf(state, callId),
     })
   }
-  // "Implement the following plan:" is written by the CLI when the human accepts a plan.
-  if (typeof record.planContent === 'string') return oneEvent(state, envelope, 'system', text)
+  // "Implement the following plan:" is written by the CLI when the human accepts a plan: the
+  // human's command in the CLI's words, like a slash command, so the turn it starts is theirs.
+  if (typeof record.planContent === 'string') return oneEvent(state, envelope, 'human', text)
   const origin = originKind(record)
   if (origin === 'task-notification') return { state, outcome: skipped('injected') }
   // Sidechain prompts are written by the parent agent; other origins are not the human typing.

@@ -43,12 +43,18 @@ function statesToTry(): CodexState[] {
     type: 'response_item',
     payload: { type: 'function_call', name: 'exec_command', arguments: '{}', call_id: 'call_1' },
   }).state
+  const replaying = codexReader.read(withCall, {
+    ...meta,
+    payload: { id: '01a2264c-aff5-7b22-ace8-000000000001', cwd: '/parent', cli_version: '0.170.0' },
+  }).state
+  assert.equal(replaying.below.length, 1)
   return [
     initialCodexState,
     inThread,
     withCall,
     { ...withCall, subagent: true },
     { ...withCall, forkHistory: true },
+    replaying,
   ]
 }
 

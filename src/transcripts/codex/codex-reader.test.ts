@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
+import { fingerprint } from '../text-fingerprint.ts'
 import type { ReadEvent, ReadOutcome } from '../transcript-reader.ts'
 import { codexReader } from './codex-reader.ts'
 import { type CodexState, initialCodexState, maxCalls } from './codex-state.ts'
@@ -47,7 +48,7 @@ test('an IDE request is captured once, without its context, from whichever copy 
   assert.deepEqual(run.outcomes[2], { class: 'skipped', reason: 'duplicate', events: [] })
 })
 
-test('a /review preset prompt is not the person; custom review instructions are', () => {
+test("a /review preset prompt is the person's command, findable as human, as are custom review instructions", () => {
   const run = readAll([
     meta(threadId),
     userEvent(
@@ -75,9 +76,11 @@ test('a /review preset prompt is not the person; custom review instructions are'
       },
     }),
   ])
-  assert.deepEqual(run.outcomes[1], { class: 'skipped', reason: 'injected', events: [] })
-  assert.deepEqual(run.outcomes[3], { class: 'skipped', reason: 'injected', events: [] })
-  assert.deepEqual(run.texts('human'), ['check the error handling in the lease code only'])
+  assert.deepEqual(run.texts('human'), [
+    'Review the current code changes (staged, unstaged, and untracked files) and provide prioritized findings.',
+    "Review the code changes against the base branch 'main'. The merge base commit for this comparison is abc. Run `git diff abc` to inspect the changes relative to main. Provide prioritized, actionable findings.",
+    'check the error handling in the lease code only',
+  ])
   assert.deepEqual(run.texts('system'), [
     'patch is incorrect\n\nOne bug.\n\n[P1] Lease expiry ignores clock skew\n/work/app/lease.ts:10-12\nThe comparison uses local time.',
   ])
@@ -142,7 +145,7 @@ test('the newest history mode writes the prompt only as an item: it is still cap
   assert.deepEqual(run.texts('assistant'), ['Renamed.'])
 })
 
-test("a spawned thread skips the parent's copied history up to its own first turn", () => {
+test("a spawned thread reads the parent's copied history as the parent's, up to its own first turn", () => {
   const parentId = '019d7d08-46c9-7f73-affe-4e6ca9852d56'
   const ownTurn = '019d7e3d-018b-70c0-afd0-371649720dbc'
   const run = readAll([
@@ -161,14 +164,17 @@ test("a spawned thread skips the parent's copied history up to its own first tur
     userItem('Review commit d9d38ab.'),
     item('message', { role: 'assistant', content: [{ type: 'output_text', text: 'No findings.' }] }),
   ])
+  assert.ok(run.outcomes.every((outcome) => outcome.reason !== 'fork-history'))
+  // The parent's prompt is the person's (the parent is not a subagent), in the parent's session.
   assert.deepEqual(
-    run.outcomes.slice(1, 7).map((outcome) => outcome.reason),
-    Array(6).fill('fork-history'),
+    run.events.map((e) => [e.kind, e.sessionId, e.cwd, e.text]),
+    [
+      ['human', parentId, '/elsewhere', 'review the repo'],
+      ['tool_call', parentId, '/elsewhere', 'spawn_agent {}'],
+      ['system', threadId, '/work/app', 'Review commit d9d38ab.'],
+      ['assistant', threadId, '/work/app', 'No findings.'],
+    ],
   )
-  assert.deepEqual(run.texts('system'), ['Review commit d9d38ab.'])
-  assert.deepEqual(run.texts('assistant'), ['No findings.'])
-  assert.deepEqual(run.texts('tool_call'), [])
-  assert.ok(run.events.every((e) => e.sessionId === threadId && e.cwd === '/work/app'))
   assert.deepEqual(codexReader.facts(run.state), {
     sessionId: threadId,
     cliVersion: '0.125.0',
@@ -185,8 +191,41 @@ test('a resume (the same id again) continues the session and ends a copied histo
     meta(threadId, { cli_version: '0.126.0' }),
     userEvent('after resume'),
   ])
-  assert.deepEqual(run.texts('human'), ['first', 'after resume'])
+  assert.deepEqual(
+    run.events.map((e) => [e.sessionId, e.text]),
+    [
+      [threadId, 'first'],
+      ['another-thread', 'copied'],
+      [threadId, 'after resume'],
+    ],
+  )
   assert.equal(run.events.at(-1)?.cliVersion, '0.126.0')
+  assert.equal(codexReader.facts(run.state).sessionId, threadId)
+})
+
+test('a copy inside a copy (a fork of a fork) is read as each ancestor, and each turn goes to the newest thread that predates it', () => {
+  const parent = '019d7d08-46c9-7f73-affe-4e6ca9852d56'
+  const grandparent = '019d7c00-0000-7000-8000-000000000001'
+  const run = readAll([
+    meta(threadId),
+    meta(parent),
+    meta(grandparent),
+    event('task_started', { turn_id: '019d7c10-0000-7000-8000-000000000000' }),
+    userEvent('grandparent words'),
+    event('task_started', { turn_id: '019d7d10-0000-7000-8000-000000000000' }),
+    userEvent('parent words'),
+    event('task_started', { turn_id: '019d7e40-0000-7000-8000-000000000000' }),
+    userEvent('own words'),
+  ])
+  assert.deepEqual(
+    run.events.map((e) => [e.sessionId, e.text]),
+    [
+      [grandparent, 'grandparent words'],
+      [parent, 'parent words'],
+      [threadId, 'own words'],
+    ],
+  )
+  assert.equal(run.state.below.length, 0)
 })
 
 test('a record type nobody knows is unknown, with its type and shape', () => {
@@ -261,7 +300,8 @@ test('restore accepts an empty object, garbage and older partial states', () => 
   const partial = codexReader.restore('{"sessionId":"abc","cwd":"/w","calls":[["c1","shell"]]}')
   assert.equal(partial.sessionId, 'abc')
   assert.equal(partial.cwd, '/w')
-  assert.deepEqual(partial.calls, [['c1', 'shell']])
+  // An older state's raw call id is kept as its fingerprint, which still finds the call.
+  assert.deepEqual(partial.calls, [[fingerprint('c1'), 'shell']])
   const step = codexReader.read(partial, item('function_call_output', { call_id: 'c1', output: 'ok' }))
   assert.equal(step.outcome.events[0]?.toolName, 'shell')
   const state = readAll([meta(threadId), userEvent('hi')]).state

@@ -15,9 +15,14 @@ import {
   eventOf,
   field,
   initialCodexState,
+  maxBelow,
+  ownSessionId,
   restoreCodexState,
   type Step,
+  serialiseCodexState,
   skip,
+  threadId,
+  threadOf,
   unknown,
 } from './codex-state.ts'
 import { readEventMsg } from './event-msg.ts'
@@ -34,9 +39,13 @@ export const codexReader: TranscriptReader<CodexState> = {
   vendor: 'codex',
   initialState: () => initialCodexState,
   restore: restoreCodexState,
-  serialise: (state) => JSON.stringify(state),
+  serialise: serialiseCodexState,
   read: readCodexRecord,
-  facts: (state) => ({ sessionId: state.sessionId, cliVersion: state.cliVersion, firstCwd: state.firstCwd }),
+  facts: (state) => ({
+    sessionId: ownSessionId(state),
+    cliVersion: state.below[0]?.cliVersion ?? state.cliVersion,
+    firstCwd: state.firstCwd,
+  }),
 }
 
 /** Line types that only describe the session or its settings. */
@@ -64,6 +73,8 @@ function readEnvelope(state: CodexState, record: JsonObject, type: string, paylo
   if (current.forkHistory) {
     if (!endsForkHistory(current, type, payload)) return skip(current, 'fork-history')
     current = { ...current, forkHistory: false }
+  } else if (current.below.length > 0) {
+    current = threadOfTurn(current, type, payload)
   }
   switch (type) {
     case 'session_meta':
@@ -71,7 +82,9 @@ function readEnvelope(state: CodexState, record: JsonObject, type: string, paylo
     case 'turn_context': {
       const cwd = field(text(payload.cwd))
       if (cwd === null) return skip(current, 'metadata')
-      return skip({ ...current, cwd, firstCwd: current.firstCwd ?? cwd }, 'metadata')
+      // A replayed parent's cwd is where the parent worked; the file's scope is its own thread's.
+      const firstCwd = current.below.length === 0 ? (current.firstCwd ?? cwd) : current.firstCwd
+      return skip({ ...current, cwd, firstCwd }, 'metadata')
     }
     case 'response_item':
       return (
@@ -104,33 +117,98 @@ function readEnvelope(state: CodexState, record: JsonObject, type: string, paylo
 /**
  * The first `session_meta` is the file's own thread. The same id again is a resume appending to
  * the file. A different id is the parent of a forked or spawned thread, whose history follows,
- * copied and re-stamped with the fork time (formats.md B2.3): that copy is skipped.
+ * copied and re-stamped with the fork time (formats.md B2.3): it is read as the parent's own file
+ * reads, as that thread, so its events get the ids the parent's file gives them and are stored
+ * once whichever file is read first; when the parent's file is gone, or on another machine, or
+ * older than the window, the copy is all that holds the person's words. The id of a thread read
+ * before is a return to it.
  */
 function readSessionMeta(state: CodexState, meta: JsonObject): Step {
-  const id = field(text(meta.id) ?? text(meta.session_id))
-  const cliVersion = field(text(meta.cli_version)) ?? state.cliVersion
-  const branch = field(text(objectOr(meta.git)?.branch)) ?? state.branch
-  if (state.sessionId === null) {
+  const id = threadId(text(meta.id) ?? text(meta.session_id))
+  const metaVersion = field(text(meta.cli_version))
+  const metaBranch = field(text(objectOr(meta.git)?.branch))
+  if (state.sessionId === null && state.below.length === 0) {
     const cwd = state.cwd ?? field(text(meta.cwd))
-    const subagent = objectOr(meta.source)?.subagent !== undefined || meta.thread_source === 'subagent'
     return skip(
-      { ...state, sessionId: id, cliVersion, branch, cwd, firstCwd: state.firstCwd ?? cwd, subagent },
+      {
+        ...state,
+        sessionId: id,
+        cliVersion: metaVersion ?? state.cliVersion,
+        branch: metaBranch ?? state.branch,
+        cwd,
+        firstCwd: state.firstCwd ?? cwd,
+        subagent: isSubagent(meta),
+      },
       'metadata',
     )
   }
-  if (id === null || id === state.sessionId) return skip({ ...state, cliVersion, branch }, 'metadata')
-  return skip({ ...state, forkHistory: true }, 'fork-history')
+  const below = id === null ? -1 : state.below.findIndex((thread) => thread.sessionId === id)
+  if (id === null || id === state.sessionId || below !== -1) {
+    const resumed = below === -1 ? state : returnTo(state, below)
+    return skip(
+      { ...resumed, cliVersion: metaVersion ?? resumed.cliVersion, branch: metaBranch ?? resumed.branch },
+      'metadata',
+    )
+  }
+  if (state.below.length >= maxBelow) return skip(state, 'metadata')
+  return skip(
+    {
+      ...state,
+      below: [...state.below, threadOf(state)],
+      sessionId: id,
+      cliVersion: metaVersion,
+      branch: metaBranch,
+      cwd: field(text(meta.cwd)),
+      subagent: isSubagent(meta),
+      calls: [],
+      said: [],
+    },
+    'metadata',
+  )
+}
+
+function isSubagent(meta: JsonObject): boolean {
+  return objectOr(meta.source)?.subagent !== undefined || meta.thread_source === 'subagent'
+}
+
+/** The state reading the thread `below[index]` again, with the threads above it finished. */
+function returnTo(state: CodexState, index: number): CodexState {
+  const thread = state.below[index]
+  if (thread === undefined) return state
+  return { ...state, ...thread, below: state.below.slice(0, index) }
 }
 
 /**
- * The copied parent history ends where the thread's own first turn starts. Turn ids are UUIDv7, so
- * a turn created after the thread itself (an id at or after the thread id) is the thread's own;
- * the parent's turns all predate the fork. Without comparable ids, the first turn start ends the
- * copy, which errs towards capturing too much rather than losing the thread's own work. A resume
- * of the thread itself ends it too.
+ * Whose turn a turn start is, while a parent's history is replayed. A copied history ends where
+ * the thread's own first turn starts. Turn ids are UUIDv7, so a turn belongs to the newest thread
+ * created at or before it: the file's own thread for its own turns, the parent for the parent's
+ * (which all predate the fork), a grandparent for a copy inside the copy. Without comparable ids,
+ * the first turn start ends every copy, which errs towards the file's own thread.
+ */
+function threadOfTurn(state: CodexState, type: string, payload: JsonObject): CodexState {
+  const turnStart =
+    type === 'event_msg' && (payload.type === 'task_started' || payload.type === 'turn_started')
+  if (!turnStart && type !== 'turn_context') return state
+  const own = ownSessionId(state)
+  const turn = text(payload.turn_id)
+  if (own === null || turn === null || !isUuidV7(own) || !isUuidV7(turn)) {
+    return turnStart ? returnTo(state, 0) : state
+  }
+  const at = uuidTime(turn)
+  for (let index = 0; index < state.below.length; index++) {
+    const id = state.below[index]?.sessionId ?? null
+    if (id !== null && isUuidV7(id) && uuidTime(id) <= at) return returnTo(state, index)
+  }
+  return state
+}
+
+/**
+ * How a state from an older sangam, which skipped copied history, finds where the copy ends: at
+ * the thread's own first turn (see `threadOfTurn`), or at a resume of the thread itself.
  */
 function endsForkHistory(state: CodexState, type: string, payload: JsonObject): boolean {
-  if (type === 'session_meta') return field(text(payload.id) ?? text(payload.session_id)) === state.sessionId
+  if (type === 'session_meta')
+    return threadId(text(payload.id) ?? text(payload.session_id)) === state.sessionId
   const turnStart =
     type === 'event_msg' && (payload.type === 'task_started' || payload.type === 'turn_started')
   if (!turnStart && type !== 'turn_context') return false
@@ -153,7 +231,7 @@ function readLegacy(state: CodexState, record: JsonObject): Step {
     return skip(
       {
         ...state,
-        sessionId: field(text(record.id)),
+        sessionId: threadId(text(record.id)),
         cliVersion: field(text(record.cli_version)) ?? state.cliVersion,
         branch: field(text(objectOr(record.git)?.branch)) ?? state.branch,
         cwd: state.cwd ?? cwd,

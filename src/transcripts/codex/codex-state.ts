@@ -1,4 +1,6 @@
+import { scrubSecrets } from '../../core/secrets/scrubber.ts'
 import type { EventKind } from '../../protocol/event.ts'
+import { asFingerprint, fingerprint } from '../text-fingerprint.ts'
 import type { ReadEvent, ReadOutcome, SkipReason } from '../transcript-reader.ts'
 import { isObject } from './codex-record.ts'
 
@@ -6,24 +8,41 @@ import { isObject } from './codex-record.ts'
  * What the Codex reader remembers between records. It is stored with the file offset at every
  * commit, so it stays small: both lists are capped, and `restoreCodexState` accepts anything (an
  * empty object, garbage, a state written by an older sangam) and fills what is missing. States are
- * never mutated: a change returns a new object.
+ * never mutated: a change returns a new object. Nothing of a transcript is stored unscrubbed:
+ * thread ids and tool names are scrubbed as they enter, call ids and messages kept as
+ * fingerprints, and the version, cwd and branch scrubbed when the state is stored
+ * (`serialiseCodexState`), which changes no event, since events carry them scrubbed too.
  */
-export interface CodexState {
+export interface CodexState extends Thread {
   readonly v: 1
-  /** The file's own thread id: the first `session_meta` (or the legacy header). */
+  readonly firstCwd: string | null
+  /** ms epoch of the last timestamp seen; legacy items have none and are placed there. */
+  readonly lastAt: number
+  /**
+   * Threads below the one being read, the file's own first: non-empty while a forked or spawned
+   * thread replays its parent's history (formats.md B2.3), and deeper when that parent was itself
+   * a fork. The fields of the state are then the replayed thread's, so its records become the
+   * events the parent's own file gives.
+   */
+  readonly below: readonly Thread[]
+  /**
+   * A copy of parent history whose parent is not known (a state written by an older sangam, which
+   * skipped the copy): it is skipped to its end, as it was then.
+   */
+  readonly forkHistory: boolean
+}
+
+/** What the reader knows of the thread whose records it is reading. */
+export interface Thread {
+  /** The thread id: the file's own is the first `session_meta` (or the legacy header). */
   readonly sessionId: string | null
   readonly cliVersion: string | null
-  readonly firstCwd: string | null
   /** Latest `turn_context.cwd`, else `session_meta.cwd`, else the legacy `<environment_context>`. */
   readonly cwd: string | null
   readonly branch: string | null
-  /** ms epoch of the last timestamp seen; legacy items have none and are placed there. */
-  readonly lastAt: number
   /** The thread is a subagent's: its `user` messages were written by the parent agent. */
   readonly subagent: boolean
-  /** Inside the parent history a forked or spawned thread copied (formats.md B2.3). */
-  readonly forkHistory: boolean
-  /** `[call_id, tool name]` of calls still awaiting their output, oldest first. */
+  /** `[fingerprint of call_id, scrubbed tool name]` of calls still awaiting their output, oldest first. */
   readonly calls: readonly Call[]
   /** Recent messages, newest last, to recognise Codex's second and third copy of each. */
   readonly said: readonly Said[]
@@ -50,6 +69,8 @@ export const maxSaid = 12
 export const maxField = 4096
 /** Call ids and tool names are short; a longer one is cut so the call list stays small. */
 export const maxCallField = 256
+/** Forks of forks nest; deeper copies than this are read as part of the thread that holds them. */
+export const maxBelow = 8
 
 export const initialCodexState: CodexState = {
   v: 1,
@@ -60,9 +81,21 @@ export const initialCodexState: CodexState = {
   branch: null,
   lastAt: 0,
   subagent: false,
-  forkHistory: false,
   calls: [],
   said: [],
+  below: [],
+  forkHistory: false,
+}
+
+/** The current thread's part of a state. */
+export function threadOf(state: CodexState): Thread {
+  const { sessionId, cliVersion, cwd, branch, subagent, calls, said } = state
+  return { sessionId, cliVersion, cwd, branch, subagent, calls, said }
+}
+
+/** The file's own thread id, whichever thread is being read. */
+export function ownSessionId(state: CodexState): string | null {
+  return state.below[0]?.sessionId ?? state.sessionId
 }
 
 /** A session id, CLI version, cwd or branch as the state keeps it: bounded. */
@@ -70,20 +103,70 @@ export function field(value: string | null): string | null {
   return value === null || value.length <= maxField ? value : value.slice(0, maxField)
 }
 
+/** A thread id as the state keeps it: bounded and scrubbed, since threads are compared by it. */
+export function threadId(value: string | null): string | null {
+  const bounded = field(value)
+  return bounded === null ? null : scrubSecrets(bounded)
+}
+
+export function serialiseCodexState(state: CodexState): string {
+  return JSON.stringify({ ...scrubbedThread(state), below: state.below.map(scrubbedThread) })
+}
+
+function scrubbedThread<T extends Thread & { readonly firstCwd?: string | null }>(thread: T): T {
+  return {
+    ...thread,
+    cliVersion: scrubNullable(thread.cliVersion),
+    cwd: scrubNullable(thread.cwd),
+    branch: scrubNullable(thread.branch),
+    ...(thread.firstCwd === undefined ? {} : { firstCwd: scrubNullable(thread.firstCwd) }),
+  }
+}
+
+function scrubNullable(value: string | null): string | null {
+  return value === null ? null : scrubSecrets(value)
+}
+
 export function restoreCodexState(json: string): CodexState {
   const raw = parseObject(json)
   if (raw === null) return initialCodexState
   return {
     v: 1,
-    sessionId: stringOrNull(raw.sessionId),
-    cliVersion: stringOrNull(raw.cliVersion),
+    ...restoreThread(raw),
     firstCwd: stringOrNull(raw.firstCwd),
+    lastAt: typeof raw.lastAt === 'number' && Number.isFinite(raw.lastAt) ? raw.lastAt : 0,
+    below: Array.isArray(raw.below)
+      ? raw.below
+          .filter(isObject)
+          .slice(0, maxBelow)
+          .map((thread) => restoreThread(thread))
+      : [],
+    forkHistory: raw.forkHistory === true,
+  }
+}
+
+/** Tool names repeat (`exec_command`, `apply_patch`): the last one scrubbed is remembered. */
+let lastName = { raw: '', scrubbed: '' }
+
+function scrubbedName(name: string): string {
+  if (name !== lastName.raw) lastName = { raw: name, scrubbed: scrubSecrets(name) }
+  return lastName.scrubbed
+}
+
+function restoreThread(raw: Record<string, unknown>): Thread {
+  return {
+    // Older states kept these raw; scrubbing again changes nothing.
+    sessionId: threadId(stringOrNull(raw.sessionId)),
+    cliVersion: stringOrNull(raw.cliVersion),
     cwd: stringOrNull(raw.cwd),
     branch: stringOrNull(raw.branch),
-    lastAt: typeof raw.lastAt === 'number' && Number.isFinite(raw.lastAt) ? raw.lastAt : 0,
     subagent: raw.subagent === true,
-    forkHistory: raw.forkHistory === true,
-    calls: Array.isArray(raw.calls) ? raw.calls.filter(isCall).slice(-maxCalls) : [],
+    calls: Array.isArray(raw.calls)
+      ? raw.calls
+          .filter(isCall)
+          .slice(-maxCalls)
+          .map(([id, name]) => [asFingerprint(id), scrubbedName(name)] as const)
+      : [],
     said: Array.isArray(raw.said) ? raw.said.filter(isSaid).slice(-maxSaid) : [],
   }
 }
@@ -91,9 +174,9 @@ export function restoreCodexState(json: string): CodexState {
 /** Remembers the tool name of a call so its output, a few records later, can be named. */
 export function rememberCall(state: CodexState, callId: string | null, toolName: string): CodexState {
   if (callId === null) return state
-  const id = callId.slice(0, maxCallField)
+  const id = fingerprint(callId.slice(0, maxCallField))
   const calls = state.calls.filter(([known]) => known !== id)
-  calls.push([id, toolName.slice(0, maxCallField)])
+  calls.push([id, scrubbedName(toolName.slice(0, maxCallField))])
   return { ...state, calls: calls.length > maxCalls ? calls.slice(-maxCalls) : calls }
 }
 
@@ -102,8 +185,8 @@ export function takeCall(
   state: CodexState,
   callId: string | null,
 ): { state: CodexState; toolName: string | null } {
-  if (callId === null) return { state, toolName: null }
-  const id = callId.slice(0, maxCallField)
+  if (callId === null || state.calls.length === 0) return { state, toolName: null }
+  const id = fingerprint(callId.slice(0, maxCallField))
   const call = state.calls.find(([known]) => known === id)
   if (call === undefined) return { state, toolName: null }
   return { state: { ...state, calls: state.calls.filter((entry) => entry !== call) }, toolName: call[1] }

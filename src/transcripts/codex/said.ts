@@ -1,5 +1,6 @@
+import { fingerprint } from '../text-fingerprint.ts'
 import { type CodexState, capture, eventOf, type Form, noteSaid, type Step, skip } from './codex-state.ts'
-import { boundChars, fingerprint } from './text.ts'
+import { boundChars } from './text.ts'
 import { isEmptyUserText, type UserText } from './user-text.ts'
 
 /**

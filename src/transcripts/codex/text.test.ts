@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { boundChars, contentText, fingerprint, joinBounded, maxBuiltText, toolOutputText } from './text.ts'
+import { fingerprint } from '../text-fingerprint.ts'
+import { boundChars, contentText, joinBounded, maxBuiltText, toolOutputText } from './text.ts'
 
 test('bounding never splits a surrogate pair', () => {
   assert.equal(boundChars('ab😀', 3), 'ab')

@@ -100,23 +100,3 @@ function textOfItems(items: readonly unknown[]): string {
   }
   return joinBounded(pieces, '\n')
 }
-
-/**
- * A short, whitespace-blind fingerprint of a message: Codex writes one message up to three times
- * (event_msg, response_item, item_completed), and the copies may differ in how parts are joined.
- * Two 32-bit FNV-1a hashes with different seeds plus the length make a collision negligible while
- * keeping the reader's state small.
- */
-export function fingerprint(value: string): string {
-  let a = 0x811c9dc5
-  let b = 0x01000193
-  let length = 0
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i)
-    if (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) continue
-    a = Math.imul(a ^ code, 0x01000193)
-    b = Math.imul(b ^ code, 0x01000193) ^ (b >>> 13)
-    length++
-  }
-  return `${length.toString(36)}.${(a >>> 0).toString(36)}.${(b >>> 0).toString(36)}`
-}

@@ -77,13 +77,14 @@ test('IDE and desktop wrappers: only the request is human; review context is sys
   })
 })
 
-test('the prompts of /review presets are not the person; look-alikes typed by the person are', () => {
+test("the prompts of /review presets are the person's command, as are look-alikes typed by the person", () => {
   for (const preset of [
     'Review the current code changes (staged, unstaged, and untracked files) and provide prioritized findings.',
     "Review the code changes against the base branch 'main'. Start by finding the merge diff.",
     'Review the code changes introduced by commit 4b63c50 ("Annotate tracker"). Provide prioritized, actionable findings.',
   ]) {
-    assert.deepEqual(classifyUserText(preset, 'message'), dropped, preset)
+    assert.deepEqual(classifyUserText(preset, 'message'), { ...dropped, human: preset }, preset)
+    assert.deepEqual(classifyUserText(preset, 'prompt'), { ...dropped, human: preset }, preset)
   }
   const typed = 'Review the current branch changes and report actionable findings.'
   assert.deepEqual(classifyUserText(typed, 'message'), { ...dropped, human: typed })
@@ -100,7 +101,7 @@ test('the parts of one message merge; empty parts add nothing', () => {
   assert.deepEqual(mergeUserTexts([]), dropped)
 })
 
-test("a submitted prompt that looks like a tag is the person's; wrappers and presets still apply", () => {
+test("a submitted prompt that looks like a tag is the person's; wrappers still apply", () => {
   assert.deepEqual(classifyUserText('<note>keep the old API</note>', 'prompt'), {
     ...dropped,
     human: '<note>keep the old API</note>',
@@ -111,13 +112,6 @@ test("a submitted prompt that looks like a tag is the person's; wrappers and pre
       ...dropped,
       human: 'fix it',
     },
-  )
-  assert.deepEqual(
-    classifyUserText(
-      'Review the current code changes (staged, unstaged, and untracked files) and x',
-      'prompt',
-    ),
-    dropped,
   )
 })
 

@@ -1,8 +1,8 @@
 /**
  * Who really wrote a piece of `user`-role text in a Codex rollout (formats.md B2.9). Codex puts
  * much more than the person's words into user messages: AGENTS.md, the environment, plugin lists,
- * abort notices, subagent reports, hook prompts, IDE context around the real request, and the
- * prompts of `/review` presets. This module sorts one text into what the person said (`human`),
+ * abort notices, subagent reports, hook prompts and IDE context around the real request. This
+ * module sorts one text into what the person said (`human`),
  * context worth recalling that is nobody's words (`system`), a shell command the person ran
  * (`shell`), and the rest, which is dropped as injected.
  */
@@ -41,20 +41,13 @@ const requestMarker = '## My request for Codex:'
 const reviewHeadings = ['# Review findings', '# Diff comments']
 
 /**
- * The prompts `/review` presets send (openai/codex `review_prompts.rs`); the person picked a
- * preset and typed none of it. A custom review's instructions are the person's words and stay.
- */
-const reviewPresetPrefixes = [
-  'Review the current code changes (staged, unstaged, and untracked files)',
-  "Review the code changes against the base branch '",
-  'Review the code changes introduced by commit ',
-]
-
-/**
  * `origin` says where the text was found. A `message` (a user-role response item) is what reached
  * the model, injected blocks included. A `prompt` (`user_message`, `item_completed` UserMessage) is
  * what was submitted: Codex never puts injected blocks there (formats.md B2.9), so a prompt that
- * looks like a tag is taken as the person's; wrappers and review presets still apply.
+ * looks like a tag is taken as the person's; wrappers still apply. The prompt a `/review` preset
+ * writes (openai/codex `review_prompts.rs`, "Review the current code changes…") is the person's
+ * command in the CLI's words, like a slash command: `human`, so the turn it starts is theirs and
+ * a search finds it (docs/decisions.md).
  */
 export function classifyUserText(raw: string, origin: 'message' | 'prompt'): UserText {
   const value = raw.trim()
@@ -73,7 +66,6 @@ export function classifyUserText(raw: string, origin: 'message' | 'prompt'): Use
     }
     if (isReviewContext(value)) return { ...nothing, system: value }
   }
-  if (reviewPresetPrefixes.some((prefix) => value.startsWith(prefix))) return nothing
   return { ...nothing, human: value }
 }
 

@@ -1,8 +1,8 @@
 import type { Event } from '../../../protocol/event.ts'
 import { ensureSourceFile, recordSourceFileScope } from '../../capture/source-file-table.ts'
 import type { Db } from '../../db.ts'
-import { EventWriter } from '../../memory/event-table.ts'
-import { SessionWriter } from '../../memory/session-table.ts'
+import { EventWriter, eventInsertOf } from '../../memory/event-table.ts'
+import { SessionWriter, sessionTouchOf } from '../../memory/session-table.ts'
 import type { RecordTypeApplier } from './applier.ts'
 
 /**
@@ -25,40 +25,13 @@ export const eventApplier: RecordTypeApplier<'event'> = {
       apply(record, receivedAt) {
         const event = record.payload
         if (exists.get(event.id) !== undefined) return false
-        const at = Date.parse(event.at)
-        events.insert({
-          id: event.id,
-          kind: event.kind,
-          vendor: event.vendor,
-          cliVersion: event.cliVersion,
-          sessionId: event.sessionId,
-          author: event.author,
-          cwd: event.cwd,
-          branch: event.branch,
-          at,
+        const row = eventInsertOf(event, {
           sourceFileId: remoteFile(db, remoteFiles, event, receivedAt),
-          byteOffset: event.byteOffset,
-          part: event.part,
-          toolName: event.toolName,
-          callId: event.callId,
           joinKey: null,
-          text: event.text,
-          fullSize: event.fullSize,
-          shareable: event.shareable,
         })
+        events.insert(row)
         markRemote.run(record.gseq, receivedAt, event.id)
-        if (event.kind !== 'note') {
-          sessions.touch({
-            id: event.sessionId,
-            vendor: event.vendor,
-            author: event.author,
-            cliVersion: event.cliVersion,
-            cwd: event.cwd,
-            branch: event.branch,
-            at,
-            events: 1,
-          })
-        }
+        if (event.kind !== 'note') sessions.touch(sessionTouchOf(row, 1))
         return true
       },
     }
