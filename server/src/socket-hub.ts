@@ -93,10 +93,15 @@ export class SocketHub {
     if (ws.readyState === WebSocket.OPEN) ws.send(message)
   }
 
-  /** Sends `message` to every subscribed socket but `skip`. */
-  broadcast(message: string, skip?: WebSocket): void {
+  /** Sends `message` to every open subscribed socket that `to` accepts. */
+  broadcast(message: string, to: (ws: WebSocket) => boolean): void {
     for (const ws of this.#ctx.getWebSockets())
-      if (ws !== skip && this.subscription(ws) !== null) this.send(ws, message)
+      if (ws.readyState === WebSocket.OPEN && this.subscription(ws) !== null && to(ws)) ws.send(message)
+  }
+
+  /** Every socket the runtime holds for this object, subscribed or not. */
+  countOpen(): number {
+    return this.#ctx.getWebSockets().length
   }
 
   /** Delivers new records to every subscribed socket. */
