@@ -6,7 +6,7 @@
  * the change already has it). A socket hears at most one presence message per window, however
  * many actors come and go in it.
  */
-export const presenceWindowMs = 250
+export const presenceWindowMs = 1000
 
 export interface PresenceBroadcastParts {
   /** Sends the current presence to every subscribed socket for which `due(connectionId)` holds. */
