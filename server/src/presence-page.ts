@@ -21,18 +21,17 @@ export function presencePage(
   entries: readonly PresenceEntry[],
   limits: { readonly maxEntries: number; readonly maxChars: number },
 ): PresencePage {
+  const kept: PresenceEntry[] = []
   const parts: string[] = []
   let chars = 2
   for (const entry of entries) {
     if (parts.length >= limits.maxEntries) break
     const json = JSON.stringify(entry)
-    if (chars + json.length + 1 > limits.maxChars) break
+    // One entry too long to fit (an actor pushed with a huge name) is left out, not the rest.
+    if (chars + json.length + 1 > limits.maxChars) continue
+    kept.push(entry)
     parts.push(json)
     chars += json.length + 1
   }
-  return {
-    presence: entries.slice(0, parts.length),
-    json: `[${parts.join(',')}]`,
-    omitted: entries.length - parts.length,
-  }
+  return { presence: kept, json: `[${parts.join(',')}]`, omitted: entries.length - kept.length }
 }
