@@ -25,10 +25,12 @@ export default {
       if (match.route.kind === 'health') return health(env)
       refuseKeyInQuery(url, bearerKey(request))
       if (match.route.action === 'create') await admitCreation(env, request)
+      const { projectId } = match.route
       const address = clientAddress(request)
-      refuseRepeatedFailures(address, Date.now())
-      const response = await env.PROJECTS.getByName(match.route.projectId).fetch(request)
+      if (!knownProjects.has(projectId)) refuseRepeatedFailures(address, Date.now())
+      const response = await env.PROJECTS.getByName(projectId).fetch(request)
       if (response.status === 401) countFailure(address, Date.now())
+      else if (response.status < 400) knowProject(projectId)
       return response
     } catch (error) {
       await discardBody(request)
@@ -39,17 +41,30 @@ export default {
 
 /**
  * Failed authentications (wrong key or unknown project: one answer) per client address and in all,
- * counted in this isolate's memory. Past the limit the Worker refuses before any project object is
- * started: key guessing is slowed down, and so is touching object ids (workerd creates an empty
- * database file for every object it starts, even one that writes nothing). `sangam serve` runs one
- * isolate, so there the count is exact; on Cloudflare it is per isolate, and an object that writes
- * nothing stores nothing.
+ * counted in this isolate's memory. Past the limit the Worker refuses requests for project ids it
+ * has not seen a right key for, before any project object is started. That slows probing and the
+ * touching of object ids (workerd creates an empty database file for every object it starts, even
+ * one that writes nothing). `sangam serve` runs one isolate, so there the count is exact; on
+ * Cloudflare it is per isolate, and an object that writes nothing stores nothing.
  */
 const failuresPerMinutePerAddress = 60
 const failuresPerMinute = 600
 const failures = {
   perAddress: new PushRateLimiter(failuresPerMinutePerAddress / 60, failuresPerMinutePerAddress),
   all: new PushRateLimiter(failuresPerMinute / 60, failuresPerMinute),
+}
+
+/**
+ * Project ids this isolate has seen answer a request with the right key. The failure limit never
+ * holds them up: otherwise anyone could spend it (600 wrong keys a minute) and shut every team
+ * out. What it still stops is requests for ids nobody has shown a key for: probing and touching
+ * new object ids. Bounded; forgetting only means an id is checked against the limit once more.
+ */
+const knownProjects = new Set<string>()
+
+function knowProject(projectId: string): void {
+  if (knownProjects.size >= 10_000) knownProjects.clear()
+  knownProjects.add(projectId)
 }
 
 function refuseRepeatedFailures(address: string, now: number): void {

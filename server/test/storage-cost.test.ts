@@ -61,6 +61,7 @@ test('requests to projects that were never created write nothing, whatever they 
 
 test('past 60 failed authentications a minute from one address, the Worker refuses before any object starts', async () => {
   const from = { 'cf-connecting-ip': '203.0.113.9' }
+  const team = await server.newProject()
   const statuses: number[] = []
   // Bounded: the bucket refills at one a second, so a few more than 60 may pass while this runs.
   while (statuses.at(-1) !== 429 && statuses.length < 90) {
@@ -80,6 +81,8 @@ test('past 60 failed authentications a minute from one address, the Worker refus
     headers: { 'cf-connecting-ip': '203.0.113.10' },
   })
   assert.equal(other.status, 401, 'other addresses are not held up')
+  const teammate = await team.request('info', { headers: from })
+  assert.equal(teammate.status, 200, 'nor a project that has shown its key: the limit cannot shut a team out')
 })
 
 test('creating projects is rate limited per client address and in all', async () => {
