@@ -23,6 +23,11 @@ export interface LocalServerOptions {
   readonly log: Logger
   /** Overrides of the Worker's vars (its limits), e.g. `{ PUSHES_PER_SECOND: '5' }`. */
   readonly vars?: Readonly<Record<string, string>> | undefined
+  /**
+   * Start a watchdog that kills workerd if this process dies, even by `kill -9` (`sangam serve`).
+   * Off for in-process use (tests, benchmarks), where Miniflare's exit hook stops workerd.
+   */
+  readonly watchdog?: boolean | undefined
 }
 
 export interface LocalServer {
@@ -95,8 +100,9 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   }
   const url = `http://${ready.host}`
   const workerd = claimWorkerdChild()
-  const watchdog = workerd === null ? null : watchOver(workerd)
-  if (workerd === null) log.warn('cannot name the workerd process: it may outlive a killed serve')
+  const watchdog = workerd === null || options.watchdog !== true ? null : watchOver(workerd)
+  if (workerd === null && options.watchdog === true)
+    log.warn('cannot name the workerd process: it may outlive a killed serve')
   log.info('serving', { url, dataDir: options.dataDir, workerdPid: workerd?.pid })
   return {
     url,

@@ -21,7 +21,7 @@ export const run: CommandRun = async (ctx, _args, options) => {
   const lock = await acquireServeLock(dataDir, ctx.log)
   try {
     const server = await startOnRememberedPort(port, { dataDir, host, log: ctx.log }, (chosen) =>
-      startLocalServer({ host, port: chosen, dataDir, log: ctx.log }),
+      startLocalServer({ host, port: chosen, dataDir, log: ctx.log, watchdog: true }),
     )
     try {
       if (port === 0) rememberPort(dataDir, host, Number(new URL(server.url).port))
