@@ -91,6 +91,7 @@ const ambientAllowed: Record<string, string> = {
     "the agent hooks' composition root (own bundle; env and clock once per run)",
   'src/hooks/pre-push-main.ts': "the git pre-push hook's composition root",
   'server/src/project-object.ts': "the Durable Object, the server's composition root: the clock per request",
+  'server/src/worker.ts': 'the Worker entry: the clock of its failed-authentication limit and of creations',
 }
 
 const ambientPatterns: readonly [string, RegExp][] = [
