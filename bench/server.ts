@@ -9,17 +9,23 @@
  * - the records per second one project object sustains: several clients pushing batches at once,
  *   beside the no-op requests per second at the same concurrency.
  *
- * The push rate limit is raised for the run (PUSHES_PER_SECOND=100000): the figure is the object's
- * capacity, not the per-client limit.
+ * - presence fan-out: N sockets (each its own actor) subscribing at once to one project: the
+ *   presence messages and bytes all of them hear, beside what the old rule (every arrival sent the
+ *   whole list to every socket already there) costs for the same N, computed from the measured
+ *   entry size: N(N-1)/2 messages.
  *
- *   npm run build && node --import tsx bench/server.ts [pushClients] [batchSize] [records]
+ * The push rate limits are raised for the run (PUSHES_PER_SECOND and PROJECT_PUSHES_PER_SECOND
+ * 100000): the figure is the object's capacity, not the per-client limit.
+ *
+ *   npm run build && node --import tsx bench/server.ts [pushClients] [batchSize] [records] [sockets]
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { expectOk, httpJson, SyncClient } from '../server/test/helpers/sync-client.ts'
+import { expectOk, httpJson, SyncClient, SyncSocket } from '../server/test/helpers/sync-client.ts'
 import { eventDraft, newProjectId, newProjectKey } from '../server/test/helpers/sync-fixture.ts'
 import type { ClaimResult } from '../src/protocol/lease.ts'
+import type { PresenceResponse } from '../src/protocol/sync/presence.ts'
 import { healthPath } from '../src/protocol/sync/routes.ts'
 import { startLocalServer } from '../src/serve/local-server.ts'
 import { createLogger } from '../src/shared/logger.ts'
@@ -28,6 +34,7 @@ import { percentile } from './helpers/transcript-sentences.ts'
 const pushClients = Number(process.argv[2] ?? 8)
 const batchSize = Number(process.argv[3] ?? 200)
 const totalRecords = Number(process.argv[4] ?? 40_000)
+const presenceSockets = Number(process.argv[5] ?? 200)
 const samples = 400
 const standing = 200
 
@@ -38,7 +45,7 @@ async function main(): Promise<void> {
     port: 0,
     dataDir,
     log: createLogger(process.stderr, 'error'),
-    vars: { PUSHES_PER_SECOND: '100000' },
+    vars: { PUSHES_PER_SECOND: '100000', PROJECT_PUSHES_PER_SECOND: '100000' },
   })
   try {
     const client = new SyncClient(server.url, newProjectId(), newProjectKey())
@@ -69,6 +76,7 @@ async function main(): Promise<void> {
       `  no-op requests at the same concurrency: ${Math.round(noopRate)}/s;` +
         ` the object stores ${(pushed.recordsPerSecond / noopRate).toFixed(1)} records in the time the Worker answers one no-op`,
     )
+    await presenceFanOut(server.url, presenceSockets)
     const head = (await client.pull(0, 1)).headGseq
     // Every grant and every release is a record too.
     const expected = pushed.records + race.granted + 4 * samples + standing
@@ -200,6 +208,46 @@ async function pushThroughput(client: SyncClient, clients: number, batch: number
     p50: percentile(sorted, 50),
     p95: percentile(sorted, 95),
   }
+}
+
+async function presenceFanOut(baseUrl: string, count: number): Promise<void> {
+  const client = new SyncClient(baseUrl, newProjectId(), newProjectKey())
+  expectOk(await client.create())
+  const heard = { messages: 0, bytes: 0, welcomeBytes: 0 }
+  const startedAt = performance.now()
+  const sockets = await Promise.all(
+    Array.from({ length: count }, async (_, index) => {
+      const socket = await SyncSocket.open(client.url('socket').replace(/^http/, 'ws'), client.key)
+      socket.ws.on('message', (data: Buffer) => {
+        const text = data.toString('utf8')
+        if (text.startsWith('{"type":"presence"')) {
+          heard.messages += 1
+          heard.bytes += Buffer.byteLength(text)
+        } else if (text.startsWith('{"type":"welcome"'))
+          heard.welcomeBytes = Math.max(heard.welcomeBytes, Buffer.byteLength(text))
+      })
+      const actor = { human: `dev-${index}@example.dev`, vendor: 'claude' as const, sessionId: `s-${index}` }
+      socket.send({ type: 'subscribe', actor, clientId: `presence-client-${index}`, after: 0 })
+      await socket.next('welcome')
+      return socket
+    }),
+  )
+  const welcomedMs = performance.now() - startedAt
+  await new Promise((resolve) => setTimeout(resolve, 1000))
+  const { presence } = expectOk<PresenceResponse>(await client.request('presence'))
+  const entryBytes = Buffer.byteLength(JSON.stringify(presence)) / Math.max(1, presence.length)
+  let oldBytes = 0
+  for (let online = 2; online <= count; online++) oldBytes += (online - 1) * (online * entryBytes + 30)
+  const oldMessages = (count * (count - 1)) / 2
+  say(
+    `presence: ${count} sockets subscribing at once: ${heard.messages} presence messages, ` +
+      `${(heard.bytes / 1e6).toFixed(2)} MB, all welcomed in ${(welcomedMs / 1000).toFixed(2)} s, largest welcome ${(heard.welcomeBytes / 1024).toFixed(0)} KiB`,
+  )
+  say(
+    `  the old rule for ${count} sockets: ${oldMessages} messages, ${(oldBytes / 1e6).toFixed(1)} MB ` +
+      `(${(oldMessages / Math.max(1, heard.messages)).toFixed(0)}× the messages, ${(oldBytes / Math.max(1, heard.bytes)).toFixed(0)}× the bytes)`,
+  )
+  await Promise.all(sockets.map((socket) => socket.close()))
 }
 
 function print(label: string, latencies: number[], baseline?: number[]): void {

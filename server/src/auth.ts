@@ -35,13 +35,32 @@ const secretParameters = ['key', 'token', 'access_token', 'auth', 'authorization
 /**
  * A key in a URL ends up in proxy and access logs. We never read one from there, and a request that
  * carries one is refused loudly so the misconfigured client is fixed rather than silently leaking.
+ * Refused: a parameter with a key-like name, whatever its value, and any parameter, whatever its
+ * name, whose value contains the key the request authenticates with (`key`: null before it is read).
  */
-export function refuseKeyInQuery(url: URL): void {
-  for (const name of url.searchParams.keys()) {
-    if (secretParameters.includes(name.toLowerCase()))
+export function refuseKeyInQuery(url: URL, key: string | null): void {
+  for (const [name, value] of url.searchParams) {
+    const named = secretParameters.includes(name.toLowerCase())
+    const carries = key !== null && key.length > 0 && (value.includes(key) || name.includes(key))
+    if (named || carries)
       throw new Refusal(
         'KEY_IN_QUERY',
-        `remove "${name}" from the URL: send the key in the Authorization header`,
+        carries
+          ? 'a query parameter carries the project key: send the key only in the Authorization header'
+          : `remove "${name}" from the URL: send the key in the Authorization header`,
       )
+  }
+  if (key !== null && key.length > 0 && (url.pathname.includes(key) || safeDecode(url.search).includes(key)))
+    throw new Refusal(
+      'KEY_IN_QUERY',
+      'the URL carries the project key: send it only in the Authorization header',
+    )
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
   }
 }

@@ -10,4 +10,8 @@ export interface Env {
   readonly MAX_BODY_BYTES?: string | undefined
   readonly MAX_RECORDS_PER_PUSH?: string | undefined
   readonly PUSHES_PER_SECOND?: string | undefined
+  readonly PROJECT_PUSHES_PER_SECOND?: string | undefined
+  readonly PROJECTS_PER_HOUR_PER_ADDRESS?: string | undefined
+  readonly PROJECTS_PER_HOUR?: string | undefined
+  readonly MAX_SOCKETS_PER_PROJECT?: string | undefined
 }

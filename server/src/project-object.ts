@@ -1,6 +1,5 @@
 import { DurableObject } from 'cloudflare:workers'
 import { serverClaimRequestSchema, serverReleaseRequestSchema } from '../../src/protocol/sync/lease.ts'
-import type { SyncLimits } from '../../src/protocol/sync/limits.ts'
 import { maxPullPageBytes } from '../../src/protocol/sync/limits.ts'
 import type { ProjectInfo } from '../../src/protocol/sync/project.ts'
 import { pullQuerySchema } from '../../src/protocol/sync/pull.ts'
@@ -11,16 +10,18 @@ import { systemRandom } from '../../src/shared/random.ts'
 import type { Env } from './env.ts'
 import { LeaseDesk } from './lease-desk.ts'
 import { LeaseTable } from './lease-table.ts'
-import { readLimits } from './limits.ts'
+import { readLimits, type ServerLimits } from './limits.ts'
 import { Presence } from './presence.ts'
+import { httpPresenceLimits, presencePage } from './presence-page.ts'
 import { authenticate, createProject } from './project-registration.ts'
 import type { ProjectRow } from './project-row.ts'
-import { PushRateLimiter } from './push-rate-limiter.ts'
+import { clientAddress, PushAdmission } from './push-admission.ts'
+import { PushRateLimiter, type TakeResult } from './push-rate-limiter.ts'
 import { RecordLog, refuseCursorAhead } from './record-log.ts'
 import { admitPush, appendDrafts } from './record-push.ts'
 import { failureResponse, jsonResponse, Refusal } from './refusal.ts'
 import { discardBody, readJsonBody } from './request-body.ts'
-import { migrate } from './schema.ts'
+import { migrate, schemaExists } from './schema.ts'
 import { SocketConversation } from './socket-conversation.ts'
 import { SocketHub } from './socket-hub.ts'
 
@@ -30,22 +31,30 @@ import { SocketHub } from './socket-hub.ts'
  * awaiting in the middle, so ordering and arbitration need no further locking.
  */
 export class ProjectObject extends DurableObject<Env> {
-  readonly #limits: SyncLimits
+  readonly #limits: ServerLimits
   readonly #records: RecordLog
   readonly #presence: Presence
   readonly #sockets: SocketHub
   readonly #conversation: SocketConversation
-  readonly #pushes: PushRateLimiter
+  readonly #pushes: PushAdmission
   readonly #leases: LeaseDesk
+  /** False until a create registers the project: until then this object writes nothing at all. */
+  #exists: boolean
+  /** Only in the registrar instance (see `admitCreation`). */
+  #creations: { perAddress: PushRateLimiter; all: PushRateLimiter } | null = null
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
     this.#limits = readLimits(env)
-    migrate(ctx.storage.sql)
+    this.#exists = schemaExists(ctx.storage.sql)
+    if (this.#exists) migrate(ctx.storage.sql)
     this.#records = new RecordLog(ctx.storage.sql)
     this.#presence = new Presence(ctx.storage.sql)
     this.#sockets = new SocketHub(ctx, this.#records, systemRandom)
-    this.#pushes = new PushRateLimiter(this.#limits.pushesPerSecond)
+    this.#pushes = new PushAdmission({
+      pushesPerSecond: this.#limits.sync.pushesPerSecond,
+      projectPushesPerSecond: this.#limits.projectPushesPerSecond,
+    })
     this.#leases = new LeaseDesk({
       storage: ctx.storage,
       leases: new LeaseTable(ctx.storage.sql),
@@ -60,6 +69,7 @@ export class ProjectObject extends DurableObject<Env> {
       presence: this.#presence,
       sockets: this.#sockets,
       pushes: this.#pushes,
+      now: () => Date.now(),
     })
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(pingMessage, pongMessage))
   }
@@ -71,7 +81,7 @@ export class ProjectObject extends DurableObject<Env> {
       if (!match.ok || match.route.kind !== 'project') throw new Refusal('NOT_FOUND', 'not a project route')
       const { projectId, action } = match.route
       if (action === 'create') return await this.#create(request, projectId)
-      const project = await authenticate(this.ctx.storage.sql, request, projectId)
+      const project = await authenticate(this.ctx.storage.sql, request, projectId, this.#exists)
       return await this.#serve(action, project, request, url)
     } catch (error) {
       await discardBody(request)
@@ -84,18 +94,48 @@ export class ProjectObject extends DurableObject<Env> {
   }
 
   override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
-    this.#conversation.closed(ws, Date.now())
+    this.#conversation.closed(ws)
     // Complete the close handshake. 1005/1006/1015 describe how a socket closed and may not be sent.
     const reply = code === 1005 || code === 1006 || code === 1015 ? 1000 : code
     if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CLOSING) ws.close(reply, reason)
   }
 
   override async webSocketError(ws: WebSocket): Promise<void> {
-    this.#conversation.closed(ws, Date.now())
+    this.#conversation.closed(ws)
+  }
+
+  /**
+   * Called by the Worker on the one registrar instance (a name no project id can take) before any
+   * create reaches a project object: creations are limited per client address and in all, so
+   * registering projects cannot fill the disk either. Memory only; the registrar stores nothing.
+   */
+  admitCreation(address: string, now: number): TakeResult {
+    const hour = 3_600_000
+    const { projectsPerHourPerAddress: perAddress, projectsPerHour: all } = this.#limits
+    this.#creations ??= {
+      perAddress: new PushRateLimiter((perAddress * 1000) / hour, perAddress),
+      all: new PushRateLimiter((all * 1000) / hour, all),
+    }
+    const own = this.#creations.perAddress.take(address, now)
+    if (!own.allowed) return own
+    const total = this.#creations.all.take('all', now)
+    if (!total.allowed) this.#creations.perAddress.giveBack(address)
+    return total
   }
 
   async #create(request: Request, projectId: string): Promise<Response> {
-    const { created, row } = await createProject(this.ctx.storage.sql, request, projectId, Date.now())
+    const ensureSchema = (): void => {
+      if (this.#exists) return
+      migrate(this.ctx.storage.sql)
+      this.#exists = true
+    }
+    const { created, row } = await createProject(
+      this.ctx.storage.sql,
+      request,
+      projectId,
+      Date.now(),
+      ensureSchema,
+    )
     await discardBody(request)
     const body = { projectId, created, createdAt: new Date(row.createdAt).toISOString() }
     return jsonResponse(body, created ? 201 : 200)
@@ -114,11 +154,20 @@ export class ProjectObject extends DurableObject<Env> {
         return this.#push(request)
       case 'pull':
         return this.#pull(url)
-      case 'presence':
-        return jsonResponse({ presence: this.#presence.list(Date.now(), this.#sockets.connected()) })
+      case 'presence': {
+        const entries = this.#presence.list(Date.now(), this.#sockets.connected())
+        const { presence, omitted } = presencePage(entries, httpPresenceLimits)
+        return jsonResponse(omitted > 0 ? { presence, omitted } : { presence })
+      }
       case 'socket':
         if (request.headers.get('upgrade')?.toLowerCase() !== 'websocket')
           throw new Refusal('INVALID_REQUEST', 'this route only takes a WebSocket upgrade')
+        if (this.#sockets.countOpen() >= this.#limits.maxSocketsPerProject)
+          throw new Refusal(
+            'TOO_MANY_CONNECTIONS',
+            `this project has ${this.#limits.maxSocketsPerProject} open sockets, the most this server allows`,
+            { retryAfterMs: 30_000 },
+          )
         return this.#sockets.accept()
       case 'leases':
         return jsonResponse({ leases: this.#leases.live(Date.now()), fencingToken: project.fencingToken })
@@ -140,23 +189,24 @@ export class ProjectObject extends DurableObject<Env> {
   }
 
   async #push(request: Request): Promise<Response> {
-    const push = await readJsonBody(request, this.#limits.maxBodyBytes, pushRequestSchema)
+    const push = await readJsonBody(request, this.#limits.sync.maxBodyBytes, pushRequestSchema)
     const now = Date.now()
-    admitPush(this.#pushes, this.#limits, `client ${push.clientId}`, push.records.length, now)
+    const pusher = { address: clientAddress(request) }
+    admitPush(this.#pushes, this.#limits.sync, pusher, push.records.length, now)
     const results = appendDrafts(this.ctx.storage, this.#records, this.#presence, push.records, now)
     this.#sockets.pumpAll()
     return jsonResponse({ results, headGseq: this.#records.head() })
   }
 
   async #claim(request: Request): Promise<Response> {
-    const claim = await readJsonBody(request, this.#limits.maxBodyBytes, serverClaimRequestSchema)
+    const claim = await readJsonBody(request, this.#limits.sync.maxBodyBytes, serverClaimRequestSchema)
     const result = this.#leases.claim(claim, Date.now())
     this.#sockets.pumpAll()
     return jsonResponse(result)
   }
 
   async #release(request: Request): Promise<Response> {
-    const release = await readJsonBody(request, this.#limits.maxBodyBytes, serverReleaseRequestSchema)
+    const release = await readJsonBody(request, this.#limits.sync.maxBodyBytes, serverReleaseRequestSchema)
     const result = this.#leases.release(release, Date.now())
     this.#sockets.pumpAll()
     return jsonResponse(result)
@@ -168,7 +218,7 @@ export class ProjectObject extends DurableObject<Env> {
       throw new Refusal('INVALID_REQUEST', 'after and limit must be integers (after ≥ 0, limit ≥ 1)')
     const head = this.#records.head()
     refuseCursorAhead(query.data.after, head)
-    const limit = Math.min(query.data.limit, this.#limits.maxPullLimit)
+    const limit = Math.min(query.data.limit, this.#limits.sync.maxPullLimit)
     const page = this.#records.page(query.data.after, limit, maxPullPageBytes)
     const body = `{"records":[${page.bodies.join(',')}],"headGseq":${head},"hasMore":${page.through < head}}`
     return new Response(body, { headers: { 'content-type': 'application/json; charset=utf-8' } })

@@ -17,12 +17,15 @@ export async function createProject(
   request: Request,
   projectId: string,
   now: number,
+  /** Creates the object's schema; called only once the key is known to be acceptable. */
+  ensureSchema: () => void,
 ): Promise<CreateOutcome> {
   const key = projectKeySchema.safeParse(bearerKey(request))
   if (!key.success)
     throw new Refusal('INVALID_REQUEST', key.error.issues[0]?.message ?? 'invalid project key')
   const digest = await digestKey(key.data)
   // No await between this read and the insert: two racing creates cannot both register.
+  ensureSchema()
   const existing = readProjectRow(sql)
   if (existing === null) {
     insertProjectRow(sql, projectId, digest, now)
@@ -33,14 +36,19 @@ export async function createProject(
   throw new Refusal('PROJECT_TAKEN', `project ${projectId} is already registered with another key`)
 }
 
-/** The project row when the request's key is this project's; one refusal for every other case. */
+/**
+ * The project row when the request's key is this project's; one refusal for every other case.
+ * `exists` is false for an object whose project was never created: nothing is read or written
+ * then, but the key is still digested and compared, so that answer costs what a wrong key costs.
+ */
 export async function authenticate(
   sql: SqlStorage,
   request: Request,
   projectId: string,
+  exists: boolean,
 ): Promise<ProjectRow> {
   const digest = await digestKey(bearerKey(request))
-  const row = readProjectRow(sql)
+  const row = exists ? readProjectRow(sql) : null
   const matches = digestsEqual(row?.keyDigest ?? absentDigest, digest)
   if (row === null || !matches || row.projectId !== projectId) throw unauthorized()
   return row

@@ -2,7 +2,7 @@ import type { SyncLimits } from '../../src/protocol/sync/limits.ts'
 import type { PushResult } from '../../src/protocol/sync/push.ts'
 import type { RecordDraft } from '../../src/protocol/sync/record.ts'
 import type { Presence } from './presence.ts'
-import type { PushRateLimiter } from './push-rate-limiter.ts'
+import type { PushAdmission, Pusher } from './push-admission.ts'
 import type { RecordLog } from './record-log.ts'
 import { Refusal } from './refusal.ts'
 
@@ -28,22 +28,18 @@ export function appendDrafts(
 }
 
 /**
- * Refuses a push over the rate of its pusher (`who`: a client or a connection) or over the
- * record count limit. The rate is checked first, so a client stuck resending an oversize batch
- * is also slowed down.
+ * Refuses a push over the rate of its pusher (an address or a connection) or of its project
+ * (push-admission.ts), or over the record count limit. The rate is checked first, so a client
+ * stuck resending an oversize batch is also slowed down.
  */
 export function admitPush(
-  limiter: PushRateLimiter,
+  admission: PushAdmission,
   limits: SyncLimits,
-  who: string,
+  pusher: Pusher,
   count: number,
   now: number,
 ): void {
-  const taken = limiter.take(who, now)
-  if (!taken.allowed)
-    throw new Refusal('RATE_LIMITED', `${who} pushes more than ${limits.pushesPerSecond} times a second`, {
-      retryAfterMs: taken.retryAfterMs,
-    })
+  admission.admit(pusher, now)
   if (count > limits.maxRecordsPerPush)
     throw new Refusal(
       'TOO_MANY_RECORDS',

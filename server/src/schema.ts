@@ -33,6 +33,19 @@ const steps: readonly string[] = [
 
 export const schemaVersion = steps.length
 
+/**
+ * Whether this object's storage holds a project at all. Reading the catalogue writes nothing, so a
+ * request for a project id that was never created costs no storage: the schema is created only by
+ * the create that registers the project (docs/security.md).
+ */
+export function schemaExists(sql: SqlStorage): boolean {
+  return (
+    sql
+      .exec("SELECT 1 AS present FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'")
+      .toArray().length > 0
+  )
+}
+
 export function migrate(sql: SqlStorage): void {
   sql.exec(/*sql*/ `CREATE TABLE IF NOT EXISTS schema_version (
     lock INTEGER PRIMARY KEY CHECK (lock = 1),

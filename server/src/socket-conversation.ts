@@ -1,9 +1,10 @@
 import { actorKey } from '../../src/core/leases/actor.ts'
-import type { SyncLimits } from '../../src/protocol/sync/limits.ts'
-import type { PresenceEntry } from '../../src/protocol/sync/presence.ts'
 import { type UpstreamMessage, upstreamMessageSchema } from '../../src/protocol/sync/upstream.ts'
+import type { ServerLimits } from './limits.ts'
 import type { Presence } from './presence.ts'
-import type { PushRateLimiter } from './push-rate-limiter.ts'
+import { PresenceBroadcast } from './presence-broadcast.ts'
+import { type PresencePage, presencePage, socketPresenceLimits } from './presence-page.ts'
+import type { PushAdmission } from './push-admission.ts'
 import { type RecordLog, refuseCursorAhead } from './record-log.ts'
 import { admitPush, appendDrafts } from './record-push.ts'
 import { Refusal, refusalBody } from './refusal.ts'
@@ -14,11 +15,12 @@ const maxActorChars = 1000
 
 export interface SocketConversationParts {
   readonly storage: DurableObjectStorage
-  readonly limits: SyncLimits
+  readonly limits: ServerLimits
   readonly records: RecordLog
   readonly presence: Presence
   readonly sockets: SocketHub
-  readonly pushes: PushRateLimiter
+  readonly pushes: PushAdmission
+  readonly now: () => number
 }
 
 /**
@@ -28,9 +30,18 @@ export interface SocketConversationParts {
  */
 export class SocketConversation {
   readonly #parts: SocketConversationParts
+  readonly #broadcast: PresenceBroadcast
 
   constructor(parts: SocketConversationParts) {
     this.#parts = parts
+    this.#broadcast = new PresenceBroadcast({
+      send: (due) => {
+        const { sockets } = this.#parts
+        const page = this.#presence(this.#parts.now())
+        const message = presenceMessage(page)
+        sockets.broadcast(message, (ws) => due(sockets.connectionId(ws)))
+      },
+    })
   }
 
   receive(ws: WebSocket, message: string | ArrayBuffer, now: number): void {
@@ -45,20 +56,22 @@ export class SocketConversation {
     }
   }
 
-  /** A socket closed or failed: when it was its actor's last connection, everyone hears so. */
-  closed(ws: WebSocket, now: number): void {
+  /** A socket closed or failed: when it was its actor's last connection, everyone hears so (coalesced). */
+  closed(ws: WebSocket): void {
     const { sockets } = this.#parts
-    this.#parts.pushes.forget(`connection ${sockets.connectionId(ws)}`)
+    const connection = sockets.connectionId(ws)
+    this.#parts.pushes.forget({ connection })
+    this.#broadcast.forget(connection)
     const subscription = sockets.subscription(ws)
     if (subscription === null) return
-    if (!sockets.connected(ws).has(actorKey(subscription.actor))) this.#broadcastPresence(now, ws, ws)
+    if (!sockets.connected(ws).has(actorKey(subscription.actor))) this.#broadcast.changed()
   }
 
   #parse(message: string | ArrayBuffer): UpstreamMessage {
     if (typeof message !== 'string')
       throw new Refusal('INVALID_REQUEST', 'messages are JSON text, not binary')
-    if (new TextEncoder().encode(message).byteLength > this.#parts.limits.maxBodyBytes)
-      throw tooLarge(this.#parts.limits.maxBodyBytes)
+    const { maxBodyBytes } = this.#parts.limits.sync
+    if (new TextEncoder().encode(message).byteLength > maxBodyBytes) throw tooLarge(maxBodyBytes)
     return parseJsonText(message, upstreamMessageSchema)
   }
 
@@ -73,15 +86,18 @@ export class SocketConversation {
         refuseCursorAhead(message.after, head)
         const wasOnline = sockets.connected(ws).has(actorKey(message.actor))
         sockets.subscribe(ws, message.actor, message.clientId, message.after)
-        sockets.send(ws, JSON.stringify({ type: 'welcome', headGseq: head, presence: this.#presence(now) }))
+        if (!wasOnline) this.#broadcast.changed()
+        const page = this.#presence(now)
+        const omitted = page.omitted > 0 ? `,"presenceOmitted":${page.omitted}` : ''
+        sockets.send(ws, `{"type":"welcome","headGseq":${head},"presence":${page.json}${omitted}}`)
+        this.#broadcast.sent(sockets.connectionId(ws))
         sockets.pump(ws)
-        if (!wasOnline) this.#broadcastPresence(now, ws)
         presence.prune(now)
         return
       }
       case 'push': {
-        const who = `connection ${sockets.connectionId(ws)}`
-        admitPush(pushes, limits, who, message.records.length, now)
+        const pusher = { connection: sockets.connectionId(ws) }
+        admitPush(pushes, limits.sync, pusher, message.records.length, now)
         const results = appendDrafts(storage, records, presence, message.records, now)
         sockets.pumpAll()
         const reply = { type: 'pushed', requestId: message.requestId, results, headGseq: records.head() }
@@ -94,13 +110,13 @@ export class SocketConversation {
     }
   }
 
-  #presence(now: number, closing?: WebSocket): PresenceEntry[] {
-    return this.#parts.presence.list(now, this.#parts.sockets.connected(closing))
+  #presence(now: number): PresencePage {
+    const entries = this.#parts.presence.list(now, this.#parts.sockets.connected())
+    return presencePage(entries, socketPresenceLimits)
   }
+}
 
-  /** Tells every subscribed socket but `skip` (just welcomed, or closing) who is online now. */
-  #broadcastPresence(now: number, skip: WebSocket, closing?: WebSocket): void {
-    const message = JSON.stringify({ type: 'presence', presence: this.#presence(now, closing) })
-    this.#parts.sockets.broadcast(message, skip)
-  }
+function presenceMessage(page: PresencePage): string {
+  const omitted = page.omitted > 0 ? `,"omitted":${page.omitted}` : ''
+  return `{"type":"presence","presence":${page.json}${omitted}}`
 }

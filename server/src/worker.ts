@@ -3,6 +3,8 @@ import { healthPath, matchSyncRoute } from '../../src/protocol/sync/routes.ts'
 import { bearerKey, refuseKeyInQuery } from './auth.ts'
 import type { Env } from './env.ts'
 import { readLimits } from './limits.ts'
+import { clientAddress } from './push-admission.ts'
+import { PushRateLimiter } from './push-rate-limiter.ts'
 import { failureResponse, jsonResponse, Refusal } from './refusal.ts'
 import { discardBody } from './request-body.ts'
 
@@ -17,12 +19,19 @@ export default {
   async fetch(request: Request, env: Env): Promise<Response> {
     try {
       const url = new URL(request.url)
-      refuseKeyInQuery(url)
+      refuseKeyInQuery(url, null)
       const match = matchSyncRoute(request.method, url.pathname)
       if (!match.ok) throw routeRefusal(match.code, request.method, url.pathname)
       if (match.route.kind === 'health') return health(env)
-      bearerKey(request)
-      return await env.PROJECTS.getByName(match.route.projectId).fetch(request)
+      refuseKeyInQuery(url, bearerKey(request))
+      if (match.route.action === 'create') await admitCreation(env, request)
+      const { projectId } = match.route
+      const address = clientAddress(request)
+      if (!knownProjects.has(projectId)) refuseRepeatedFailures(address, Date.now())
+      const response = await env.PROJECTS.getByName(projectId).fetch(request)
+      if (response.status === 401) countFailure(address, Date.now())
+      else if (response.status < 400) knowProject(projectId)
+      return response
     } catch (error) {
       await discardBody(request)
       return failureResponse(error, 'worker')
@@ -30,12 +39,67 @@ export default {
   },
 } satisfies ExportedHandler<Env>
 
+/**
+ * Failed authentications (wrong key or unknown project: one answer) per client address and in all,
+ * counted in this isolate's memory. Past the limit the Worker refuses requests for project ids it
+ * has not seen a right key for, before any project object is started. That slows probing and the
+ * touching of object ids (workerd creates an empty database file for every object it starts, even
+ * one that writes nothing). `sangam serve` runs one isolate, so there the count is exact; on
+ * Cloudflare it is per isolate, and an object that writes nothing stores nothing.
+ */
+const failuresPerMinutePerAddress = 60
+const failuresPerMinute = 600
+const failures = {
+  perAddress: new PushRateLimiter(failuresPerMinutePerAddress / 60, failuresPerMinutePerAddress),
+  all: new PushRateLimiter(failuresPerMinute / 60, failuresPerMinute),
+}
+
+/**
+ * Project ids this isolate has seen answer a request with the right key. The failure limit never
+ * holds them up: otherwise anyone could spend it (600 wrong keys a minute) and shut every team
+ * out. What it still stops is requests for ids nobody has shown a key for: probing and touching
+ * new object ids. Bounded; forgetting only means an id is checked against the limit once more.
+ */
+const knownProjects = new Set<string>()
+
+function knowProject(projectId: string): void {
+  if (knownProjects.size >= 10_000) knownProjects.clear()
+  knownProjects.add(projectId)
+}
+
+function refuseRepeatedFailures(address: string, now: number): void {
+  const waits = [failures.perAddress.wait(address, now), failures.all.wait('all', now)]
+  const retryAfterMs = Math.max(...waits)
+  if (retryAfterMs > 0)
+    throw new Refusal('RATE_LIMITED', 'too many requests with a wrong key or for an unknown project', {
+      retryAfterMs,
+    })
+}
+
+function countFailure(address: string, now: number): void {
+  failures.perAddress.take(address, now)
+  failures.all.take('all', now)
+}
+
+/** The one object that counts project creations; no project id can take this name (`~` is not allowed). */
+const registrarName = '~registrar'
+
+/** Refuses a create over the per-address or the global creation rate, before any project object starts. */
+async function admitCreation(env: Env, request: Request): Promise<void> {
+  const registrar = env.PROJECTS.getByName(registrarName)
+  const verdict = await registrar.admitCreation(clientAddress(request), Date.now())
+  if (!verdict.allowed)
+    throw new Refusal('RATE_LIMITED', 'too many projects created lately; try again later', {
+      retryAfterMs: verdict.retryAfterMs,
+    })
+}
+
 function health(env: Env): Response {
   const body: HealthResponse = {
     ok: true,
     service: 'sangam-sync',
     protocol: syncProtocolVersion,
-    limits: readLimits(env),
+    limits: readLimits(env).sync,
   }
   return jsonResponse(body)
 }

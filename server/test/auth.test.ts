@@ -113,6 +113,28 @@ test('a key in the query string is refused, even the right one', async () => {
   }
 })
 
+test('the key in any query parameter, under any name, is refused', async () => {
+  const owner = await server.newProject()
+  for (const query of [
+    `?k=${owner.key}`,
+    `?after=0&cursor=${owner.key}`,
+    `?x=prefix-${owner.key}`,
+    `?${owner.key}=1`,
+  ]) {
+    const response = await fetch(owner.url('pull', query), {
+      headers: { authorization: `Bearer ${owner.key}` },
+    })
+    assert.equal(response.status, 400, query)
+    const body = (await response.json()) as { error: { code: string; message: string } }
+    assert.equal(body.error.code, 'KEY_IN_QUERY')
+    assert.equal(body.error.message.includes(owner.key), false, 'the refusal does not echo the key')
+  }
+  const fine = await fetch(owner.url('pull', '?after=0&limit=5'), {
+    headers: { authorization: `Bearer ${owner.key}` },
+  })
+  assert.equal(fine.status, 200)
+})
+
 test('a WebSocket upgrade is authenticated by its header: none, wrong or unknown is refused', async () => {
   const owner = await server.newProject()
   const socketUrl = owner.url('socket').replace(/^http/, 'ws')

@@ -38,10 +38,12 @@ test('the key is read from a Bearer Authorization header and nowhere else', () =
 })
 
 test('a URL carrying a key-like parameter is refused, whatever its case', () => {
-  assert.doesNotThrow(() => refuseKeyInQuery(new URL('https://sync.example/x?after=3&limit=10')))
+  assert.doesNotThrow(() =>
+    refuseKeyInQuery(new URL('https://sync.example/x?after=3&limit=10'), 'k'.repeat(43)),
+  )
   for (const name of ['key', 'Token', 'ACCESS_TOKEN', 'api_key'])
     assert.throws(
-      () => refuseKeyInQuery(new URL(`https://sync.example/x?${name}=secret`)),
+      () => refuseKeyInQuery(new URL(`https://sync.example/x?${name}=secret`), null),
       (error) =>
         error instanceof Refusal && error.code === 'KEY_IN_QUERY' && !error.message.includes('secret'),
     )

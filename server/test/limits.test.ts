@@ -12,6 +12,7 @@ before(async () => {
     MAX_BODY_BYTES: '65536',
     MAX_RECORDS_PER_PUSH: '50',
     PUSHES_PER_SECOND: '2',
+    PROJECT_PUSHES_PER_SECOND: '5',
   })
 })
 after(async () => {
@@ -90,7 +91,7 @@ test('a push over the record limit is refused whole and says how to fix it', asy
   assert.equal((await client.push(eventDrafts('many', 50), 'client-many-2')).results.length, 50)
 })
 
-test('a client pushing faster than its rate is told when to retry; other clients are not slowed', async () => {
+test('a client pushing faster than its rate is told when to retry; other addresses are not slowed', async () => {
   const client = await server.newProject()
   const replies = await Promise.all(
     Array.from({ length: 10 }, (_, index) =>
@@ -106,9 +107,48 @@ test('a client pushing faster than its rate is told when to retry; other clients
   }
   const accepted = replies.filter((reply) => reply.status === 200).length
   assert.equal((await client.pull(0)).headGseq, accepted, 'a limited push appends nothing')
-  assert.equal((await client.push([eventDraft('calm')], 'client-calm-1')).results[0]?.status, 'created')
+  const calm = await client.request('push', {
+    body: { clientId: 'client-calm-1', records: [eventDraft('calm')] },
+    headers: { 'cf-connecting-ip': '192.0.2.77' },
+  })
+  assert.equal(calm.status, 200, 'another address has its own budget')
   await new Promise((resolve) => setTimeout(resolve, 1100))
   assert.equal((await client.push([eventDraft('later')], 'client-fast-1')).results[0]?.status, 'created')
+})
+
+test('a new clientId per push does not escape the rate limit: it is kept per address', async () => {
+  const client = await server.newProject()
+  const from = { 'cf-connecting-ip': '192.0.2.80' }
+  const replies = await Promise.all(
+    Array.from({ length: 8 }, (_, index) =>
+      client.request('push', {
+        body: { clientId: `client-fresh-${index}`, records: [eventDraft(`fresh-${index}`)] },
+        headers: from,
+      }),
+    ),
+  )
+  const statuses = replies.map((reply) => reply.status)
+  assert.ok(statuses.filter((status) => status === 429).length >= 5, `at 2/s, 8 pushes: ${statuses}`)
+  await new Promise((resolve) => setTimeout(resolve, 1100))
+})
+
+test('many addresses together are held to the project rate', async () => {
+  const client = await server.newProject()
+  const replies = await Promise.all(
+    Array.from({ length: 12 }, (_, index) =>
+      client.request('push', {
+        body: { clientId: 'client-crowd-1', records: [eventDraft(`crowd-${index}`)] },
+        headers: { 'cf-connecting-ip': `198.51.100.${index + 1}` },
+      }),
+    ),
+  )
+  const limited = replies.filter((reply) => reply.status === 429)
+  assert.ok(
+    limited.length >= 6,
+    `12 addresses at once against 5/s for the project: ${limited.length} limited`,
+  )
+  assert.match(errorOf(limited[0]?.body).message, /this project takes at most 5 pushes a second/)
+  await new Promise((resolve) => setTimeout(resolve, 1100))
 })
 
 test('a socket gets an error for an oversize, malformed or over-rate message, and stays usable', async () => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, test } from 'node:test'
@@ -177,17 +178,77 @@ async function waitClosed(socket: { closed: boolean }): Promise<boolean> {
   return socket.closed
 }
 
-test('kill -9 of serve alone leaves its workerd running; the next serve on the dir stops it first', async () => {
+async function healthAnswers(url: string): Promise<boolean> {
+  try {
+    return (await fetch(`${url}/v1/health`)).status === 200
+  } catch {
+    return false
+  }
+}
+
+/** Waits (bounded) until the server at `url` stops answering. */
+async function goneWithin(url: string, ms: number): Promise<boolean> {
+  for (let waited = 0; waited < ms; waited += 100) {
+    if (!(await healthAnswers(url))) return true
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  return false
+}
+
+/** Running, not merely present: an orphan killed in a container without an init stays a zombie. */
+function isRunning(pid: number): boolean {
+  try {
+    const state = execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).trim()
+    return state !== '' && !state.startsWith('Z')
+  } catch {
+    return false
+  }
+}
+
+function readLockFile(dir: string): { workerdPid: number | null; watchdogPid?: number | null } {
+  return JSON.parse(readFileSync(join(dir, 'serve.lock'), 'utf8'))
+}
+
+test('kill -9 of serve alone takes its workerd down too; the next serve comes back on the same URL', async () => {
   const dir = dataDir()
   const first = await startServe(dir)
   const client = await newProject(first)
   await client.push(eventDrafts('orphaned', 5))
+  const { workerdPid } = readLockFile(dir)
+  assert.ok(workerdPid, 'the lock names the workerd child')
   await first.killParentOnly()
-  const orphan = await fetch(`${first.url}/v1/health`)
-  assert.equal(orphan.status, 200, 'workerd outlived its parent')
+  assert.ok(await goneWithin(first.url, 5000), 'workerd died with its serve: the port is free')
+  assert.equal(isRunning(workerdPid), false)
   const second = await startServe(dir)
-  await assert.rejects(fetch(`${first.url}/v1/health`), 'the orphan is gone')
+  assert.equal(second.url, first.url, '--port 0 reuses the port this data dir was served on')
   assert.equal((await at(second, client).pullAll()).records.length, 5)
+  assert.equal(await second.stop(), 0, second.stderr())
+})
+
+test('an orphaned workerd that outlived its watchdog is stopped by the next serve on the dir', async () => {
+  const dir = dataDir()
+  const first = await startServe(dir)
+  const client = await newProject(first)
+  await client.push(eventDrafts('reclaimed', 3))
+  const { workerdPid, watchdogPid } = readLockFile(dir)
+  assert.ok(workerdPid && watchdogPid, 'the lock names workerd and its watchdog')
+  // Both started by this test's serve: the watchdog first, so nothing stops workerd.
+  process.kill(watchdogPid, 'SIGKILL')
+  await first.killParentOnly()
+  assert.equal(await healthAnswers(first.url), true, 'workerd outlived both')
+  const second = await startServe(dir)
+  assert.equal(isRunning(workerdPid), false, 'the orphan is gone')
+  assert.equal(second.url, first.url, 'and its port is served again')
+  assert.equal((await at(second, client).pullAll()).records.length, 3)
+  assert.equal(await second.stop(), 0, second.stderr())
+})
+
+test('an orderly stop and start keeps the URL of a --port 0 server', async () => {
+  const dir = dataDir()
+  const first = await startServe(dir)
+  assert.equal(await first.stop(), 0, first.stderr())
+  const second = await startServe(dir)
+  assert.equal(second.url, first.url)
   assert.equal(await second.stop(), 0, second.stderr())
 })
 

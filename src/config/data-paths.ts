@@ -69,3 +69,8 @@ export function defaultServerDataDir(sangamHome: string): string {
 export function serveLockFile(dataDir: string): string {
   return join(dataDir, 'serve.lock')
 }
+
+/** The port a `serve --port 0` on `dataDir` bound, reused by the next one (serve/remembered-port.ts). */
+export function servePortFile(dataDir: string): string {
+  return join(dataDir, 'serve-port.json')
+}

@@ -8,6 +8,7 @@ import { Log, LogLevel, Miniflare } from 'miniflare'
 import { z } from 'zod'
 import type { Logger } from '../shared/logger.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
+import { claimWorkerdChild, type WorkerdProcess, watchOver } from './workerd-process.ts'
 
 /**
  * The sync server running on this machine: the same Worker bundle and the same config that
@@ -22,12 +23,20 @@ export interface LocalServerOptions {
   readonly log: Logger
   /** Overrides of the Worker's vars (its limits), e.g. `{ PUSHES_PER_SECOND: '5' }`. */
   readonly vars?: Readonly<Record<string, string>> | undefined
+  /**
+   * Start a watchdog that kills workerd if this process dies, even by `kill -9` (`sangam serve`).
+   * Off for in-process use (tests, benchmarks), where Miniflare's exit hook stops workerd.
+   */
+  readonly watchdog?: boolean | undefined
 }
 
 export interface LocalServer {
   /** `http://HOST:PORT`, no trailing slash. */
   readonly url: string
   readonly dataDir: string
+  /** The workerd process serving, when `ps` could name it; a watchdog kills it if this process dies. */
+  readonly workerd: WorkerdProcess | null
+  readonly watchdogPid: number | null
   /** Stops workerd; storage is flushed with every request, so nothing is lost by stopping. */
   close(): Promise<void>
 }
@@ -90,8 +99,22 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     )
   }
   const url = `http://${ready.host}`
-  log.info('serving', { url, dataDir: options.dataDir })
-  return { url, dataDir: options.dataDir, close: () => miniflare.dispose() }
+  const workerd = claimWorkerdChild()
+  const watchdog = workerd === null || options.watchdog !== true ? null : watchOver(workerd)
+  if (workerd === null && options.watchdog === true)
+    log.warn('cannot name the workerd process: it may outlive a killed serve')
+  log.info('serving', { url, dataDir: options.dataDir, workerdPid: workerd?.pid })
+  return {
+    url,
+    dataDir: options.dataDir,
+    workerd,
+    watchdogPid: watchdog?.pid ?? null,
+    close: async () => {
+      // The watchdog goes first: once Miniflare has stopped workerd, its pid is free for reuse.
+      watchdog?.stop()
+      await miniflare.dispose()
+    },
+  }
 }
 
 function readWorkerConfig(): z.infer<typeof workerConfigSchema> {

@@ -1,28 +1,31 @@
-import { execFileSync } from 'node:child_process'
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { z } from 'zod'
 import { serveLockFile } from '../config/data-paths.ts'
 import type { Logger } from '../shared/logger.ts'
 import { isAlive } from '../shared/process-alive.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
+import { isSameWorkerd, type WorkerdProcess } from './workerd-process.ts'
 
 /**
  * One `sangam serve` per data dir: two workerd processes on the same SQLite files would corrupt
- * them. The lock file names the serving process and its workerd child. workerd outlives a
- * `kill -9` of its parent (it is Miniflare's child, not ours to reparent), so a lock left by a
- * dead serve whose workerd still runs means an orphan that still holds the files: it is stopped
- * before the new server starts.
+ * them. The lock file names the serving process, its workerd child (pid and start time) and the
+ * watchdog that kills workerd when serve dies (workerd-process.ts). Should workerd still run when
+ * serve is gone (the watchdog was killed too), the next serve stops it before starting, but only
+ * when it is provably the recorded process: same pid, same start time, still workerd.
  */
 const lockSchema = z.object({
   pid: z.number().int().positive(),
   workerdPid: z.number().int().positive().nullable(),
+  /** Absent in locks written before start times were recorded: such a pid is never killed. */
+  workerdStartedAt: z.string().nullable().optional(),
+  watchdogPid: z.number().int().positive().nullable().optional(),
   url: z.string().nullable(),
 })
 type LockContent = z.infer<typeof lockSchema>
 
 export interface ServeLock {
   /** Records the running server, once it listens. */
-  record(url: string): void
+  record(url: string, workerd: WorkerdProcess | null, watchdogPid: number | null): void
   release(): void
 }
 
@@ -34,13 +37,24 @@ export async function acquireServeLock(dataDir: string, log: Logger): Promise<Se
       ErrorCode.DaemonRunning,
       `another sangam serve (pid ${previous.pid}${previous.url ? `, ${previous.url}` : ''}) already uses ${dataDir}`,
     )
-  if (previous?.workerdPid && isWorkerd(previous.workerdPid)) {
-    log.warn('stopping the workerd left running by a serve that died', { pid: previous.workerdPid })
-    await stopProcess(previous.workerdPid)
+  const orphan =
+    previous?.workerdPid && previous.workerdStartedAt
+      ? { pid: previous.workerdPid, startedAt: previous.workerdStartedAt }
+      : null
+  if (orphan !== null && isSameWorkerd(orphan)) {
+    log.warn('stopping the workerd left running by a serve that died', { pid: orphan.pid })
+    await stopProcess(orphan.pid)
   }
   write(path, { pid: process.pid, workerdPid: null, url: null })
   return {
-    record: (url) => write(path, { pid: process.pid, workerdPid: findWorkerdChild(), url }),
+    record: (url, workerd, watchdogPid) =>
+      write(path, {
+        pid: process.pid,
+        workerdPid: workerd?.pid ?? null,
+        workerdStartedAt: workerd?.startedAt ?? null,
+        watchdogPid,
+        url,
+      }),
     release: () => rmSync(path, { force: true }),
   }
 }
@@ -56,32 +70,6 @@ function readLock(path: string): LockContent | null {
 
 function write(path: string, content: LockContent): void {
   writeFileSync(path, `${JSON.stringify(content)}\n`, { mode: 0o600 })
-}
-
-/** Checks the command too, so a recycled pid is never killed by mistake. */
-function isWorkerd(pid: number): boolean {
-  return processTable().some((entry) => entry.pid === pid && entry.command.includes('workerd'))
-}
-
-function findWorkerdChild(): number | null {
-  const child = processTable().find(
-    (entry) => entry.ppid === process.pid && entry.command.includes('workerd'),
-  )
-  return child?.pid ?? null
-}
-
-/** `ps` has these columns on Linux and macOS alike; without `ps`, orphans are not tracked. */
-function processTable(): { pid: number; ppid: number; command: string }[] {
-  let output: string
-  try {
-    output = execFileSync('ps', ['-A', '-o', 'pid=,ppid=,comm='], { encoding: 'utf8' })
-  } catch {
-    return []
-  }
-  return output.split('\n').flatMap((line) => {
-    const match = /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line)
-    return match ? [{ pid: Number(match[1]), ppid: Number(match[2]), command: match[3] ?? '' }] : []
-  })
 }
 
 async function stopProcess(pid: number): Promise<void> {

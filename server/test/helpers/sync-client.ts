@@ -35,11 +35,12 @@ export class SyncClient {
 
   request(
     action: SyncAction,
-    init: { method?: string; body?: unknown; query?: string } = {},
+    init: { method?: string; body?: unknown; query?: string; headers?: Record<string, string> } = {},
   ): Promise<Reply> {
     const payload = init.body === undefined ? undefined : JSON.stringify(init.body)
     const method = init.method ?? (payload === undefined ? 'GET' : 'POST')
-    return httpJson(this.url(action, init.query), method, { authorization: `Bearer ${this.key}` }, payload)
+    const headers = { ...init.headers, authorization: `Bearer ${this.key}` }
+    return httpJson(this.url(action, init.query), method, headers, payload)
   }
 
   async create(): Promise<Reply> {

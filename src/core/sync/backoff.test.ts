@@ -14,6 +14,13 @@ test('the reconnect wait grows with failures and never leaves the floor and ceil
   }
 })
 
+test('however long the server was away, the next attempt is at most 5 s off, and jittered', () => {
+  for (const failures of [6, 10, 50, 10_000]) {
+    assert.ok(reconnectDelayMs(failures, 0.999) <= 5_000, `${failures} failures`)
+    assert.ok(reconnectDelayMs(failures, 0) < reconnectDelayMs(failures, 0.5), 'spread, not one wave')
+  }
+})
+
 test('a burst of pushes goes at once, up to one second of the rate; then they are paced', () => {
   let state = null as Parameters<typeof takePush>[0]
   const waits: number[] = []

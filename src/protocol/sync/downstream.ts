@@ -10,7 +10,10 @@ import { syncedRecordSchema } from './record.ts'
 export const welcomeMessageSchema = z.object({
   type: z.literal('welcome'),
   headGseq: z.number().int().nonnegative(),
+  /** The first page of presence: the message stays far below the 1 MiB WebSocket limit. */
   presence: z.array(presenceEntrySchema),
+  /** Presence entries left out of `presence` (the least recently active); the rest are on `GET …/presence`. */
+  presenceOmitted: z.number().int().nonnegative().optional(),
 })
 
 /**
@@ -30,10 +33,15 @@ export const pushedMessageSchema = z.object({
   headGseq: z.number().int().nonnegative(),
 })
 
-/** Sent when an actor comes online or goes offline. */
+/**
+ * Sent when actors came online or went offline: at most one per socket per short window (changes
+ * within it are coalesced), paged like the welcome's.
+ */
 export const presenceMessageSchema = z.object({
   type: z.literal('presence'),
   presence: z.array(presenceEntrySchema),
+  /** Entries left out, as in the welcome. */
+  omitted: z.number().int().nonnegative().optional(),
 })
 
 /** A refused message; `requestId` names the push it answers, if any. */

@@ -20,6 +20,8 @@ export const syncErrorCodeSchema = z.enum([
   'TOO_MANY_RECORDS',
   /** More pushes than `PUSHES_PER_SECOND` from one client or connection; retry after `retryAfterMs`. */
   'RATE_LIMITED',
+  /** The project already has as many open sockets as the server allows; retry after `retryAfterMs`. */
+  'TOO_MANY_CONNECTIONS',
   /** A pull or subscription cursor beyond the project's head: the client's replica came from elsewhere. */
   'CURSOR_AHEAD',
   /** No such route. */

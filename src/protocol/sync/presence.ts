@@ -22,6 +22,8 @@ export type PresenceEntry = z.infer<typeof presenceEntrySchema>
 export const presenceResponseSchema = z.object({
   /** Online actors first, then by most recent activity. */
   presence: z.array(presenceEntrySchema),
+  /** Entries left out to keep the answer bounded (the least recently active ones); 0 or absent if none. */
+  omitted: z.number().int().nonnegative().optional(),
 })
 export type PresenceResponse = z.infer<typeof presenceResponseSchema>
 

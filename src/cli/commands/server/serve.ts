@@ -1,6 +1,9 @@
 import { resolve } from 'node:path'
 import { defaultServerDataDir } from '../../../config/data-paths.ts'
+import { readRememberedPort, rememberPort } from '../../../serve/remembered-port.ts'
 import { acquireServeLock } from '../../../serve/serve-lock.ts'
+import type { Logger } from '../../../shared/logger.ts'
+import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
 import type { CommandRun } from '../../command.ts'
 import { defaultServePort } from '../../serve-port.ts'
 import type { serveInput } from './inputs.ts'
@@ -16,9 +19,12 @@ export const run: CommandRun<typeof serveInput> = async (ctx, _args, options) =>
   prepareDataDir(dataDir)
   const lock = await acquireServeLock(dataDir, ctx.log)
   try {
-    const server = await startLocalServer({ host, port, dataDir, log: ctx.log })
+    const server = await startOnRememberedPort(port, { dataDir, host, log: ctx.log }, (chosen) =>
+      startLocalServer({ host, port: chosen, dataDir, log: ctx.log, watchdog: true }),
+    )
     try {
-      lock.record(server.url)
+      if (port === 0) rememberPort(dataDir, host, Number(new URL(server.url).port))
+      lock.record(server.url, server.workerd, server.watchdogPid)
       // The first line of stdout is the contract: scripts and tests read the URL from it.
       ctx.stdout.write(`${server.url}\n`)
       await stopped(ctx.stopSignal)
@@ -29,6 +35,28 @@ export const run: CommandRun<typeof serveInput> = async (ctx, _args, options) =>
     return { json: { url: server.url, host: hostname, port: Number(boundPort), dataDir }, text: '' }
   } finally {
     lock.release()
+  }
+}
+
+/**
+ * `--port 0` reuses the port this data dir was last served on, so clients' stored URL stays right;
+ * only when that port is taken by something else does it take a new one, and says so.
+ */
+async function startOnRememberedPort<T>(
+  requested: number,
+  where: { readonly dataDir: string; readonly host: string; readonly log: Logger },
+  start: (port: number) => Promise<T>,
+): Promise<T> {
+  const remembered = requested === 0 ? readRememberedPort(where.dataDir, where.host) : null
+  if (remembered === null) return start(requested)
+  try {
+    return await start(remembered)
+  } catch (error) {
+    if (!(error instanceof SangamError) || error.code !== ErrorCode.Usage) throw error
+    where.log.warn(
+      `port ${remembered}, where this data dir was served before, is taken: serving on a new port, to which clients must be moved (docs/server.md)`,
+    )
+    return start(0)
   }
 }
 
