@@ -56,7 +56,7 @@ export function mcpServerEntry(cliEntry: string): string {
 
 /**
  * `sangam-mcp` by name: the bundled server as npm links it beside `sangam` (package.json `bin`),
- * what works on every machine where sangam is installed (D??) and starts as fast as the absolute
+ * what works on every machine where sangam is installed (D82) and starts as fast as the absolute
  * launch.
  */
 export const portableLaunch: McpLaunch = { command: 'sangam-mcp', args: [] }

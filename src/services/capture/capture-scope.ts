@@ -4,7 +4,7 @@ import type { Clock } from '../../shared/clock.ts'
 
 /**
  * Which transcripts capture reads. The window is one notion, shared with search: an event is in it
- * by its own time (D??). Capture reads a transcript that holds an event in the window, and reads it
+ * by its own time (D94). Capture reads a transcript that holds an event in the window, and reads it
  * whole (a session is never cut in half, so its older part is there as context for `thread`); a
  * transcript whose newest event is older is not read, even when something touched the file since.
  * Scope is decided once per file, from the first cwd its records give.

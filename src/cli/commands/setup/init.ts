@@ -105,7 +105,7 @@ interface McpOutcome {
  *
  * `.mcp.json` is a project file teams commit, so it names `sangam-mcp` when `sangam-mcp` on PATH is
  * this package's MCP server; otherwise (a checkout's build) it names this machine's paths, and a `.mcp.json` init
- * creates so is kept out of git in `info/exclude` (D??). Codex's config is this machine's alone:
+ * creates so is kept out of git in `info/exclude` (D82). Codex's config is this machine's alone:
  * it gets the absolute launch, which also works for a Codex started without a shell's PATH.
  */
 async function offerMcp(
