@@ -52,7 +52,7 @@ test('serve stops in order on SIGINT too, printing nothing more in text mode', a
 test('a bad or taken port is a usage error that says what to do', async () => {
   const bad = await runServe(['--port', 'eighty'])
   assert.equal(bad.code, 2)
-  assert.match(bad.stderr, /--port must be a number from 0 to 65535/)
+  assert.match(bad.stderr, /--port takes a whole number from 0 to 65535/)
   const serve = await startServeWith(['--port', '0', '--data', join(home, 'taken')], home)
   const port = new URL(serve.url).port
   const taken = await runServe(['--port', port, '--data', join(home, 'other')])
