@@ -107,7 +107,7 @@ test('bad input exits with the documented codes and clear messages', async () =>
     [['search', 'x', '--since', 'last week'], 2, /--since must be an ISO date/],
     [['search', 'x', '--limit', 'many'], 2, /--limit takes a whole number from 1 to 200/],
     [['thread', 'ev_unknown'], 4, /no event ev_unknown in this project's memory/],
-    [['thread', 'ev_unknown', '--before', '0x10'], 2, /--before must be a whole number/],
+    [['thread', 'ev_unknown', '--before', '0x10'], 2, /--before takes a whole number from 0 to 120/],
     [['note', '  '], 2, /a note needs text/],
   ]
   for (const [args, code, message] of cases) {
