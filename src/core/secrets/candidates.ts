@@ -140,38 +140,57 @@ interface Meaning {
   readonly checks: readonly Check[]
 }
 
-const words = [...new Set([...rulesByKeyword.keys(), ...triggers.map((trigger) => trigger.keyword)])]
-const automaton = buildAutomaton(words)
-const meanings: readonly Meaning[] = words.map((word) => {
-  const rules = new Set<number>()
-  let mask = 0
-  const checks: Check[] = []
-  for (const [keyword, indices] of rulesByKeyword)
-    if (word.includes(keyword)) for (const i of indices) rules.add(i)
-  for (const trigger of triggers) {
-    if (!word.includes(trigger.keyword)) continue
-    if (trigger.followedBy === undefined) {
-      mask |= trigger.mask
-      continue
-    }
-    for (let at = word.indexOf(trigger.keyword); at !== -1; at = word.indexOf(trigger.keyword, at + 1)) {
-      checks.push({
-        pattern: new RegExp(trigger.followedBy, 'y'),
-        back: word.length - at - trigger.keyword.length,
-        mask: trigger.mask,
-        hint: trigger.hint === true,
-      })
-    }
-  }
-  return { rules: [...rules].sort((a, b) => a - b), mask, checks }
-})
+/** The keyword automaton and what each word means, built at the first scan. */
+interface Scanner {
+  readonly automaton: ReturnType<typeof buildAutomaton>
+  readonly meanings: readonly Meaning[]
+  /** Which words a pass has met already, by pass number: no clearing between texts. */
+  readonly metIn: Uint32Array
+}
 
-/** Which words a pass has met already, by pass number: no clearing between texts. */
-const metIn = new Uint32Array(words.length)
+/**
+ * Built on first use, not at import: the automaton over every keyword of the ruleset takes tens
+ * of milliseconds, which every process that merely imports the scrubber (the MCP server, for
+ * `ctx_note`) would pay before its first answer. The result is a constant; building it twice would
+ * give the same one.
+ */
+let scanner: Scanner | null = null
+
+function scannerOnce(): Scanner {
+  if (scanner !== null) return scanner
+  const words = [...new Set([...rulesByKeyword.keys(), ...triggers.map((trigger) => trigger.keyword)])]
+  const meanings: readonly Meaning[] = words.map((word) => {
+    const rules = new Set<number>()
+    let mask = 0
+    const checks: Check[] = []
+    for (const [keyword, indices] of rulesByKeyword)
+      if (word.includes(keyword)) for (const i of indices) rules.add(i)
+    for (const trigger of triggers) {
+      if (!word.includes(trigger.keyword)) continue
+      if (trigger.followedBy === undefined) {
+        mask |= trigger.mask
+        continue
+      }
+      for (let at = word.indexOf(trigger.keyword); at !== -1; at = word.indexOf(trigger.keyword, at + 1)) {
+        checks.push({
+          pattern: new RegExp(trigger.followedBy, 'y'),
+          back: word.length - at - trigger.keyword.length,
+          mask: trigger.mask,
+          hint: trigger.hint === true,
+        })
+      }
+    }
+    return { rules: [...rules].sort((a, b) => a - b), mask, checks }
+  })
+  scanner = { automaton: buildAutomaton(words), meanings, metIn: new Uint32Array(words.length) }
+  return scanner
+}
+
 let pass = 0
 
 /** The one pass over `text`. */
 export function secretCandidates(text: string): SecretCandidates {
+  const { automaton, meanings, metIn } = scannerOnce()
   const { next, symbols, base64, wordAt } = automaton
   pass = (pass + 1) >>> 0 || 1
   let state = 0
