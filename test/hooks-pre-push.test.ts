@@ -63,7 +63,7 @@ test('a push touching a file another human leased is refused, naming file, holde
   assert.match(refused.stderr, /sangam: push refused: it changes files leased by someone else:/)
   assert.match(
     refused.stderr,
-    /src\/a\.ts: src\/a\.ts — bob@example\.com, until \d\d:\d\d UTC .*"parser rewrite"/,
+    /src\/a\.ts: src\/a\.ts — bob@example\.com, until (?:\d{4}-\d\d-\d\d )?\d\d:\d\d UTC .*"parser rewrite"/,
   )
   assert.notEqual(
     git(p.repo.path, 'ls-remote', 'origin', 'main').split('\t')[0],

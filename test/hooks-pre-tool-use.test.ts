@@ -81,7 +81,7 @@ test('a Claude edit of a file another human holds is denied, naming holder, reas
   const reason = denial(run)
   assert.match(
     reason,
-    /src\/a\.ts is leased to bob@example\.com until \d\d:\d\d UTC \((?:in 1 h [56]\d min|in 2 h)\): "refactoring the parser"/,
+    /src\/a\.ts is leased to bob@example\.com until (?:\d{4}-\d\d-\d\d )?\d\d:\d\d UTC \((?:in 1 h [56]\d min|in 2 h)\): "refactoring the parser"/,
   )
   assert.equal(readFileSync(join(p.repo.path, 'src', 'a.ts'), 'utf8'), 'export const a = 1\n')
 })

@@ -77,7 +77,7 @@ test('the SessionStart brief lists the leases others hold, with holder, reason a
   const context = run.output?.hookSpecificOutput?.additionalContext ?? ''
   assert.match(
     context,
-    /Leases \(edits to files others hold are refused\):\n- src\/parser\/\*\*: bob@example\.com until \d\d:\d\d UTC \(in [^)]+\): "rewriting the parser"/,
+    /Leases \(edits to files others hold are refused\):\n- src\/parser\/\*\*: bob@example\.com until (?:\d{4}-\d\d-\d\d )?\d\d:\d\d UTC \(in [^)]+\): "rewriting the parser"/,
   )
   assert.equal(context.match(/Leases \(/g)?.length, 1, 'one lease section')
   assert.doesNotMatch(context, /docs\/\*\*: /, 'the session does not see its own lease as a wall')
