@@ -47,6 +47,8 @@ const features: Record<string, Record<string, readonly string[]>> = {
     leases: ['memory', 'options'],
     memory: [],
     options: [],
+    // The room's rules read presence and worktrees; its rungs are project options.
+    room: ['options'],
     secrets: [],
     sync: ['options'],
   },
