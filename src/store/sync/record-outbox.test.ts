@@ -37,7 +37,10 @@ test('an acknowledgement removes what was pushed, not a newer version queued mea
   acknowledgeRecords(db, pushed)
   const left = queuedRecords(db, 10)
   assert.equal(queuedRecordCount(db), 1)
-  assert.equal((left[0]?.draft as { state: string }).state, 'idle')
+  assert.deepEqual(
+    left.map((q) => (q.draft as { state: string }).state),
+    ['idle'],
+  )
 })
 
 test('a draft queued in a transaction that rolls back is not queued', () => {
