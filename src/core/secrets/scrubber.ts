@@ -34,6 +34,11 @@ export function scrubSecrets(text: string): string {
   return untilStable(text, scrubOnce)
 }
 
+/** `scrubSecrets` for a field that may be absent (a cwd, a branch, a CLI version). */
+export function scrubNullable(value: string | null): string | null {
+  return value === null ? null : scrubSecrets(value)
+}
+
 /**
  * What `scrubSecrets` computes, without its pre-scans: every detector over the whole text (the
  * ruleset's rules chosen by a plain keyword search). The pre-scans only ever skip work, so the

@@ -1,5 +1,5 @@
 import { fstatSync, readSync } from 'node:fs'
-import { scrubSecrets } from '../../core/secrets/scrubber.ts'
+import { scrubNullable } from '../../core/secrets/scrubber.ts'
 import type { CaptureBatch } from '../../store/capture/capture-store.ts'
 import { countersOf, type SourceFileRow, zeroCounters } from '../../store/capture/source-file-table.ts'
 import { ByteFingerprint } from '../../transcripts/byte-fingerprint.ts'
@@ -147,8 +147,4 @@ function isLineBreakAt(fd: number, offset: number): boolean {
   const byte = Buffer.alloc(1)
   if (readSync(fd, byte, 0, 1, offset) === 0) return true // nothing appended yet
   return byte[0] === 0x0a || byte[0] === 0x0d
-}
-
-function scrubNullable(value: string | null): string | null {
-  return value === null ? null : scrubSecrets(value)
 }

@@ -1,4 +1,4 @@
-import { scrubSecrets } from '../../core/secrets/scrubber.ts'
+import { scrubNullable, scrubSecrets } from '../../core/secrets/scrubber.ts'
 import type { Event } from '../../protocol/event.ts'
 import type { Actor } from '../../protocol/lease.ts'
 import type { EventRecordDraft } from '../../protocol/sync/record.ts'
@@ -73,8 +73,4 @@ function cutAt(text: string, length: number): string {
 
 function byteSize(draft: EventRecordDraft): number {
   return Buffer.byteLength(JSON.stringify(draft))
-}
-
-function scrubNullable(value: string | null): string | null {
-  return value === null ? null : scrubSecrets(value)
 }

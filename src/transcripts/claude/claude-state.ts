@@ -1,4 +1,4 @@
-import { scrubSecrets } from '../../core/secrets/scrubber.ts'
+import { scrubNullable, scrubSecrets } from '../../core/secrets/scrubber.ts'
 import { asFingerprint, fingerprint } from '../text-fingerprint.ts'
 import { isJsonObject, type JsonObject } from './json-object.ts'
 import { boundChars, maxBuiltText } from './tool-text.ts'
@@ -82,10 +82,6 @@ export function serialiseClaudeState(state: ClaudeState): string {
     cwd: scrubNullable(state.cwd),
     branch: scrubNullable(state.branch),
   })
-}
-
-function scrubNullable(value: string | null): string | null {
-  return value === null ? null : scrubSecrets(value)
 }
 
 export function restoreClaudeState(json: string): ClaudeState {

@@ -1,4 +1,4 @@
-import { scrubSecrets } from '../../core/secrets/scrubber.ts'
+import { scrubNullable, scrubSecrets } from '../../core/secrets/scrubber.ts'
 import type { EventKind } from '../../protocol/event.ts'
 import { asFingerprint, fingerprint } from '../text-fingerprint.ts'
 import type { ReadEvent, ReadOutcome, SkipReason } from '../transcript-reader.ts'
@@ -121,10 +121,6 @@ function scrubbedThread<T extends Thread & { readonly firstCwd?: string | null }
     branch: scrubNullable(thread.branch),
     ...(thread.firstCwd === undefined ? {} : { firstCwd: scrubNullable(thread.firstCwd) }),
   }
-}
-
-function scrubNullable(value: string | null): string | null {
-  return value === null ? null : scrubSecrets(value)
 }
 
 export function restoreCodexState(json: string): CodexState {
