@@ -37,8 +37,3 @@ export const presencePayloadSchema = z.object({
   firstSeenAt: z.number().int(),
 })
 export type PresencePayload = z.infer<typeof presencePayloadSchema>
-
-/** Record ids keep every change in the log: `presence:<vendor>:<sessionId>:<n>`. */
-export function presenceRecordId(vendor: PresenceVendor, sessionId: string, change: number): string {
-  return `presence:${vendor}:${sessionId}:${change}`
-}

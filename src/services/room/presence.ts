@@ -1,11 +1,7 @@
 import { defaultHandle, freeHandle, slug } from '../../core/room/handles.ts'
 import type { Actor } from '../../protocol/lease.ts'
-import {
-  type PresencePayload,
-  type PresenceVendor,
-  presenceRecordId,
-  type StoredPresenceState,
-} from '../../protocol/room/presence.ts'
+// Types only: the hooks bundle this file, and must not load zod (test/hooks-startup.test.ts).
+import type { PresencePayload, PresenceVendor, StoredPresenceState } from '../../protocol/room/presence.ts'
 import type { RoomPresenceRecord } from '../../protocol/sync/records/room-presence.ts'
 import type { Db } from '../../store/db.ts'
 import {
@@ -58,9 +54,12 @@ export function storePresence(db: Db, row: PresenceRow, now: number): void {
   enqueueRecord(db, presenceDraft(row), now)
 }
 
-function presenceDraft(
-  row: PresenceRow,
-): RoomPresenceRecord extends infer R ? Omit<R & object, 'gseq' | 'receivedAt'> : never {
+/** Record ids keep every change in the log: `presence:<vendor>:<sessionId>:<n>`. */
+export function presenceRecordId(vendor: PresenceVendor, sessionId: string, change: number): string {
+  return `presence:${vendor}:${sessionId}:${change}`
+}
+
+function presenceDraft(row: PresenceRow): Omit<RoomPresenceRecord, 'gseq' | 'receivedAt'> {
   const { change, ...payload } = row
   const actor: Actor =
     row.vendor === 'human'
