@@ -1,6 +1,6 @@
 import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs'
 import { dirname } from 'node:path'
-import type { Random } from '../shared/random.ts'
+import { type Random, systemRandom } from '../shared/random.ts'
 import { machineIdFile } from './data-paths.ts'
 
 const machineIdShape = /^m_[0-9a-f]{16}$/
@@ -9,7 +9,7 @@ const machineIdShape = /^m_[0-9a-f]{16}$/
  * This data dir's machine id (`m_` + 16 hex), created once with `random` and kept in a 0600 file.
  * Created with O_EXCL, so two processes racing on a fresh data dir agree on the first one written.
  */
-export function loadMachineId(sangamHome: string, random: Random): string {
+export function loadMachineId(sangamHome: string, random: Random = systemRandom): string {
   const file = machineIdFile(sangamHome)
   const existing = readId(file)
   if (existing !== null) return existing
