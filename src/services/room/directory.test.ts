@@ -96,3 +96,34 @@ test("a remote record applies when newer, keeps its machine, and adds the remote
   assert.deepEqual(dir.humans, ['bo@example.com'])
   assert.equal(queuedRecords(db, 10).length, 0, 'applied records are not pushed back')
 })
+
+test('a human in chat has presence too: vendor human, handle from the name, never "human"', () => {
+  const db = store()
+  recordPresence(
+    db,
+    {
+      ...base,
+      vendor: 'human',
+      sessionId: 'chat-1',
+      worktree: null,
+      branch: null,
+      human: 'Ana.Lee@example.com',
+    },
+    1000,
+  )
+  recordPresence(
+    db,
+    { ...base, vendor: 'human', sessionId: 'chat-2', worktree: null, branch: null, human: 'human' },
+    2000,
+  )
+  const dir = loadDirectory(db, { machine: 'm_local', worktrees: [] })
+  assert.deepEqual(
+    dir.agents.map((a) => [a.vendor, a.handle]),
+    [
+      ['human', 'ana-lee'],
+      ['human', 'human-1'],
+    ],
+  )
+  const queued = queuedRecords(db, 10)[0]?.draft as { actor: { vendor: unknown; sessionId: unknown } }
+  assert.deepEqual(queued.actor, { human: 'Ana.Lee@example.com', vendor: null, sessionId: 'chat-1' })
+})
