@@ -35,10 +35,13 @@ const features: Record<string, Record<string, readonly string[]>> = {
   protocol: {
     // lease.ts's rung schema is the rules' rungs.
     '': ['rules'],
+    // The room's payloads: presence, messages, threads.
+    room: [],
     rules: [],
     // record.ts derives the record unions from the one definition per type.
     sync: ['sync/records'],
-    'sync/records': [],
+    // Room records carry the room's payloads.
+    'sync/records': ['room'],
   },
   core: {
     // option-catalog.ts lists every feature's project options.
@@ -55,14 +58,15 @@ const features: Record<string, Record<string, readonly string[]>> = {
   config: {},
   store: {
     // migrations.ts lists every feature's tables.
-    '': ['capture', 'leases', 'memory', 'sync'],
+    '': ['capture', 'leases', 'memory', 'room', 'sync'],
     capture: ['memory'],
     leases: [],
     memory: [],
+    room: [],
     // The inbound applier dispatches each record type to its applier.
     sync: ['capture', 'leases', 'memory', 'sync/appliers'],
     // An event record is written as capture writes events; lease records as the lease table.
-    'sync/appliers': ['capture', 'leases', 'memory'],
+    'sync/appliers': ['capture', 'leases', 'memory', 'room'],
   },
   transcripts: { claude: [], codex: [] },
   git: {},
@@ -74,6 +78,8 @@ const features: Record<string, Record<string, readonly string[]>> = {
     leases: ['memory', 'options'],
     memory: [],
     options: [],
+    // The room's directory, presence, handles and targets.
+    room: [],
     // Team sync carries leases and notes, adds its sections to the brief, and has its options.
     sync: ['leases', 'memory', 'options'],
   },
@@ -84,10 +90,11 @@ const features: Record<string, Record<string, readonly string[]>> = {
   install: {},
   cli: {
     // registry.ts lists every command.
-    '': ['commands/leases', 'commands/memory', 'commands/server', 'commands/setup'],
+    '': ['commands/leases', 'commands/memory', 'commands/room', 'commands/server', 'commands/setup'],
     commands: [],
     'commands/leases': [],
     'commands/memory': [],
+    'commands/room': [],
     'commands/server': [],
     'commands/setup': [],
   },

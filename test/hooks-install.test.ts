@@ -49,7 +49,13 @@ test('a fresh install adds the Claude, Codex and pre-push hooks and trusts the C
   const settings = readJson(out.claude.file) as {
     hooks: Record<string, { matcher?: string; hooks: { command: string; args: string[] }[] }[]>
   }
-  assert.deepEqual(Object.keys(settings.hooks), ['SessionStart', 'PreToolUse', 'SessionEnd'])
+  assert.deepEqual(Object.keys(settings.hooks), [
+    'SessionStart',
+    'PreToolUse',
+    'UserPromptSubmit',
+    'Stop',
+    'SessionEnd',
+  ])
   assert.equal(settings.hooks.PreToolUse?.[0]?.matcher, 'Edit|Write|MultiEdit|NotebookEdit')
   const handler = settings.hooks.PreToolUse?.[0]?.hooks[0]
   assert.equal(handler?.command, 'node')
@@ -60,7 +66,11 @@ test('a fresh install adds the Claude, Codex and pre-push hooks and trusts the C
   assert.match(out.codex.levelNote ?? '', /does not trust the project/)
   assert.equal(out.codex.file, join(home.path, '.codex', 'hooks.json'))
   assert.equal(out.codex.trust.status, 'trusted')
-  assert.equal(out.codex.trust.recorded.length, 3)
+  assert.equal(
+    out.codex.trust.recorded.length,
+    5,
+    'SessionStart, UserPromptSubmit, PreToolUse, Stop, SessionEnd',
+  )
   const config = readFileSync(join(home.path, '.codex', 'config.toml'), 'utf8')
   for (const key of out.codex.trust.recorded)
     assert.ok(config.includes(`[hooks.state.${JSON.stringify(key)}]`))
@@ -108,7 +118,9 @@ test('a settings.json the user edited by hand keeps every entry; ours is added o
   const installed = readJson(file) as typeof own & { hooks: Record<string, unknown[]> }
   assert.deepEqual(installed.permissions, own.permissions)
   assert.equal(installed.model, 'opus')
-  assert.deepEqual(installed.hooks.Stop, own.hooks.Stop)
+  // Our Stop handler (presence) joins the user's as a group of its own, after it.
+  assert.equal(installed.hooks.Stop?.length, 2)
+  assert.deepEqual(installed.hooks.Stop?.[0], own.hooks.Stop[0])
   assert.equal(installed.hooks.PreToolUse?.length, 2)
   assert.deepEqual(installed.hooks.PreToolUse?.[0], own.hooks.PreToolUse[0])
   const out = await runCliJson<UninstallJson>(['install-hooks', '--uninstall'], { cwd: repo.path, env })
@@ -143,7 +155,7 @@ test('a hooks.json the user edited by hand keeps its groups and indices; ours go
     cwd: repo.path,
     env,
   })
-  assert.equal(removed.codex.trustRemoved.length, 3)
+  assert.equal(removed.codex.trustRemoved.length, 5)
   assert.deepEqual(readJson(file), own)
   assert.equal(readFileSync(join(home.path, '.codex', 'config.toml'), 'utf8'), '# mine\nmodel = "gpt-5.5"\n')
 })

@@ -176,6 +176,8 @@ test('every tool refuses a NUL byte in any string it takes as INVALID_INPUT, nev
     ctx_claim: { patterns: ['a.ts'], reason: 'testing' },
     ctx_release: { patterns: ['a.ts'] },
     ctx_who_has: { path: 'a.ts' },
+    room_targets: {},
+    room_identify: { handle: 'reviewer', session: 'no-such-session' },
   }
   const { tools } = await mcp.client.listTools()
   assert.deepEqual(tools.map((tool) => tool.name).sort(), Object.keys(valid).sort())

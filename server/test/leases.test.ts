@@ -112,7 +112,9 @@ test('lease changes are records: pulled in order and pushed to subscribed socket
     records.map((record) => [
       record.gseq,
       record.type,
-      record.type === 'event' ? null : record.payload.lease.pattern,
+      record.type === 'lease.granted' || record.type === 'lease.released'
+        ? record.payload.lease.pattern
+        : null,
     ]),
     [
       [1, 'lease.granted', 'docs/**'],

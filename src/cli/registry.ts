@@ -2,6 +2,7 @@ import type { AnyCommandSpec } from './command.ts'
 import { defineCommand } from './command-input.ts'
 import { claimInput, leasesInput, releaseInput, whoHasInput } from './commands/leases/inputs.ts'
 import { indexInput, noteInput, searchInput, threadInput } from './commands/memory/inputs.ts'
+import { identifyInput, targetsInput } from './commands/room/inputs.ts'
 import { serveInput } from './commands/server/inputs.ts'
 import { doctorInput, initInput, installHooksInput, joinInput, upInput } from './commands/setup/inputs.ts'
 
@@ -119,6 +120,18 @@ export const commands: readonly AnyCommandSpec[] = [
     summary: "List the project's live leases and notable lease history; change lease settings",
     input: leasesInput,
     load: () => import('./commands/leases/leases.ts'),
+  }),
+  defineCommand({
+    name: 'identify',
+    summary: 'Claim a handle for a session in the room; it stays through role changes',
+    input: identifyInput,
+    load: () => import('./commands/room/identify.ts'),
+  }),
+  defineCommand({
+    name: 'targets',
+    summary: 'List who and where the room can address: agents (state, handle, machine) and worktrees',
+    input: targetsInput,
+    load: () => import('./commands/room/targets.ts'),
   }),
   defineCommand({
     name: 'serve',

@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path'
  * ```
  * $SANGAM_HOME/
  *   hook-locators.json            hooks' cache: checkout → project id
+ *   machine-id                    this data dir's stable machine id (0600)
  *   projects/<projectId>/         one per project (0700)
  *     sangam.db                   the project's database (memory, leases, sync replica)
  *     daemon.json                 the running `sangam up` of this machine
@@ -58,6 +59,14 @@ export function heartbeatDir(projectDir: string): string {
 /** The hooks' cache of which checkout is which project. */
 export function hookLocatorsFile(sangamHome: string): string {
   return join(sangamHome, 'hook-locators.json')
+}
+
+/**
+ * The machine's stable id for the room: one per data dir, so two `SANGAM_HOME`s on one host are two
+ * machines (how tests simulate a team).
+ */
+export function machineIdFile(sangamHome: string): string {
+  return join(sangamHome, 'machine-id')
 }
 
 /** `sangam serve`'s data dir when `--data` does not name one. */

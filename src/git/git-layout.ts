@@ -98,3 +98,16 @@ function realOrNull(path: string): string | null {
     return null
   }
 }
+
+/**
+ * The branch checked out in the worktree at `worktreeRoot`, read from its `HEAD` file: null when
+ * detached, when the worktree is gone, or when HEAD is unreadable. No git spawn (hooks call it).
+ */
+export function headBranch(worktreeRoot: string): string | null {
+  const layout = findGitLayout(worktreeRoot)
+  if (layout === null || layout.worktreeRoot !== (realOrNull(worktreeRoot) ?? worktreeRoot)) return null
+  const head = readTrimmed(join(layout.gitDir, 'HEAD'))
+  if (head === null || !head.startsWith('ref:')) return null
+  const ref = head.slice('ref:'.length).trim()
+  return ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null
+}

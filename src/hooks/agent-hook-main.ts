@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { writeSync } from 'node:fs'
 import { readEnvironment } from '../config/environment.ts'
+import { systemRandom } from '../shared/random.ts'
 import { failOpen, type HookAnswer } from './hook-answer.ts'
 import { hostVersion } from './host-version.ts'
 import { readStdin } from './read-stdin.ts'
@@ -51,6 +52,7 @@ async function main(): Promise<void> {
     stdin,
     stdinOverCap: input.total() > stdinCapBytes ? stdinCapBytes : null,
     env,
+    random: systemRandom,
     cwd: process.cwd(),
     now: Date.now(),
     onEvent: (name) => {

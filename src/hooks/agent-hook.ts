@@ -1,5 +1,6 @@
 import type { Environment } from '../config/environment.ts'
 import { resolveHuman } from '../services/human.ts'
+import type { Random } from '../shared/random.ts'
 import { editTargets } from './edit-targets.ts'
 import { failOpen, type HookAnswer, quiet } from './hook-answer.ts'
 import { parseHookPayload } from './hook-payload.ts'
@@ -11,7 +12,8 @@ export type AgentHost = 'claude' | 'codex'
 /**
  * One run of the Claude Code / Codex hook: parse stdin, find the project, answer the event.
  * `PreToolUse` gates edits against leases, `SessionStart` hands the brief to the model,
- * `SessionEnd` may release the session's leases. Any failure to read the store or decide in time
+ * `SessionEnd` may release the session's leases; `SessionStart`, `UserPromptSubmit`, `Stop` and
+ * `SessionEnd` record the session's presence in the room (online, online, idle, offline). Any failure to read the store or decide in time
  * fails open (DESIGN §4): the work goes on and the answer says nothing was checked.
  */
 export interface AgentHookRun {
@@ -20,6 +22,8 @@ export interface AgentHookRun {
   /** The cap in bytes when stdin held more than the hook reads (`stdin` is then cut), else null. */
   readonly stdinOverCap: number | null
   readonly env: Environment
+  /** Only for the machine id, created by the first hook that needs it. */
+  readonly random: Random
   /** The process's own cwd, used when the payload carries none. */
   readonly cwd: string
   readonly now: number
@@ -66,6 +70,7 @@ export async function runAgentHook(run: AgentHookRun): Promise<AgentHookResult> 
     vendor: run.host,
     sessionId: payload.sessionId,
   }
+  const mark = { project, actor, env: run.env, random: run.random, now: run.now }
   try {
     switch (payload.eventName) {
       case 'PreToolUse': {
@@ -74,17 +79,29 @@ export async function runAgentHook(run: AgentHookRun): Promise<AgentHookResult> 
         return { eventName: payload.eventName, project, answer }
       }
       case 'SessionStart': {
+        const { markPresence } = await import('./presence-mark.ts')
+        markPresence({ ...mark, state: 'online' })
         const { briefForSession } = await import('./session-brief.ts')
         const answer = briefForSession({ project, actor, cwd, now: run.now })
         return { eventName: payload.eventName, project, answer }
       }
       case 'SessionEnd': {
+        const { markPresence } = await import('./presence-mark.ts')
+        markPresence({ ...mark, state: 'offline' })
         const { endSession } = await import('./session-end.ts')
         return {
           eventName: payload.eventName,
           project,
           answer: await endSession({ project, actor, now: run.now }),
         }
+      }
+      case 'UserPromptSubmit': {
+        const { submitPrompt } = await import('./prompt-submit.ts')
+        return { eventName: payload.eventName, project, answer: submitPrompt(mark) }
+      }
+      case 'Stop': {
+        const { stopTurn } = await import('./turn-stop.ts')
+        return { eventName: payload.eventName, project, answer: stopTurn(run.host, mark) }
       }
       default:
         return { eventName: payload.eventName, project, answer: quiet('ignored') }

@@ -62,6 +62,9 @@ export function claudeGroups(entry: string): Record<string, HookGroup> {
   return {
     SessionStart: { hooks: [handler(10)] },
     PreToolUse: { matcher: 'Edit|Write|MultiEdit|NotebookEdit', hooks: [handler(10)] },
+    // Presence in the room: a prompt makes the session online, the end of a turn idle.
+    UserPromptSubmit: { hooks: [handler(10)] },
+    Stop: { hooks: [handler(10)] },
     // Claude gives SessionEnd hooks 1.5 s unless a timeout says otherwise.
     SessionEnd: { hooks: [handler(5)] },
   }
@@ -77,6 +80,9 @@ export function codexGroups(entry: string): Record<string, HookGroup> {
   return {
     SessionStart: { hooks: [handler(10)] },
     PreToolUse: { matcher: '^apply_patch$', hooks: [handler(10)] },
+    // Presence in the room (Codex ignores matchers on these two events).
+    UserPromptSubmit: { hooks: [handler(10)] },
+    Stop: { hooks: [handler(10)] },
     // Codex caps SessionEnd hooks at 3 s.
     SessionEnd: { hooks: [handler(3)] },
   }

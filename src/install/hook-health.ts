@@ -43,7 +43,7 @@ export interface HookHealthInput {
   readonly timeoutMs: number
 }
 
-const agentEvents = ['SessionStart', 'PreToolUse', 'SessionEnd'] as const
+const agentEvents = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'Stop', 'SessionEnd'] as const
 
 export async function hooksSection(input: HookHealthInput): Promise<HooksSection> {
   const beats = readHeartbeats(input.projectDir)

@@ -1,12 +1,13 @@
 import { leaseTools } from './lease-tools.ts'
 import type { AnyMcpTool } from './mcp-tool.ts'
 import { memoryTools } from './memory-tools.ts'
+import { roomPresenceTools } from './room-presence-tools.ts'
 
 /**
  * Every tool the MCP server offers, module by module. A new group of tools (leases: `ctx_claim`,
  * `ctx_release`, `ctx_who_has`) is one more module defined like `memory-tools.ts` and listed here.
  */
-export const tools: readonly AnyMcpTool[] = [...memoryTools, ...leaseTools]
+export const tools: readonly AnyMcpTool[] = [...memoryTools, ...leaseTools, ...roomPresenceTools]
 
 /** The tools as `sangam mcp --help` lists them: one line each, name and title. */
 export function describeTools(): string {

@@ -8,6 +8,7 @@ import { createBriefCursorTable } from './memory/brief-cursor-table.ts'
 import { createEventTable } from './memory/event-table.ts'
 import { createSessionTable } from './memory/session-table.ts'
 import { createProjectTable } from './project-table.ts'
+import { createPresenceTable } from './room/presence-table.ts'
 import { createRecordOutboxTable } from './sync/record-outbox.ts'
 import { createSyncTables } from './sync/state-table.ts'
 
@@ -40,6 +41,7 @@ export const migrations: readonly Migration[] = [
   { version: 4, name: 'lease pattern regex', sql: addLeasePatternRegex },
   { version: 5, name: 'thread ordinals', sql: addThreadOrdinals },
   { version: 6, name: 'record outbox', sql: createRecordOutboxTable },
+  { version: 7, name: 'room presence', sql: createPresenceTable },
 ]
 
 export const schemaVersion = migrations.reduce((max, step) => Math.max(max, step.version), 0)

@@ -44,6 +44,19 @@ const samplePayloads: Record<string, unknown> = {
   event,
   'lease.granted': { lease, renewed: false },
   'lease.released': { lease, forceReason: null },
+  'room.presence': {
+    vendor: 'claude',
+    sessionId: 'sess-a',
+    handle: 'claude-lane-one',
+    handleClaimed: false,
+    human: 'alice@x.dev',
+    worktree: '/work/lane-one',
+    branch: 'lane-one',
+    machine: 'm_0123456789abcdef',
+    state: 'online',
+    updatedAt: 1,
+    firstSeenAt: 1,
+  },
 }
 
 test('each record type has one name, and its builder makes a record its served schema accepts', () => {
@@ -74,7 +87,7 @@ test('only client-authored types may be pushed; the server refuses the others as
   assert.deepEqual(refused.error?.issues[0]?.path, ['records', 0, 'type'])
   assert.match(
     refused.error?.issues[0]?.message ?? '',
-    /a client may push event records, not "lease\.granted"/,
+    /a client may push event(, [a-z.]+)* records, not "lease\.granted"/,
   )
 })
 

@@ -3,6 +3,7 @@ import { eventRecordType } from './records/event.ts'
 import { leaseGrantedRecordType } from './records/lease-granted.ts'
 import { leaseReleasedRecordType } from './records/lease-released.ts'
 import type { RecordContent } from './records/record-type.ts'
+import { roomPresenceRecordType } from './records/room-presence.ts'
 
 /**
  * A record is anything shared with the team. Clients push `event` records (captured events and
@@ -14,7 +15,12 @@ import type { RecordContent } from './records/record-type.ts'
  * here, and the unions below are derived from the list. Adding a type is a file there, an entry
  * here, and its applier in `store/sync/record-appliers.ts` (a test checks each type has one).
  */
-export const recordTypes = [eventRecordType, leaseGrantedRecordType, leaseReleasedRecordType] as const
+export const recordTypes = [
+  eventRecordType,
+  leaseGrantedRecordType,
+  leaseReleasedRecordType,
+  roomPresenceRecordType,
+] as const
 
 type RecordTypes = typeof recordTypes
 type AnyRecordType = RecordTypes[number]
@@ -77,3 +83,4 @@ export {
 export { leaseGrantedRecordSchema } from './records/lease-granted.ts'
 export { leaseReleasedRecordSchema } from './records/lease-released.ts'
 export { recordIdSchema, recordStampSchema } from './records/record-type.ts'
+export { roomPresenceRecordSchema } from './records/room-presence.ts'

@@ -78,7 +78,15 @@ test("a teammate's events become searchable, with their session and a thread-abl
   const first = remoteEvent('ev_1', 'migrate the parquet exporter')
   const second = remoteEvent('ev_2', 'done with parquet', { kind: 'assistant', byteOffset: 120 })
   const outcome = r.applier.apply([served(1, first), served(2, second)], now)
-  assert.deepEqual(outcome, { applied: 2, events: 2, leaseChanges: 0, stale: 0, gapAfter: null, cursor: 2 })
+  assert.deepEqual(outcome, {
+    applied: 2,
+    events: 2,
+    leaseChanges: 0,
+    roomRecords: 0,
+    stale: 0,
+    gapAfter: null,
+    cursor: 2,
+  })
   assert.equal(r.search('parquet'), 2)
   assert.equal(readSyncState(r.db)?.cursor, 2)
   assert.deepEqual(

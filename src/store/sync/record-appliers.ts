@@ -3,6 +3,7 @@ import type { RecordTypeApplier } from './appliers/applier.ts'
 import { eventApplier } from './appliers/event.ts'
 import { leaseGrantedApplier } from './appliers/lease-granted.ts'
 import { leaseReleasedApplier } from './appliers/lease-released.ts'
+import { roomPresenceApplier } from './appliers/room-presence.ts'
 
 /**
  * The replica's applier for every record type of `protocol/sync/record.ts`, one file each in
@@ -12,4 +13,5 @@ export const recordAppliers: { readonly [Name in RecordTypeName]: RecordTypeAppl
   event: eventApplier,
   'lease.granted': leaseGrantedApplier,
   'lease.released': leaseReleasedApplier,
+  'room.presence': roomPresenceApplier,
 }

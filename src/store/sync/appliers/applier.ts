@@ -6,6 +6,8 @@ export interface ApplyCounts {
   /** Events new to this replica (the rest were its own, or already here). */
   events: number
   leaseChanges: number
+  /** Room records (presence, messages, threads, options) that changed the replica. */
+  roomRecords: number
 }
 
 /** One record type's applier, opened on a replica: prepared once, used for every batch. */

@@ -1,0 +1,69 @@
+import { existsSync } from 'node:fs'
+import { runGit } from './git.ts'
+
+/** What `targets` shows of one worktree on this machine. */
+export interface WorktreeStatus {
+  readonly path: string
+  /** The directory is gone (git still lists it: `git worktree prune` would drop it). */
+  readonly missing: boolean
+  /** Paths `git status` reports (staged, unstaged, untracked); null when missing or unreadable. */
+  readonly uncommitted: number | null
+  /** ms epoch of HEAD's committer date; null when missing or on an unborn branch. */
+  readonly headCommittedAt: number | null
+}
+
+/**
+ * Status of each worktree: one `git status --porcelain=v2 --branch` per worktree (the index is
+ * per worktree; its header names HEAD's commit), then the dates of every HEAD in one
+ * `git log --no-walk` run from the first worktree present.
+ */
+export function worktreeStatuses(paths: readonly string[]): WorktreeStatus[] {
+  const statuses = new Map<string, { uncommitted: number | null; head: string | null }>()
+  for (const path of paths) if (existsSync(path)) statuses.set(path, statusOf(path))
+  const heads = [
+    ...new Set([...statuses.values()].flatMap((status) => (status.head === null ? [] : [status.head]))),
+  ]
+  const dates = commitDates(heads, statuses.keys().next().value)
+  return paths.map((path) => {
+    const status = statuses.get(path)
+    if (status === undefined) return { path, missing: true, uncommitted: null, headCommittedAt: null }
+    return {
+      path,
+      missing: false,
+      uncommitted: status.uncommitted,
+      headCommittedAt: status.head === null ? null : (dates.get(status.head) ?? null),
+    }
+  })
+}
+
+function statusOf(path: string): { uncommitted: number | null; head: string | null } {
+  const status = runGit(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all'], path)
+  if (status.code !== 0) return { uncommitted: null, head: null }
+  const items = status.stdout.split('\0')
+  let count = 0
+  let head: string | null = null
+  for (let i = 0; i < items.length; i += 1) {
+    const item = items[i] as string
+    if (item.startsWith('# branch.oid ')) {
+      const oid = item.slice('# branch.oid '.length)
+      head = /^[0-9a-f]{7,}$/.test(oid) ? oid : null
+      continue
+    }
+    if (item === '' || item.startsWith('#') || item.startsWith('!')) continue
+    count += 1
+    // A rename or copy (type 2) is followed by the path it came from.
+    if (item.startsWith('2 ')) i += 1
+  }
+  return { uncommitted: count, head }
+}
+function commitDates(commits: readonly string[], cwd: string | undefined): Map<string, number> {
+  const dates = new Map<string, number>()
+  if (commits.length === 0 || cwd === undefined) return dates
+  const log = runGit(['log', '--no-walk=unsorted', '--format=%H %ct', ...commits], cwd)
+  if (log.code !== 0) return dates
+  for (const line of log.stdout.split('\n')) {
+    const [hash, seconds] = line.split(' ')
+    if (hash && seconds) dates.set(hash, Number(seconds) * 1000)
+  }
+  return dates
+}

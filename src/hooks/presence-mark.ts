@@ -1,0 +1,57 @@
+import type { Environment } from '../config/environment.ts'
+import { loadMachineId } from '../config/machine-id.ts'
+import { headBranch } from '../git/git-layout.ts'
+import type { Actor } from '../protocol/lease.ts'
+import type { StoredPresenceState } from '../protocol/room/presence.ts'
+import { recordPresence } from '../services/room/presence.ts'
+import type { Random } from '../shared/random.ts'
+import { openDatabaseFile } from '../store/database.ts'
+import type { LocatedProject } from './project-locator.ts'
+
+export interface PresenceMark {
+  readonly project: LocatedProject
+  readonly actor: Actor
+  readonly env: Environment
+  readonly random: Random
+  readonly state: StoredPresenceState
+  readonly now: number
+}
+
+/** Presence is a short write; past this wait for the lock the hook goes on without it. */
+const busyTimeoutMs = 300
+
+/**
+ * Records the session's presence from what the hook already knows: the worktree it runs in (the
+ * located layout) and its branch, read from HEAD without git. Never throws: presence is a
+ * courtesy to the room, and a locked or unreadable store must not change the hook's answer.
+ * Returns what went wrong, for the heartbeat's outcome, or null.
+ */
+export function markPresence(mark: PresenceMark): string | null {
+  const { actor, project } = mark
+  if (actor.sessionId === null || actor.vendor === null) return null
+  try {
+    const machine = loadMachineId(mark.env.sangamHome, mark.random)
+    const worktree = project.layout.worktreeRoot
+    const db = openDatabaseFile(project.databaseFile, { busyTimeoutMs })
+    try {
+      recordPresence(
+        db,
+        {
+          vendor: actor.vendor,
+          sessionId: actor.sessionId,
+          human: actor.human,
+          worktree,
+          branch: headBranch(worktree),
+          machine,
+          state: mark.state,
+        },
+        mark.now,
+      )
+    } finally {
+      db.close()
+    }
+    return null
+  } catch (error) {
+    return `presence not recorded: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`
+  }
+}

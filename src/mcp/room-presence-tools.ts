@@ -1,0 +1,99 @@
+import { z } from 'zod'
+import { loadMachineId } from '../config/machine-id.ts'
+import { claudeLiveSessions } from '../services/room/claude-live-sessions.ts'
+import { identifySession } from '../services/room/identify.ts'
+import { describeTargets, loadTargets } from '../services/room/targets.ts'
+import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
+import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
+
+/**
+ * The room's presence tools: `room_targets` (who and where the room can address, as `sangam
+ * targets`) and `room_identify` (claim a handle, as `sangam identify`), calling the same use cases.
+ */
+
+const targetsTool = defineTool({
+  name: 'room_targets',
+  title: 'Who and where the room can address',
+  description:
+    'Every agent session and human in the room (handle, vendor, state online|idle|blocked|offline, worktree, ' +
+    'machine) and every worktree (#target, branch, uncommitted paths, active agents, days since its last commit), ' +
+    'across machines. Address them in messages as @handle, @human or #target.',
+  input: {},
+  output: {
+    agents: z.array(
+      z.object({
+        handle: z.string(),
+        vendor: z.string(),
+        sessionId: z.string(),
+        state: z.string(),
+        worktree: z.string().nullable(),
+        machine: z.string(),
+      }),
+    ),
+    worktrees: z.array(
+      z.object({
+        path: z.string(),
+        target: z.string(),
+        branch: z.string().nullable(),
+        uncommitted: z.number().nullable(),
+        activeAgents: z.number(),
+        ageDays: z.number().nullable(),
+        machine: z.string(),
+        missing: z.boolean(),
+      }),
+    ),
+  },
+  readOnly: true,
+  run(_input, context) {
+    const project = context.project()
+    const machine = loadMachineId(context.env.sangamHome)
+    const targets = loadTargets(project.db, {
+      machine,
+      worktrees: project.repo.worktrees,
+      liveClaudeSessions: () => claudeLiveSessions(context.env.path),
+      now: context.clock.now(),
+    })
+    return {
+      structured: { agents: [...targets.agents], worktrees: [...targets.worktrees] },
+      text: describeTargets(targets, machine),
+    }
+  },
+})
+
+const identifyTool = defineTool({
+  name: 'room_identify',
+  title: 'Claim a handle in the room',
+  description:
+    'Claim a handle (lowercase letters, digits, inner dashes) for your session, so others address you as @handle; ' +
+    'it stays through role changes. Refused when another live session shows that handle. Your session is known ' +
+    'when the host tells sangam (Claude Code); otherwise give it as session (an id, a unique prefix, or your current handle).',
+  input: {
+    handle: z.string().min(1).describe('the handle to claim, without @'),
+    session: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'your session: id, unique prefix or current handle (default: the session running this server)',
+      ),
+  },
+  output: {
+    agent: z.object({ handle: z.string(), previous: z.string(), vendor: z.string(), sessionId: z.string() }),
+  },
+  readOnly: false,
+  run(input, context) {
+    const session = input.session ?? context.actor().sessionId
+    if (session === null || session === undefined) {
+      throw new SangamError(
+        ErrorCode.InvalidInput,
+        'this MCP server does not know its session (the host did not say): give session, your session id or current handle',
+      )
+    }
+    const project = context.project()
+    const outcome = identifySession(project.db, session, input.handle, context.clock.now())
+    const { agent } = outcome
+    return { structured: outcome, text: `You are @${agent.handle} (was @${agent.previous}).` }
+  },
+})
+
+export const roomPresenceTools: readonly AnyMcpTool[] = [targetsTool, identifyTool]

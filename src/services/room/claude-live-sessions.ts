@@ -1,0 +1,50 @@
+import { spawnSync } from 'node:child_process'
+import { isRecord } from '../../shared/is-record.ts'
+
+/** Each ask of the `claude` CLI waits at most this long; past it, nothing is known. */
+const timeoutMs = 1500
+
+/**
+ * Claude Code's own list of its live sessions (`claude agents --json`, 2.1.332+), so `targets` can
+ * tell an idle session from one that ended without a SessionEnd. Support is detected from
+ * `claude --help` (once per run: `targets` calls this once). Null when claude is absent, too old,
+ * slow or says something unreadable: the room then shows what the hooks recorded. Never called
+ * from a hook (a spawn per hook would be too slow).
+ */
+export function claudeLiveSessions(path: string | undefined, command = 'claude'): Set<string> | null {
+  const options = {
+    encoding: 'utf8' as const,
+    timeout: timeoutMs,
+    env: { PATH: path ?? '' },
+    stdio: 'pipe' as const,
+  }
+  const help = spawnSync(command, ['--help'], options)
+  if (help.error !== undefined || help.status !== 0 || !/^\s+agents\b/m.test(help.stdout)) return null
+  const listed = spawnSync(command, ['agents', '--json'], options)
+  if (listed.error !== undefined || listed.status !== 0) return null
+  let value: unknown
+  try {
+    value = JSON.parse(listed.stdout)
+  } catch {
+    return null
+  }
+  const entries = Array.isArray(value)
+    ? value
+    : isRecord(value)
+      ? ((Array.isArray(value.agents)
+          ? value.agents
+          : Array.isArray(value.sessions)
+            ? value.sessions
+            : null) ?? null)
+      : null
+  if (entries === null) return null
+  const ids = new Set<string>()
+  for (const entry of entries) {
+    if (!isRecord(entry)) continue
+    for (const key of ['sessionId', 'session_id', 'id']) {
+      const id = entry[key]
+      if (typeof id === 'string' && id !== '') ids.add(id)
+    }
+  }
+  return ids
+}

@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict'
+import { join } from 'node:path'
+import { test } from 'node:test'
+import { tmpDir } from '../../../test/helpers/tmp-git-repo.ts'
+import { openDatabaseFile } from '../../store/database.ts'
+import { readPresence } from '../../store/room/presence-table.ts'
+import { recordAppliers } from '../../store/sync/record-appliers.ts'
+import { queuedRecords } from '../../store/sync/record-outbox.ts'
+import { loadDirectory } from './directory.ts'
+import { recordPresence } from './presence.ts'
+
+function store() {
+  return openDatabaseFile(join(tmpDir().path, 'sangam.db'))
+}
+
+const base = { human: 'ana@example.com', branch: 'main', machine: 'm_local', state: 'online' } as const
+
+test('presence is one row per session and one queued record per change; no change writes nothing', () => {
+  const db = store()
+  recordPresence(db, { ...base, vendor: 'claude', sessionId: 's1', worktree: '/w/lane-one' }, 1000)
+  recordPresence(db, { ...base, vendor: 'claude', sessionId: 's1', worktree: '/w/lane-one' }, 2000)
+  recordPresence(
+    db,
+    { ...base, vendor: 'claude', sessionId: 's1', worktree: '/w/lane-one', state: 'idle' },
+    3000,
+  )
+  const rows = readPresence(db)
+  assert.equal(rows.length, 1)
+  assert.equal(rows[0]?.state, 'idle')
+  assert.equal(rows[0]?.handle, 'claude-lane-one')
+  assert.deepEqual(
+    queuedRecords(db, 10).map((q) => q.id),
+    ['presence:claude:s1:1', 'presence:claude:s1:2'],
+  )
+})
+
+test('a second session in the same worktree gets -2, and keeps it', () => {
+  const db = store()
+  recordPresence(db, { ...base, vendor: 'claude', sessionId: 's1', worktree: '/w/lane-one' }, 1000)
+  recordPresence(db, { ...base, vendor: 'claude', sessionId: 's2', worktree: '/w/lane-one' }, 2000)
+  recordPresence(
+    db,
+    { ...base, vendor: 'claude', sessionId: 's1', worktree: '/w/lane-one', state: 'offline' },
+    3000,
+  )
+  recordPresence(
+    db,
+    { ...base, vendor: 'claude', sessionId: 's2', worktree: '/w/lane-one', state: 'idle' },
+    4000,
+  )
+  const dir = loadDirectory(db, { machine: 'm_local', worktrees: [] })
+  assert.deepEqual(
+    dir.agents.map((a) => [a.sessionId, a.handle, a.state]),
+    [
+      ['s1', 'claude-lane-one', 'offline'],
+      ['s2', 'claude-lane-one-2', 'idle'],
+    ],
+  )
+})
+
+test("a remote record applies when newer, keeps its machine, and adds the remote's worktree", () => {
+  const db = store()
+  const applier = recordAppliers['room.presence'].open(db)
+  const record = (change: number, state: 'online' | 'idle', updatedAt: number) => ({
+    id: `presence:codex:r1:${change}`,
+    type: 'room.presence' as const,
+    actor: { human: 'bo@example.com', vendor: 'codex' as const, sessionId: 'r1' },
+    at: new Date(updatedAt).toISOString(),
+    gseq: change,
+    receivedAt: new Date(updatedAt).toISOString(),
+    payload: {
+      vendor: 'codex' as const,
+      sessionId: 'r1',
+      handle: 'codex-far',
+      handleClaimed: false,
+      human: 'bo@example.com',
+      worktree: '/remote/far',
+      branch: 'feature',
+      machine: 'm_remote',
+      state,
+      updatedAt,
+      firstSeenAt: 100,
+    },
+  })
+  assert.equal(applier.apply(record(2, 'idle', 2000), 0), true)
+  assert.equal(applier.apply(record(1, 'online', 1000), 0), false, 'an older record loses')
+  assert.equal(applier.apply(record(2, 'idle', 2000), 0), false, 'a repeat changes nothing')
+  const dir = loadDirectory(db, { machine: 'm_local', worktrees: [], blocked: new Set(['codex:r1']) })
+  assert.deepEqual(
+    dir.agents.map((a) => [a.handle, a.state, a.machine]),
+    [['codex-far', 'blocked', 'm_remote']],
+  )
+  assert.deepEqual(dir.worktrees, [
+    { target: 'far', path: '/remote/far', machine: 'm_remote', branch: 'feature' },
+  ])
+  assert.deepEqual(dir.humans, ['bo@example.com'])
+  assert.equal(queuedRecords(db, 10).length, 0, 'applied records are not pushed back')
+})
+
+test('a human in chat has presence too: vendor human, handle from the name, never "human"', () => {
+  const db = store()
+  recordPresence(
+    db,
+    {
+      ...base,
+      vendor: 'human',
+      sessionId: 'chat-1',
+      worktree: null,
+      branch: null,
+      human: 'Ana.Lee@example.com',
+    },
+    1000,
+  )
+  recordPresence(
+    db,
+    { ...base, vendor: 'human', sessionId: 'chat-2', worktree: null, branch: null, human: 'human' },
+    2000,
+  )
+  const dir = loadDirectory(db, { machine: 'm_local', worktrees: [] })
+  assert.deepEqual(
+    dir.agents.map((a) => [a.vendor, a.handle]),
+    [
+      ['human', 'ana-lee'],
+      ['human', 'human-1'],
+    ],
+  )
+  const queued = queuedRecords(db, 10)[0]?.draft as { actor: { vendor: unknown; sessionId: unknown } }
+  assert.deepEqual(queued.actor, { human: 'Ana.Lee@example.com', vendor: null, sessionId: 'chat-1' })
+})

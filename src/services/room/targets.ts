@@ -1,0 +1,129 @@
+import type { RoomDirectory } from '../../core/room/directory.ts'
+import { worktreeStatuses } from '../../git/worktree-status.ts'
+import type { Db } from '../../store/db.ts'
+import { readPresence } from '../../store/room/presence-table.ts'
+import { loadDirectory } from './directory.ts'
+
+export interface TargetAgent {
+  readonly handle: string
+  readonly vendor: string
+  readonly sessionId: string
+  readonly state: string
+  readonly worktree: string | null
+  readonly machine: string
+}
+
+export interface TargetWorktree {
+  readonly path: string
+  readonly target: string
+  /** null when detached (or unknown for another machine's worktree). */
+  readonly branch: string | null
+  /** Uncommitted paths; null for another machine's worktree or one that is gone. */
+  readonly uncommitted: number | null
+  /** Agents not offline whose presence is in this worktree. */
+  readonly activeAgents: number
+  /** Whole days since HEAD's commit; null when unknown. */
+  readonly ageDays: number | null
+  readonly machine: string
+  /** The directory is gone from disk (git still lists it; `git worktree prune` drops it). */
+  readonly missing: boolean
+}
+
+export interface Targets {
+  readonly agents: readonly TargetAgent[]
+  readonly worktrees: readonly TargetWorktree[]
+}
+
+export interface TargetsInput {
+  readonly machine: string
+  /** This machine's worktrees of the project. */
+  readonly worktrees: readonly string[]
+  readonly blocked?: ReadonlySet<string> | undefined
+  /** Asked only when an idle Claude session is in the room (it spawns `claude`). */
+  readonly liveClaudeSessions?: (() => ReadonlySet<string> | null) | undefined
+  readonly now: number
+}
+
+const dayMs = 24 * 60 * 60 * 1000
+
+/** Every agent and every worktree the room can address, with what git says of this machine's. */
+export function loadTargets(db: Db, input: TargetsInput): Targets {
+  const idleClaude = readPresence(db).some((row) => row.vendor === 'claude' && row.state === 'idle')
+  const directory = loadDirectory(db, {
+    machine: input.machine,
+    worktrees: input.worktrees,
+    blocked: input.blocked,
+    liveClaudeSessions:
+      idleClaude && input.liveClaudeSessions !== undefined ? input.liveClaudeSessions() : null,
+  })
+  return targetsOf(directory, input)
+}
+
+function targetsOf(directory: RoomDirectory, input: TargetsInput): Targets {
+  const local = directory.worktrees.filter((worktree) => worktree.machine === input.machine)
+  const statuses = new Map(worktreeStatuses(local.map((worktree) => worktree.path)).map((s) => [s.path, s]))
+  const agents = directory.agents.map((agent) => ({
+    handle: agent.handle,
+    vendor: agent.vendor,
+    sessionId: agent.sessionId,
+    state: agent.state,
+    worktree: agent.worktree,
+    machine: agent.machine,
+  }))
+  const worktrees = directory.worktrees.map((worktree): TargetWorktree => {
+    const status = worktree.machine === input.machine ? statuses.get(worktree.path) : undefined
+    const committedAt = status?.headCommittedAt ?? null
+    return {
+      path: worktree.path,
+      target: worktree.target,
+      branch: worktree.branch,
+      uncommitted: status?.uncommitted ?? null,
+      activeAgents: directory.agents.filter(
+        (agent) =>
+          agent.state !== 'offline' && agent.worktree === worktree.path && agent.machine === worktree.machine,
+      ).length,
+      ageDays: committedAt === null ? null : Math.max(0, Math.floor((input.now - committedAt) / dayMs)),
+      machine: worktree.machine,
+      missing: status?.missing ?? false,
+    }
+  })
+  return { agents, worktrees }
+}
+
+/** Two aligned tables: agents, then worktrees. */
+export function describeTargets(targets: Targets, machine: string): string {
+  const agentRows = targets.agents.map((agent) => [
+    `@${agent.handle}`,
+    agent.vendor,
+    agent.state,
+    agent.sessionId.slice(0, 8),
+    agent.worktree ?? '-',
+    agent.machine === machine ? 'here' : agent.machine,
+  ])
+  const worktreeRows = targets.worktrees.map((worktree) => [
+    `#${worktree.target}`,
+    worktree.missing ? '(missing: git worktree prune)' : (worktree.branch ?? '(detached)'),
+    worktree.uncommitted === null ? '-' : String(worktree.uncommitted),
+    String(worktree.activeAgents),
+    worktree.ageDays === null ? '-' : `${worktree.ageDays}d`,
+    worktree.machine === machine ? 'here' : worktree.machine,
+    worktree.path,
+  ])
+  return [
+    agentRows.length === 0
+      ? 'No agents in the room yet (hooks record them as sessions start).'
+      : table(['agent', 'vendor', 'state', 'session', 'worktree', 'machine'], agentRows),
+    '',
+    table(['worktree', 'branch', 'uncommitted', 'agents', 'age', 'machine', 'path'], worktreeRows),
+  ].join('\n')
+}
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => (row[i] ?? '').length)))
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd()
+  return [line(header), ...rows.map(line)].join('\n')
+}
