@@ -26,12 +26,12 @@ if (files.length === 0) {
   console.error(`no test files match ${filters.join(' ')}`)
   process.exit(1)
 }
-// The timeout bounds each file as a whole (the runner runs every file as one test). 20 minutes:
+// The timeout bounds each file as a whole (the runner runs every file as one test). 40 minutes:
 // test/packed-install.test.ts installs the packed package globally twice, and npm compiles
 // better-sqlite3 for each install; its steps carry tighter timeouts of their own.
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=1200000', ...files],
+  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=2400000', ...files],
   { cwd: root, stdio: 'inherit' },
 )
 process.exit(result.status ?? 1)

@@ -51,7 +51,9 @@ const features: Record<string, Record<string, readonly string[]>> = {
     memory: [],
     options: [],
     // The room's rules read presence and worktrees; its rungs are project options.
-    room: ['options'],
+    // The room's rules read presence and worktrees; its rungs are project options; a message with a
+    // secret in it is refused by the scrubber's verdict.
+    room: ['options', 'secrets'],
     secrets: [],
     sync: ['options'],
   },
@@ -78,8 +80,8 @@ const features: Record<string, Record<string, readonly string[]>> = {
     leases: ['memory', 'options'],
     memory: [],
     options: [],
-    // The room's directory, presence, handles and targets.
-    room: [],
+    // The room's directory, presence, handles and targets; it queues its records for the team.
+    room: ['sync'],
     // Team sync carries leases and notes, adds its sections to the brief, and has its options.
     sync: ['leases', 'memory', 'options'],
   },

@@ -178,6 +178,13 @@ test('every tool refuses a NUL byte in any string it takes as INVALID_INPUT, nev
     ctx_who_has: { path: 'a.ts' },
     room_targets: {},
     room_identify: { handle: 'reviewer', session: 'no-such-session' },
+    room_post: { text: 'hello room' },
+    room_read: {},
+    room_handoff: { text: 'done here', paths: ['a.ts'], proof: 'npm test', nextOwner: '@human' },
+    room_threads: {},
+    room_thread_open: { title: 'a question', participants: ['@human'], paths: ['a.ts'] },
+    room_thread_close: { id: 'thr-nope' },
+    room_board: {},
   }
   const { tools } = await mcp.client.listTools()
   assert.deepEqual(tools.map((tool) => tool.name).sort(), Object.keys(valid).sort())

@@ -41,13 +41,28 @@ async function crowd(client: SyncClient, count: number) {
   return { heard, sockets }
 }
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 1000))
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/**
+ * Waits until `count()` reached `atLeast` and then did not move for two presence windows (1 s
+ * each): a flush due at the end of one window may land late on a loaded machine, so a fixed
+ * one-window wait races it. Gives up after `atMostMs`, leaving the assertions to say what was seen.
+ */
+async function settle(count: () => number, atLeast: number, atMostMs = 15_000) {
+  const until = Date.now() + atMostMs
+  let seen = -1
+  while (Date.now() < until) {
+    await sleep(count() >= atLeast ? 2000 : 100)
+    if (count() >= atLeast && count() === seen) return
+    seen = count()
+  }
+}
 
 test('sockets coming online together cost a linear number of presence messages, not a quadratic one', async () => {
   const client = await server.newProject()
   const count = 40
   const { heard, sockets } = await crowd(client, count)
-  await settle()
+  await settle(() => heard.presence, 0)
   // Before coalescing: every arrival told every socket already there, 40·39/2 = 780 messages.
   assert.ok(heard.presence <= 3 * count, `${heard.presence} presence messages for ${count} sockets`)
   const last = sockets.at(-1)
@@ -58,7 +73,7 @@ test('sockets coming online together cost a linear number of presence messages, 
   // Leaving is coalesced too: 20 go, the rest hear about it a bounded number of times.
   const before = heard.presence
   await Promise.all(sockets.slice(0, 20).map((socket) => socket.close()))
-  await settle()
+  await settle(() => heard.presence - before, 20)
   const leaving = heard.presence - before
   assert.ok(leaving >= 20 && leaving <= 3 * 20, `${leaving} presence messages for 20 departures`)
   await Promise.all(sockets.slice(20).map((socket) => socket.close()))

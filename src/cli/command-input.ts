@@ -57,6 +57,20 @@ export function texts(flags: string, description: string): OptionDecl<string[] |
   }
 }
 
+/** `--to <recipient>` given any number of times: every value, in order (also comma-separated). */
+export function repeated(flags: string, description: string): OptionDecl<string[]> {
+  return {
+    flags,
+    description,
+    repeatable: true,
+    parse: (raw, flag) =>
+      (raw === undefined ? [] : [raw].flat())
+        .flatMap((value) => String(value).split(','))
+        .map((value) => commandLineText(value.trim(), flag))
+        .filter((value) => value !== ''),
+  }
+}
+
 /** `--limit <n>`: a whole number in decimal digits within `[min, max]` (`0x10`, `1e3`, `16.0` are refused). */
 export function integer(
   flags: string,

@@ -30,6 +30,8 @@ export interface OptionDecl<T> {
   /** The `--no-x` twin of a `--x` switch, listed in `--help` beside it. */
   readonly negation?: { readonly flags: string; readonly description: string } | undefined
   parse(raw: unknown, flag: string): T | Promise<T>
+  /** The option may be given more than once (`--to @a --to @b`); `parse` gets every value in order. */
+  readonly repeatable?: boolean | undefined
 }
 
 /** One positional argument: its name in `--help`, and how commander's value becomes a typed one. */

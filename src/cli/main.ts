@@ -107,7 +107,12 @@ export function buildProgram(
       command.argument(arg.required ? `<${name}>` : `[${name}]`, arg.description)
     }
     const optionDecls = Object.entries(input.options ?? {}).map(([key, decl]) => {
-      command.option(decl.flags, decl.description)
+      if (decl.repeatable) {
+        command.option(decl.flags, decl.description, (value: string, previous: string[] = []) => [
+          ...previous,
+          value,
+        ])
+      } else command.option(decl.flags, decl.description)
       const option = command.options.at(-1)
       if (decl.negation) command.option(decl.negation.flags, decl.negation.description)
       if (option === undefined) throw new Error(`${spec.name}: no option for ${decl.flags}`)

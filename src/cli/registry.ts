@@ -2,7 +2,16 @@ import type { AnyCommandSpec } from './command.ts'
 import { defineCommand } from './command-input.ts'
 import { claimInput, leasesInput, releaseInput, whoHasInput } from './commands/leases/inputs.ts'
 import { indexInput, noteInput, searchInput, threadInput } from './commands/memory/inputs.ts'
-import { identifyInput, targetsInput } from './commands/room/inputs.ts'
+import {
+  boardInput,
+  identifyInput,
+  postInput,
+  readInput,
+  targetsInput,
+  threadCloseInput,
+  threadOpenInput,
+  threadsInput,
+} from './commands/room/inputs.ts'
 import { serveInput } from './commands/server/inputs.ts'
 import { doctorInput, initInput, installHooksInput, joinInput, upInput } from './commands/setup/inputs.ts'
 
@@ -120,6 +129,42 @@ export const commands: readonly AnyCommandSpec[] = [
     summary: "List the project's live leases and notable lease history; change lease settings",
     input: leasesInput,
     load: () => import('./commands/leases/leases.ts'),
+  }),
+  defineCommand({
+    name: 'post',
+    summary: 'Post a message to the room (--to @handle|@human|#worktree; mentions in the text address too)',
+    input: postInput,
+    load: () => import('./commands/room/post.ts'),
+  }),
+  defineCommand({
+    name: 'read',
+    summary: "Read the room's messages in its one order (--after ID for what came since)",
+    input: readInput,
+    load: () => import('./commands/room/read.ts'),
+  }),
+  defineCommand({
+    name: 'thread-open',
+    summary: 'Open a thread in the room (--audience human-loop waits on a human)',
+    input: threadOpenInput,
+    load: () => import('./commands/room/thread-open.ts'),
+  }),
+  defineCommand({
+    name: 'thread-close',
+    summary: 'Close a thread of the room; it takes no more posts',
+    input: threadCloseInput,
+    load: () => import('./commands/room/thread-close.ts'),
+  }),
+  defineCommand({
+    name: 'threads',
+    summary: "List the room's open threads (--all: closed ones too)",
+    input: threadsInput,
+    load: () => import('./commands/room/threads.ts'),
+  }),
+  defineCommand({
+    name: 'board',
+    summary: "The room's board: backlog, doing, blocked, done, derived from the threads as you read it",
+    input: boardInput,
+    load: () => import('./commands/room/board.ts'),
   }),
   defineCommand({
     name: 'identify',

@@ -2,12 +2,18 @@ import { leaseTools } from './lease-tools.ts'
 import type { AnyMcpTool } from './mcp-tool.ts'
 import { memoryTools } from './memory-tools.ts'
 import { roomPresenceTools } from './room-presence-tools.ts'
+import { roomTools } from './room-tools.ts'
 
 /**
  * Every tool the MCP server offers, module by module. A new group of tools (leases: `ctx_claim`,
  * `ctx_release`, `ctx_who_has`) is one more module defined like `memory-tools.ts` and listed here.
  */
-export const tools: readonly AnyMcpTool[] = [...memoryTools, ...leaseTools, ...roomPresenceTools]
+export const tools: readonly AnyMcpTool[] = [
+  ...memoryTools,
+  ...leaseTools,
+  ...roomPresenceTools,
+  ...roomTools,
+]
 
 /** The tools as `sangam mcp --help` lists them: one line each, name and title. */
 export function describeTools(): string {

@@ -8,7 +8,9 @@ import { createBriefCursorTable } from './memory/brief-cursor-table.ts'
 import { createEventTable } from './memory/event-table.ts'
 import { createSessionTable } from './memory/session-table.ts'
 import { createProjectTable } from './project-table.ts'
+import { createMessageTable } from './room/message-table.ts'
 import { createPresenceTable } from './room/presence-table.ts'
+import { createThreadTable } from './room/thread-table.ts'
 import { createRecordOutboxTable } from './sync/record-outbox.ts'
 import { createSyncTables } from './sync/state-table.ts'
 
@@ -42,6 +44,7 @@ export const migrations: readonly Migration[] = [
   { version: 5, name: 'thread ordinals', sql: addThreadOrdinals },
   { version: 6, name: 'record outbox', sql: createRecordOutboxTable },
   { version: 7, name: 'room presence', sql: createPresenceTable },
+  { version: 8, name: 'room messages and threads', sql: [createMessageTable, createThreadTable].join('\n') },
 ]
 
 export const schemaVersion = migrations.reduce((max, step) => Math.max(max, step.version), 0)

@@ -3,7 +3,9 @@ import { eventRecordType } from './records/event.ts'
 import { leaseGrantedRecordType } from './records/lease-granted.ts'
 import { leaseReleasedRecordType } from './records/lease-released.ts'
 import type { RecordContent } from './records/record-type.ts'
+import { roomMessageRecordType } from './records/room-message.ts'
 import { roomPresenceRecordType } from './records/room-presence.ts'
+import { roomThreadRecordType } from './records/room-thread.ts'
 
 /**
  * A record is anything shared with the team. Clients push `event` records (captured events and
@@ -19,6 +21,8 @@ export const recordTypes = [
   eventRecordType,
   leaseGrantedRecordType,
   leaseReleasedRecordType,
+  roomMessageRecordType,
+  roomThreadRecordType,
   roomPresenceRecordType,
 ] as const
 
@@ -83,4 +87,6 @@ export {
 export { leaseGrantedRecordSchema } from './records/lease-granted.ts'
 export { leaseReleasedRecordSchema } from './records/lease-released.ts'
 export { recordIdSchema, recordStampSchema } from './records/record-type.ts'
+export { type RoomMessageRecord, roomMessageRecordSchema } from './records/room-message.ts'
 export { roomPresenceRecordSchema } from './records/room-presence.ts'
+export { type RoomThreadRecord, roomThreadRecordSchema } from './records/room-thread.ts'

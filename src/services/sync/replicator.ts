@@ -4,7 +4,7 @@ import { sharedKinds } from '../../core/sync/share.ts'
 import type { Actor } from '../../protocol/lease.ts'
 import type { DownstreamMessage } from '../../protocol/sync/downstream.ts'
 import type { SyncLimits } from '../../protocol/sync/limits.ts'
-import type { SyncedRecord } from '../../protocol/sync/record.ts'
+import { type RecordDraft, recordDraftSchema, type SyncedRecord } from '../../protocol/sync/record.ts'
 import type { Clock } from '../../shared/clock.ts'
 import type { Logger } from '../../shared/logger.ts'
 import { NudgeableSleep } from '../../shared/nudgeable-sleep.ts'
@@ -12,6 +12,7 @@ import type { Db } from '../../store/database.ts'
 import { type ApplyOutcome, RecordApplier } from '../../store/sync/inbound.ts'
 import { replaceMirror } from '../../store/sync/lease-mirror.ts'
 import { OutboxReader } from '../../store/sync/outbox.ts'
+import { acknowledgeRecords, type QueuedRecord, queuedRecords } from '../../store/sync/record-outbox.ts'
 import {
   readSyncState,
   type SyncOrigin,
@@ -279,7 +280,9 @@ export class Replicator {
     if (plan.take === 0) {
       if (page.events.length === 0 && page.scannedTo > watermark)
         writePushedSeq(db, this.#origin, page.scannedTo, clock.now())
-      return { kind: 'idle', recheckAt: plan.recheckAt }
+      // Events first (the event table is their outbox); the room's records when no event is due.
+      const queued = await this.#pushQueued(http, maxRecords, maxBytes)
+      return queued ?? { kind: 'idle', recheckAt: plan.recheckAt }
     }
     const sent = drafts.slice(0, plan.take).map((sized) => sized.draft)
     const everything = plan.take === page.events.length && plan.recheckAt === null
@@ -308,6 +311,67 @@ export class Replicator {
           message,
         })
         writePushedSeq(db, this.#origin, page.events[0]?.event.seq ?? watermark, clock.now())
+        return { kind: 'sent' }
+      }
+      default:
+        throw refusalError(answer, { url: attachment.url })
+    }
+  }
+
+  /**
+   * Pushes drafts waiting in `record_outbox` (room messages, threads, presence, options), oldest
+   * first, and forgets each once the server acknowledged it; null when none waits. The record id is
+   * the push's idempotency key, so a push whose answer was lost is resent without a duplicate.
+   */
+  async #pushQueued(http: SyncHttpClient, maxRecords: number, maxBytes: number): Promise<PushStep | null> {
+    const { db, attachment } = this.#options
+    const queued = queuedRecords(db, maxRecords)
+    if (queued.length === 0) return null
+    const taken: QueuedRecord[] = []
+    const records: RecordDraft[] = []
+    let bytes = 0
+    for (const entry of queued) {
+      const parsed = recordDraftSchema.safeParse(entry.draft)
+      if (!parsed.success) {
+        // A draft this version cannot vouch for never leaves; its local record stays.
+        this.#log.warn('a queued record is not a valid draft; it stays on this machine', {
+          id: entry.id,
+          message: parsed.error.message,
+        })
+        acknowledgeRecords(db, [entry])
+        continue
+      }
+      const size = Buffer.byteLength(JSON.stringify(parsed.data))
+      if (taken.length > 0 && bytes + size > maxBytes) break
+      taken.push(entry)
+      records.push(parsed.data)
+      bytes += size
+    }
+    if (records.length === 0) return { kind: 'sent' }
+    const answer = await http.push({ clientId: attachment.clientId, records })
+    if (answer.ok) {
+      acknowledgeRecords(db, taken)
+      this.#options.onStatus({
+        type: 'sync-pushed',
+        records: records.length,
+        headGseq: answer.value.headGseq,
+      })
+      return { kind: 'sent' }
+    }
+    const { code, message } = answer.error
+    switch (code) {
+      case 'RATE_LIMITED':
+        return { kind: 'wait', ms: answer.error.retryAfterMs ?? 1000 }
+      case 'TOO_MANY_RECORDS':
+      case 'BODY_TOO_LARGE':
+        return { kind: 'shrink', maxRecords: Math.max(1, Math.floor(records.length / 2)) }
+      case 'INVALID_REQUEST': {
+        if (records.length > 1) return { kind: 'shrink', maxRecords: 1 }
+        this.#log.warn('the sync server refused a record; it stays on this machine', {
+          id: taken[0]?.id,
+          message,
+        })
+        acknowledgeRecords(db, taken)
         return { kind: 'sent' }
       }
       default:

@@ -3,7 +3,9 @@ import type { RecordTypeApplier } from './appliers/applier.ts'
 import { eventApplier } from './appliers/event.ts'
 import { leaseGrantedApplier } from './appliers/lease-granted.ts'
 import { leaseReleasedApplier } from './appliers/lease-released.ts'
+import { roomMessageApplier } from './appliers/room-message.ts'
 import { roomPresenceApplier } from './appliers/room-presence.ts'
+import { roomThreadApplier } from './appliers/room-thread.ts'
 
 /**
  * The replica's applier for every record type of `protocol/sync/record.ts`, one file each in
@@ -13,5 +15,7 @@ export const recordAppliers: { readonly [Name in RecordTypeName]: RecordTypeAppl
   event: eventApplier,
   'lease.granted': leaseGrantedApplier,
   'lease.released': leaseReleasedApplier,
+  'room.message': roomMessageApplier,
+  'room.thread': roomThreadApplier,
   'room.presence': roomPresenceApplier,
 }

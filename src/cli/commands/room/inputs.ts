@@ -1,6 +1,63 @@
-import { argument, defineInput } from '../../command-input.ts'
+import { argument, choice, defineInput, flag, integer, repeated, text, words } from '../../command-input.ts'
 
-/** What the room's presence commands accept (src/cli/registry.ts lists the commands). */
+/**
+ * What the room's message and thread commands accept, declared once: main.ts parses it before a
+ * command loads (src/cli/registry.ts lists the commands).
+ */
+
+// Declared here, not imported: --help and usage errors must load no command's code (nor zod).
+// inputs.test.ts keeps them equal to protocol/room and services/room/read.ts.
+export const messageKinds = ['message', 'allocation', 'handoff'] as const
+export const threadAudiences = ['agents', 'human-loop'] as const
+export const threadLifetimes = ['durable', 'temporary'] as const
+export const maxReadLimit = 500
+
+export const postInput = defineInput({
+  arguments: {
+    text: words('text', 'the message; quote it or not (@handle and #worktree mention)', { required: true }),
+  },
+  options: {
+    to: repeated('--to <recipient>', 'address @handle, @human or #worktree (repeat, or comma-separate)'),
+    kind: choice('--kind <kind>', `${messageKinds.join(', ')} (default message)`, messageKinds),
+    topic: text('--topic <topic>', 'a topic word for the message'),
+    thread: text('--thread <id>', 'post into this open thread (you join it)'),
+  },
+})
+
+export const readInput = defineInput({
+  options: {
+    after: text('--after <id>', 'only the messages after this one'),
+    limit: integer('--limit <n>', `at most n messages, 1–${maxReadLimit} (default 50)`, {
+      min: 1,
+      max: maxReadLimit,
+    }),
+  },
+})
+
+export const threadOpenInput = defineInput({
+  options: {
+    title: text('--title <title>', 'what the thread is about (required)'),
+    reason: text('--reason <reason>', 'why it is open'),
+    audience: choice(
+      '--audience <audience>',
+      'agents, or human-loop (waits on a human; default agents)',
+      threadAudiences,
+    ),
+    lifetime: choice('--lifetime <lifetime>', 'durable or temporary (default durable)', threadLifetimes),
+    participant: repeated('--participant <who>', '@handle, @human or #worktree taking part (repeat)'),
+    path: repeated('--path <path>', 'a repository path the thread is about (repeat)'),
+  },
+})
+
+export const threadCloseInput = defineInput({
+  arguments: { id: argument('id', 'the thread id, as threads prints it') },
+})
+
+export const threadsInput = defineInput({
+  options: { all: flag('--all', 'closed threads too') },
+})
+
+export const boardInput = defineInput({})
 
 export const identifyInput = defineInput({
   arguments: {

@@ -1,0 +1,13 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import * as message from '../../../protocol/room/message.ts'
+import * as thread from '../../../protocol/room/thread.ts'
+import * as read from '../../../services/room/read.ts'
+import { maxReadLimit, messageKinds, threadAudiences, threadLifetimes } from './inputs.ts'
+
+test("the room commands' choices equal the protocol's and the read service's", () => {
+  assert.deepEqual(messageKinds, message.messageKinds)
+  assert.deepEqual(threadAudiences, thread.threadAudiences)
+  assert.deepEqual(threadLifetimes, thread.threadLifetimes)
+  assert.equal(maxReadLimit, read.maxReadLimit)
+})

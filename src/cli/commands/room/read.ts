@@ -1,0 +1,18 @@
+import { messageView } from '../../../services/room/message-view.ts'
+import { defaultReadLimit, readMessages } from '../../../services/room/read.ts'
+import type { CommandRun } from '../../command.ts'
+import type { readInput } from './inputs.ts'
+import { messageLines } from './message-text-lines.ts'
+import { withProject } from './room-command.ts'
+
+export const run: CommandRun<typeof readInput> = (ctx, _args, options) =>
+  withProject(ctx, (project) => {
+    const messages = readMessages(project.db, {
+      after: options.after ?? null,
+      limit: options.limit ?? defaultReadLimit,
+    }).map(messageView)
+    return {
+      json: { messages },
+      text: messages.length === 0 ? 'no messages' : messages.map(messageLines).join('\n'),
+    }
+  })

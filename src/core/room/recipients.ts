@@ -1,0 +1,102 @@
+import { humanToken } from '../../protocol/room/thread.ts'
+import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
+import type { RoomDirectory } from './directory.ts'
+import { editDistance } from './edit-distance.ts'
+
+/**
+ * Resolves what a post addresses (`--to` tokens, then the mentions of its text) against the room's
+ * directory, into tokens `@handle`, `@human` and `#worktree`. It fails closed: a name the room does
+ * not know is refused naming the close matches, and a name that could mean two things is refused
+ * naming both, because a message that silently reaches nobody (or the wrong lane) is worse than
+ * one that is not sent. A bare name (`--to lane-one`) may be a handle or a worktree target.
+ */
+export function resolveRecipients(directory: RoomDirectory, requested: readonly string[]): string[] {
+  const resolved: string[] = []
+  for (const raw of requested) {
+    const token = resolveOne(directory, raw.trim())
+    if (!resolved.includes(token)) resolved.push(token)
+  }
+  return resolved
+}
+
+function resolveOne(directory: RoomDirectory, raw: string): string {
+  const sigil = raw.startsWith('@') || raw.startsWith('#') ? raw[0] : null
+  const name = sigil === null ? raw : raw.slice(1)
+  if (name.length === 0) throw new SangamError(ErrorCode.InvalidInput, `"${raw}" names no recipient`)
+  if (sigil !== '#' && name.toLowerCase() === 'human') return humanToken
+  const candidates = [
+    ...(sigil === '#' ? [] : handleMatches(directory, name)),
+    ...(sigil === '@' ? [] : targetMatches(directory, name)),
+  ]
+  const [only] = candidates
+  if (only !== undefined && candidates.length === 1) return only.token
+  if (candidates.length > 1) {
+    throw new SangamError(
+      ErrorCode.InvalidInput,
+      `"${raw}" is ambiguous: it could be ${candidates.map((candidate) => candidate.label).join(', or ')}; name one of them exactly`,
+      { recipient: raw, candidates: candidates.map((candidate) => candidate.token) },
+    )
+  }
+  const close = closeMatches(directory, name)
+  const hint =
+    close.length > 0
+      ? `did you mean ${close.join(', ')}?`
+      : 'sangam targets lists the handles and worktrees the room knows'
+  throw new SangamError(ErrorCode.InvalidInput, `nobody in the room is called "${raw}": ${hint}`, {
+    recipient: raw,
+    closeMatches: close,
+  })
+}
+
+interface Candidate {
+  readonly token: string
+  readonly label: string
+}
+
+function handleMatches(directory: RoomDirectory, name: string): Candidate[] {
+  const wanted = name.toLowerCase()
+  const sessions = new Map<string, Candidate>()
+  for (const agent of directory.agents) {
+    if (agent.handle.toLowerCase() !== wanted) continue
+    sessions.set(`${agent.vendor}:${agent.sessionId}`, {
+      token: `@${agent.handle}`,
+      label: `@${agent.handle} (${agent.vendor} session ${agent.sessionId} on ${agent.machine})`,
+    })
+  }
+  return [...sessions.values()]
+}
+
+function targetMatches(directory: RoomDirectory, name: string): Candidate[] {
+  const wanted = name.toLowerCase()
+  const places = new Map<string, Candidate>()
+  for (const worktree of directory.worktrees) {
+    if (worktree.target.toLowerCase() !== wanted) continue
+    places.set(`${worktree.machine}:${worktree.path}`, {
+      token: `#${worktree.target}`,
+      label: `#${worktree.target} (${worktree.path} on ${worktree.machine})`,
+    })
+  }
+  return [...places.values()]
+}
+
+/** At most five known tokens near `name`: sharing a prefix, or a few edits away. */
+function closeMatches(directory: RoomDirectory, name: string): string[] {
+  const wanted = name.toLowerCase()
+  const known = [
+    ...new Set([
+      ...directory.agents.map((agent) => `@${agent.handle}`),
+      ...directory.worktrees.map((worktree) => `#${worktree.target}`),
+      humanToken,
+    ]),
+  ]
+  const scored = known
+    .map((token) => {
+      const bare = token.slice(1).toLowerCase()
+      const prefix = bare.startsWith(wanted) || wanted.startsWith(bare)
+      const distance = editDistance(wanted, bare)
+      return { token, score: prefix ? 0 : distance }
+    })
+    .filter((entry) => entry.score <= Math.max(2, Math.floor(wanted.length / 3)))
+  scored.sort((a, b) => a.score - b.score || a.token.localeCompare(b.token))
+  return scored.slice(0, 5).map((entry) => entry.token)
+}

@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict'
+import { join } from 'node:path'
+import { test } from 'node:test'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { tmpDir, tmpGitRepo } from '../../test/helpers/tmp-git-repo.ts'
+import { readEnvironment } from '../config/environment.ts'
+import { ManualClock } from '../shared/clock.ts'
+import { silentLogger } from '../shared/logger.ts'
+import { McpContext } from './mcp-context.ts'
+import { registerTools } from './mcp-tool.ts'
+import { roomTools } from './room-tools.ts'
+
+async function agent(repo: string, home: string, env: Record<string, string>): Promise<Client> {
+  const server = new McpServer({ name: 'sangam', version: '0' })
+  const context = new McpContext({
+    env: readEnvironment({
+      HOME: home,
+      SANGAM_HOME: join(home, '.sangam'),
+      SANGAM_USER: 'alice@x.dev',
+      ...env,
+    }),
+    clock: new ManualClock(Date.parse('2026-12-01T23:30:00Z')),
+    log: silentLogger,
+    cwd: repo,
+    version: '0',
+    clientName: () => 'claude-code',
+  })
+  registerTools(server, roomTools, context)
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  await server.connect(serverSide)
+  const client = new Client({ name: 'claude-code', version: '0' })
+  await client.connect(clientSide)
+  return client
+}
+
+type Structured = Record<string, never>
+
+test('an agent posts, hands off, opens and closes a thread and reads the board through the room tools', async () => {
+  await using home = tmpDir()
+  await using repo = tmpGitRepo({ commit: true })
+  const claude = await agent(repo.path, home.path, { CLAUDE_CODE_SESSION_ID: 'c-1234567890' })
+  const posted = await claude.callTool({
+    name: 'room_post',
+    arguments: { text: 'taking the parser', kind: 'allocation' },
+  })
+  assert.notEqual(posted.isError, true, JSON.stringify(posted.content))
+  const message = (posted.structuredContent as { message: { sender: string; kind: string } }).message
+  assert.equal(message.sender, 'claude-c-123456', 'a session without presence gets a derived handle')
+  assert.equal(message.kind, 'allocation')
+
+  const opened = await claude.callTool({
+    name: 'room_thread_open',
+    arguments: { title: 'Which schema?', audience: 'human-loop' },
+  })
+  const thread = (opened.structuredContent as { thread: { id: string; participants: string[] } }).thread
+  assert.deepEqual(thread.participants, ['@claude-c-123456', '@human'])
+  const board = await claude.callTool({ name: 'room_board', arguments: {} })
+  const columns = (board.structuredContent as { columns: Record<string, { threadId: string }[]> }).columns
+  assert.equal(columns.blocked?.[0]?.threadId, thread.id)
+
+  const handed = await claude.callTool({
+    name: 'room_handoff',
+    arguments: {
+      text: 'parser done',
+      paths: ['src/parser.ts'],
+      proof: 'npm test',
+      nextOwner: '@human',
+      threadId: thread.id,
+    },
+  })
+  assert.notEqual(handed.isError, true, JSON.stringify(handed.content))
+  const handoff = (
+    handed.structuredContent as { message: { kind: string; recipients: string[]; text: string } }
+  ).message
+  assert.equal(handoff.kind, 'handoff')
+  assert.deepEqual(handoff.recipients, ['@human'])
+  assert.match(handoff.text, /- next owner: @human/)
+
+  await claude.callTool({ name: 'room_thread_close', arguments: { id: thread.id } })
+  const refused = await claude.callTool({
+    name: 'room_post',
+    arguments: { text: 'late', threadId: thread.id },
+  })
+  assert.equal(refused.isError, true)
+  const unknown = await claude.callTool({ name: 'room_post', arguments: { text: 'hi', to: ['@bob'] } })
+  assert.equal(unknown.isError, true)
+
+  const read = await claude.callTool({ name: 'room_read', arguments: {} })
+  const texts = (read.structuredContent as { messages: { text: string }[] }).messages.map((m) => m.text)
+  assert.equal(texts.length, 2)
+  const threads = await claude.callTool({ name: 'room_threads', arguments: { all: true } })
+  assert.equal((threads.structuredContent as Structured & { threads: unknown[] }).threads.length, 1)
+})

@@ -1,0 +1,266 @@
+import { z } from 'zod'
+import { boardText } from '../core/room/board-text.ts'
+import { maxMessageChars, messageKinds } from '../protocol/room/message.ts'
+import { threadAudiences, threadLifetimes } from '../protocol/room/thread.ts'
+import { roomBoard } from '../services/room/board.ts'
+import { handoff } from '../services/room/handoff.ts'
+import { type MessageView, messageView, type ThreadView, threadView } from '../services/room/message-view.ts'
+import { openRoom, projectDirectory } from '../services/room/open-room.ts'
+import { post } from '../services/room/post.ts'
+import { defaultReadLimit, maxReadLimit, readMessages } from '../services/room/read.ts'
+import { closeThread, listThreads, openThread } from '../services/room/threads.ts'
+import { systemRandom } from '../shared/random.ts'
+import type { McpContext } from './mcp-context.ts'
+import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
+
+/**
+ * The room's tools: the same use cases as `post`, `read`, `threads`, `thread-open`,
+ * `thread-close` and `board`, acting as the calling agent session (its handle is the sender).
+ * Each answers with the shape its CLI command prints with `--json`.
+ */
+
+const nullableString = z.string().nullable()
+const messageShape = z.object({
+  id: z.string(),
+  kind: z.enum(messageKinds),
+  topic: nullableString,
+  text: z.string(),
+  sender: z.string(),
+  recipients: z.array(z.string()),
+  threadId: nullableString,
+  at: z.number(),
+  worktree: nullableString,
+  branch: nullableString,
+  head: nullableString,
+})
+const threadShape = z.object({
+  id: z.string(),
+  title: z.string(),
+  reason: nullableString,
+  audience: z.enum(threadAudiences),
+  lifetime: z.enum(threadLifetimes),
+  status: z.enum(['open', 'closed']),
+  participants: z.array(z.string()),
+  paths: z.array(z.string()),
+  source: z.string(),
+  updatedAt: z.number(),
+})
+const cardShape = z.object({
+  threadId: z.string(),
+  title: z.string(),
+  detail: z.string(),
+  owners: z.array(z.string()),
+})
+
+const recipientsInput = z
+  .array(z.string().min(1))
+  .optional()
+  .describe('who it is for: @handle (an agent session), @human, #worktree; default the whole room')
+
+function room(context: McpContext) {
+  return openRoom(context.project(), context.actor(), context.projectDir, systemRandom)
+}
+
+function describeMessage(message: MessageView): string {
+  const to = message.recipients.length === 0 ? '' : ` → ${message.recipients.join(' ')}`
+  const where = message.threadId === null ? '' : ` [${message.threadId}]`
+  return `${message.id} ${message.sender}${to}${where}: ${message.text}`
+}
+
+function describeThread(thread: ThreadView): string {
+  return `${thread.id} [${thread.status}, ${thread.audience}] ${thread.title} — ${thread.participants.join(' ')}`
+}
+
+const postTool = defineTool({
+  name: 'room_post',
+  title: 'Post to the room',
+  description:
+    "Post a message to the project's room, read by every agent and human on the project (all worktrees and machines). " +
+    'Address it with `to` and/or @handle / #worktree mentions in the text (mentions inside `code` are ignored); an ' +
+    'unknown name is refused with close matches. Ask for help, announce what you take (kind allocation), or post ' +
+    'into a thread with threadId. Never put secrets in it: a message containing one is refused.',
+  input: {
+    text: z.string().min(1).max(maxMessageChars).describe('the message'),
+    to: recipientsInput,
+    kind: z.enum(['message', 'allocation']).optional().describe('message (default) or allocation'),
+    topic: z.string().min(1).optional().describe('a topic word'),
+    threadId: z.string().min(1).optional().describe('post into this open thread'),
+  },
+  output: { message: messageShape },
+  readOnly: false,
+  run(input, context) {
+    const message = messageView(
+      post(room(context), {
+        text: input.text,
+        to: input.to ?? [],
+        kind: input.kind ?? 'message',
+        topic: input.topic ?? null,
+        threadId: input.threadId ?? null,
+      }),
+    )
+    return { structured: { message }, text: `posted ${describeMessage(message)}` }
+  },
+})
+
+const readTool = defineTool({
+  name: 'room_read',
+  title: 'Read the room',
+  description:
+    "Read the room's messages in its one order (the same on every machine): the latest `limit`, or those after a " +
+    'message id you already saw.',
+  input: {
+    after: z.string().min(1).optional().describe('a message id: only what came after it'),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(maxReadLimit)
+      .optional()
+      .describe(`at most this many (default ${defaultReadLimit})`),
+  },
+  output: { messages: z.array(messageShape) },
+  readOnly: true,
+  run(input, context) {
+    const messages = readMessages(context.project().db, {
+      after: input.after ?? null,
+      limit: input.limit ?? defaultReadLimit,
+    }).map(messageView)
+    return {
+      structured: { messages },
+      text: messages.length === 0 ? 'no messages' : messages.map(describeMessage).join('\n'),
+    }
+  },
+})
+
+const handoffTool = defineTool({
+  name: 'room_handoff',
+  title: 'Hand work over',
+  description:
+    'Hand your work to the next owner: where it stands (the commit, default your HEAD), the paths it touched, what ' +
+    'proves it works, what blocks it, and who takes it next (@handle, @human or #worktree). Posted as a handoff ' +
+    'message addressed to the next owner, with the fields written into its text.',
+  input: {
+    text: z.string().min(1).max(maxMessageChars).describe('what was done and what is left'),
+    sourceSha: z.string().min(1).optional().describe('the commit the work is at (default your HEAD)'),
+    paths: z.array(z.string().min(1)).optional().describe('repository paths the work touched'),
+    proof: z.string().min(1).optional().describe('what shows it works (a test command, a result)'),
+    blocker: z.string().min(1).optional().describe('what stops it, if anything'),
+    nextOwner: z.string().min(1).optional().describe('who takes it next: @handle, @human or #worktree'),
+    to: recipientsInput,
+    threadId: z.string().min(1).optional().describe('post it into this open thread'),
+  },
+  output: { message: messageShape },
+  readOnly: false,
+  run(input, context) {
+    const message = messageView(
+      handoff(room(context), {
+        text: input.text,
+        to: input.to ?? [],
+        topic: null,
+        threadId: input.threadId ?? null,
+        handoff: {
+          sourceSha: input.sourceSha ?? null,
+          paths: input.paths ?? [],
+          proof: input.proof ?? null,
+          blocker: input.blocker ?? null,
+          nextOwner: input.nextOwner ?? null,
+        },
+      }),
+    )
+    return { structured: { message }, text: `handed over: ${describeMessage(message)}` }
+  },
+})
+
+const threadsTool = defineTool({
+  name: 'room_threads',
+  title: 'List threads',
+  description: "The room's open threads (all: closed ones too), most recently changed first.",
+  input: { all: z.boolean().optional().describe('closed threads too') },
+  output: { threads: z.array(threadShape) },
+  readOnly: true,
+  run(input, context) {
+    const threads = listThreads(context.project().db, { all: input.all === true }).map(threadView)
+    return {
+      structured: { threads },
+      text: threads.length === 0 ? 'no threads' : threads.map(describeThread).join('\n'),
+    }
+  },
+})
+
+const threadOpenTool = defineTool({
+  name: 'room_thread_open',
+  title: 'Open a thread',
+  description:
+    'Open a thread for one question or piece of work. audience human-loop means it waits on a human (it adds @human ' +
+    'and shows you blocked until it is closed); participants are @handle, @human or #worktree.',
+  input: {
+    title: z.string().min(1).max(200).describe('what it is about'),
+    reason: z.string().min(1).optional().describe('why it is open'),
+    audience: z.enum(threadAudiences).optional().describe('agents (default) or human-loop'),
+    lifetime: z.enum(threadLifetimes).optional().describe('durable (default) or temporary'),
+    participants: z.array(z.string().min(1)).optional().describe('who takes part besides you'),
+    paths: z.array(z.string().min(1)).optional().describe('repository paths it is about'),
+  },
+  output: { thread: threadShape },
+  readOnly: false,
+  run(input, context) {
+    const thread = threadView(
+      openThread(room(context), {
+        title: input.title,
+        reason: input.reason ?? null,
+        audience: input.audience ?? 'agents',
+        lifetime: input.lifetime ?? 'durable',
+        participants: input.participants ?? [],
+        paths: input.paths ?? [],
+      }),
+    )
+    return { structured: { thread }, text: `opened ${describeThread(thread)}` }
+  },
+})
+
+const threadCloseTool = defineTool({
+  name: 'room_thread_close',
+  title: 'Close a thread',
+  description: 'Close a thread when its question is answered or its work done; it then takes no more posts.',
+  input: { id: z.string().min(1).describe('the thread id') },
+  output: { thread: threadShape },
+  readOnly: false,
+  run(input, context) {
+    const thread = threadView(closeThread(room(context), input.id))
+    return { structured: { thread }, text: `closed ${describeThread(thread)}` }
+  },
+})
+
+const boardTool = defineTool({
+  name: 'room_board',
+  title: 'The board',
+  description:
+    "The room's board, derived from the threads now: backlog (nobody active), doing (an active participant), " +
+    'blocked (waiting on a human), done (closed).',
+  input: {},
+  output: {
+    columns: z.object({
+      backlog: z.array(cardShape),
+      doing: z.array(cardShape),
+      blocked: z.array(cardShape),
+      done: z.array(cardShape),
+    }),
+  },
+  readOnly: true,
+  run(_input, context) {
+    const project = context.project()
+    const columns = roomBoard(project.db, projectDirectory(project, systemRandom))
+    return { structured: { columns }, text: boardText(columns, 100) }
+  },
+})
+
+/** The room's tools: `room_post`, `room_read`, `room_handoff`, `room_threads`, `room_thread_open`, `room_thread_close`, `room_board`. */
+export const roomTools: readonly AnyMcpTool[] = [
+  postTool,
+  readTool,
+  handoffTool,
+  threadsTool,
+  threadOpenTool,
+  threadCloseTool,
+  boardTool,
+]

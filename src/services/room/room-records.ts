@@ -1,0 +1,47 @@
+import type { Actor } from '../../protocol/lease.ts'
+import type { RoomMessage } from '../../protocol/room/message.ts'
+import type { RoomThread } from '../../protocol/room/thread.ts'
+import type { RecordDraft } from '../../protocol/sync/record.ts'
+import type { Db } from '../../store/db.ts'
+import { insertMessage } from '../../store/room/message-table.ts'
+import { writeThread } from '../../store/room/thread-table.ts'
+import { enqueueRecord } from '../../store/sync/record-outbox.ts'
+
+/**
+ * The room's local writes. Each is stored AND queued for the team inside the caller's
+ * transaction, so a post is either here and waiting for the server, or not here at all.
+ */
+export function storeMessage(db: Db, message: RoomMessage, actor: Actor, now: number): void {
+  insertMessage(db, message, null)
+  const draft: RecordDraft = {
+    id: message.id,
+    type: 'room.message',
+    actor,
+    at: new Date(message.at).toISOString(),
+    payload: message,
+  }
+  enqueueRecord(db, draft, now)
+}
+
+/** A thread's new state; its record id is `<thread>@<updatedAt>`, one record per change. */
+export function storeThread(db: Db, thread: RoomThread, actor: Actor, now: number): void {
+  writeThread(db, thread, null)
+  const draft: RecordDraft = {
+    id: `${thread.id}@${thread.updatedAt}`,
+    type: 'room.thread',
+    actor,
+    at: new Date(thread.updatedAt).toISOString(),
+    payload: thread,
+  }
+  enqueueRecord(db, draft, now)
+}
+
+/** A thread change's time: now, but always after the state it replaces, so the newest wins. */
+export function nextUpdatedAt(previous: RoomThread | null, now: number): number {
+  return previous === null ? now : Math.max(now, previous.updatedAt + 1)
+}
+
+/** A fresh id: a prefix and 12 hex characters of a random UUID. */
+export function newRoomId(prefix: 'msg' | 'thr', uuid: string): string {
+  return `${prefix}-${uuid.replaceAll('-', '').slice(0, 12)}`
+}
