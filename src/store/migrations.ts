@@ -9,6 +9,7 @@ import { createEventTable } from './memory/event-table.ts'
 import { createSessionTable } from './memory/session-table.ts'
 import { createProjectTable } from './project-table.ts'
 import { createMessageTable } from './room/message-table.ts'
+import { createOverlapTable } from './room/overlap-table.ts'
 import { createPresenceTable } from './room/presence-table.ts'
 import { createThreadTable } from './room/thread-table.ts'
 import { createRecordOutboxTable } from './sync/record-outbox.ts'
@@ -45,6 +46,7 @@ export const migrations: readonly Migration[] = [
   { version: 6, name: 'record outbox', sql: createRecordOutboxTable },
   { version: 7, name: 'room presence', sql: createPresenceTable },
   { version: 8, name: 'room messages and threads', sql: [createMessageTable, createThreadTable].join('\n') },
+  { version: 9, name: 'room overlap picture', sql: createOverlapTable },
 ]
 
 export const schemaVersion = migrations.reduce((max, step) => Math.max(max, step.version), 0)
