@@ -20,6 +20,8 @@ import { claudeEdit } from './hooks-agent-run.ts'
  */
 
 const installMs = 15 * 60_000
+/** One `npm install` attempt: two fit in a test's `installMs`. */
+const installAttemptMs = 7 * 60_000
 /** A bound for each command and wait of a step, so that a hang fails the step instead of the file. */
 const stepMs = 120_000
 const scratch = tmpDir('sangam-packed-')
@@ -115,9 +117,11 @@ function npmConfig(key: string): string {
   return execFileSync('npm', ['config', 'get', key], { encoding: 'utf8' }).trim()
 }
 
-function npm(args: readonly string[], cwd: string): string {
+function npm(args: readonly string[], cwd: string, timeoutMs = installAttemptMs): string {
   return execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], {
     cwd,
+    timeout: timeoutMs,
+    killSignal: 'SIGKILL',
     encoding: 'utf8',
     env: {
       PATH: process.env.PATH ?? '',
@@ -137,8 +141,21 @@ function pack(dir: string, into: string): string {
   return join(into, name)
 }
 
+/**
+ * One attempt may take a few minutes (npm compiles better-sqlite3); on this 2-core machine npm 11
+ * was once seen idle for 11 minutes in the upgrade install (no child, no socket, waiting on
+ * nothing), and the same command run by hand right after took 90 s. An attempt that passes its
+ * bound is killed and tried once more, so npm's own hang fails the step, not the whole file.
+ */
 function npmInstallGlobal(tarball: string): void {
-  npm(['install', '--global', '--prefix', prefix, '--prefer-offline', tarball], scratch.path)
+  const args = ['install', '--global', '--prefix', prefix, '--prefer-offline', tarball]
+  try {
+    npm(args, scratch.path)
+  } catch (error) {
+    if ((error as { signal?: string }).signal !== 'SIGKILL') throw error
+    process.stderr.write(`npm install took over ${installAttemptMs / 60_000} minutes; trying once more\n`)
+    npm(args, scratch.path)
+  }
 }
 
 /** The same package under another version, as the next release would be. */
