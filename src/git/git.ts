@@ -10,16 +10,21 @@ export interface GitResult {
 }
 
 /**
- * Runs git. This is the only place in sangam that spawns git, so that every call gets the same
+ * Runs git (`extraEnv` on top of git's environment: a temporary index, a fixed identity). This is the only place in sangam that spawns git, so that every call gets the same
  * environment (`config/git-environment.ts`).
  */
-export function runGit(args: readonly string[], cwd: string, input?: string): GitResult {
+export function runGit(
+  args: readonly string[],
+  cwd: string,
+  input?: string,
+  extraEnv?: Readonly<Record<string, string>>,
+): GitResult {
   const result = spawnSync('git', args, {
     cwd,
     input,
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
-    env: gitEnvironment(),
+    env: extraEnv === undefined ? gitEnvironment() : { ...gitEnvironment(), ...extraEnv },
   })
   if (result.error) {
     throw new SangamError(ErrorCode.GitFailed, `could not run git: ${result.error.message}`, undefined, {

@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { test } from 'node:test'
+import { git, tmpGitRepo } from '../../test/helpers/tmp-git-repo.ts'
+import { mergeTrees } from './merge-tree.ts'
+import { workingState } from './working-state.ts'
+
+test('the working state is a commit over HEAD; the worktree, its index and refs are untouched', async () => {
+  await using repo = tmpGitRepo()
+  repo.write('a.txt', 'one\ntwo\nthree\n')
+  repo.write('.gitignore', 'ignored.log\n')
+  repo.write('gone.txt', 'bye\n')
+  const head = repo.commit('base')
+  repo.write('a.txt', 'one\nTWO\nthree\n') // modified, unstaged
+  repo.write('staged.txt', 'staged\n')
+  git(repo.path, 'add', 'staged.txt') // staged
+  repo.write('new dir/untracked.txt', 'new\n') // untracked
+  repo.write('ignored.log', 'noise\n') // ignored
+  git(repo.path, 'rm', '-q', '--cached', 'gone.txt') // staged deletion, file kept on disk…
+  writeFileSync(join(repo.path, 'gone.txt'), 'bye\n')
+  const before = {
+    status: git(repo.path, 'status', '--porcelain=v2', '-z', '--untracked-files=all'),
+    index: readFileSync(join(repo.path, '.git', 'index')),
+    refs: git(repo.path, 'for-each-ref'),
+    head: git(repo.path, 'rev-parse', 'HEAD'),
+  }
+  const state = workingState(repo.path, head)
+  assert.notEqual(state.commit, head)
+  assert.deepEqual([...state.uncommitted].sort(), ['a.txt', 'new dir/untracked.txt', 'staged.txt'])
+  assert.equal(git(repo.path, 'rev-parse', `${state.commit}^`), head)
+  assert.equal(git(repo.path, 'show', `${state.commit}:a.txt`), 'one\nTWO\nthree')
+  assert.equal(git(repo.path, 'show', `${state.commit}:new dir/untracked.txt`), 'new')
+  assert.throws(() => git(repo.path, 'show', `${state.commit}:ignored.log`))
+  assert.equal(git(repo.path, 'status', '--porcelain=v2', '-z', '--untracked-files=all'), before.status)
+  assert.deepEqual(readFileSync(join(repo.path, '.git', 'index')), before.index)
+  assert.equal(git(repo.path, 'for-each-ref'), before.refs)
+  assert.equal(git(repo.path, 'rev-parse', 'HEAD'), before.head)
+  // The same state is the same commit (fixed identity and date), so memoised merges still apply.
+  assert.equal(workingState(repo.path, head).commit, state.commit)
+})
+
+test('a clean worktree is its HEAD', async () => {
+  await using repo = tmpGitRepo()
+  const head = git(repo.path, 'rev-parse', 'HEAD')
+  assert.deepEqual(workingState(repo.path, head), { commit: head, uncommitted: [] })
+})
+
+test('two worktrees editing the same lines, uncommitted, conflict before either commits', async () => {
+  await using repo = tmpGitRepo()
+  repo.write('shared.ts', 'export const a = 1\nexport const b = 2\n')
+  repo.write('other.ts', 'x\n')
+  const base = repo.commit('base')
+  const one = join(repo.path, '..', 'one')
+  const two = join(repo.path, '..', 'two')
+  git(repo.path, 'worktree', 'add', '-q', '-b', 'one', one)
+  git(repo.path, 'worktree', 'add', '-q', '-b', 'two', two)
+  writeFileSync(join(one, 'shared.ts'), 'export const a = 10\nexport const b = 2\n')
+  writeFileSync(join(two, 'shared.ts'), 'export const a = 20\nexport const b = 2\n')
+  writeFileSync(join(two, 'other.ts'), 'y\n')
+  const a = workingState(one, base)
+  const b = workingState(two, base)
+  const [pair, intoMain, unrelated] = mergeTrees(repo.path, [
+    [a.commit, b.commit],
+    [base, a.commit],
+    [a.commit, a.commit],
+  ])
+  assert.deepEqual(pair, { clean: false, conflicts: ['shared.ts'], error: null })
+  assert.deepEqual(intoMain, { clean: true, conflicts: [], error: null })
+  assert.deepEqual(unrelated, { clean: true, conflicts: [], error: null })
+})
