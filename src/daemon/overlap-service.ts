@@ -52,7 +52,7 @@ export class OverlapService implements Service {
     const db = this.#options.openDb()
     try {
       while (!this.#stop.signal.aborted) {
-        this.#round(db)
+        await this.#round(db)
         await this.#nap.sleep(this.#options.intervalMs ?? overlapIntervalMs, this.#stop.signal)
       }
     } finally {
@@ -60,9 +60,9 @@ export class OverlapService implements Service {
     }
   }
 
-  #round(db: Db): void {
+  async #round(db: Db): Promise<void> {
     try {
-      const result = overlapRound({ ...this.#options, db })
+      const result = await overlapRound({ ...this.#options, db })
       this.#lastFailure = null
       if (result.threads.opened.length > 0 || result.threads.closed.length > 0) {
         this.#log.info('conflict threads changed', { ...result.threads })

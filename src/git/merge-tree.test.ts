@@ -26,7 +26,7 @@ test('merge results: conflicted paths with spaces and newlines, clean pairs, and
 
   const conflicts = ['odd name\nwith newline.txt', 'plain.txt']
   assert.deepEqual(
-    mergeTrees(repo.path, [
+    await mergeTrees(repo.path, [
       [x, y],
       [base, x],
     ]),
@@ -36,7 +36,7 @@ test('merge results: conflicted paths with spaces and newlines, clean pairs, and
     ],
   )
   // An unrelated pair fails the batch; each pair is then merged alone and only it is an error.
-  const [a, b, c] = mergeTrees(repo.path, [
+  const [a, b, c] = await mergeTrees(repo.path, [
     [x, y],
     [x, lone],
     [base, y],
@@ -45,9 +45,13 @@ test('merge results: conflicted paths with spaces and newlines, clean pairs, and
   assert.equal(b?.clean, false)
   assert.match(b?.error ?? '', /unrelated histories/)
   assert.deepEqual(c, { clean: true, conflicts: [], error: null })
-  assert.deepEqual(mergeTrees(repo.path, []), [])
+  assert.deepEqual(await mergeTrees(repo.path, []), [])
 
-  assert.deepEqual(touchedPaths(repo.path, y, x), ['odd name\nwith newline.txt', 'only-x.txt', 'plain.txt'])
-  assert.deepEqual(touchedPaths(repo.path, x, base), [])
-  assert.equal(touchedPaths(repo.path, x, lone), null)
+  assert.deepEqual(await touchedPaths(repo.path, y, x), [
+    'odd name\nwith newline.txt',
+    'only-x.txt',
+    'plain.txt',
+  ])
+  assert.deepEqual(await touchedPaths(repo.path, x, base), [])
+  assert.equal(await touchedPaths(repo.path, x, lone), null)
 })

@@ -1,4 +1,4 @@
-import { runGit } from './git.ts'
+import { runGitAsync } from './git.ts'
 
 /** What merging two commits would give, without touching any worktree. */
 export interface MergeResult {
@@ -17,9 +17,12 @@ export interface MergeResult {
  * the whole batch (`refusing to merge unrelated histories`), so then every pair is merged alone,
  * where the exit code answers: 0 clean, 1 conflicts, anything else an error for that pair only.
  */
-export function mergeTrees(cwd: string, pairs: readonly (readonly [string, string])[]): MergeResult[] {
+export async function mergeTrees(
+  cwd: string,
+  pairs: readonly (readonly [string, string])[],
+): Promise<MergeResult[]> {
   if (pairs.length === 0) return []
-  const batch = runGit(
+  const batch = await runGitAsync(
     ['merge-tree', '--write-tree', '--stdin', '--name-only', '--no-messages'],
     cwd,
     pairs.map(([left, right]) => `${left} ${right}\n`).join(''),
@@ -28,7 +31,9 @@ export function mergeTrees(cwd: string, pairs: readonly (readonly [string, strin
     const parsed = parseBatch(batch.stdout, pairs.length)
     if (parsed !== null) return parsed
   }
-  return pairs.map(([left, right]) => mergeOne(cwd, left, right))
+  const results: MergeResult[] = []
+  for (const [left, right] of pairs) results.push(await mergeOne(cwd, left, right))
+  return results
 }
 
 function parseBatch(stdout: string, expected: number): MergeResult[] | null {
@@ -54,8 +59,8 @@ function parseBatch(stdout: string, expected: number): MergeResult[] | null {
   return results
 }
 
-function mergeOne(cwd: string, left: string, right: string): MergeResult {
-  const result = runGit(
+async function mergeOne(cwd: string, left: string, right: string): Promise<MergeResult> {
+  const result = await runGitAsync(
     ['merge-tree', '--write-tree', '--name-only', '--no-messages', '-z', left, right],
     cwd,
   )

@@ -25,7 +25,7 @@ test('the working state is a commit over HEAD; the worktree, its index and refs 
     refs: git(repo.path, 'for-each-ref'),
     head: git(repo.path, 'rev-parse', 'HEAD'),
   }
-  const state = workingState(repo.path, head)
+  const state = await workingState(repo.path, head)
   assert.notEqual(state.commit, head)
   assert.deepEqual([...state.uncommitted].sort(), ['a.txt', 'new dir/untracked.txt', 'staged.txt'])
   assert.equal(git(repo.path, 'rev-parse', `${state.commit}^`), head)
@@ -37,13 +37,13 @@ test('the working state is a commit over HEAD; the worktree, its index and refs 
   assert.equal(git(repo.path, 'for-each-ref'), before.refs)
   assert.equal(git(repo.path, 'rev-parse', 'HEAD'), before.head)
   // The same state is the same commit (fixed identity and date), so memoised merges still apply.
-  assert.equal(workingState(repo.path, head).commit, state.commit)
+  assert.equal((await workingState(repo.path, head)).commit, state.commit)
 })
 
 test('a clean worktree is its HEAD', async () => {
   await using repo = tmpGitRepo()
   const head = git(repo.path, 'rev-parse', 'HEAD')
-  assert.deepEqual(workingState(repo.path, head), { commit: head, uncommitted: [] })
+  assert.deepEqual(await workingState(repo.path, head), { commit: head, uncommitted: [] })
 })
 
 test('two worktrees editing the same lines, uncommitted, conflict before either commits', async () => {
@@ -58,9 +58,9 @@ test('two worktrees editing the same lines, uncommitted, conflict before either 
   writeFileSync(join(one, 'shared.ts'), 'export const a = 10\nexport const b = 2\n')
   writeFileSync(join(two, 'shared.ts'), 'export const a = 20\nexport const b = 2\n')
   writeFileSync(join(two, 'other.ts'), 'y\n')
-  const a = workingState(one, base)
-  const b = workingState(two, base)
-  const [pair, intoMain, unrelated] = mergeTrees(repo.path, [
+  const a = await workingState(one, base)
+  const b = await workingState(two, base)
+  const [pair, intoMain, unrelated] = await mergeTrees(repo.path, [
     [a.commit, b.commit],
     [base, a.commit],
     [a.commit, a.commit],

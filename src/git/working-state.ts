@@ -1,8 +1,9 @@
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, rmSync, statSync, utimesSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { mapLimit } from '../shared/map-limit.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
-import { runGit } from './git.ts'
+import { type GitResult, runGitAsync } from './git.ts'
 import { findGitLayout } from './git-layout.ts'
 
 /** A worktree's working state as a commit, and the paths in which it differs from HEAD. */
@@ -26,15 +27,53 @@ const fixedIdentity = {
   GIT_COMMITTER_DATE: '@1000000000 +0000',
 }
 
+/** A worktree to read: its top level and HEAD's commit. */
+export interface WorktreeAtHead {
+  readonly path: string
+  readonly head: string
+}
+
 /**
- * The worktree at `path` (HEAD `head`) as a commit, made without touching its index, its files or
- * any ref: a temporary index (a copy of the worktree's own, so `git add` reuses its stat cache and
- * hashes only what changed; seeded from HEAD when the worktree has none), `git add -A` into it
- * (untracked files included, ignored ones not), `diff-index` against HEAD for what differs, then
- * `write-tree` and `commit-tree`. Only objects are written (loose, unreachable: `git gc` drops
- * them in time).
+ * Each worktree (HEAD `head`) as a commit, made without touching its index, its files or any ref:
+ * a temporary index (a copy of the worktree's own, so `git add` reuses its stat cache and hashes
+ * only what changed; seeded from HEAD when the worktree has none), `git add -A` into it
+ * (untracked files included, ignored ones not), `write-tree`; a tree equal to HEAD's is HEAD
+ * itself, any other becomes `commit-tree -p HEAD`. What differs from HEAD comes from one
+ * `diff-tree --stdin` for all of them. Only objects are written (loose and unreachable: `git gc`
+ * drops them in time). `concurrency` worktrees are read side by side.
  */
-export function workingState(path: string, head: string): WorkingState {
+export async function workingStates(
+  cwd: string,
+  worktrees: readonly WorktreeAtHead[],
+  concurrency: number,
+): Promise<WorkingState[]> {
+  if (worktrees.length === 0) return []
+  const heads = [...new Set(worktrees.map((worktree) => worktree.head))]
+  const treeLines = must(
+    await runGitAsync(['rev-parse', ...heads.map((head) => `${head}^{tree}`)], cwd),
+    'rev-parse',
+  ).split('\n')
+  const headTree = new Map(heads.map((head, i) => [head, treeLines[i] ?? '']))
+  const commits = await mapLimit(worktrees, concurrency, (worktree) =>
+    stateCommit(worktree.path, worktree.head, headTree.get(worktree.head) ?? ''),
+  )
+  const made = worktrees.flatMap((worktree, i) =>
+    commits[i] === worktree.head ? [] : [commits[i] as string],
+  )
+  const changed = await changedPaths(cwd, made)
+  return worktrees.map((worktree, i) => {
+    const commit = commits[i] as string
+    return { commit, uncommitted: commit === worktree.head ? [] : (changed.get(commit) ?? []) }
+  })
+}
+
+/** One worktree (HEAD `head`) as a commit: see `workingStates`. */
+export async function workingState(path: string, head: string): Promise<WorkingState> {
+  const [state] = await workingStates(path, [{ path, head }], 1)
+  return state as WorkingState
+}
+
+async function stateCommit(path: string, head: string, headTree: string): Promise<string> {
   const layout = findGitLayout(path)
   const temp = mkdtempSync(join(tmpdir(), 'sangam-index-'))
   try {
@@ -43,23 +82,24 @@ export function workingState(path: string, head: string): WorkingState {
     let seeded = false
     if (layout !== null) {
       try {
-        copyFileSync(join(layout.gitDir, 'index'), index)
+        const real = join(layout.gitDir, 'index')
+        const { atimeMs, mtimeMs } = statSync(real)
+        copyFileSync(real, index)
+        // The copy keeps the index's mtime (rounded down): git takes an entry whose file changed
+        // in the index's own second for "racy" and re-reads it, and a newer mtime on the copy
+        // would make it trust a same-size edit's stat instead.
+        utimesSync(index, Math.floor(atimeMs) / 1000, Math.floor(mtimeMs) / 1000)
         seeded = true
       } catch {
         seeded = false
       }
     }
-    if (!seeded) must(runGit(['read-tree', head], path, undefined, env), 'read-tree')
-    must(runGit(['add', '-A'], path, undefined, env), 'add -A')
-    const diff = must(
-      runGit(['diff-index', '--cached', '--no-renames', '--name-only', '-z', head], path, undefined, env),
-      'diff-index',
-    )
-    const uncommitted = diff.split('\0').filter((item) => item !== '')
-    if (uncommitted.length === 0) return { commit: head, uncommitted }
-    const tree = must(runGit(['write-tree'], path, undefined, env), 'write-tree').trim()
-    const commit = must(
-      runGit(
+    if (!seeded) must(await runGitAsync(['read-tree', head], path, undefined, env), 'read-tree')
+    must(await runGitAsync(['add', '-A'], path, undefined, env), 'add -A')
+    const tree = must(await runGitAsync(['write-tree'], path, undefined, env), 'write-tree').trim()
+    if (tree === headTree) return head
+    return must(
+      await runGitAsync(
         ['commit-tree', '--no-gpg-sign', tree, '-p', head, '-m', 'sangam: working state'],
         path,
         undefined,
@@ -67,13 +107,42 @@ export function workingState(path: string, head: string): WorkingState {
       ),
       'commit-tree',
     ).trim()
-    return { commit, uncommitted }
   } finally {
     rmSync(temp, { recursive: true, force: true })
   }
 }
 
-function must(result: { code: number; stdout: string; stderr: string }, what: string): string {
+/**
+ * What each commit changes against its parent, in one `git diff-tree --stdin -z`: each commit's
+ * id, then its paths, NUL-terminated. A header is recognised only as the next commit asked for.
+ */
+async function changedPaths(cwd: string, commits: readonly string[]): Promise<Map<string, string[]>> {
+  const changed = new Map<string, string[]>()
+  if (commits.length === 0) return changed
+  const out = must(
+    await runGitAsync(
+      ['diff-tree', '--stdin', '-r', '--no-renames', '--name-only', '-z'],
+      cwd,
+      commits.map((commit) => `${commit}\n`).join(''),
+    ),
+    'diff-tree',
+  )
+  let next = 0
+  let current: string[] | null = null
+  for (const item of out.split('\0')) {
+    if (item === '') continue
+    if (next < commits.length && item === commits[next]) {
+      current = []
+      changed.set(item, current)
+      next += 1
+      continue
+    }
+    current?.push(item)
+  }
+  return changed
+}
+
+function must(result: GitResult, what: string): string {
   if (result.code !== 0) {
     throw new SangamError(
       ErrorCode.GitFailed,

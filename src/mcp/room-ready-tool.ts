@@ -42,9 +42,11 @@ const readyTool = defineTool({
   },
   // It writes only its memo of git's answers: nothing anyone else reads changes.
   readOnly: true,
-  run(input, context) {
+  async run(input, context) {
     const project = context.project()
-    const verdict = ready(project.db, context.projectDir, input.into ?? null, { now: context.clock.now() })
+    const verdict = await ready(project.db, context.projectDir, input.into ?? null, {
+      now: context.clock.now(),
+    })
     return { structured: verdict, text: readyText(verdict, (path) => basename(path)) }
   },
 })

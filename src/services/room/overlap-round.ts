@@ -37,11 +37,11 @@ export interface OverlapRoundResult {
  * its uncommitted work collides like anyone's), the picture written whole in one transaction
  * (`replaceOverlaps`), then the conflict threads brought in line with it.
  */
-export function overlapRound(input: OverlapRoundInput): OverlapRoundResult {
+export async function overlapRound(input: OverlapRoundInput): Promise<OverlapRoundResult> {
   const { db, clock } = input
   const now = clock.now()
   const target = resolveTarget(input.cwd, null)
-  const answers = laneAnswers(db, input.cwd, target, { excludeTarget: false, now })
+  const answers = await laneAnswers(db, input.cwd, target, { excludeTarget: false, now })
   const rows = overlapPicture(answers.lanes, answers.pairAnswers, now)
   db.transaction(() => replaceOverlaps(db, rows)).immediate()
   const threads = syncConflictThreads(db, conflictGroups(answers.lanes, answers.pairAnswers), {

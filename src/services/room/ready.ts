@@ -10,8 +10,9 @@ import { findMainBranch } from '../../git/branch.ts'
 import { gitOutputOrNull } from '../../git/git.ts'
 import { mergeTrees } from '../../git/merge-tree.ts'
 import { touchedPaths } from '../../git/touched-paths.ts'
-import { workingState } from '../../git/working-state.ts'
+import { workingStates } from '../../git/working-state.ts'
 import { worktreeHeads } from '../../git/worktree-heads.ts'
+import { mapLimit } from '../../shared/map-limit.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import type { Db } from '../../store/db.ts'
 import { type MemoAnswer, readMemo, writeMemo } from '../../store/room/ready-memo-table.ts'
@@ -45,7 +46,13 @@ export interface LaneOptions {
 }
 
 /** Merges asked of git per `merge-tree --stdin` run, so progress moves during a long cold run. */
-const mergeChunk = 32
+const mergeChunk = 48
+
+/**
+ * Git processes at once: a round is mostly process start-up and small reads, so a few side by
+ * side use two cores well without crowding the agents working on the same machine.
+ */
+const gitConcurrency = 4
 
 /**
  * The target named by `into` (a branch, a remote branch or any commit), or the project's main
@@ -83,56 +90,68 @@ export function resolveTarget(cwd: string, into: string | null): ReadyTarget {
  * about pairs of commits come from the memo when they are there and go into it when git gave
  * them (an error is not kept: it may be git's state, not the commits).
  */
-export function laneAnswers(db: Db, cwd: string, into: ReadyTarget, options: LaneOptions): LaneAnswers {
+export async function laneAnswers(
+  db: Db,
+  cwd: string,
+  into: ReadyTarget,
+  options: LaneOptions,
+): Promise<LaneAnswers> {
   const { now } = options
-  const lanes: ReadyLane[] = []
-  for (const head of worktreeHeads(cwd)) {
-    if (head.bare) continue
-    if (options.excludeTarget && head.branch !== null && head.branch === into.name) continue
+  const heads = worktreeHeads(cwd).filter(
+    (head) => !head.bare && !(options.excludeTarget && head.branch !== null && head.branch === into.name),
+  )
+  const readable = heads.flatMap((head) =>
+    head.missing || head.head === null ? [] : [{ path: head.path, head: head.head }],
+  )
+  const states = await workingStates(cwd, readable, gitConcurrency)
+  const stateOf = new Map(readable.map((worktree, i) => [worktree.path, states[i]]))
+  const lanes: ReadyLane[] = heads.map((head): ReadyLane => {
     const base = { worktree: head.path, branch: head.branch }
-    if (head.missing) {
-      lanes.push({ ...base, commit: null, uncommitted: null, touched: [], skipped: 'missing' })
-      continue
+    if (head.missing) return { ...base, commit: null, uncommitted: null, touched: [], skipped: 'missing' }
+    const state = stateOf.get(head.path)
+    if (head.head === null || state === undefined) {
+      return { ...base, commit: null, uncommitted: null, touched: [], skipped: 'no-commit' }
     }
-    if (head.head === null) {
-      lanes.push({ ...base, commit: null, uncommitted: null, touched: [], skipped: 'no-commit' })
-      continue
-    }
-    const state = workingState(head.path, head.head)
-    lanes.push({
+    return {
       ...base,
       commit: state.commit,
       uncommitted: state.uncommitted.length,
       touched: [],
       skipped: null,
-    })
-  }
+    }
+  })
 
   // What each lane touches since it left the target.
-  const live = lanes.flatMap((lane, index) => (lane.commit === null ? [] : [{ lane, index }]))
-  const touchedPairs = live.map(({ lane }) => [into.commit, lane.commit as string] as const)
-  const touchedMemo = readMemo(db, 'touched', touchedPairs, now)
+  const live = lanes.flatMap((lane, index) =>
+    lane.commit === null ? [] : [{ lane, commit: lane.commit, index }],
+  )
+  const touchedMemo = readMemo(
+    db,
+    'touched',
+    live.map(({ commit }) => [into.commit, commit] as const),
+    now,
+  )
   const touchedFresh: { left: string; right: string; answer: MemoAnswer }[] = []
-  for (const { lane, index } of live) {
-    const key = `${into.commit}\n${lane.commit}`
-    let paths = touchedMemo.get(key)?.paths ?? null
+  await mapLimit(live, gitConcurrency, async ({ lane, commit, index }) => {
+    let paths = touchedMemo.get(`${into.commit}\n${commit}`)?.paths ?? null
     if (paths === null) {
-      paths = touchedPaths(cwd, into.commit, lane.commit as string)
+      paths = await touchedPaths(cwd, into.commit, commit)
       if (paths !== null)
-        touchedFresh.push({ left: into.commit, right: lane.commit as string, answer: { clean: true, paths } })
+        touchedFresh.push({ left: into.commit, right: commit, answer: { clean: true, paths } })
     }
     lanes[index] =
       paths === null ? { ...lane, touched: [], skipped: 'unrelated' } : { ...lane, touched: paths }
-  }
+  })
 
   // The merges: each lane into the target, then every nominated pair.
   const wanted: { key: string; pair: readonly [string, string] }[] = []
   lanes.forEach((lane, index) => {
-    if (lane.skipped === null)
-      wanted.push({ key: `into:${index}`, pair: sorted(into.commit, lane.commit as string) })
+    if (lane.skipped === null && lane.commit !== null) {
+      wanted.push({ key: `into:${index}`, pair: sorted(into.commit, lane.commit) })
+    }
   })
   for (const [a, b] of nominatedPairs(lanes)) {
-    wanted.push({ key: pairKey(a, b), pair: sorted(lanes[a]?.commit as string, lanes[b]?.commit as string) })
+    wanted.push({ key: pairKey(a, b), pair: sorted(lanes[a]?.commit ?? '', lanes[b]?.commit ?? '') })
   }
   const memo = readMemo(
     db,
@@ -140,26 +159,31 @@ export function laneAnswers(db: Db, cwd: string, into: ReadyTarget, options: Lan
     wanted.map((entry) => entry.pair),
     now,
   )
-  const answers = new Map<string, MergeAnswer>()
   const missing = new Map<string, readonly [string, string]>()
-  for (const { key, pair } of wanted) {
+  for (const { pair } of wanted) {
     const id = `${pair[0]}\n${pair[1]}`
-    const hit = memo.get(id)
-    if (hit !== undefined) answers.set(key, { clean: hit.clean, conflicts: hit.paths, error: null })
-    else missing.set(id, pair)
+    if (!memo.has(id)) missing.set(id, pair)
   }
-  const fresh = new Map<string, MergeAnswer>()
   const toMerge = [...missing.values()]
-  for (let start = 0; start < toMerge.length; start += mergeChunk) {
-    const chunk = toMerge.slice(start, start + mergeChunk)
-    mergeTrees(cwd, chunk).forEach((answer, i) => {
+  const chunks: (readonly (readonly [string, string])[])[] = []
+  for (let start = 0; start < toMerge.length; start += mergeChunk)
+    chunks.push(toMerge.slice(start, start + mergeChunk))
+  const fresh = new Map<string, MergeAnswer>()
+  let done = 0
+  await mapLimit(chunks, 2, async (chunk) => {
+    const results = await mergeTrees(cwd, chunk)
+    results.forEach((answer, i) => {
       const pair = chunk[i] as readonly [string, string]
       fresh.set(`${pair[0]}\n${pair[1]}`, answer)
     })
-    options.onProgress?.(Math.min(start + mergeChunk, toMerge.length), toMerge.length)
-  }
+    done += chunk.length
+    options.onProgress?.(done, toMerge.length)
+  })
+  const answers = new Map<string, MergeAnswer>()
   for (const { key, pair } of wanted) {
-    const answer = fresh.get(`${pair[0]}\n${pair[1]}`)
+    const id = `${pair[0]}\n${pair[1]}`
+    const hit = memo.get(id)
+    const answer = hit === undefined ? fresh.get(id) : { clean: hit.clean, conflicts: hit.paths, error: null }
     if (answer !== undefined) answers.set(key, answer)
   }
   writeMemo(db, 'touched', touchedFresh, now)
@@ -186,14 +210,14 @@ export function laneAnswers(db: Db, cwd: string, into: ReadyTarget, options: Lan
 }
 
 /** `ready`: the verdict for every lane but the target's own. */
-export function ready(
+export async function ready(
   db: Db,
   cwd: string,
   into: string | null,
   options: { readonly now: number; readonly onProgress?: ReadyProgress | undefined },
-): ReadyVerdict & { readonly merged: number } {
+): Promise<ReadyVerdict & { readonly merged: number }> {
   const target = resolveTarget(cwd, into)
-  const answers = laneAnswers(db, cwd, target, { excludeTarget: true, ...options })
+  const answers = await laneAnswers(db, cwd, target, { excludeTarget: true, ...options })
   return {
     ...readyVerdict(target.name, answers.lanes, answers.intoAnswers, answers.pairAnswers),
     merged: answers.merged,

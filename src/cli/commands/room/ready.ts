@@ -7,10 +7,10 @@ import { readyProgress } from './ready-progress.ts'
 import { withProject } from './room-command.ts'
 
 export const run: CommandRun<typeof readyInput> = (ctx, _args, options) =>
-  withProject(ctx, (project) => {
+  withProject(ctx, async (project) => {
     const progress = readyProgress(ctx.stderr)
     try {
-      const verdict = ready(project.db, ctx.cwd, options.into ?? null, {
+      const verdict = await ready(project.db, ctx.cwd, options.into ?? null, {
         now: ctx.clock.now(),
         onProgress: progress,
       })
