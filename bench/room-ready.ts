@@ -73,7 +73,8 @@ try {
   // As in a worktree in use: its index written after its files' last change (a checkout just
   // made has every entry "racy", which git re-reads on every `add` until the index is rewritten).
   await new Promise((resolve) => setTimeout(resolve, 1100))
-  for (let i = 0; i < laneCount; i += 1) run('git', ['update-index', '-q', '--refresh'], join(dir, `lane-${i}`))
+  for (let i = 0; i < laneCount; i += 1)
+    run('git', ['update-index', '-q', '--refresh'], join(dir, `lane-${i}`))
   const init = JSON.parse(run(process.execPath, [cli, 'init', '--no-mcp', '--json'], repo)) as {
     database: string
   }

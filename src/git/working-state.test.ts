@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { git, tmpGitRepo } from '../../test/helpers/tmp-git-repo.ts'
 import { mergeTrees } from './merge-tree.ts'
-import { workingState } from './working-state.ts'
+import { workingState, workingStates } from './working-state.ts'
 
 test('the working state is a commit over HEAD; the worktree, its index and refs are untouched', async () => {
   await using repo = tmpGitRepo()
@@ -68,4 +68,46 @@ test('two worktrees editing the same lines, uncommitted, conflict before either 
   assert.deepEqual(pair, { clean: false, conflicts: ['shared.ts'], error: null })
   assert.deepEqual(intoMain, { clean: true, conflicts: [], error: null })
   assert.deepEqual(unrelated, { clean: true, conflicts: [], error: null })
+})
+
+test('a same-size edit whose stat matches the index entry is still seen (the copy keeps the racy check)', async () => {
+  await using repo = tmpGitRepo()
+  const file = join(repo.path, 'same.txt')
+  const past = new Date(Date.now() - 10_000)
+  writeFileSync(file, 'aaaa\n')
+  utimesSync(file, past, past)
+  git(repo.path, 'add', 'same.txt')
+  const head = repo.commit('same')
+  writeFileSync(file, 'bbbb\n') // same size
+  utimesSync(file, past, past) // same mtime as the index entry
+  // The index written in that same second: git must treat the entry as racy and re-read the file.
+  utimesSync(join(repo.path, '.git', 'index'), past, past)
+  const state = await workingState(repo.path, head)
+  assert.deepEqual(state.uncommitted, ['same.txt'])
+  assert.equal(git(repo.path, 'show', `${state.commit}:same.txt`), 'bbbb')
+})
+
+test('working states of several worktrees at once, clean and dirty, in the order asked', async () => {
+  await using repo = tmpGitRepo()
+  const head = git(repo.path, 'rev-parse', 'HEAD')
+  const lanes = ['a', 'b', 'c'].map((name) => {
+    const path = join(repo.path, '..', name)
+    git(repo.path, 'worktree', 'add', '-q', '-b', name, path)
+    return path
+  })
+  writeFileSync(join(lanes[0] as string, 'new.txt'), 'a\n')
+  writeFileSync(join(lanes[2] as string, 'README.md'), 'changed\n')
+  const states = await workingStates(
+    repo.path,
+    lanes.map((path) => ({ path, head })),
+    2,
+  )
+  assert.deepEqual(
+    states.map((state) => [state.commit === head, state.uncommitted]),
+    [
+      [false, ['new.txt']],
+      [true, []],
+      [false, ['README.md']],
+    ],
+  )
 })

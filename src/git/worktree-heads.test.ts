@@ -5,40 +5,40 @@ import { test } from 'node:test'
 import { git, tmpGitRepo } from '../../test/helpers/tmp-git-repo.ts'
 import { worktreeHeads } from './worktree-heads.ts'
 
-test('worktree heads: a branch, a detached HEAD, a deleted directory, a branch deleted from under its worktree', async () => {
-  await using repo = tmpGitRepo()
+function repoWithLane(extra: string[]) {
+  const repo = tmpGitRepo()
+  const lane = join(realpathSync(join(repo.path, '..')), 'lane')
+  git(repo.path, 'worktree', 'add', '-q', ...extra, lane)
   const head = git(repo.path, 'rev-parse', 'HEAD')
-  const outside = realpathSync(join(repo.path, '..'))
-  git(repo.path, 'worktree', 'add', '-q', '-b', 'lane', join(outside, 'lane'))
-  git(repo.path, 'worktree', 'add', '-q', '--detach', join(outside, 'detached'))
-  git(repo.path, 'worktree', 'add', '-q', '-b', 'gone', join(outside, 'gone'))
-  git(repo.path, 'worktree', 'add', '-q', '-b', 'doomed', join(outside, 'orphaned'))
-  rmSync(join(outside, 'gone'), { recursive: true, force: true })
+  const find = () => worktreeHeads(repo.path).find((entry) => entry.path === lane)
+  return { repo, lane, head, find }
+}
+
+test('worktree heads: the main worktree and a linked one on its branch, in git order', async () => {
+  const { repo, lane, head } = repoWithLane(['-b', 'lane'])
+  await using _ = repo
+  assert.deepEqual(worktreeHeads(lane), [
+    { path: repo.path, head, branch: 'main', missing: false, bare: false },
+    { path: lane, head, branch: 'lane', missing: false, bare: false },
+  ])
+})
+
+test('worktree heads: a detached HEAD has its commit and no branch', async () => {
+  const { repo, lane, head, find } = repoWithLane(['--detach'])
+  await using _ = repo
+  assert.deepEqual(find(), { path: lane, head, branch: null, missing: false, bare: false })
+})
+
+test('worktree heads: a worktree deleted from disk is listed missing', async () => {
+  const { repo, lane, head, find } = repoWithLane(['-b', 'gone'])
+  await using _ = repo
+  rmSync(lane, { recursive: true, force: true })
+  assert.deepEqual(find(), { path: lane, head, branch: 'gone', missing: true, bare: false })
+})
+
+test('worktree heads: a branch deleted from under its worktree has no commit, its name kept', async () => {
+  const { repo, lane, find } = repoWithLane(['-b', 'doomed'])
+  await using _ = repo
   git(repo.path, 'update-ref', '-d', 'refs/heads/doomed')
-  const byPath = new Map(worktreeHeads(join(outside, 'lane')).map((entry) => [entry.path, entry]))
-  assert.deepEqual(byPath.get(repo.path), {
-    path: repo.path,
-    head,
-    branch: 'main',
-    missing: false,
-    bare: false,
-  })
-  assert.deepEqual(byPath.get(join(outside, 'lane')), {
-    path: join(outside, 'lane'),
-    head,
-    branch: 'lane',
-    missing: false,
-    bare: false,
-  })
-  assert.equal(byPath.get(join(outside, 'detached'))?.branch, null)
-  assert.equal(byPath.get(join(outside, 'detached'))?.head, head)
-  assert.equal(byPath.get(join(outside, 'gone'))?.missing, true)
-  assert.deepEqual(byPath.get(join(outside, 'orphaned')), {
-    path: join(outside, 'orphaned'),
-    head: null,
-    branch: 'doomed',
-    missing: false,
-    bare: false,
-  })
-  assert.equal(byPath.size, 5)
+  assert.deepEqual(find(), { path: lane, head: null, branch: 'doomed', missing: false, bare: false })
 })
