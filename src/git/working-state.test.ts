@@ -103,11 +103,25 @@ test('working states of several worktrees at once, clean and dirty, in the order
     2,
   )
   assert.deepEqual(
-    states.map((state) => [state.commit === head, state.uncommitted]),
+    states.map((state) => [state?.commit === head, state?.uncommitted]),
     [
       [false, ['new.txt']],
       [true, []],
       [false, ['README.md']],
     ],
   )
+})
+
+test('a worktree deleted while its state is read is null; the others are still read', async () => {
+  await using repo = tmpGitRepo()
+  const head = git(repo.path, 'rev-parse', 'HEAD')
+  const states = await workingStates(
+    repo.path,
+    [
+      { path: join(repo.path, '..', 'deleted-meanwhile'), head },
+      { path: repo.path, head },
+    ],
+    2,
+  )
+  assert.deepEqual(states, [null, { commit: head, uncommitted: [] }])
 })

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, rmSync, statSync, utimesSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync, utimesSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { mapLimit } from '../shared/map-limit.ts'
@@ -40,13 +40,14 @@ export interface WorktreeAtHead {
  * (untracked files included, ignored ones not), `write-tree`; a tree equal to HEAD's is HEAD
  * itself, any other becomes `commit-tree -p HEAD`. What differs from HEAD comes from one
  * `diff-tree --stdin` for all of them. Only objects are written (loose and unreachable: `git gc`
- * drops them in time). `concurrency` worktrees are read side by side.
+ * drops them in time). `concurrency` worktrees are read side by side. A worktree deleted while it
+ * was being read is null; any other failure of git throws.
  */
 export async function workingStates(
   cwd: string,
   worktrees: readonly WorktreeAtHead[],
   concurrency: number,
-): Promise<WorkingState[]> {
+): Promise<(WorkingState | null)[]> {
   if (worktrees.length === 0) return []
   const heads = [...new Set(worktrees.map((worktree) => worktree.head))]
   const treeLines = must(
@@ -54,15 +55,22 @@ export async function workingStates(
     'rev-parse',
   ).split('\n')
   const headTree = new Map(heads.map((head, i) => [head, treeLines[i] ?? '']))
-  const commits = await mapLimit(worktrees, concurrency, (worktree) =>
-    stateCommit(worktree.path, worktree.head, headTree.get(worktree.head) ?? ''),
-  )
-  const made = worktrees.flatMap((worktree, i) =>
-    commits[i] === worktree.head ? [] : [commits[i] as string],
-  )
+  const commits = await mapLimit(worktrees, concurrency, async (worktree): Promise<string | null> => {
+    try {
+      return await stateCommit(worktree.path, worktree.head, headTree.get(worktree.head) ?? '')
+    } catch (error) {
+      if (!existsSync(worktree.path)) return null
+      throw error
+    }
+  })
+  const made = worktrees.flatMap((worktree, i) => {
+    const commit = commits[i]
+    return commit === null || commit === undefined || commit === worktree.head ? [] : [commit]
+  })
   const changed = await changedPaths(cwd, made)
-  return worktrees.map((worktree, i) => {
-    const commit = commits[i] as string
+  return worktrees.map((worktree, i): WorkingState | null => {
+    const commit = commits[i]
+    if (commit === null || commit === undefined) return null
     return { commit, uncommitted: commit === worktree.head ? [] : (changed.get(commit) ?? []) }
   })
 }
@@ -70,7 +78,10 @@ export async function workingStates(
 /** One worktree (HEAD `head`) as a commit: see `workingStates`. */
 export async function workingState(path: string, head: string): Promise<WorkingState> {
   const [state] = await workingStates(path, [{ path, head }], 1)
-  return state as WorkingState
+  if (state === null || state === undefined) {
+    throw new SangamError(ErrorCode.GitFailed, `${path} is gone: no working state to read`)
+  }
+  return state
 }
 
 async function stateCommit(path: string, head: string, headTree: string): Promise<string> {

@@ -107,8 +107,11 @@ export async function laneAnswers(
   const stateOf = new Map(readable.map((worktree, i) => [worktree.path, states[i]]))
   const lanes: ReadyLane[] = heads.map((head): ReadyLane => {
     const base = { worktree: head.path, branch: head.branch }
-    if (head.missing) return { ...base, commit: null, uncommitted: null, touched: [], skipped: 'missing' }
     const state = stateOf.get(head.path)
+    // Deleted from disk, or while its state was being read.
+    if (head.missing || state === null) {
+      return { ...base, commit: null, uncommitted: null, touched: [], skipped: 'missing' }
+    }
     if (head.head === null || state === undefined) {
       return { ...base, commit: null, uncommitted: null, touched: [], skipped: 'no-commit' }
     }
