@@ -14,6 +14,10 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
+import { overlapRound } from '../src/services/room/overlap-round.ts'
+import { ManualClock } from '../src/shared/clock.ts'
+import { systemRandom } from '../src/shared/random.ts'
+import { openDatabaseFile } from '../src/store/database.ts'
 import { percentile } from './helpers/transcript-sentences.ts'
 
 const runs = Number(process.argv[2] ?? 9)
@@ -114,6 +118,40 @@ try {
       `  cold (empty memo, ${cold.merged} merges): median ${coldP50.toFixed(0)} ms, p95 ${percentile(cold.times, 95).toFixed(0)} ms over ${runs} runs (target < 400 ms: ${coldP50 < 400 ? 'met' : 'missed'})\n` +
       `  warm (${warm.merged} merges): median ${percentile(warm.times, 50).toFixed(0)} ms, p95 ${percentile(warm.times, 95).toFixed(0)} ms over ${runs} runs\n`,
   )
+
+  // The daemon's round on the same lanes (the main worktree's lane too), in this process: what
+  // `sangam up` spends every 15 s once the memo is warm. Wall time and this process's CPU time.
+  {
+    const db = openDatabaseFile(init.database)
+    const clock = new ManualClock(Date.now())
+    const roundInput = {
+      db,
+      cwd: repo,
+      commonDir: join(repo, '.git'),
+      machine: 'm_0000000000000000',
+      human: 'bench',
+      clock,
+      random: systemRandom,
+    }
+    const first = await overlapRound(roundInput)
+    const walls: number[] = []
+    const cpus: number[] = []
+    for (let i = 0; i < runs; i += 1) {
+      clock.advance(15_000)
+      const cpu = process.cpuUsage()
+      const started = performance.now()
+      await overlapRound(roundInput)
+      walls.push(performance.now() - started)
+      const used = process.cpuUsage(cpu)
+      cpus.push((used.user + used.system) / 1000)
+    }
+    db.close()
+    walls.sort((a, b) => a - b)
+    cpus.sort((a, b) => a - b)
+    process.stdout.write(
+      `daemon overlap round, ${first.lanes} lanes, warm: median ${percentile(walls, 50).toFixed(0)} ms wall, ${percentile(cpus, 50).toFixed(0)} ms CPU in the daemon (git's own CPU not counted); ${first.rows} overlap rows, ${first.threads.opened.length} conflict threads opened\n`,
+    )
+  }
 
   const peerRuns = peer !== undefined && existsSync(peer) && spawnSync(peer, ['--version']).status === 0
   if (peerRuns) {
