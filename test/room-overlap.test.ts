@@ -49,10 +49,13 @@ test('sangam up: uncommitted edits of the same line are a conflicted overlap and
     await using up = startUp([], { cwd: repo.path, env })
     await up.waitFor('started')
     await eventually(() => until(started), 30_000, what)
+    // A round that changes what conflicts says so (a restarted daemon's first round always does).
+    const status = await up.waitFor('overlap')
     assert.equal(await up.stop(), 0)
+    return status
   }
 
-  await round(
+  const first = await round(
     (started) => pictureTime() >= started && readyThreads().length === 1,
     'the picture and a thread',
   )
@@ -65,6 +68,15 @@ test('sangam up: uncommitted edits of the same line are a conflicted overlap and
   )
   const [thread] = readyThreads()
   assert.deepEqual([thread?.title, thread?.status], ['Merge conflict: src/shared.ts', 'open'])
+  assert.deepEqual(first, {
+    type: 'overlap',
+    target: 'main',
+    lanes: 3,
+    rows: 2,
+    conflicted: 2,
+    opened: [thread?.id],
+    closed: [],
+  })
 
   await round((started) => pictureTime() >= started, 'a second picture after a restart')
   assert.deepEqual(readyThreads(), [thread])

@@ -5,6 +5,21 @@ import { NudgeableSleep } from '../shared/nudgeable-sleep.ts'
 import type { Db } from '../store/database.ts'
 import type { Service } from './service.ts'
 
+/**
+ * A round whose answer changed (conflicted paths, threads opened or closed): `sangam up` prints
+ * it. Rounds that change nothing say nothing, or `up` would print a line every 15 s.
+ */
+export interface OverlapStatus {
+  readonly type: 'overlap'
+  readonly target: string
+  readonly lanes: number
+  /** Rows of the picture, and how many of them conflict. */
+  readonly rows: number
+  readonly conflicted: number
+  readonly opened: readonly string[]
+  readonly closed: readonly string[]
+}
+
 export interface OverlapServiceOptions extends Omit<OverlapRoundInput, 'db'> {
   /** Opens the connection the picture is written on (its own, beside capture's and sync's). */
   readonly openDb: () => Db
@@ -13,6 +28,7 @@ export interface OverlapServiceOptions extends Omit<OverlapRoundInput, 'db'> {
   readonly intervalMs?: number | undefined
   /** Each finished round (tests wait on it). */
   readonly onRound?: ((result: OverlapRoundResult) => void) | undefined
+  readonly onStatus?: ((status: OverlapStatus) => void) | undefined
 }
 
 export const overlapIntervalMs = 15_000
@@ -31,6 +47,7 @@ export class OverlapService implements Service {
   readonly #nap = new NudgeableSleep()
   #running: Promise<void> | null = null
   #lastFailure: string | null = null
+  #lastConflicted = 0
 
   constructor(options: OverlapServiceOptions) {
     this.#options = options
@@ -64,9 +81,19 @@ export class OverlapService implements Service {
     try {
       const result = await overlapRound({ ...this.#options, db })
       this.#lastFailure = null
-      if (result.threads.opened.length > 0 || result.threads.closed.length > 0) {
-        this.#log.info('conflict threads changed', { ...result.threads })
+      const { opened, closed } = result.threads
+      if (opened.length > 0 || closed.length > 0 || result.conflicted !== this.#lastConflicted) {
+        this.#options.onStatus?.({
+          type: 'overlap',
+          target: result.target,
+          lanes: result.lanes,
+          rows: result.rows,
+          conflicted: result.conflicted,
+          opened,
+          closed,
+        })
       }
+      this.#lastConflicted = result.conflicted
       this.#options.onRound?.(result)
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error)

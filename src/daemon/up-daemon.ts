@@ -11,7 +11,7 @@ import { openProjectDatabase } from '../store/database.ts'
 import { transcriptRoots } from '../transcripts/transcript-locations.ts'
 import { CaptureTailer, type TailerStatus } from './capture-tailer.ts'
 import { DaemonLock } from './daemon-lock.ts'
-import { OverlapService } from './overlap-service.ts'
+import { OverlapService, type OverlapStatus } from './overlap-service.ts'
 import type { Service } from './service.ts'
 import { SyncService } from './sync-service.ts'
 
@@ -26,6 +26,7 @@ export type DaemonStatus =
     }
   | TailerStatus
   | SyncStatus
+  | OverlapStatus
   | { readonly type: 'stopped'; readonly pid: number }
 
 export interface UpOptions {
@@ -88,6 +89,7 @@ export async function runUp(options: UpOptions): Promise<void> {
         clock: options.clock,
         random: systemRandom,
         log,
+        onStatus: options.onStatus,
       }),
     ]
     options.onStatus({
