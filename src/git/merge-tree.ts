@@ -1,3 +1,4 @@
+import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import { runGitAsync } from './git.ts'
 
 /** What merging two commits would give, without touching any worktree. */
@@ -64,6 +65,13 @@ async function mergeOne(cwd: string, left: string, right: string): Promise<Merge
     ['merge-tree', '--write-tree', '--name-only', '--no-messages', '-z', left, right],
     cwd,
   )
+  if (result.code === 129) {
+    // Usage error: a git before 2.38 has no `merge-tree --write-tree`. Every pair would fail alike.
+    throw new SangamError(
+      ErrorCode.GitFailed,
+      `git merge-tree --write-tree is refused (it needs git 2.38 or later): ${result.stderr.trim().split('\n')[0] ?? ''}`,
+    )
+  }
   if (result.code !== 0 && result.code !== 1) {
     return {
       clean: false,
