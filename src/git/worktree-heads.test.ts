@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { realpathSync, rmSync } from 'node:fs'
+import { mkdirSync, realpathSync, rmSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { git, tmpGitRepo } from '../../test/helpers/tmp-git-repo.ts'
@@ -41,4 +41,14 @@ test('worktree heads: a branch deleted from under its worktree has no commit, it
   await using _ = repo
   git(repo.path, 'update-ref', '-d', 'refs/heads/doomed')
   assert.deepEqual(find(), { path: lane, head: null, branch: 'doomed', missing: false, bare: false })
+})
+
+test('worktree heads: a worktree added through a symlinked path is listed by its real path', async () => {
+  await using repo = tmpGitRepo()
+  const outside = realpathSync(join(repo.path, '..'))
+  mkdirSync(join(outside, 'real'))
+  symlinkSync(join(outside, 'real'), join(outside, 'link'))
+  git(repo.path, 'worktree', 'add', '-q', '-b', 'via-link', join(outside, 'link', 'lane'))
+  const paths = worktreeHeads(repo.path).map((entry) => entry.path)
+  assert.deepEqual(paths, [repo.path, join(outside, 'real', 'lane')])
 })

@@ -1,10 +1,13 @@
-import { existsSync } from 'node:fs'
+import { existsSync, realpathSync } from 'node:fs'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import { runGit } from './git.ts'
 
 /** One worktree as `git worktree list --porcelain` reports it. */
 export interface WorktreeHead {
-  /** Absolute path, as git records it. */
+  /**
+   * Absolute path: the real path when the directory exists (what the hooks' layout and
+   * `openRepository` list, so the overlap picture's rows match them), else as git records it.
+   */
   readonly path: string
   /** HEAD's commit; null on an unborn branch or when the branch checked out no longer exists. */
   readonly head: string | null
@@ -39,7 +42,7 @@ export function worktreeHeads(cwd: string): WorktreeHead[] {
   const flush = (): void => {
     if (entry === null) return
     heads.push({
-      path: entry.path,
+      path: realOr(entry.path),
       head: entry.head,
       branch: entry.branch,
       missing: !entry.bare && (entry.prunable || !existsSync(entry.path)),
@@ -66,4 +69,12 @@ export function worktreeHeads(cwd: string): WorktreeHead[] {
   }
   flush()
   return heads
+}
+
+function realOr(path: string): string {
+  try {
+    return realpathSync(path)
+  } catch {
+    return path
+  }
 }
