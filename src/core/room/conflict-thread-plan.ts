@@ -53,14 +53,22 @@ export function planConflictThreads(
   return { open, close }
 }
 
-/** The thread's title: the one path, or how many. */
+/** A thread title's limit (services/room/threads.ts refuses longer ones). */
+export const maxConflictTitleChars = 200
+
+/** The thread's title: the one path (its end, when too long for a title), or how many. */
 export function conflictTitle(paths: readonly string[]): string {
-  return paths.length === 1 ? `Merge conflict: ${paths[0]}` : `Merge conflict: ${paths.length} files`
+  if (paths.length !== 1) return `Merge conflict: ${paths.length} files`
+  const title = `Merge conflict: ${paths[0]}`
+  if (title.length <= maxConflictTitleChars) return title
+  const prefix = 'Merge conflict: …'
+  return prefix + title.slice(title.length - (maxConflictTitleChars - prefix.length))
 }
 
 /** The one post into a new conflict thread, tagging the worktrees. */
 export function conflictPostText(targets: readonly string[], paths: readonly string[]): string {
-  const shown = paths.slice(0, 3).map((path) => `\`${path}\``)
+  // Three paths at most, each cut to its last 300 characters: a post is at most 4,000.
+  const shown = paths.slice(0, 3).map((path) => `\`${path.length > 300 ? `…${path.slice(-299)}` : path}\``)
   const more = paths.length > 3 ? ` and ${paths.length - 3} more` : ''
   return (
     `${targets.map((target) => `#${target}`).join(' ')} these worktrees conflict on ${shown.join(', ')}${more}. ` +

@@ -95,6 +95,10 @@ test('conflict groups and the thread plan: open once, keep, close when gone, an 
   )
   assert.equal(conflictTitle(['x.ts']), 'Merge conflict: x.ts')
   assert.equal(conflictTitle(['x.ts', 'y.ts']), 'Merge conflict: 2 files')
+  const deep = `${'very/'.repeat(60)}deep.ts`
+  const long = conflictTitle([deep])
+  assert.equal(long.length, 200)
+  assert.ok(long.startsWith('Merge conflict: …') && long.endsWith('/very/deep.ts'))
   const [ab] = groups
   assert.ok(ab !== undefined)
   const key = conflictKey(ab.worktrees)
