@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
+import { samples } from '../../test/helpers/secret-samples.ts'
 import { git, tmpDir, tmpGitRepo } from '../../test/helpers/tmp-git-repo.ts'
 import type { OverlapRoundResult } from '../services/room/overlap-round.ts'
 import { readMessages } from '../services/room/read.ts'
@@ -104,14 +105,14 @@ test('two worktrees editing the same lines uncommitted: a conflicted overlap row
 
   // A restarted daemon (new service, new connection) finds the thread it opened.
   const again = await w.round()
-  assert.deepEqual(again.threads, { opened: [], closed: [] })
+  assert.deepEqual(again.threads, { opened: [], closed: [], failed: [] })
   assert.equal(w.readyThreads().length, 1)
   assert.equal(readMessages(w.db, { after: null, limit: 50 }).length, 1)
 
   // The same change on both sides merges cleanly: still an overlap, no longer a conflict.
   w.edit(w.two, 'export const a = 10\nexport const b = 2\n')
   const fixed = await w.round()
-  assert.deepEqual(fixed.threads, { opened: [], closed: [thread.id] })
+  assert.deepEqual(fixed.threads, { opened: [], closed: [thread.id], failed: [] })
   assert.equal(w.readyThreads()[0]?.status, 'closed')
   assert.deepEqual(
     readOverlaps(w.db).map((row) => [row.worktree, row.conflicted]),
@@ -134,7 +135,7 @@ test('a conflict thread closed by hand stays closed for those commits; a new com
     git: { worktree: null, branch: null, head: null },
   }
   closeThread({ db: w.db, clock: w.clock, poster: human }, opened)
-  assert.deepEqual((await w.round()).threads, { opened: [], closed: [] })
+  assert.deepEqual((await w.round()).threads, { opened: [], closed: [], failed: [] })
   // Committing is a new commit for that lane: the acknowledgement was for the old pair.
   git(w.two, 'commit', '-qam', 'two: a = 20')
   const reopened = await w.round()
@@ -146,5 +147,30 @@ test('a conflict thread closed by hand stays closed for those commits; a new com
       .map((thread) => thread.status)
       .sort(),
     ['closed', 'open'],
+  )
+})
+
+test('a conflict set the room refuses (a secret in a path) is skipped with its reason; the others still get their threads', async () => {
+  await using w = await world()
+  const secretPath = `${samples.github[0]}.txt`
+  writeFileSync(join(w.repo.path, secretPath), 'x\n')
+  git(w.repo.path, 'add', secretPath)
+  git(w.repo.path, 'commit', '-qm', 'an unlucky file name')
+  const three = join(w.repo.path, '..', 'three')
+  git(w.repo.path, 'worktree', 'add', '-q', '-b', 'three', three)
+  // one and two conflict on the shared file; one and three on the unlucky name (one of them
+  // on a branch made before it existed would add it: here both edit it from main).
+  git(w.one, 'merge', '-q', '--ff-only', 'main')
+  w.edit(w.one, 'export const a = 10\nexport const b = 2\n')
+  w.edit(w.two, 'export const a = 20\nexport const b = 2\n')
+  writeFileSync(join(w.one, secretPath), 'one\n')
+  writeFileSync(join(three, secretPath), 'three\n')
+  const result = await w.round()
+  assert.equal(result.threads.opened.length, 1)
+  assert.equal(result.threads.failed.length, 1)
+  assert.match(result.threads.failed[0]?.message ?? '', /github-token/)
+  assert.deepEqual(
+    w.readyThreads().map((thread) => thread.title),
+    ['Merge conflict: src/shared.ts'],
   )
 })

@@ -80,8 +80,18 @@ export class OverlapService implements Service {
   async #round(db: Db): Promise<void> {
     try {
       const result = await overlapRound({ ...this.#options, db })
-      this.#lastFailure = null
-      const { opened, closed } = result.threads
+      const { opened, closed, failed } = result.threads
+      // Said once while the same refusals repeat, not every 15 s.
+      const failure = failed.length === 0 ? null : failed.map((refused) => refused.message).join('\n')
+      if (failure !== null && failure !== this.#lastFailure) {
+        for (const refused of failed) {
+          this.#log.warn('conflict thread not opened', {
+            worktrees: refused.worktrees,
+            error: refused.message,
+          })
+        }
+      }
+      this.#lastFailure = failure
       if (opened.length > 0 || closed.length > 0 || result.conflicted !== this.#lastConflicted) {
         this.#options.onStatus?.({
           type: 'overlap',

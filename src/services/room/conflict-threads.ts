@@ -26,6 +26,8 @@ export const readySender = 'ready'
 export interface ConflictThreadChanges {
   readonly opened: readonly string[]
   readonly closed: readonly string[]
+  /** Sets whose thread could not be opened (the room refused it): tried again next round. */
+  readonly failed: readonly { readonly worktrees: readonly string[]; readonly message: string }[]
 }
 
 /**
@@ -65,34 +67,45 @@ export function syncConflictThreads(
   }
   const targetOf = new Map(room.directory.worktrees.map((worktree) => [worktree.path, worktree.target]))
   const opened: string[] = []
+  const failed: { worktrees: readonly string[]; message: string }[] = []
   for (const group of plan.open) {
     const targets = group.worktrees.flatMap((path) => {
       const target = targetOf.get(path)
       return target === undefined ? [] : [target]
     })
-    const id = db.transaction((): string => {
-      const thread = openThread(scope, {
-        title: conflictTitle(group.paths),
-        reason: 'these worktrees do not merge cleanly with each other',
-        audience: 'agents',
-        lifetime: 'temporary',
-        participants: targets.map((target) => `#${target}`),
-        paths: group.paths,
+    let id: string
+    try {
+      id = db.transaction((): string => {
+        const thread = openThread(scope, {
+          title: conflictTitle(group.paths),
+          reason: 'these worktrees do not merge cleanly with each other',
+          audience: 'agents',
+          lifetime: 'temporary',
+          participants: targets.map((target) => `#${target}`),
+          paths: group.paths,
+        })
+        post(scope, {
+          text: conflictPostText(targets, group.paths),
+          to: [],
+          kind: 'message',
+          topic: null,
+          threadId: thread.id,
+        })
+        recordReadyConflict(
+          db,
+          { key: conflictKey(group.worktrees), threadId: thread.id, commits: group.commits.join('\n') },
+          room.clock.now(),
+        )
+        return thread.id
+      })()
+    } catch (error) {
+      // One set the room refuses (a path the secret scrubber flags) must not hold up the others.
+      failed.push({
+        worktrees: group.worktrees,
+        message: error instanceof Error ? error.message : String(error),
       })
-      post(scope, {
-        text: conflictPostText(targets, group.paths),
-        to: [],
-        kind: 'message',
-        topic: null,
-        threadId: thread.id,
-      })
-      recordReadyConflict(
-        db,
-        { key: conflictKey(group.worktrees), threadId: thread.id, commits: group.commits.join('\n') },
-        room.clock.now(),
-      )
-      return thread.id
-    })()
+      continue
+    }
     opened.push(id)
   }
   const closed: string[] = []
@@ -103,5 +116,5 @@ export function syncConflictThreads(
     })()
     closed.push(entry.threadId)
   }
-  return { opened, closed }
+  return { opened, closed, failed }
 }
