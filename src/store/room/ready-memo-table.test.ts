@@ -4,7 +4,7 @@ import { test } from 'node:test'
 import { tmpDir } from '../../../test/helpers/tmp-git-repo.ts'
 import { openDatabaseFile } from '../database.ts'
 import { markReadyConflictClosed, readReadyConflicts, recordReadyConflict } from './ready-conflict-table.ts'
-import { countReadyMemo, pruneReadyMemo, readMemo, writeMemo } from './ready-memo-table.ts'
+import { countReadyMemo, maxMemoRows, pruneReadyMemo, readMemo, writeMemo } from './ready-memo-table.ts'
 
 test('memoised answers are found by kind and pair; the least recently used go past the bound', async () => {
   await using dir = tmpDir()
@@ -33,10 +33,15 @@ test('memoised answers are found by kind and pair; the least recently used go pa
   assert.deepEqual(merges.get('a\nc'), { clean: true, paths: [] })
   assert.equal(merges.has('b\nc'), false)
   assert.deepEqual(readMemo(db, 'touched', [['a', 'b']], 3).get('a\nb'), { clean: true, paths: ['t.ts'] })
-  // Used at 10, 10 and 3: keeping two drops the touched row, used least recently.
-  assert.equal(pruneReadyMemo(db, 2), 1)
+  // Merges used at 10 and 10 with the later read of a\nc last: keeping one of them drops a\nb;
+  // the touched row is another kind's and stays.
+  readMemo(db, 'merge', [['a', 'c']], 12)
+  assert.equal(pruneReadyMemo(db, 'merge', 1), 1)
   assert.equal(countReadyMemo(db), 2)
-  assert.equal(readMemo(db, 'touched', [['a', 'b']], 11).size, 0)
+  assert.equal(readMemo(db, 'merge', [['a', 'b']], 13).size, 0)
+  assert.equal(readMemo(db, 'touched', [['a', 'b']], 13).size, 1)
+  assert.equal(pruneReadyMemo(db, 'touched', 0), 1)
+  assert.equal(countReadyMemo(db), 1)
   db.close()
 })
 
@@ -52,5 +57,21 @@ test('a conflict set remembers its thread, its commits and who closed it', async
   assert.deepEqual(readReadyConflicts(db), [
     { key: '/a\n/b', threadId: 'thr-2', commits: 'c1\nc3', closedByReady: false },
   ])
+  db.close()
+})
+
+test("writing past a kind's bound keeps its most recently used rows", async () => {
+  await using dir = tmpDir()
+  const db = openDatabaseFile(join(dir.path, 'sangam.db'))
+  const rows = (from: number, count: number) =>
+    Array.from({ length: count }, (_, i) => ({
+      left: 'target',
+      right: `lane-${from + i}`,
+      answer: { clean: true, paths: ['a.ts'] },
+    }))
+  writeMemo(db, 'touched', rows(0, maxMemoRows.touched), 1)
+  writeMemo(db, 'touched', rows(maxMemoRows.touched, 5), 2)
+  assert.equal(countReadyMemo(db), maxMemoRows.touched)
+  assert.equal(readMemo(db, 'touched', [['target', `lane-${maxMemoRows.touched + 4}`]], 3).size, 1)
   db.close()
 })

@@ -4,7 +4,7 @@ import type { Db } from '../db.ts'
 //   answer never goes stale. kind 'merge': the merge of `left` and `right` (sorted, so a pair is
 //   one row whichever way it is asked), `paths` the conflicted ones. kind 'touched': what `right`
 //   changes since it left `left` (the target), `paths` those paths; clean is 1. `used_at` moves
-//   on every hit; past `maxMemoRows` the least recently used rows go (pruneReadyMemo).
+//   on every hit; past `maxMemoRows` of a kind its least recently used rows go (pruneReadyMemo).
 export const createReadyMemoTable = /*sql*/ `
   CREATE TABLE ready_memo (
     kind     TEXT NOT NULL CHECK (kind IN ('merge', 'touched')),
@@ -25,10 +25,13 @@ export interface MemoAnswer {
 }
 
 /**
- * The bound: 20 lanes make 20 'touched' rows and at most 190 'merge' rows a round, and a new
- * commit in a lane replaces at most 20, so 20,000 rows (a few MB) hold weeks of rounds.
+ * The bounds, per kind, least recently used going first. A merge row is small (conflicted paths,
+ * usually none): 20 lanes make at most 210 a round, and 20,000 hold weeks of rounds. A touched
+ * row lists every path a lane changed, so it can be large (a branch touching 5,000 files is some
+ * 200 KB), and each edit of a lane makes a new one: 1,000 keep a long day of rounds for 20 lanes
+ * while the table stays in the tens of MB however large the branches.
  */
-export const maxMemoRows = 20_000
+export const maxMemoRows: Readonly<Record<MemoKind, number>> = { merge: 20_000, touched: 1_000 }
 
 /** The answers stored for these pairs (of one kind), by `left\nright`; marks them used at `now`. */
 export function readMemo(
@@ -68,18 +71,18 @@ export function writeMemo(
     for (const { left, right, answer } of answers) {
       insert.run(kind, left, right, answer.clean ? 1 : 0, JSON.stringify(answer.paths), now)
     }
-    pruneReadyMemo(db, maxMemoRows)
+    pruneReadyMemo(db, kind, maxMemoRows[kind])
   }).immediate()
 }
 
-/** Keeps the `keep` most recently used rows. */
-export function pruneReadyMemo(db: Db, keep: number): number {
+/** Keeps the `keep` most recently used rows of one kind. */
+export function pruneReadyMemo(db: Db, kind: MemoKind, keep: number): number {
   return db
     .prepare(
-      /*sql*/ `DELETE FROM ready_memo WHERE (kind, left, right) IN (
-         SELECT kind, left, right FROM ready_memo ORDER BY used_at DESC LIMIT -1 OFFSET ?)`,
+      /*sql*/ `DELETE FROM ready_memo WHERE kind = ? AND (left, right) IN (
+         SELECT left, right FROM ready_memo WHERE kind = ? ORDER BY used_at DESC LIMIT -1 OFFSET ?)`,
     )
-    .run(keep).changes
+    .run(kind, kind, keep).changes
 }
 
 export function countReadyMemo(db: Db): number {
