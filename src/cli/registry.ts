@@ -7,6 +7,7 @@ import {
   identifyInput,
   postInput,
   readInput,
+  readyInput,
   targetsInput,
   threadCloseInput,
   threadOpenInput,
@@ -177,6 +178,13 @@ export const commands: readonly AnyCommandSpec[] = [
     summary: 'List who and where the room can address: agents (state, handle, machine) and worktrees',
     input: targetsInput,
     load: () => import('./commands/room/targets.ts'),
+  }),
+  defineCommand({
+    name: 'ready',
+    summary:
+      'Would each worktree merge into main, and which would conflict with each other (uncommitted work counts)',
+    input: readyInput,
+    load: () => import('./commands/room/ready.ts'),
   }),
   defineCommand({
     name: 'serve',

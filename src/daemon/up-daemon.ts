@@ -1,14 +1,17 @@
 import { daemonFile, projectDir } from '../config/data-paths.ts'
 import type { Environment } from '../config/environment.ts'
+import { loadMachineId } from '../config/machine-id.ts'
 import { projectCapture } from '../services/capture/project-capture.ts'
 import { openProject } from '../services/project-context.ts'
 import type { SyncStatus } from '../services/sync/replicator.ts'
 import type { Clock } from '../shared/clock.ts'
 import type { Logger } from '../shared/logger.ts'
+import { systemRandom } from '../shared/random.ts'
 import { openProjectDatabase } from '../store/database.ts'
 import { transcriptRoots } from '../transcripts/transcript-locations.ts'
 import { CaptureTailer, type TailerStatus } from './capture-tailer.ts'
 import { DaemonLock } from './daemon-lock.ts'
+import { OverlapService, type OverlapStatus } from './overlap-service.ts'
 import type { Service } from './service.ts'
 import { SyncService } from './sync-service.ts'
 
@@ -23,6 +26,7 @@ export type DaemonStatus =
     }
   | TailerStatus
   | SyncStatus
+  | OverlapStatus
   | { readonly type: 'stopped'; readonly pid: number }
 
 export interface UpOptions {
@@ -76,6 +80,17 @@ export async function runUp(options: UpOptions): Promise<void> {
         },
       }),
       sync,
+      new OverlapService({
+        openDb: () => openProjectDatabase(sangamHome, projectId),
+        cwd: project.repo.root,
+        commonDir: project.repo.commonDir,
+        machine: loadMachineId(sangamHome),
+        human: project.human,
+        clock: options.clock,
+        random: systemRandom,
+        log,
+        onStatus: options.onStatus,
+      }),
     ]
     options.onStatus({
       type: 'started',

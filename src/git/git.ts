@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { gitEnvironment } from '../config/git-environment.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 
@@ -10,16 +10,21 @@ export interface GitResult {
 }
 
 /**
- * Runs git. This is the only place in sangam that spawns git, so that every call gets the same
+ * Runs git (`extraEnv` on top of git's environment: a temporary index, a fixed identity). This is the only place in sangam that spawns git, so that every call gets the same
  * environment (`config/git-environment.ts`).
  */
-export function runGit(args: readonly string[], cwd: string, input?: string): GitResult {
+export function runGit(
+  args: readonly string[],
+  cwd: string,
+  input?: string,
+  extraEnv?: Readonly<Record<string, string>>,
+): GitResult {
   const result = spawnSync('git', args, {
     cwd,
     input,
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
-    env: gitEnvironment(),
+    env: extraEnv === undefined ? gitEnvironment() : { ...gitEnvironment(), ...extraEnv },
   })
   if (result.error) {
     throw new SangamError(ErrorCode.GitFailed, `could not run git: ${result.error.message}`, undefined, {
@@ -42,4 +47,45 @@ export function gitOutput(args: readonly string[], cwd: string): string {
 export function gitOutputOrNull(args: readonly string[], cwd: string): string | null {
   const result = runGit(args, cwd)
   return result.code === 0 ? result.stdout.trim() : null
+}
+
+/**
+ * Runs git without blocking the event loop, so independent calls (one per worktree) run side by
+ * side and the daemon's other services keep going meanwhile. Same environment and answer as
+ * `runGit`.
+ */
+export function runGitAsync(
+  args: readonly string[],
+  cwd: string,
+  input?: string,
+  extraEnv?: Readonly<Record<string, string>>,
+): Promise<GitResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', args, {
+      cwd,
+      env: extraEnv === undefined ? gitEnvironment() : { ...gitEnvironment(), ...extraEnv },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    const out: Buffer[] = []
+    const err: Buffer[] = []
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk))
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk))
+    child.on('error', (error) =>
+      reject(
+        new SangamError(ErrorCode.GitFailed, `could not run git: ${error.message}`, undefined, {
+          cause: error,
+        }),
+      ),
+    )
+    child.on('close', (code) =>
+      resolve({
+        code: code ?? 1,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+      }),
+    )
+    // A git that exits before reading all its input (a bad argument) must not crash us with EPIPE.
+    child.stdin.on('error', () => undefined)
+    child.stdin.end(input)
+  })
 }

@@ -93,9 +93,10 @@ export function post(scope: RoomScope, input: PostInput): RoomMessage {
           db,
           {
             ...thread,
-            participants: thread.participants.includes(token)
-              ? thread.participants
-              : [...thread.participants, token],
+            participants:
+              poster.joins === false || thread.participants.includes(token)
+                ? thread.participants
+                : [...thread.participants, token],
             updatedAt: nextUpdatedAt(thread, now),
           },
           poster.actor,

@@ -11,6 +11,11 @@ export interface Poster {
   readonly sender: string
   readonly actor: Actor
   readonly git: GitContext
+  /**
+   * false for a poster that is not a participant of what it opens or posts into: the daemon's
+   * `ready`, whose conflict threads belong to the worktrees it tags.
+   */
+  readonly joins?: boolean | undefined
 }
 
 /** What the room's use cases work with: the replica, time, ids, the directory and the caller. */

@@ -34,7 +34,7 @@ export function openThread(scope: RoomScope, input: OpenThreadInput): RoomThread
   }
   const reason = input.reason === null || input.reason.trim() === '' ? null : checkMessageText(input.reason)
   const named = resolveRecipients(scope.directory, input.participants)
-  const participants = [posterToken(scope.poster)]
+  const participants = scope.poster.joins === false ? [] : [posterToken(scope.poster)]
   for (const token of [...named, ...(input.audience === 'human-loop' ? [humanToken] : [])]) {
     if (!participants.includes(token)) participants.push(token)
   }

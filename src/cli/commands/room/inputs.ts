@@ -67,3 +67,9 @@ export const identifyInput = defineInput({
 })
 
 export const targetsInput = defineInput({})
+
+export const readyInput = defineInput({
+  options: {
+    into: text('--into <branch>', 'the branch the lanes would land on (default: main, master or trunk)'),
+  },
+})

@@ -51,6 +51,8 @@ function describe(status: DaemonStatus): string {
       return `team server ${status.url} unreachable (${status.message}); working offline, trying again in ${(status.retryInMs / 1000).toFixed(1)} s`
     case 'sync-refused':
       return `team server ${status.url} refused this replica: ${status.message}`
+    case 'overlap':
+      return `overlap with ${status.target}: ${status.conflicted} conflicted of ${status.rows} shared path row(s) across ${status.lanes} worktree(s); conflict threads opened ${status.opened.length}, closed ${status.closed.length}`
     case 'stopped':
       return 'stopped'
   }

@@ -1,0 +1,21 @@
+import { basename } from 'node:path'
+import { readyText } from '../../../core/room/ready-text.ts'
+import { ready } from '../../../services/room/ready.ts'
+import type { CommandRun } from '../../command.ts'
+import type { readyInput } from './inputs.ts'
+import { readyProgress } from './ready-progress.ts'
+import { withProject } from './room-command.ts'
+
+export const run: CommandRun<typeof readyInput> = (ctx, _args, options) =>
+  withProject(ctx, async (project) => {
+    const progress = readyProgress(ctx.stderr)
+    try {
+      const verdict = await ready(project.db, ctx.cwd, options.into ?? null, {
+        now: ctx.clock.now(),
+        onProgress: progress,
+      })
+      return { json: verdict, text: readyText(verdict, (path) => basename(path)) }
+    } finally {
+      progress.end()
+    }
+  })

@@ -1,0 +1,115 @@
+import type { OverlapRoundInput, OverlapRoundResult } from '../services/room/overlap-round.ts'
+import { overlapRound } from '../services/room/overlap-round.ts'
+import type { Logger } from '../shared/logger.ts'
+import { NudgeableSleep } from '../shared/nudgeable-sleep.ts'
+import type { Db } from '../store/database.ts'
+import type { Service } from './service.ts'
+
+/**
+ * A round whose answer changed (conflicted paths, threads opened or closed): `sangam up` prints
+ * it. Rounds that change nothing say nothing, or `up` would print a line every 15 s.
+ */
+export interface OverlapStatus {
+  readonly type: 'overlap'
+  readonly target: string
+  readonly lanes: number
+  /** Rows of the picture, and how many of them conflict. */
+  readonly rows: number
+  readonly conflicted: number
+  readonly opened: readonly string[]
+  readonly closed: readonly string[]
+}
+
+export interface OverlapServiceOptions extends Omit<OverlapRoundInput, 'db'> {
+  /** Opens the connection the picture is written on (its own, beside capture's and sync's). */
+  readonly openDb: () => Db
+  readonly log: Logger
+  /** Time between the end of one round and the start of the next. */
+  readonly intervalMs?: number | undefined
+  /** Each finished round (tests wait on it). */
+  readonly onRound?: ((result: OverlapRoundResult) => void) | undefined
+  readonly onStatus?: ((status: OverlapStatus) => void) | undefined
+}
+
+export const overlapIntervalMs = 15_000
+
+/**
+ * The daemon's overlap picture: a round (services/room/overlap-round.ts) at start, then one
+ * `intervalMs` after each ends, so two never run at once however long git takes. A round that
+ * fails (git broken mid-rebase, no main branch) is logged and the next one tries again: the
+ * picture is advice, and the daemon's other services must not stop for it.
+ */
+export class OverlapService implements Service {
+  readonly id = 'overlap'
+  readonly #options: OverlapServiceOptions
+  readonly #log: Logger
+  readonly #stop = new AbortController()
+  readonly #nap = new NudgeableSleep()
+  #running: Promise<void> | null = null
+  #lastFailure: string | null = null
+  #lastConflicted = 0
+
+  constructor(options: OverlapServiceOptions) {
+    this.#options = options
+    this.#log = options.log.child({ component: this.id })
+  }
+
+  run(): Promise<void> {
+    this.#running ??= this.#run()
+    return this.#running
+  }
+
+  async stop(): Promise<void> {
+    this.#stop.abort()
+    this.#nap.nudge()
+    await this.#running
+  }
+
+  async #run(): Promise<void> {
+    const db = this.#options.openDb()
+    try {
+      while (!this.#stop.signal.aborted) {
+        await this.#round(db)
+        await this.#nap.sleep(this.#options.intervalMs ?? overlapIntervalMs, this.#stop.signal)
+      }
+    } finally {
+      db.close()
+    }
+  }
+
+  async #round(db: Db): Promise<void> {
+    try {
+      const result = await overlapRound({ ...this.#options, db })
+      const { opened, closed, failed } = result.threads
+      // Said once while the same refusals repeat, not every 15 s.
+      const failure = failed.length === 0 ? null : failed.map((refused) => refused.message).join('\n')
+      if (failure !== null && failure !== this.#lastFailure) {
+        for (const refused of failed) {
+          this.#log.warn('conflict thread not opened', {
+            worktrees: refused.worktrees,
+            error: refused.message,
+          })
+        }
+      }
+      this.#lastFailure = failure
+      if (opened.length > 0 || closed.length > 0 || result.conflicted !== this.#lastConflicted) {
+        this.#options.onStatus?.({
+          type: 'overlap',
+          target: result.target,
+          lanes: result.lanes,
+          rows: result.rows,
+          conflicted: result.conflicted,
+          opened,
+          closed,
+        })
+      }
+      this.#lastConflicted = result.conflicted
+      this.#options.onRound?.(result)
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error)
+      // Said once per kind of failure, not every 15 s.
+      if (message !== this.#lastFailure) this.#log.warn('overlap round failed', { error: message })
+      this.#lastFailure = message
+    }
+  }
+}

@@ -1,0 +1,127 @@
+import assert from 'node:assert/strict'
+import { readFileSync, utimesSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { test } from 'node:test'
+import { git, tmpGitRepo } from '../../test/helpers/tmp-git-repo.ts'
+import { mergeTrees } from './merge-tree.ts'
+import { workingState, workingStates } from './working-state.ts'
+
+test('the working state is a commit over HEAD; the worktree, its index and refs are untouched', async () => {
+  await using repo = tmpGitRepo()
+  repo.write('a.txt', 'one\ntwo\nthree\n')
+  repo.write('.gitignore', 'ignored.log\n')
+  repo.write('gone.txt', 'bye\n')
+  const head = repo.commit('base')
+  repo.write('a.txt', 'one\nTWO\nthree\n') // modified, unstaged
+  repo.write('staged.txt', 'staged\n')
+  git(repo.path, 'add', 'staged.txt') // staged
+  repo.write('new dir/untracked.txt', 'new\n') // untracked
+  repo.write('ignored.log', 'noise\n') // ignored
+  git(repo.path, 'rm', '-q', '--cached', 'gone.txt') // staged deletion, file kept on disk…
+  writeFileSync(join(repo.path, 'gone.txt'), 'bye\n')
+  const before = {
+    status: git(repo.path, 'status', '--porcelain=v2', '-z', '--untracked-files=all'),
+    index: readFileSync(join(repo.path, '.git', 'index')),
+    refs: git(repo.path, 'for-each-ref'),
+    head: git(repo.path, 'rev-parse', 'HEAD'),
+  }
+  const state = await workingState(repo.path, head)
+  assert.notEqual(state.commit, head)
+  assert.deepEqual([...state.uncommitted].sort(), ['a.txt', 'new dir/untracked.txt', 'staged.txt'])
+  assert.equal(git(repo.path, 'rev-parse', `${state.commit}^`), head)
+  assert.equal(git(repo.path, 'show', `${state.commit}:a.txt`), 'one\nTWO\nthree')
+  assert.equal(git(repo.path, 'show', `${state.commit}:new dir/untracked.txt`), 'new')
+  assert.throws(() => git(repo.path, 'show', `${state.commit}:ignored.log`))
+  assert.equal(git(repo.path, 'status', '--porcelain=v2', '-z', '--untracked-files=all'), before.status)
+  assert.deepEqual(readFileSync(join(repo.path, '.git', 'index')), before.index)
+  assert.equal(git(repo.path, 'for-each-ref'), before.refs)
+  assert.equal(git(repo.path, 'rev-parse', 'HEAD'), before.head)
+  // The same state is the same commit (fixed identity and date), so memoised merges still apply.
+  assert.equal((await workingState(repo.path, head)).commit, state.commit)
+})
+
+test('a clean worktree is its HEAD', async () => {
+  await using repo = tmpGitRepo()
+  const head = git(repo.path, 'rev-parse', 'HEAD')
+  assert.deepEqual(await workingState(repo.path, head), { commit: head, uncommitted: [] })
+})
+
+test('two worktrees editing the same lines, uncommitted, conflict before either commits', async () => {
+  await using repo = tmpGitRepo()
+  repo.write('shared.ts', 'export const a = 1\nexport const b = 2\n')
+  repo.write('other.ts', 'x\n')
+  const base = repo.commit('base')
+  const one = join(repo.path, '..', 'one')
+  const two = join(repo.path, '..', 'two')
+  git(repo.path, 'worktree', 'add', '-q', '-b', 'one', one)
+  git(repo.path, 'worktree', 'add', '-q', '-b', 'two', two)
+  writeFileSync(join(one, 'shared.ts'), 'export const a = 10\nexport const b = 2\n')
+  writeFileSync(join(two, 'shared.ts'), 'export const a = 20\nexport const b = 2\n')
+  writeFileSync(join(two, 'other.ts'), 'y\n')
+  const a = await workingState(one, base)
+  const b = await workingState(two, base)
+  const [pair, intoMain, unrelated] = await mergeTrees(repo.path, [
+    [a.commit, b.commit],
+    [base, a.commit],
+    [a.commit, a.commit],
+  ])
+  assert.deepEqual(pair, { clean: false, conflicts: ['shared.ts'], error: null })
+  assert.deepEqual(intoMain, { clean: true, conflicts: [], error: null })
+  assert.deepEqual(unrelated, { clean: true, conflicts: [], error: null })
+})
+
+test('a same-size edit whose stat matches the index entry is still seen (the copy keeps the racy check)', async () => {
+  await using repo = tmpGitRepo()
+  const file = join(repo.path, 'same.txt')
+  const past = new Date(Date.now() - 10_000)
+  writeFileSync(file, 'aaaa\n')
+  utimesSync(file, past, past)
+  git(repo.path, 'add', 'same.txt')
+  const head = repo.commit('same')
+  writeFileSync(file, 'bbbb\n') // same size
+  utimesSync(file, past, past) // same mtime as the index entry
+  // The index written in that same second: git must treat the entry as racy and re-read the file.
+  utimesSync(join(repo.path, '.git', 'index'), past, past)
+  const state = await workingState(repo.path, head)
+  assert.deepEqual(state.uncommitted, ['same.txt'])
+  assert.equal(git(repo.path, 'show', `${state.commit}:same.txt`), 'bbbb')
+})
+
+test('working states of several worktrees at once, clean and dirty, in the order asked', async () => {
+  await using repo = tmpGitRepo()
+  const head = git(repo.path, 'rev-parse', 'HEAD')
+  const lanes = ['a', 'b', 'c'].map((name) => {
+    const path = join(repo.path, '..', name)
+    git(repo.path, 'worktree', 'add', '-q', '-b', name, path)
+    return path
+  })
+  writeFileSync(join(lanes[0] as string, 'new.txt'), 'a\n')
+  writeFileSync(join(lanes[2] as string, 'README.md'), 'changed\n')
+  const states = await workingStates(
+    repo.path,
+    lanes.map((path) => ({ path, head })),
+    2,
+  )
+  assert.deepEqual(
+    states.map((state) => [state?.commit === head, state?.uncommitted]),
+    [
+      [false, ['new.txt']],
+      [true, []],
+      [false, ['README.md']],
+    ],
+  )
+})
+
+test('a worktree deleted while its state is read is null; the others are still read', async () => {
+  await using repo = tmpGitRepo()
+  const head = git(repo.path, 'rev-parse', 'HEAD')
+  const states = await workingStates(
+    repo.path,
+    [
+      { path: join(repo.path, '..', 'deleted-meanwhile'), head },
+      { path: repo.path, head },
+    ],
+    2,
+  )
+  assert.deepEqual(states, [null, { commit: head, uncommitted: [] }])
+})

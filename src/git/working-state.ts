@@ -1,0 +1,164 @@
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync, utimesSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { mapLimit } from '../shared/map-limit.ts'
+import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
+import { type GitResult, runGitAsync } from './git.ts'
+import { findGitLayout } from './git-layout.ts'
+
+/** A worktree's working state as a commit, and the paths in which it differs from HEAD. */
+export interface WorkingState {
+  /** HEAD itself when nothing is uncommitted, else a commit whose parent is HEAD. */
+  readonly commit: string
+  /** Repository-relative paths changed, added (untracked, not ignored) or deleted since HEAD. */
+  readonly uncommitted: readonly string[]
+}
+
+/**
+ * A fixed identity and date: the same working state over the same HEAD is always the same commit,
+ * so merge results memoised by commit id still apply to it on the next round.
+ */
+const fixedIdentity = {
+  GIT_AUTHOR_NAME: 'sangam',
+  GIT_AUTHOR_EMAIL: 'sangam@localhost',
+  GIT_AUTHOR_DATE: '@1000000000 +0000',
+  GIT_COMMITTER_NAME: 'sangam',
+  GIT_COMMITTER_EMAIL: 'sangam@localhost',
+  GIT_COMMITTER_DATE: '@1000000000 +0000',
+}
+
+/** A worktree to read: its top level and HEAD's commit. */
+export interface WorktreeAtHead {
+  readonly path: string
+  readonly head: string
+}
+
+/**
+ * Each worktree (HEAD `head`) as a commit, made without touching its index, its files or any ref:
+ * a temporary index (a copy of the worktree's own, so `git add` reuses its stat cache and hashes
+ * only what changed; seeded from HEAD when the worktree has none), `git add -A` into it
+ * (untracked files included, ignored ones not), `write-tree`; a tree equal to HEAD's is HEAD
+ * itself, any other becomes `commit-tree -p HEAD`. What differs from HEAD comes from one
+ * `diff-tree --stdin` for all of them. Only objects are written (loose and unreachable: `git gc`
+ * drops them in time). `concurrency` worktrees are read side by side. A worktree deleted while it
+ * was being read is null; any other failure of git throws.
+ */
+export async function workingStates(
+  cwd: string,
+  worktrees: readonly WorktreeAtHead[],
+  concurrency: number,
+): Promise<(WorkingState | null)[]> {
+  if (worktrees.length === 0) return []
+  const heads = [...new Set(worktrees.map((worktree) => worktree.head))]
+  const treeLines = must(
+    await runGitAsync(['rev-parse', ...heads.map((head) => `${head}^{tree}`)], cwd),
+    'rev-parse',
+  ).split('\n')
+  const headTree = new Map(heads.map((head, i) => [head, treeLines[i] ?? '']))
+  const commits = await mapLimit(worktrees, concurrency, async (worktree): Promise<string | null> => {
+    try {
+      return await stateCommit(worktree.path, worktree.head, headTree.get(worktree.head) ?? '')
+    } catch (error) {
+      if (!existsSync(worktree.path)) return null
+      throw error
+    }
+  })
+  const made = worktrees.flatMap((worktree, i) => {
+    const commit = commits[i]
+    return commit === null || commit === undefined || commit === worktree.head ? [] : [commit]
+  })
+  const changed = await changedPaths(cwd, made)
+  return worktrees.map((worktree, i): WorkingState | null => {
+    const commit = commits[i]
+    if (commit === null || commit === undefined) return null
+    return { commit, uncommitted: commit === worktree.head ? [] : (changed.get(commit) ?? []) }
+  })
+}
+
+/** One worktree (HEAD `head`) as a commit: see `workingStates`. */
+export async function workingState(path: string, head: string): Promise<WorkingState> {
+  const [state] = await workingStates(path, [{ path, head }], 1)
+  if (state === null || state === undefined) {
+    throw new SangamError(ErrorCode.GitFailed, `${path} is gone: no working state to read`)
+  }
+  return state
+}
+
+async function stateCommit(path: string, head: string, headTree: string): Promise<string> {
+  const layout = findGitLayout(path)
+  const temp = mkdtempSync(join(tmpdir(), 'sangam-index-'))
+  try {
+    const index = join(temp, 'index')
+    const env = { ...fixedIdentity, GIT_INDEX_FILE: index, GIT_OPTIONAL_LOCKS: '0' }
+    let seeded = false
+    if (layout !== null) {
+      try {
+        const real = join(layout.gitDir, 'index')
+        const { atimeMs, mtimeMs } = statSync(real)
+        copyFileSync(real, index)
+        // The copy keeps the index's mtime (rounded down): git takes an entry whose file changed
+        // in the index's own second for "racy" and re-reads it, and a newer mtime on the copy
+        // would make it trust a same-size edit's stat instead.
+        utimesSync(index, Math.floor(atimeMs) / 1000, Math.floor(mtimeMs) / 1000)
+        seeded = true
+      } catch {
+        seeded = false
+      }
+    }
+    if (!seeded) must(await runGitAsync(['read-tree', head], path, undefined, env), 'read-tree')
+    must(await runGitAsync(['add', '-A'], path, undefined, env), 'add -A')
+    const tree = must(await runGitAsync(['write-tree'], path, undefined, env), 'write-tree').trim()
+    if (tree === headTree) return head
+    return must(
+      await runGitAsync(
+        ['commit-tree', '--no-gpg-sign', tree, '-p', head, '-m', 'sangam: working state'],
+        path,
+        undefined,
+        env,
+      ),
+      'commit-tree',
+    ).trim()
+  } finally {
+    rmSync(temp, { recursive: true, force: true })
+  }
+}
+
+/**
+ * What each commit changes against its parent, in one `git diff-tree --stdin -z`: each commit's
+ * id, then its paths, NUL-terminated. A header is recognised only as the next commit asked for.
+ */
+async function changedPaths(cwd: string, commits: readonly string[]): Promise<Map<string, string[]>> {
+  const changed = new Map<string, string[]>()
+  if (commits.length === 0) return changed
+  const out = must(
+    await runGitAsync(
+      ['diff-tree', '--stdin', '-r', '--no-renames', '--name-only', '-z'],
+      cwd,
+      commits.map((commit) => `${commit}\n`).join(''),
+    ),
+    'diff-tree',
+  )
+  let next = 0
+  let current: string[] | null = null
+  for (const item of out.split('\0')) {
+    if (item === '') continue
+    if (next < commits.length && item === commits[next]) {
+      current = []
+      changed.set(item, current)
+      next += 1
+      continue
+    }
+    current?.push(item)
+  }
+  return changed
+}
+
+function must(result: GitResult, what: string): string {
+  if (result.code !== 0) {
+    throw new SangamError(
+      ErrorCode.GitFailed,
+      `git ${what} for the working state failed: ${result.stderr.trim()}`,
+    )
+  }
+  return result.stdout
+}

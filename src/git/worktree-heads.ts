@@ -1,0 +1,80 @@
+import { existsSync, realpathSync } from 'node:fs'
+import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
+import { runGit } from './git.ts'
+
+/** One worktree as `git worktree list --porcelain` reports it. */
+export interface WorktreeHead {
+  /**
+   * Absolute path: the real path when the directory exists (what the hooks' layout and
+   * `openRepository` list, so the overlap picture's rows match them), else as git records it.
+   */
+  readonly path: string
+  /** HEAD's commit; null on an unborn branch or when the branch checked out no longer exists. */
+  readonly head: string | null
+  /** The branch checked out (short name); null when detached. */
+  readonly branch: string | null
+  /** The directory is gone (git still lists it until `git worktree prune`). */
+  readonly missing: boolean
+  /** A bare repository's own entry: no working tree to look at. */
+  readonly bare: boolean
+}
+
+const zeroOid = /^0+$/
+
+/**
+ * Every worktree and its HEAD in one `git worktree list --porcelain -z`: entries are runs of
+ * NUL-terminated `key value` attributes separated by an empty one. A branch deleted from under
+ * its worktree (`update-ref -d`) shows the all-zero HEAD: head null, branch still named.
+ */
+export function worktreeHeads(cwd: string): WorktreeHead[] {
+  const result = runGit(['worktree', 'list', '--porcelain', '-z'], cwd)
+  if (result.code !== 0) {
+    throw new SangamError(ErrorCode.GitFailed, `git worktree list failed: ${result.stderr.trim()}`)
+  }
+  const heads: WorktreeHead[] = []
+  let entry: {
+    path: string
+    head: string | null
+    branch: string | null
+    prunable: boolean
+    bare: boolean
+  } | null = null
+  const flush = (): void => {
+    if (entry === null) return
+    heads.push({
+      path: realOr(entry.path),
+      head: entry.head,
+      branch: entry.branch,
+      missing: !entry.bare && (entry.prunable || !existsSync(entry.path)),
+      bare: entry.bare,
+    })
+    entry = null
+  }
+  for (const item of result.stdout.split('\0')) {
+    if (item === '') {
+      flush()
+      continue
+    }
+    const space = item.indexOf(' ')
+    const key = space === -1 ? item : item.slice(0, space)
+    const value = space === -1 ? '' : item.slice(space + 1)
+    if (key === 'worktree') {
+      flush()
+      entry = { path: value, head: null, branch: null, prunable: false, bare: false }
+    } else if (entry === null) {
+    } else if (key === 'HEAD') entry.head = zeroOid.test(value) ? null : value
+    else if (key === 'branch') entry.branch = value.startsWith('refs/heads/') ? value.slice(11) : value
+    else if (key === 'prunable') entry.prunable = true
+    else if (key === 'bare') entry.bare = true
+  }
+  flush()
+  return heads
+}
+
+function realOr(path: string): string {
+  try {
+    return realpathSync(path)
+  } catch {
+    return path
+  }
+}
