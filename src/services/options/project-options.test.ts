@@ -31,6 +31,10 @@ test('options lists every option at its default until one is set; setting one st
       ['leases.claim-ttl', 7_200_000, false],
       ['leases.release-on-session-end', true, false],
       ['sync.share-tool-output', false, false],
+      ['room.one-actor-per-worktree', 'warn', false],
+      ['room.file-overlap', 'warn', false],
+      ['room.stale-worktrees', 'advise', false],
+      ['room.stale-days', 30, false],
     ],
   )
   const set = setProjectOption(p.db, 'leases.auto-lease', 'warn')
