@@ -5,8 +5,11 @@ import { indexInput, noteInput, searchInput, threadInput } from './commands/memo
 import {
   boardInput,
   identifyInput,
+  optionSetInput,
+  optionsInput,
   postInput,
   readInput,
+  rulesInput,
   targetsInput,
   threadCloseInput,
   threadOpenInput,
@@ -177,6 +180,24 @@ export const commands: readonly AnyCommandSpec[] = [
     summary: 'List who and where the room can address: agents (state, handle, machine) and worktrees',
     input: targetsInput,
     load: () => import('./commands/room/targets.ts'),
+  }),
+  defineCommand({
+    name: 'rules',
+    summary: "List the room's house rules at their rungs; rules set <rule> <rung> changes one",
+    input: rulesInput,
+    load: () => import('./commands/room/rules.ts'),
+  }),
+  defineCommand({
+    name: 'options',
+    summary: 'List every project option (leases, sync, room) with its value and default',
+    input: optionsInput,
+    load: () => import('./commands/room/options.ts'),
+  }),
+  defineCommand({
+    name: 'option-set',
+    summary: 'Set one project option by its full name (room.stale-days 14)',
+    input: optionSetInput,
+    load: () => import('./commands/room/option-set.ts'),
   }),
   defineCommand({
     name: 'serve',

@@ -1,0 +1,15 @@
+import { setProjectOption } from '../../../services/options/project-options.ts'
+import { openProject } from '../../../services/project-context.ts'
+import type { CommandRun } from '../../command.ts'
+import type { optionSetInput } from './inputs.ts'
+import { optionLine } from './options.ts'
+
+export const run: CommandRun<typeof optionSetInput> = async (ctx, { name, value }) => {
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock)
+  try {
+    const option = setProjectOption(project.db, name, value)
+    return { json: { option }, text: optionLine(option) }
+  } finally {
+    project.close()
+  }
+}

@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { isolatedEnv, runCli, runCliJson } from './helpers/run-cli.ts'
+import { tmpGitRepo } from './helpers/tmp-git-repo.ts'
+
+/** `rules`, `rules set`, `options` and `option-set` as a user runs them: the compiled CLI. */
+
+interface Rule {
+  readonly name: string
+  readonly rung: string
+  readonly default: string
+  readonly decided: boolean
+  readonly enforced: boolean
+}
+interface Option {
+  readonly name: string
+  readonly value: unknown
+  readonly default: unknown
+  readonly set: boolean
+}
+
+async function world() {
+  const repo = tmpGitRepo({ commit: true })
+  const env = isolatedEnv(repo.path.replace(/\/repo$/, ''), { SANGAM_USER: 'asha@example.com' })
+  await runCliJson(['init', '--no-mcp'], { cwd: repo.path, env })
+  const cli = (args: readonly string[]) => runCli(args, { cwd: repo.path, env })
+  const json = <T>(args: readonly string[]) => runCliJson<T>(args, { cwd: repo.path, env })
+  const rules = async () => (await json<{ rules: Rule[] }>(['rules'])).rules
+  const options = async () => (await json<{ options: Option[] }>(['options'])).options
+  return { repo, cli, json, rules, options }
+}
+
+const pick = (rule: Rule | undefined) => rule && [rule.rung, rule.default, rule.decided, rule.enforced]
+
+test('rules lists the catalog; rules set changes one, decided, and lease-collision is leases.auto-lease', async () => {
+  const w = await world()
+  await using _ = w.repo
+  const before = await w.rules()
+  assert.deepEqual(
+    before.map((rule) => rule.name),
+    ['one-actor-per-worktree', 'file-overlap', 'stale-worktrees', 'lease-collision'],
+  )
+  for (const key of ['name', 'rung', 'default', 'decided', 'enforced'])
+    assert.ok(
+      before.every((rule) => key in rule),
+      key,
+    )
+  assert.ok(before.every((rule) => !rule.decided))
+  const set = await w.json<{ rules: Rule[] }>(['rules', 'set', 'one-actor-per-worktree', 'refuse'])
+  assert.deepEqual(pick(set.rules.find((rule) => rule.name === 'one-actor-per-worktree')), [
+    'refuse',
+    'warn',
+    true,
+    true,
+  ])
+  await w.json(['rules', 'set', 'lease-collision', 'warn'])
+  const leases = (await w.options()).find((option) => option.name === 'leases.auto-lease')
+  assert.deepEqual([leases?.value, leases?.set], ['warn', true])
+  const text = await w.cli(['rules'])
+  assert.equal(text.code, 0, text.stderr)
+  assert.match(text.stdout, /one-actor-per-worktree\s+refuse\s+set \(default warn\), enforced/)
+})
+
+test('an unknown rule, an unknown rung or a malformed rules line is INVALID_INPUT and changes nothing', async () => {
+  const w = await world()
+  await using _ = w.repo
+  const before = await w.options()
+  for (const [args, why] of [
+    [
+      ['rules', 'set', 'one-agent', 'refuse'],
+      /there is no rule "one-agent"; the rules are one-actor-per-worktree, file-overlap, stale-worktrees, lease-collision/,
+    ],
+    [['rules', 'set', 'file-overlap', 'loud'], /one of off, advise, warn, refuse; got "loud"/],
+    [['rules', 'set', 'file-overlap'], /set <rule> <rung>/],
+    [['rules', 'unset', 'file-overlap', 'off'], /set <rule> <rung>/],
+  ] as const) {
+    const run = await w.cli([...args, '--json'])
+    assert.equal(run.code, 2, `${args.join(' ')}: ${run.stderr}`)
+    assert.match(run.stderr, why)
+  }
+  assert.deepEqual(await w.options(), before)
+})
+
+test('options lists every group; option-set sets one by its full name, and refuses bad values', async () => {
+  const w = await world()
+  await using _ = w.repo
+  const names = (await w.options()).map((option) => option.name)
+  for (const name of ['leases.auto-lease', 'sync.share-tool-output', 'room.file-overlap', 'room.stale-days'])
+    assert.ok(names.includes(name), name)
+  const { option } = await w.json<{ option: Option }>(['option-set', 'room.stale-days', '14'])
+  assert.deepEqual([option.name, option.value, option.default, option.set], ['room.stale-days', 14, 30, true])
+  const before = await w.options()
+  for (const [args, why] of [
+    [['option-set', 'room.stale-days', 'soon'], /room\.stale-days is not a positive integer/],
+    [['option-set', 'room.stale', '3'], /there is no project option "room\.stale"; the options are/],
+    [['option-set', 'room.file-overlap', 'loud'], /room\.file-overlap is one of off, advise, warn, refuse/],
+  ] as const) {
+    const run = await w.cli([...args, '--json'])
+    assert.equal(run.code, 2, run.stderr)
+    assert.match(run.stderr, why)
+  }
+  assert.deepEqual(await w.options(), before)
+  assert.equal((await w.rules()).find((rule) => rule.name === 'stale-worktrees')?.decided, false)
+})
