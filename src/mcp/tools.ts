@@ -2,6 +2,7 @@ import { leaseTools } from './lease-tools.ts'
 import type { AnyMcpTool } from './mcp-tool.ts'
 import { memoryTools } from './memory-tools.ts'
 import { roomPresenceTools } from './room-presence-tools.ts'
+import { roomRuleTools } from './room-rule-tools.ts'
 import { roomTools } from './room-tools.ts'
 
 /**
@@ -13,6 +14,7 @@ export const tools: readonly AnyMcpTool[] = [
   ...leaseTools,
   ...roomPresenceTools,
   ...roomTools,
+  ...roomRuleTools,
 ]
 
 /** The tools as `sangam mcp --help` lists them: one line each, name and title. */

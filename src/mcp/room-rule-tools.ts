@@ -1,0 +1,42 @@
+import { z } from 'zod'
+import { rungs } from '../protocol/rules/rung.ts'
+import { describeRules, listRules } from '../services/room/rules.ts'
+import type { McpContext } from './mcp-context.ts'
+import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
+
+/**
+ * The house rules for agents: read-only on purpose (docs/decisions.md D134). A rule at `refuse`
+ * stops an agent's edit; a tool that let the agent lower it would make the refusal a suggestion.
+ * People change rules with `sangam rules set`.
+ */
+
+const rung = z.enum(rungs)
+const ruleShape = z.object({
+  name: z.string(),
+  rung,
+  default: rung,
+  decided: z.boolean(),
+  enforced: z.boolean(),
+  option: z.string(),
+  condition: z.string(),
+  does: z.string(),
+})
+
+const rulesTool = defineTool({
+  name: 'room_rules',
+  title: 'House rules',
+  description:
+    "The project's house rules, each at its rung (off, advise, warn, refuse): what it watches for, what its rung does, " +
+    'and whether it is enforced (an edit it covers is denied). Rules are the team’s decision: ask @human in the room ' +
+    'to change one (`sangam rules set <rule> <rung>`).',
+  input: {},
+  output: { rules: z.array(ruleShape) },
+  readOnly: true,
+  run(_input, context: McpContext) {
+    const rules = listRules(context.project().db)
+    return { structured: { rules }, text: describeRules(rules) }
+  },
+})
+
+/** The rule tools: `room_rules`. */
+export const roomRuleTools: readonly AnyMcpTool[] = [rulesTool]
