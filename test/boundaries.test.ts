@@ -81,8 +81,8 @@ const features: Record<string, Record<string, readonly string[]>> = {
     memory: [],
     options: [],
     // The room's directory, presence, handles and targets; it queues its records for the team;
-    // its house rules are project options.
-    room: ['options', 'sync'],
+    // its house rules are project options and a section of the brief.
+    room: ['memory', 'options', 'sync'],
     // Team sync carries leases and notes, adds its sections to the brief, and has its options.
     sync: ['leases', 'memory', 'options'],
   },

@@ -167,3 +167,22 @@ test('a store without the room tables, or with an unreadable room group, fails t
   const stillLeased = await p.claudeWrite()
   assert.equal(decision(stillLeased), 'deny', stillLeased.stdout)
 })
+
+test('SessionStart carries one line per rule at warn or refuse, refusals first, and none below warn', async () => {
+  await using p = await project()
+  await p.rule('one-actor-per-worktree', 'refuse')
+  await p.rule('file-overlap', 'advise')
+  await p.rule('stale-worktrees', 'warn')
+  const run = await p.hook('claude', sessionEvent(p.repo.path, 'SessionStart', claudeSession))
+  assert.equal(run.code, 0, run.stderr)
+  const text = context(run)
+  assert.ok(text.length <= 2000, `${text.length} characters`)
+  const rules = text.split('\n').filter((line) => /^- [a-z-]+ \((warn|refuse)\): /.test(line))
+  assert.deepEqual(rules, [
+    '- one-actor-per-worktree (refuse): an edit while another agent session is active in your worktree is denied',
+    "- lease-collision (refuse): an edit of a file under another session's auto-lease is denied",
+    '- stale-worktrees (warn): a worktree with no active agent and no recent commit is listed in alerts',
+  ])
+  assert.doesNotMatch(text, /file-overlap/)
+  assert.match(text, /House rules in force/)
+})

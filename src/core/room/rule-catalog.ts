@@ -20,6 +20,8 @@ export interface RuleDefinition {
   readonly name: RuleName
   /** The condition, one line. */
   readonly condition: string
+  /** The condition as the brief says it, from the reader's side: "an edit while …". */
+  readonly briefly: string
   /** The group and field its rung is stored under. */
   readonly group: AnyOptionGroup
   readonly field: string
@@ -36,6 +38,7 @@ export const ruleCatalog: readonly RuleDefinition[] = [
   {
     name: 'one-actor-per-worktree',
     condition: 'another agent session is active in the worktree an edit is made in',
+    briefly: 'an edit while another agent session is active in your worktree',
     group: roomOptions,
     field: 'oneActorPerWorktree',
     does: {
@@ -49,6 +52,7 @@ export const ruleCatalog: readonly RuleDefinition[] = [
   {
     name: 'file-overlap',
     condition: "the edited path is also changed by another worktree's work (the daemon's overlap picture)",
+    briefly: 'an edit of a path another worktree also changes',
     group: roomOptions,
     field: 'fileOverlap',
     does: {
@@ -62,6 +66,7 @@ export const ruleCatalog: readonly RuleDefinition[] = [
   {
     name: 'stale-worktrees',
     condition: 'a worktree has no active agent and no commit for room.stale-days days',
+    briefly: 'a worktree with no active agent and no recent commit',
     group: roomOptions,
     field: 'staleWorktrees',
     does: {
@@ -75,6 +80,7 @@ export const ruleCatalog: readonly RuleDefinition[] = [
   {
     name: 'lease-collision',
     condition: "an edit of a file under another session's auto-lease (the option leases.auto-lease)",
+    briefly: "an edit of a file under another session's auto-lease",
     group: leaseOptions,
     field: 'autoLease',
     does: {
@@ -150,4 +156,26 @@ export function parseRuleChange(
   if (!isRung(wanted))
     return { ok: false, problem: `a rule's rung is one of ${rungs.join(', ')}; got "${rung}"` }
   return { ok: true, rule: found, rung: wanted }
+}
+
+/**
+ * The brief's lines: one per rule at `warn` or `refuse`, refusals first, so every session starts
+ * knowing what will stop it. Rules below `warn` are left to `alerts`.
+ */
+export function ruleBriefLines(rules: readonly RuleView[]): string[] {
+  const loud = rules.filter((rule) => rule.rung === 'warn' || rule.rung === 'refuse')
+  const ordered = [
+    ...loud.filter((rule) => rule.rung === 'refuse'),
+    ...loud.filter((rule) => rule.rung === 'warn'),
+  ]
+  return ordered.map((rule) => {
+    const definition = ruleCatalog.find((entry) => entry.name === rule.name)
+    const what = definition?.briefly ?? rule.condition
+    const lands = rule.enforced
+      ? 'is denied'
+      : rule.name === 'stale-worktrees'
+        ? 'is listed in alerts'
+        : 'is allowed with a warning'
+    return `${rule.name} (${rule.rung}): ${what} ${lands}`
+  })
 }
