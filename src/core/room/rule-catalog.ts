@@ -179,3 +179,13 @@ export function ruleBriefLines(rules: readonly RuleView[]): string[] {
     return `${rule.name} (${rule.rung}): ${what} ${lands}`
   })
 }
+
+/**
+ * The options shared with the team (`room.option` records): every `room` option and every option a
+ * rule keeps its rung in (`leases.auto-lease`), so one team decides how loud each collision is.
+ * The rest stay per machine as they were (lease durations, what a replica shares).
+ */
+export function isTeamOption(fullName: string): boolean {
+  if (fullName.startsWith(`${roomOptions.key}.`)) return true
+  return ruleCatalog.some((rule) => optionName(rule) === fullName)
+}

@@ -9,6 +9,7 @@ import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import type { Db } from '../../store/database.ts'
 import { readSetting } from '../../store/project-table.ts'
 import { setProjectOption } from '../options/project-options.ts'
+import type { OptionChangeBy } from '../options/team-options.ts'
 
 /**
  * The house rules as `rules` and MCP `room_rules` show them, read from the option groups their
@@ -27,10 +28,10 @@ export function listRules(db: Db): RuleView[] {
  * Sets one rule's rung. An unknown rule or rung is INVALID_INPUT naming the valid ones, and
  * nothing is written. Returns every rule after the change.
  */
-export function setRule(db: Db, rule: string, rung: string): RuleView[] {
+export function setRule(db: Db, rule: string, rung: string, by: OptionChangeBy): RuleView[] {
   const change = parseRuleChange(rule, rung)
   if (!change.ok) throw new SangamError(ErrorCode.InvalidInput, change.problem)
-  setProjectOption(db, optionName(change.rule), change.rung)
+  setProjectOption(db, optionName(change.rule), change.rung, by)
   return listRules(db)
 }
 

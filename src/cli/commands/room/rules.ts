@@ -1,3 +1,4 @@
+import { resolveActor } from '../../../services/leases/actor.ts'
 import { openProject } from '../../../services/project-context.ts'
 import { describeRules, listRules, setRule } from '../../../services/room/rules.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
@@ -15,7 +16,10 @@ export const run: CommandRun<typeof rulesInput> = async (ctx, { action, rule, ru
   try {
     const rules =
       action === 'set' && rule !== undefined && rung !== undefined
-        ? setRule(project.db, rule, rung)
+        ? setRule(project.db, rule, rung, {
+            actor: resolveActor(ctx.env, project.human),
+            now: ctx.clock.now(),
+          })
         : listRules(project.db)
     return { json: { rules }, text: describeRules(rules) }
   } finally {
