@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { realpathSync } from 'node:fs'
 import { test } from 'node:test'
+import { openDatabaseFile } from '../src/store/database.ts'
+import { replaceOverlaps } from '../src/store/room/overlap-table.ts'
 import { isolatedEnv, runCli, runCliJson } from './helpers/run-cli.ts'
 import { tmpGitRepo } from './helpers/tmp-git-repo.ts'
+import { runAgentHook, sessionEvent } from './hooks-agent-run.ts'
 
 /** `rules`, `rules set`, `options` and `option-set` as a user runs them: the compiled CLI. */
 
@@ -22,12 +27,12 @@ interface Option {
 async function world() {
   const repo = tmpGitRepo({ commit: true })
   const env = isolatedEnv(repo.path.replace(/\/repo$/, ''), { SANGAM_USER: 'asha@example.com' })
-  await runCliJson(['init', '--no-mcp'], { cwd: repo.path, env })
+  const { database } = await runCliJson<{ database: string }>(['init', '--no-mcp'], { cwd: repo.path, env })
   const cli = (args: readonly string[]) => runCli(args, { cwd: repo.path, env })
   const json = <T>(args: readonly string[]) => runCliJson<T>(args, { cwd: repo.path, env })
   const rules = async () => (await json<{ rules: Rule[] }>(['rules'])).rules
   const options = async () => (await json<{ options: Option[] }>(['options'])).options
-  return { repo, cli, json, rules, options }
+  return { repo, env, database, cli, json, rules, options }
 }
 
 const pick = (rule: Rule | undefined) => rule && [rule.rung, rule.default, rule.decided, rule.enforced]
@@ -101,4 +106,115 @@ test('options lists every group; option-set sets one by its full name, and refus
   }
   assert.deepEqual(await w.options(), before)
   assert.equal((await w.rules()).find((rule) => rule.name === 'stale-worktrees')?.decided, false)
+})
+
+interface AlertJson {
+  readonly id: string
+  readonly type: string
+  readonly severity: string
+  readonly title: string
+  readonly participants: readonly string[]
+  readonly paths: readonly string[]
+  readonly threadId: string | null
+}
+
+test('alerts lists what the rules see and what waits on someone, with stable ids and rung severities', async () => {
+  const w = await world()
+  await using _ = w.repo
+  const alerts = async () => (await w.json<{ alerts: AlertJson[] }>(['alerts'])).alerts
+  const commitAt = (date: string) =>
+    spawnSync(
+      'git',
+      ['-c', 'user.email=a@b', '-c', 'user.name=A', 'commit', '-q', '--allow-empty', '-m', date],
+      {
+        cwd: w.repo.path,
+        env: { ...process.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
+      },
+    )
+  commitAt(new Date().toISOString())
+  assert.deepEqual(await alerts(), [])
+
+  // A worktree whose last commit is old, with nobody in it: stale.
+  commitAt('2020-01-01T00:00:00Z')
+  const stale = await alerts()
+  assert.deepEqual(
+    stale.map((alert) => [alert.type, alert.severity]),
+    [['stale-worktrees', 'warning']],
+  )
+  assert.deepEqual(Object.keys(stale[0] ?? {}), [
+    'id',
+    'type',
+    'severity',
+    'title',
+    'participants',
+    'paths',
+    'threadId',
+  ])
+
+  // Two agents arrive in the worktree (their SessionStart hooks), and the daemon's overlap picture has a row.
+  for (const [host, session] of [
+    ['claude', 'c1a0de00-0000-4000-8000-000000000001'],
+    ['codex', '01a2264c-aff5-7b22-ace8-554acdb41e6a'],
+  ] as const) {
+    const run = await runAgentHook(host, sessionEvent(w.repo.path, 'SessionStart', session), {
+      cwd: w.repo.path,
+      env: w.env,
+    })
+    assert.equal(run.code, 0, run.stderr)
+  }
+  const db = openDatabaseFile(w.database)
+  try {
+    const worktree = realpathSync(w.repo.path)
+    db.transaction(() =>
+      replaceOverlaps(db, [
+        {
+          worktree,
+          path: 'src/a.ts',
+          otherWorktree: '/elsewhere/lane',
+          otherBranch: 'lane',
+          conflicted: true,
+          computedAt: 1,
+        },
+      ]),
+    )()
+  } finally {
+    db.close()
+  }
+  await w.json(['thread-open', '--title', 'which schema?', '--audience', 'human-loop'])
+  const busy = await alerts()
+  assert.deepEqual(
+    busy.map((alert) => [alert.type, alert.severity]),
+    [
+      ['decision-needed', 'attention'],
+      ['file-overlap', 'attention'],
+      ['one-actor-per-worktree', 'attention'],
+    ],
+  )
+  const shared = busy.find((alert) => alert.type === 'one-actor-per-worktree')
+  assert.deepEqual(shared?.participants, ['#repo', '@claude-repo', '@codex-repo'])
+  assert.deepEqual(busy.find((alert) => alert.type === 'file-overlap')?.paths, ['src/a.ts'])
+  // The agents are active now, so the worktree is no longer stale.
+
+  // Same conditions, same ids; a louder rung makes the alert critical, off removes it.
+  assert.deepEqual(
+    (await alerts()).map((alert) => alert.id),
+    busy.map((alert) => alert.id),
+  )
+  await w.json(['rules', 'set', 'file-overlap', 'refuse'])
+  await w.json(['rules', 'set', 'one-actor-per-worktree', 'off'])
+  const louder = await alerts()
+  assert.equal(louder.find((alert) => alert.type === 'file-overlap')?.severity, 'critical')
+  assert.equal(
+    louder.find((alert) => alert.type === 'file-overlap')?.id,
+    busy.find((alert) => alert.type === 'file-overlap')?.id,
+  )
+  assert.equal(
+    louder.some((alert) => alert.type === 'one-actor-per-worktree'),
+    false,
+  )
+  const text = await w.cli(['alerts'])
+  assert.match(
+    text.stdout,
+    /^critical\s+file-overlap: #lane and #repo both change 1 path and would conflict — src\/a\.ts$/m,
+  )
 })

@@ -3,6 +3,7 @@ import { defineCommand } from './command-input.ts'
 import { claimInput, leasesInput, releaseInput, whoHasInput } from './commands/leases/inputs.ts'
 import { indexInput, noteInput, searchInput, threadInput } from './commands/memory/inputs.ts'
 import {
+  alertsInput,
   boardInput,
   identifyInput,
   optionSetInput,
@@ -186,6 +187,12 @@ export const commands: readonly AnyCommandSpec[] = [
     summary: "List the room's house rules at their rungs; rules set <rule> <rung> changes one",
     input: rulesInput,
     load: () => import('./commands/room/rules.ts'),
+  }),
+  defineCommand({
+    name: 'alerts',
+    summary: 'What the room should look at now: rule conditions, decisions needed, blockers, handoffs',
+    input: alertsInput,
+    load: () => import('./commands/room/alerts.ts'),
   }),
   defineCommand({
     name: 'options',

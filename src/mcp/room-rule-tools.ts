@@ -1,6 +1,10 @@
 import { z } from 'zod'
+import { loadMachineId } from '../config/machine-id.ts'
+import { alertSeverities } from '../core/room/alerts.ts'
 import { rungs } from '../protocol/rules/rung.ts'
+import { describeAlerts, loadAlerts } from '../services/room/alerts.ts'
 import { describeRules, listRules } from '../services/room/rules.ts'
+import { systemRandom } from '../shared/random.ts'
 import type { McpContext } from './mcp-context.ts'
 import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
 
@@ -38,5 +42,36 @@ const rulesTool = defineTool({
   },
 })
 
-/** The rule tools: `room_rules`. */
-export const roomRuleTools: readonly AnyMcpTool[] = [rulesTool]
+const alertShape = z.object({
+  id: z.string(),
+  type: z.string(),
+  severity: z.enum(alertSeverities),
+  title: z.string(),
+  participants: z.array(z.string()),
+  paths: z.array(z.string()),
+  threadId: z.string().nullable(),
+})
+
+const alertsTool = defineTool({
+  name: 'room_alerts',
+  title: 'Alerts',
+  description:
+    'What the room should look at now, most severe first: agents sharing a worktree, worktrees changing the same ' +
+    'paths, stale worktrees, lease collisions (each at its rule’s rung), open decisions for a human, blockers and ' +
+    'handoffs. Ids are stable: the same condition keeps its id.',
+  input: {},
+  output: { alerts: z.array(alertShape) },
+  readOnly: true,
+  run(_input, context: McpContext) {
+    const project = context.project()
+    const alerts = loadAlerts(project.db, {
+      machine: loadMachineId(project.env.sangamHome, systemRandom),
+      worktrees: project.repo.worktrees,
+      now: project.clock.now(),
+    })
+    return { structured: { alerts }, text: describeAlerts(alerts) }
+  },
+})
+
+/** The rule tools: `room_rules`, `room_alerts`. */
+export const roomRuleTools: readonly AnyMcpTool[] = [rulesTool, alertsTool]

@@ -94,3 +94,5 @@ export const optionSetInput = defineInput({
     value: argument('value', 'the new value, as options describes the values it takes'),
   },
 })
+
+export const alertsInput = defineInput({})
