@@ -62,3 +62,17 @@ test('room_rules lists the house rules as the CLI does, and takes no change', as
   const properties = tools.find((tool) => tool.name === 'room_rules')?.inputSchema.properties ?? {}
   assert.deepEqual(Object.keys(properties), [])
 })
+
+test('room_alerts answers the alerts shape; an empty room has none', async () => {
+  await using home = tmpDir()
+  await using repo = tmpGitRepo({ commit: true })
+  const claude = await agent(repo.path, home.path, { CLAUDE_CODE_SESSION_ID: 'c-1234567890' })
+  const answer = await claude.callTool({ name: 'room_alerts', arguments: {} })
+  assert.notEqual(answer.isError, true, JSON.stringify(answer.content))
+  const { alerts } = answer.structuredContent as { alerts: { type: string }[] }
+  // The fixture's commit is a month old and nobody works there: only the stale worktree.
+  assert.deepEqual(
+    alerts.map((alert) => alert.type),
+    ['stale-worktrees'],
+  )
+})
