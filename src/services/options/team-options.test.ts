@@ -7,7 +7,8 @@ import { openDatabaseFile } from '../../store/database.ts'
 import { readSetting } from '../../store/project-table.ts'
 import { roomOptionApplier } from '../../store/sync/appliers/room-option.ts'
 import { queuedRecords } from '../../store/sync/record-outbox.ts'
-import { listRules, setRule } from '../room/rules.ts'
+import { setRule } from '../room/rule-change.ts'
+import { listRules } from '../room/rules.ts'
 import { setProjectOption } from './project-options.ts'
 
 /** Team options travel as room.option records: two real replicas, records handed across as served. */

@@ -1,6 +1,7 @@
 import { resolveActor } from '../../../services/leases/actor.ts'
 import { openProject } from '../../../services/project-context.ts'
-import { describeRules, listRules, setRule } from '../../../services/room/rules.ts'
+import { setRule } from '../../../services/room/rule-change.ts'
+import { describeRules, listRules } from '../../../services/room/rules.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
 import type { CommandRun } from '../../command.ts'
 import type { rulesInput } from './inputs.ts'
