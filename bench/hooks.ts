@@ -7,16 +7,27 @@
  * 1.5× of that floor. Where GNU time exists, the mean CPU time of each is printed too, the steadier
  * figure on a busy machine.
  *
- *   npm run build && node --import tsx bench/hooks.ts [runs]
+ * The room is not empty: a Codex session is online in the same worktree and the overlap picture
+ * holds 200 rows (one for the file edited), so the house rules (`one-actor-per-worktree`,
+ * `file-overlap`, at their default `warn`) read presence and overlaps on every edit. With
+ * `--baseline <agent-hook-main.cjs>` (a build of an earlier commit) its allow and deny are timed in
+ * the same loop, so the cost of a change is read off one run.
+ *
+ *   npm run build && node --import tsx bench/hooks.ts [runs] [--baseline <hook.cjs>]
  */
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { openDatabaseFile } from '../src/store/database.ts'
+import { type OverlapRow, replaceOverlaps } from '../src/store/room/overlap-table.ts'
 import { type TimedRun, timedNode } from './helpers/timed-node.ts'
 import { percentile } from './helpers/transcript-sentences.ts'
 
-const runs = Number(process.argv[2] ?? 60)
+const cliArgs = process.argv.slice(2)
+const baselineAt = cliArgs.indexOf('--baseline')
+const baseline = baselineAt === -1 ? null : (cliArgs.splice(baselineAt, 2)[1] ?? null)
+const runs = Number(cliArgs[0] ?? 60)
 const root = join(import.meta.dirname, '..')
 const cli = join(root, 'dist', 'cli', 'main.js')
 const hook = join(root, 'dist', 'hooks', 'agent-hook-main.cjs')
@@ -105,10 +116,38 @@ try {
     'init',
   ])
   sh('git', ['config', 'user.email', 'dev@example.com'])
-  sh(process.execPath, [cli, 'init'])
+  const init = spawnSync(process.execPath, [cli, 'init', '--json'], { cwd: repo, env, encoding: 'utf8' })
+  const database = (JSON.parse(init.stdout) as { database: string }).database
   sh(process.execPath, [cli, 'claim', 'src/a.ts', '-r', 'bench'], { SANGAM_USER: 'bob@example.com' })
   // A glob among the leases, as teams claim folders: every edit is checked against it too.
   sh(process.execPath, [cli, 'claim', 'docs/**', '-r', 'bench'], { SANGAM_USER: 'bob@example.com' })
+
+  // Another agent in the worktree (a real SessionStart), and the daemon's overlap picture.
+  await timed(
+    [hook, 'codex'],
+    JSON.stringify({
+      session_id: 'bench-codex',
+      cwd: repo,
+      hook_event_name: 'SessionStart',
+      source: 'startup',
+    }),
+  )
+  const db = openDatabaseFile(database)
+  const worktree = realpathSync(repo)
+  const overlapRow = (path: string): OverlapRow => ({
+    worktree,
+    path,
+    otherWorktree: join(scratch, 'other'),
+    otherBranch: 'h/other',
+    conflicted: false,
+    computedAt: 1,
+  })
+  const overlapRows = [
+    overlapRow('src/b.ts'),
+    ...Array.from({ length: 199 }, (_, i) => overlapRow(`lib/f${i}.ts`)),
+  ]
+  db.transaction(() => replaceOverlaps(db, overlapRows))()
+  db.close()
 
   const allow = edit('src/b.ts')
   const deny = edit('src/a.ts')
@@ -123,11 +162,23 @@ try {
   const allowed: Sample[] = []
   const recorded: Sample[] = []
   const refused: Sample[] = []
+  const baseAllowed: Sample[] = []
+  const baseRefused: Sample[] = []
+  const first2 = await timed([hook, 'claude'], allow)
+  if (
+    !first2.stdout.includes('one-actor-per-worktree (warn)') ||
+    !first2.stdout.includes('file-overlap (warn)')
+  )
+    throw new Error(`expected the room's notes, got ${first2.stdout}`)
   for (let i = 0; i < runs; i++) {
     floor.push(await timed(['-e', '0'], ''))
     allowed.push(await timed([hook, 'claude'], allow))
     recorded.push(await timed([hook, 'claude'], edit(`src/new-${i}.ts`)))
     refused.push(await timed([hook, 'claude'], deny))
+    if (baseline !== null) {
+      baseAllowed.push(await timed([baseline, 'claude'], allow))
+      baseRefused.push(await timed([baseline, 'claude'], deny))
+    }
   }
   const load = loadAverage()
   print(
@@ -137,6 +188,11 @@ try {
   print(summary('allow, same file', allowed, floor))
   print(summary('allow, new file', recorded, floor))
   print(summary('deny', refused, floor))
+  if (baseline !== null) {
+    print(`baseline ${baseline}:`)
+    print(summary('allow, same (base)', baseAllowed, floor))
+    print(summary('deny (base)', baseRefused, floor))
+  }
 } finally {
   rmSync(scratch, { recursive: true, force: true })
 }

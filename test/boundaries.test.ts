@@ -45,15 +45,15 @@ const features: Record<string, Record<string, readonly string[]>> = {
   },
   core: {
     // option-catalog.ts lists every feature's project options.
-    '': ['leases', 'options', 'sync'],
+    '': ['leases', 'options', 'room', 'sync'],
     // The lease lines of the brief are a brief section; lease settings are project options.
     leases: ['memory', 'options'],
     memory: [],
     options: [],
-    // The room's rules read presence and worktrees; its rungs are project options.
     // The room's rules read presence and worktrees; its rungs are project options; a message with a
-    // secret in it is refused by the scrubber's verdict.
-    room: ['options', 'secrets'],
+    // secret in it is refused by the scrubber's verdict. The rule catalog maps lease-collision onto
+    // the lease group's auto-lease option.
+    room: ['leases', 'options', 'secrets'],
     secrets: [],
     sync: ['options'],
   },
@@ -80,8 +80,9 @@ const features: Record<string, Record<string, readonly string[]>> = {
     leases: ['memory', 'options'],
     memory: [],
     options: [],
-    // The room's directory, presence, handles and targets; it queues its records for the team.
-    room: ['sync'],
+    // The room's directory, presence, handles and targets; it queues its records for the team;
+    // its house rules are project options and a section of the brief.
+    room: ['memory', 'options', 'sync'],
     // Team sync carries leases and notes, adds its sections to the brief, and has its options.
     sync: ['leases', 'memory', 'options'],
   },

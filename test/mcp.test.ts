@@ -186,6 +186,8 @@ test('every tool refuses a NUL byte in any string it takes as INVALID_INPUT, nev
     room_thread_close: { id: 'thr-nope' },
     room_board: {},
     room_ready: {},
+    room_rules: {},
+    room_alerts: {},
   }
   const { tools } = await mcp.client.listTools()
   assert.deepEqual(tools.map((tool) => tool.name).sort(), Object.keys(valid).sort())

@@ -3,11 +3,15 @@ import { defineCommand } from './command-input.ts'
 import { claimInput, leasesInput, releaseInput, whoHasInput } from './commands/leases/inputs.ts'
 import { indexInput, noteInput, searchInput, threadInput } from './commands/memory/inputs.ts'
 import {
+  alertsInput,
   boardInput,
   identifyInput,
+  optionSetInput,
+  optionsInput,
   postInput,
   readInput,
   readyInput,
+  rulesInput,
   targetsInput,
   threadCloseInput,
   threadOpenInput,
@@ -185,6 +189,30 @@ export const commands: readonly AnyCommandSpec[] = [
       'Would each worktree merge into main, and which would conflict with each other (uncommitted work counts)',
     input: readyInput,
     load: () => import('./commands/room/ready.ts'),
+  }),
+  defineCommand({
+    name: 'rules',
+    summary: "List the room's house rules at their rungs; rules set <rule> <rung> changes one",
+    input: rulesInput,
+    load: () => import('./commands/room/rules.ts'),
+  }),
+  defineCommand({
+    name: 'alerts',
+    summary: 'What the room should look at now: rule conditions, decisions needed, blockers, handoffs',
+    input: alertsInput,
+    load: () => import('./commands/room/alerts.ts'),
+  }),
+  defineCommand({
+    name: 'options',
+    summary: 'List every project option (leases, sync, room) with its value and default',
+    input: optionsInput,
+    load: () => import('./commands/room/options.ts'),
+  }),
+  defineCommand({
+    name: 'option-set',
+    summary: 'Set one project option by its full name (room.stale-days 14)',
+    input: optionSetInput,
+    load: () => import('./commands/room/option-set.ts'),
   }),
   defineCommand({
     name: 'serve',

@@ -1,12 +1,13 @@
 import { leaseOptions } from './leases/settings.ts'
 import type { AnyOptionGroup, OptionDefinition } from './options/option-group.ts'
+import { roomOptions } from './room/settings.ts'
 import { syncOptions } from './sync/settings.ts'
 
 /**
  * Every group of project options, one per feature, each defined in its feature's `settings.ts`.
  * `options` lists them in this order; `option-set` finds one by its full name.
  */
-export const optionGroups: readonly AnyOptionGroup[] = [leaseOptions, syncOptions]
+export const optionGroups: readonly AnyOptionGroup[] = [leaseOptions, syncOptions, roomOptions]
 
 /** One option as the catalog knows it. */
 export interface CatalogOption {

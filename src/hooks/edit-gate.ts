@@ -3,6 +3,7 @@ import type { EditOutcome } from '../core/leases/edit.ts'
 import { literalPattern, patternKey } from '../core/leases/pattern.ts'
 import type { Actor, Lease } from '../protocol/lease.ts'
 import { checkEdit, checkEditsReadOnly, type EditCheck } from '../services/leases/edit.ts'
+import { checkRoomRules, type EditedFile, worktreeOf } from '../services/room/edit-rules.ts'
 import { openDatabaseFile, translateSqliteError } from '../store/database.ts'
 import { allowEdit, denyEdit, type HookAnswer } from './hook-answer.ts'
 import type { LocatedProject } from './project-locator.ts'
@@ -43,15 +44,17 @@ export async function gateEdit(input: EditGateInput): Promise<HookAnswer> {
   })
   try {
     const { outcomes: decided, leases: held } = readOnlyDecision(reader, checks, clock, input.project)
+    const room = roomDecision(reader, input, decided)
     const refused = decided.filter((outcome) => outcome.decision === 'deny')
-    if (refused.length > 0) return denyEdit(refused.map((outcome) => outcome.reason).join('\n'))
-    const warnings = decided.flatMap((outcome) => outcome.warnings)
+    const denials = [...refused.map((outcome) => outcome.reason), ...room.denials]
+    if (denials.length > 0) return denyEdit(denials.join('\n'))
+    const warnings = [...decided.flatMap((outcome) => outcome.warnings), ...room.notes]
     const unrecorded = checks.filter((_, index) => {
       const path = decided[index]?.path ?? null
       return path !== null && !holdsFreshAutoLease(held, input.actor, path, input.now)
     })
     if (unrecorded.length === 0) return allowEdit(warnings)
-    return await recordAutoLeases(input, unrecorded, clock)
+    return await recordAutoLeases(input, unrecorded, clock, room.notes)
   } finally {
     // Closed after the writer on purpose. The last connection to close a WAL database checkpoints
     // it and deletes the WAL, with an fsync, and the next write creates the WAL again: without a
@@ -76,6 +79,43 @@ function readOnlyDecision(
 }
 
 /**
+ * The room's house rules for this tool call (`one-actor-per-worktree`, `file-overlap`), on the
+ * same read-only connection. Any failure (a store from before the room's tables, an unreadable
+ * row) leaves the lease decision as it is and says so: the rules fail open like the gate.
+ */
+function roomDecision(
+  reader: ReturnType<typeof openDatabaseFile>,
+  input: EditGateInput,
+  decided: readonly EditOutcome[],
+): { readonly denials: readonly string[]; readonly notes: readonly string[] } {
+  try {
+    const files: EditedFile[] = []
+    input.targets.forEach((target, index) => {
+      const path = decided[index]?.path ?? null
+      const worktree = path === null ? null : worktreeOf(target, input.cwd, input.project.worktrees)
+      if (path !== null && worktree !== null) files.push({ worktree, path })
+    })
+    if (files.length === 0) return { denials: [], notes: [] }
+    return checkRoomRules(
+      reader,
+      {
+        vendor: input.actor.vendor,
+        sessionId: input.actor.sessionId,
+        worktree: input.project.layout.worktreeRoot,
+        files,
+      },
+      input.now,
+    )
+  } catch (error) {
+    const why = (error instanceof Error ? error.message : String(error)).split('\n')[0]
+    return {
+      denials: [],
+      notes: [`the room's house rules were not checked (${why}); the edit was allowed by them`],
+    }
+  }
+}
+
+/**
  * Whether the editor renewed its auto-lease on `path` within the last minute. Agents edit one
  * file many times in a row; renewing on each edit would make every one of them a write, for an
  * expiry (10 minutes by default) moved by seconds.
@@ -96,12 +136,13 @@ async function recordAutoLeases(
   input: EditGateInput,
   checks: readonly EditCheck[],
   clock: { now(): number },
+  roomNotes: readonly string[],
 ): Promise<HookAnswer> {
   let writer: ReturnType<typeof openDatabaseFile>
   try {
     writer = openDatabaseFile(input.project.databaseFile, { busyTimeoutMs: writeBusyTimeoutMs })
   } catch (error) {
-    return unrecorded(error)
+    return unrecorded(error, roomNotes)
   }
   try {
     // Imported here: a denial never writes, so it never loads the arbiter. While attached to a
@@ -114,19 +155,19 @@ async function recordAutoLeases(
     for (const check of checks) outcomes.push(await checkEdit(arbiter, check))
     const refused = outcomes.filter((outcome) => outcome.decision === 'deny')
     if (refused.length > 0) return denyEdit(refused.map((outcome) => outcome.reason).join('\n'))
-    return allowEdit(outcomes.flatMap((outcome) => outcome.warnings))
+    return allowEdit([...outcomes.flatMap((outcome) => outcome.warnings), ...roomNotes])
   } catch (error) {
-    return unrecorded(error)
+    return unrecorded(error, roomNotes)
   } finally {
     writer.close()
   }
 }
 
 /** Allowed on the read-only decision, but the auto-lease could not be written. */
-function unrecorded(error: unknown): HookAnswer {
+function unrecorded(error: unknown, roomNotes: readonly string[]): HookAnswer {
   const why = (error instanceof Error ? error.message : String(error)).split('\n')[0]
   return {
-    ...allowEdit([]),
+    ...allowEdit(roomNotes),
     stderr: `sangam: edit allowed; its auto-lease was not recorded (${why})\n`,
     outcome: 'allow (auto-lease not recorded)',
   }

@@ -1,6 +1,9 @@
 import type { Actor } from '../protocol/lease.ts'
 import { briefSections } from '../services/brief-sections.ts'
+import { leaseBrief } from '../services/leases/brief.ts'
+import type { BriefSectionSource } from '../services/memory/brief-section-source.ts'
 import { MemoryBrief } from '../services/memory/memory-brief.ts'
+import { rulesBrief } from '../services/room/rules-brief.ts'
 import { openDatabaseFile } from '../store/database.ts'
 import { type HookAnswer, sessionContext } from './hook-answer.ts'
 import type { LocatedProject } from './project-locator.ts'
@@ -24,7 +27,7 @@ const busyTimeoutMs = 500
 export function briefForSession(input: SessionBriefInput): HookAnswer {
   const db = openDatabaseFile(input.project.databaseFile, { busyTimeoutMs })
   try {
-    const brief = new MemoryBrief(db, { now: () => input.now }, briefSections).brief({
+    const brief = new MemoryBrief(db, { now: () => input.now }, sessionStartSections()).brief({
       reader: input.actor,
       cwd: input.cwd,
     })
@@ -32,4 +35,15 @@ export function briefForSession(input: SessionBriefInput): HookAnswer {
   } finally {
     db.close()
   }
+}
+
+/**
+ * The sections of a session's first context: the brief's, and the house rules at `warn` or
+ * `refuse` right after the leases, so every agent starts knowing what will stop or warn it. The
+ * assembler fits them all into the brief's budget. `sangam brief` keeps the brief as it was.
+ */
+function sessionStartSections(): readonly BriefSectionSource[] {
+  const leasesAt = briefSections.indexOf(leaseBrief)
+  const at = leasesAt === -1 ? 0 : leasesAt + 1
+  return [...briefSections.slice(0, at), rulesBrief, ...briefSections.slice(at)]
 }

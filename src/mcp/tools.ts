@@ -3,6 +3,7 @@ import type { AnyMcpTool } from './mcp-tool.ts'
 import { memoryTools } from './memory-tools.ts'
 import { roomPresenceTools } from './room-presence-tools.ts'
 import { roomReadyTools } from './room-ready-tool.ts'
+import { roomRuleTools } from './room-rule-tools.ts'
 import { roomTools } from './room-tools.ts'
 
 /**
@@ -15,6 +16,7 @@ export const tools: readonly AnyMcpTool[] = [
   ...roomPresenceTools,
   ...roomTools,
   ...roomReadyTools,
+  ...roomRuleTools,
 ]
 
 /** The tools as `sangam mcp --help` lists them: one line each, name and title. */

@@ -9,6 +9,7 @@ import { createEventTable } from './memory/event-table.ts'
 import { createSessionTable } from './memory/session-table.ts'
 import { createProjectTable } from './project-table.ts'
 import { createMessageTable } from './room/message-table.ts'
+import { createOptionChangeTable } from './room/option-change-table.ts'
 import { createOverlapTable } from './room/overlap-table.ts'
 import { createPresenceTable } from './room/presence-table.ts'
 import { createReadyConflictTable } from './room/ready-conflict-table.ts'
@@ -49,7 +50,7 @@ export const migrations: readonly Migration[] = [
   { version: 7, name: 'room presence', sql: createPresenceTable },
   { version: 8, name: 'room messages and threads', sql: [createMessageTable, createThreadTable].join('\n') },
   { version: 9, name: 'room overlap picture', sql: createOverlapTable },
-  // 10 belongs to another branch of issue 9; merged before release, so no replica skips it.
+  { version: 10, name: 'team option changes', sql: createOptionChangeTable },
   {
     version: 11,
     name: 'ready memo and conflict threads',

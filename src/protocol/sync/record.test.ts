@@ -87,6 +87,7 @@ const samplePayloads: Record<string, unknown> = {
     createdAt: 0,
     updatedAt: 0,
   },
+  'room.option': { name: 'room.file-overlap', value: 'refuse', setAt: 1 },
 }
 
 test('each record type has one name, and its builder makes a record its served schema accepts', () => {

@@ -4,6 +4,7 @@ import { leaseGrantedRecordType } from './records/lease-granted.ts'
 import { leaseReleasedRecordType } from './records/lease-released.ts'
 import type { RecordContent } from './records/record-type.ts'
 import { roomMessageRecordType } from './records/room-message.ts'
+import { roomOptionRecordType } from './records/room-option.ts'
 import { roomPresenceRecordType } from './records/room-presence.ts'
 import { roomThreadRecordType } from './records/room-thread.ts'
 
@@ -24,6 +25,7 @@ export const recordTypes = [
   roomMessageRecordType,
   roomThreadRecordType,
   roomPresenceRecordType,
+  roomOptionRecordType,
 ] as const
 
 type RecordTypes = typeof recordTypes
@@ -88,5 +90,11 @@ export { leaseGrantedRecordSchema } from './records/lease-granted.ts'
 export { leaseReleasedRecordSchema } from './records/lease-released.ts'
 export { recordIdSchema, recordStampSchema } from './records/record-type.ts'
 export { type RoomMessageRecord, roomMessageRecordSchema } from './records/room-message.ts'
+export {
+  type RoomOptionPayload,
+  type RoomOptionRecord,
+  roomOptionRecordId,
+  roomOptionRecordSchema,
+} from './records/room-option.ts'
 export { roomPresenceRecordSchema } from './records/room-presence.ts'
 export { type RoomThreadRecord, roomThreadRecordSchema } from './records/room-thread.ts'

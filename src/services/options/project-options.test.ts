@@ -8,6 +8,8 @@ import { readLeaseSettings } from '../leases/settings.ts'
 import { readSyncSettings } from '../sync/settings.ts'
 import { listProjectOptions, setProjectOption } from './project-options.ts'
 
+const by = { actor: { human: 'asha@example.com', vendor: null, sessionId: null }, now: 1_800_000_000_000 }
+
 async function project() {
   const dir = tmpDir()
   const db = openDatabaseFile(join(dir.path, 'sangam.db'))
@@ -31,12 +33,16 @@ test('options lists every option at its default until one is set; setting one st
       ['leases.claim-ttl', 7_200_000, false],
       ['leases.release-on-session-end', true, false],
       ['sync.share-tool-output', false, false],
+      ['room.one-actor-per-worktree', 'warn', false],
+      ['room.file-overlap', 'warn', false],
+      ['room.stale-worktrees', 'advise', false],
+      ['room.stale-days', 30, false],
     ],
   )
-  const set = setProjectOption(p.db, 'leases.auto-lease', 'warn')
+  const set = setProjectOption(p.db, 'leases.auto-lease', 'warn', by)
   assert.deepEqual([set.name, set.value, set.default, set.set], ['leases.auto-lease', 'warn', 'refuse', true])
-  setProjectOption(p.db, 'leases.claim-ttl', '90m')
-  setProjectOption(p.db, 'sync.share-tool-output', 'true')
+  setProjectOption(p.db, 'leases.claim-ttl', '90m', by)
+  setProjectOption(p.db, 'sync.share-tool-output', 'true', by)
   // The stored format is the one the lease and sync settings always had.
   assert.deepEqual(readSetting(p.db, 'leases'), { autoLease: 'warn', claimTtlMs: 5_400_000 })
   assert.deepEqual(readSetting(p.db, 'sync'), { shareToolOutput: true })
@@ -59,7 +65,7 @@ test('an unknown option, a wrong type and an unknown rung are clear errors that 
     ['leases.claim-ttl', 'forever', /leases\.claim-ttl is a duration like 30m/],
   ]
   for (const [name, value, message] of refusals) {
-    assert.throws(() => setProjectOption(p.db, name, value), { code: 'INVALID_INPUT', message }, name)
+    assert.throws(() => setProjectOption(p.db, name, value, by), { code: 'INVALID_INPUT', message }, name)
   }
   assert.equal(readSetting(p.db, 'leases'), undefined)
 })

@@ -1,9 +1,11 @@
 import { type CatalogOption, catalogOptions, findOption } from '../../core/option-catalog.ts'
 import { readStored } from '../../core/options/option-group.ts'
+import { isTeamOption } from '../../core/room/rule-catalog.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import type { Db } from '../../store/database.ts'
 import { readSetting } from '../../store/project-table.ts'
 import { writeOptionGroup } from './option-store.ts'
+import { type OptionChangeBy, shareOptionChange } from './team-options.ts'
 
 /**
  * Every project option, for the room's `options` and `option-set`: the catalog's groups, read and
@@ -36,17 +38,28 @@ export function listProjectOptions(db: Db): ProjectOption[] {
 }
 
 /**
- * Sets one option from what a person typed: `setProjectOption(db, 'leases.auto-lease', 'warn')`.
- * An unknown option, or a value its type does not take, is INVALID_INPUT and writes nothing.
+ * Sets one option from what a person typed: `setProjectOption(db, 'leases.auto-lease', 'warn', by)`.
+ * An unknown option, or a value its type does not take, is INVALID_INPUT and writes nothing. A team
+ * option (a rule's rung, a room setting) is also queued for the team, in the same transaction.
  */
-export function setProjectOption(db: Db, fullName: string, text: string): ProjectOption {
+export function setProjectOption(db: Db, fullName: string, text: string, by: OptionChangeBy): ProjectOption {
   const found = findOption(fullName)
   if (!found.ok) throw new SangamError(ErrorCode.InvalidInput, found.problem)
   const { group, field, option } = found.found
   const parsed = option.type.fromText(text)
   if (!parsed.ok)
     throw new SangamError(ErrorCode.InvalidInput, `${found.found.fullName} ${parsed.problem}; got "${text}"`)
-  const values = writeOptionGroup(db, group, { [field]: parsed.value }) as Record<string, unknown>
+  const name = found.found.fullName
+  const values = db.transaction(() => {
+    const written = writeOptionGroup(db, group, { [field]: parsed.value }) as Record<string, unknown>
+    const value = parsed.value
+    if (
+      isTeamOption(name) &&
+      (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+    )
+      shareOptionChange(db, name, value, by)
+    return written
+  })()
   return describeOption(found.found, values, true)
 }
 

@@ -4,6 +4,7 @@ import { eventApplier } from './appliers/event.ts'
 import { leaseGrantedApplier } from './appliers/lease-granted.ts'
 import { leaseReleasedApplier } from './appliers/lease-released.ts'
 import { roomMessageApplier } from './appliers/room-message.ts'
+import { roomOptionApplier } from './appliers/room-option.ts'
 import { roomPresenceApplier } from './appliers/room-presence.ts'
 import { roomThreadApplier } from './appliers/room-thread.ts'
 
@@ -18,4 +19,5 @@ export const recordAppliers: { readonly [Name in RecordTypeName]: RecordTypeAppl
   'room.message': roomMessageApplier,
   'room.thread': roomThreadApplier,
   'room.presence': roomPresenceApplier,
+  'room.option': roomOptionApplier,
 }

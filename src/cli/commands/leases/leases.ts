@@ -1,8 +1,10 @@
 import { formatDuration } from '../../../core/duration.ts'
 import { describeLease, describeLogEntry } from '../../../core/leases/describe.ts'
 import type { LeaseSettings } from '../../../protocol/lease.ts'
+import { resolveActor } from '../../../services/leases/actor.ts'
 import { leaseOverview } from '../../../services/leases/queries.ts'
 import { writeLeaseSettings } from '../../../services/leases/settings.ts'
+import { setProjectOption } from '../../../services/options/project-options.ts'
 import { openProject } from '../../../services/project-context.ts'
 import type { CommandRun, ParsedOptions } from '../../command.ts'
 import type { leasesInput } from './inputs.ts'
@@ -12,6 +14,12 @@ export const run: CommandRun<typeof leasesInput> = async (ctx, _args, options) =
   const project = openProject(ctx.env, ctx.cwd, ctx.clock)
   try {
     if (Object.keys(changes).length > 0) writeLeaseSettings(project.db, changes)
+    // The auto-lease rung is the lease-collision rule, a team option: set as rules set sets it.
+    if (options.autoLease !== undefined)
+      setProjectOption(project.db, 'leases.auto-lease', options.autoLease, {
+        actor: resolveActor(ctx.env, project.human),
+        now: ctx.clock.now(),
+      })
     const now = ctx.clock.now()
     const overview = leaseOverview(project.db, now)
     return { json: overview, text: overviewText(overview, now) }
@@ -22,7 +30,6 @@ export const run: CommandRun<typeof leasesInput> = async (ctx, _args, options) =
 
 function settingChanges(options: ParsedOptions<typeof leasesInput>): Partial<LeaseSettings> {
   const changes: Partial<LeaseSettings> = {}
-  if (options.autoLease !== undefined) changes.autoLease = options.autoLease
   if (options.autoLeaseTtl !== undefined) changes.autoLeaseTtlMs = options.autoLeaseTtl
   if (options.claimTtl !== undefined) changes.claimTtlMs = options.claimTtl
   if (options.sessionEnd !== undefined) changes.releaseOnSessionEnd = options.sessionEnd === 'release'

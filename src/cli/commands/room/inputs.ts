@@ -1,4 +1,14 @@
-import { argument, choice, defineInput, flag, integer, repeated, text, words } from '../../command-input.ts'
+import {
+  argument,
+  choice,
+  defineInput,
+  flag,
+  integer,
+  optionalArgument,
+  repeated,
+  text,
+  words,
+} from '../../command-input.ts'
 
 /**
  * What the room's message and thread commands accept, declared once: main.ts parses it before a
@@ -73,3 +83,21 @@ export const readyInput = defineInput({
     into: text('--into <branch>', 'the branch the lanes would land on (default: main, master or trunk)'),
   },
 })
+export const rulesInput = defineInput({
+  arguments: {
+    action: optionalArgument('action', 'set, to change a rule (then <rule> <rung>)'),
+    rule: optionalArgument('rule', 'the rule to change'),
+    rung: optionalArgument('rung', 'off, advise, warn or refuse'),
+  },
+})
+
+export const optionsInput = defineInput({})
+
+export const optionSetInput = defineInput({
+  arguments: {
+    name: argument('name', 'the full option name, as options lists it (room.stale-days)'),
+    value: argument('value', 'the new value, as options describes the values it takes'),
+  },
+})
+
+export const alertsInput = defineInput({})

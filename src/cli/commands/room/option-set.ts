@@ -1,0 +1,19 @@
+import { resolveActor } from '../../../services/leases/actor.ts'
+import { setProjectOption } from '../../../services/options/project-options.ts'
+import { openProject } from '../../../services/project-context.ts'
+import type { CommandRun } from '../../command.ts'
+import type { optionSetInput } from './inputs.ts'
+import { optionLine } from './options.ts'
+
+export const run: CommandRun<typeof optionSetInput> = async (ctx, { name, value }) => {
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock)
+  try {
+    const option = setProjectOption(project.db, name, value, {
+      actor: resolveActor(ctx.env, project.human),
+      now: ctx.clock.now(),
+    })
+    return { json: { option }, text: optionLine(option) }
+  } finally {
+    project.close()
+  }
+}

@@ -1,0 +1,19 @@
+import { listProjectOptions, type ProjectOption } from '../../../services/options/project-options.ts'
+import { openProject } from '../../../services/project-context.ts'
+import type { CommandRun } from '../../command.ts'
+import type { optionsInput } from './inputs.ts'
+
+export const run: CommandRun<typeof optionsInput> = async (ctx) => {
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock)
+  try {
+    const options = listProjectOptions(project.db)
+    return { json: { options }, text: options.map(optionLine).join('\n') }
+  } finally {
+    project.close()
+  }
+}
+
+export function optionLine(option: ProjectOption): string {
+  const origin = option.set ? `set; default ${JSON.stringify(option.default)}` : 'default'
+  return `${option.name} = ${JSON.stringify(option.value)} (${origin}; ${option.type}): ${option.description}`
+}

@@ -1,0 +1,242 @@
+import type { Rung } from '../../protocol/rules/rung.ts'
+import { isActiveAgent, type SessionSeen } from './edit-rules.ts'
+import type { RuleName } from './rule-catalog.ts'
+
+/**
+ * Everything the room should look at now, derived when asked and never stored: the conditions the
+ * house rules see (at their rung's severity; a rule at `off` raises nothing) and the threads and
+ * messages waiting on someone. Ids are stable: the same condition gives the same id on every run
+ * and every replica, so a reader can tell a new alert from one it has seen.
+ */
+
+export const alertSeverities = ['critical', 'attention', 'warning'] as const
+export type AlertSeverity = (typeof alertSeverities)[number]
+export type AlertType = RuleName | 'decision-needed' | 'blocker' | 'handoff'
+
+export interface Alert {
+  readonly id: string
+  readonly type: AlertType
+  readonly severity: AlertSeverity
+  readonly title: string
+  /** Recipient tokens: `@handle`, `@human`, `#worktree`. */
+  readonly participants: readonly string[]
+  readonly paths: readonly string[]
+  readonly threadId: string | null
+}
+
+/** A rule's rung as a severity: `advise` a warning, `warn` needs attention, `refuse` is critical. */
+export function severityOf(rung: Rung): AlertSeverity | null {
+  if (rung === 'refuse') return 'critical'
+  if (rung === 'warn') return 'attention'
+  if (rung === 'advise') return 'warning'
+  return null
+}
+
+export interface AlertSession extends SessionSeen {}
+
+export interface AlertWorktree {
+  readonly path: string
+  readonly target: string
+  readonly activeAgents: number
+  /** Whole days since its last commit; null when unknown. */
+  readonly ageDays: number | null
+  readonly missing: boolean
+}
+
+export interface AlertOverlap {
+  readonly worktree: string
+  readonly path: string
+  readonly otherWorktree: string
+  readonly conflicted: boolean
+}
+
+export interface AlertThread {
+  readonly id: string
+  readonly title: string
+  readonly reason: string | null
+  readonly audience: 'agents' | 'human-loop'
+  readonly status: 'open' | 'closed'
+  readonly participants: readonly string[]
+  readonly paths: readonly string[]
+}
+
+export interface AlertHandoff {
+  readonly messageId: string
+  readonly sender: string
+  readonly threadId: string | null
+  readonly paths: readonly string[]
+  readonly blocker: string | null
+  readonly nextOwner: string | null
+}
+
+export interface AlertCollision {
+  readonly pattern: string
+  /** Who holds the lease, and who edited under it: display names. */
+  readonly holder: string
+  readonly editor: string
+}
+
+export interface AlertFacts {
+  readonly rungs: Readonly<Record<RuleName, Rung>>
+  readonly staleDays: number
+  readonly sessions: readonly AlertSession[]
+  readonly worktrees: readonly AlertWorktree[]
+  readonly overlaps: readonly AlertOverlap[]
+  readonly threads: readonly AlertThread[]
+  readonly handoffs: readonly AlertHandoff[]
+  readonly collisions: readonly AlertCollision[]
+}
+
+/** A thread "carries a blocker" when its reason says so: `blocker`, `blocked on the API`. */
+const blockerReason = /\bblock(?:er|ed|ing)?\b/i
+
+export function deriveAlerts(facts: AlertFacts, now: number): Alert[] {
+  const alerts: Alert[] = []
+  const targetOf = (path: string): string => {
+    const known = facts.worktrees.find((worktree) => worktree.path === path)
+    return `#${known?.target ?? path.split('/').filter(Boolean).at(-1) ?? path}`
+  }
+  const rule = (type: RuleName): AlertSeverity | null => severityOf(facts.rungs[type])
+
+  const shared = rule('one-actor-per-worktree')
+  if (shared !== null) {
+    const byWorktree = new Map<string, AlertSession[]>()
+    for (const session of facts.sessions) {
+      if (session.worktree === null || !isActiveAgent(session, now)) continue
+      byWorktree.set(session.worktree, [...(byWorktree.get(session.worktree) ?? []), session])
+    }
+    for (const [worktree, sessions] of byWorktree) {
+      if (sessions.length < 2) continue
+      const handles = sessions.map((session) => `@${session.handle}`).sort()
+      alerts.push({
+        id: alertId('one-actor-per-worktree', [
+          worktree,
+          ...sessions.map((s) => `${s.vendor}:${s.sessionId}`).sort(),
+        ]),
+        type: 'one-actor-per-worktree',
+        severity: shared,
+        title: `${sessions.length} agents active in ${targetOf(worktree)}: ${handles.join(', ')}`,
+        participants: [targetOf(worktree), ...handles],
+        paths: [],
+        threadId: null,
+      })
+    }
+  }
+
+  const overlap = rule('file-overlap')
+  if (overlap !== null) {
+    const pairs = new Map<string, { worktrees: [string, string]; paths: Set<string>; conflicted: boolean }>()
+    for (const row of facts.overlaps) {
+      const worktrees = [row.worktree, row.otherWorktree].sort() as [string, string]
+      const key = worktrees.join('\n')
+      const pair = pairs.get(key) ?? { worktrees, paths: new Set<string>(), conflicted: false }
+      pair.paths.add(row.path)
+      pair.conflicted ||= row.conflicted
+      pairs.set(key, pair)
+    }
+    for (const pair of pairs.values()) {
+      const paths = [...pair.paths].sort()
+      const [one, two] = pair.worktrees.map(targetOf)
+      alerts.push({
+        id: alertId('file-overlap', [...pair.worktrees, ...paths]),
+        type: 'file-overlap',
+        severity: overlap,
+        title: `${one} and ${two} both change ${countOf(paths.length, 'path')}${pair.conflicted ? ' and would conflict' : ''}`,
+        participants: [one ?? '', two ?? ''],
+        paths,
+        threadId: null,
+      })
+    }
+  }
+
+  const stale = rule('stale-worktrees')
+  if (stale !== null) {
+    for (const worktree of facts.worktrees) {
+      if (worktree.missing || worktree.activeAgents > 0 || worktree.ageDays === null) continue
+      if (worktree.ageDays < facts.staleDays) continue
+      alerts.push({
+        id: alertId('stale-worktrees', [worktree.path]),
+        type: 'stale-worktrees',
+        severity: stale,
+        title: `#${worktree.target} has no active agent and no commit for ${countOf(worktree.ageDays, 'day')}`,
+        participants: ['@human', `#${worktree.target}`],
+        paths: [],
+        threadId: null,
+      })
+    }
+  }
+
+  const collision = rule('lease-collision')
+  if (collision !== null) {
+    for (const entry of facts.collisions) {
+      alerts.push({
+        id: alertId('lease-collision', [entry.pattern, entry.holder, entry.editor]),
+        type: 'lease-collision',
+        severity: collision,
+        title: `${entry.editor} edited ${entry.pattern} under ${entry.holder}'s lease`,
+        participants: [],
+        paths: [entry.pattern],
+        threadId: null,
+      })
+    }
+  }
+
+  for (const thread of facts.threads) {
+    if (thread.status !== 'open') continue
+    const blocker = thread.reason !== null && blockerReason.test(thread.reason)
+    if (!blocker && thread.audience !== 'human-loop') continue
+    alerts.push({
+      id: alertId(blocker ? 'blocker' : 'decision-needed', [thread.id]),
+      type: blocker ? 'blocker' : 'decision-needed',
+      severity: blocker ? 'critical' : 'attention',
+      title: blocker ? `blocked: ${thread.title}` : `decision needed: ${thread.title}`,
+      participants: [...thread.participants],
+      paths: [...thread.paths],
+      threadId: thread.id,
+    })
+  }
+
+  for (const handoff of facts.handoffs) {
+    const blocked = handoff.blocker !== null
+    const to = handoff.nextOwner === null ? '' : ` to ${handoff.nextOwner}`
+    alerts.push({
+      id: alertId(blocked ? 'blocker' : 'handoff', [handoff.messageId]),
+      type: blocked ? 'blocker' : 'handoff',
+      severity: blocked ? 'critical' : 'attention',
+      title: blocked
+        ? `@${handoff.sender}'s handoff is blocked: ${handoff.blocker}`
+        : `@${handoff.sender} handed off${to}`,
+      participants: [`@${handoff.sender}`, ...(handoff.nextOwner === null ? [] : [handoff.nextOwner])],
+      paths: [...handoff.paths],
+      threadId: handoff.threadId,
+    })
+  }
+
+  const rank = (severity: AlertSeverity) => alertSeverities.indexOf(severity)
+  return alerts.sort(
+    (a, b) => rank(a.severity) - rank(b.severity) || a.type.localeCompare(b.type) || a.id.localeCompare(b.id),
+  )
+}
+
+function countOf(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`
+}
+
+/**
+ * `<type>-<16 hex>`: a hash of what makes the condition itself (its worktrees, sessions, paths or
+ * thread), so it is stable across runs and replicas. FNV-1a, twice with different offsets: core
+ * has no crypto, and the id only needs to tell conditions apart, not resist anyone.
+ */
+export function alertId(type: AlertType, parts: readonly string[]): string {
+  const text = [type, ...parts].join('\u0000')
+  return `${type}-${fnv1a(text, 0x811c9dc5)}${fnv1a(text, 0x01000193 ^ 0x5bd1e995)}`
+}
+
+function fnv1a(text: string, offset: number): string {
+  let hash = offset >>> 0
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i)
+    hash = Math.imul(hash, 0x01000193) >>> 0
+  }
+  return hash.toString(16).padStart(8, '0')
+}

@@ -1,0 +1,77 @@
+import { z } from 'zod'
+import { loadMachineId } from '../config/machine-id.ts'
+import { alertSeverities } from '../core/room/alerts.ts'
+import { rungs } from '../protocol/rules/rung.ts'
+import { describeAlerts, loadAlerts } from '../services/room/alerts.ts'
+import { describeRules, listRules } from '../services/room/rules.ts'
+import { systemRandom } from '../shared/random.ts'
+import type { McpContext } from './mcp-context.ts'
+import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
+
+/**
+ * The house rules for agents: read-only on purpose (docs/decisions.md D134). A rule at `refuse`
+ * stops an agent's edit; a tool that let the agent lower it would make the refusal a suggestion.
+ * People change rules with `sangam rules set`.
+ */
+
+const rung = z.enum(rungs)
+const ruleShape = z.object({
+  name: z.string(),
+  rung,
+  default: rung,
+  decided: z.boolean(),
+  enforced: z.boolean(),
+  option: z.string(),
+  condition: z.string(),
+  does: z.string(),
+})
+
+const rulesTool = defineTool({
+  name: 'room_rules',
+  title: 'House rules',
+  description:
+    "The project's house rules, each at its rung (off, advise, warn, refuse): what it watches for, what its rung does, " +
+    'and whether it is enforced (an edit it covers is denied). Rules are the team’s decision: ask @human in the room ' +
+    'to change one (`sangam rules set <rule> <rung>`).',
+  input: {},
+  output: { rules: z.array(ruleShape) },
+  readOnly: true,
+  run(_input, context: McpContext) {
+    const rules = listRules(context.project().db)
+    return { structured: { rules }, text: describeRules(rules) }
+  },
+})
+
+const alertShape = z.object({
+  id: z.string(),
+  type: z.string(),
+  severity: z.enum(alertSeverities),
+  title: z.string(),
+  participants: z.array(z.string()),
+  paths: z.array(z.string()),
+  threadId: z.string().nullable(),
+})
+
+const alertsTool = defineTool({
+  name: 'room_alerts',
+  title: 'Alerts',
+  description:
+    'What the room should look at now, most severe first: agents sharing a worktree, worktrees changing the same ' +
+    'paths, stale worktrees, lease collisions (each at its rule’s rung), open decisions for a human, blockers and ' +
+    'handoffs. Ids are stable: the same condition keeps its id.',
+  input: {},
+  output: { alerts: z.array(alertShape) },
+  readOnly: true,
+  run(_input, context: McpContext) {
+    const project = context.project()
+    const alerts = loadAlerts(project.db, {
+      machine: loadMachineId(project.env.sangamHome, systemRandom),
+      worktrees: project.repo.worktrees,
+      now: project.clock.now(),
+    })
+    return { structured: { alerts }, text: describeAlerts(alerts) }
+  },
+})
+
+/** The rule tools: `room_rules`, `room_alerts`. */
+export const roomRuleTools: readonly AnyMcpTool[] = [rulesTool, alertsTool]

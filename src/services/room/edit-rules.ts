@@ -1,0 +1,60 @@
+import { resolve, sep } from 'node:path'
+import { decideEditRules, type EditRulesOutcome, type OverlapSeen } from '../../core/room/edit-rules.ts'
+import { roomOptions } from '../../core/room/settings.ts'
+import type { Db } from '../../store/database.ts'
+import { overlapsAt } from '../../store/room/overlap-table.ts'
+import { readPresence } from '../../store/room/presence-table.ts'
+import { readOptionGroup } from '../options/option-store.ts'
+
+/** One edited file: the worktree it lies in and its repository-relative path. */
+export interface EditedFile {
+  readonly worktree: string
+  readonly path: string
+}
+
+export interface RoomEditCheck {
+  readonly vendor: string | null
+  readonly sessionId: string | null
+  /** The editing session's worktree. */
+  readonly worktree: string
+  readonly files: readonly EditedFile[]
+}
+
+/**
+ * The room's rules for one tool call, on the hook's read-only connection: the room rungs, then
+ * only what a rung that is not off needs (presence, the overlap rows of the edited paths). No git,
+ * no network: the daemon keeps the overlap picture. Throws on an unreadable store (an older one
+ * without the room's tables); the hook then lets the edit go on, as it fails open everywhere.
+ */
+export function checkRoomRules(db: Db, check: RoomEditCheck, now: number): EditRulesOutcome {
+  const settings = readOptionGroup(db, roomOptions)
+  const sessions = settings.oneActorPerWorktree === 'off' ? [] : readPresence(db)
+  const overlaps: OverlapSeen[] =
+    settings.fileOverlap === 'off'
+      ? []
+      : check.files.flatMap((file) => overlapsAt(db, file.worktree, file.path))
+  return decideEditRules(
+    {
+      oneActorPerWorktree: settings.oneActorPerWorktree,
+      fileOverlap: settings.fileOverlap,
+      sessions,
+      overlaps,
+    },
+    { vendor: check.vendor, sessionId: check.sessionId, worktree: check.worktree },
+    now,
+  )
+}
+
+/** The deepest of `worktrees` holding `file` (as the tool named it, relative to `cwd`), or null. */
+export function worktreeOf(file: string, cwd: string, worktrees: readonly string[]): string | null {
+  const absolute = resolve(cwd, file)
+  let found: string | null = null
+  for (const root of worktrees) {
+    if (
+      (absolute === root || absolute.startsWith(root + sep)) &&
+      (found === null || root.length > found.length)
+    )
+      found = root
+  }
+  return found
+}
