@@ -19,6 +19,8 @@ export interface Repository {
   /** `prj_` + 16 hex: from the normalised remote, else from the common dir. */
   readonly projectId: string
   readonly identitySource: 'remote' | 'common-dir'
+  /** git `user.email`, else `user.name`, of this checkout, or null (see `gitUser`). */
+  readonly user: string | null
 }
 
 /** Finds the repository containing `cwd`, or throws NOT_A_REPOSITORY. */
@@ -33,7 +35,8 @@ export function openRepository(cwd: string): Repository {
   const [rootLine = '', commonLine = ''] = top.stdout.trim().split('\n')
   const root = realpathSync(rootLine)
   const commonDir = realpathSync(isAbsolute(commonLine) ? commonLine : resolve(cwd, commonLine))
-  const remote = findRemote(root)
+  const config = identityConfig(root)
+  const remote = config.remote
   const identity = remote ?? `common-dir:${commonDir}`
   return {
     root,
@@ -42,24 +45,34 @@ export function openRepository(cwd: string): Repository {
     remote,
     projectId: `prj_${createHash('sha256').update(identity).digest('hex').slice(0, 16)}`,
     identitySource: remote === null ? 'common-dir' : 'remote',
+    user: config.user,
   }
 }
 
-function findRemote(root: string): string | null {
-  const origin = gitOutputOrNull(['config', '--get', 'remote.origin.url'], root)
-  if (origin) return normaliseRemoteUrl(origin)
-  const names = gitOutputOrNull(['remote'], root)
-  const first = names?.split('\n').find((name) => name.trim() !== '')
-  if (!first) return null
-  const url = gitOutputOrNull(['config', '--get', `remote.${first.trim()}.url`], root)
-  return url ? normaliseRemoteUrl(url) : null
-}
-
-/** The human behind this checkout: git `user.email`, else `user.name`, else null. */
-export function gitUser(root: string): string | null {
-  return (
-    gitOutputOrNull(['config', '--get', 'user.email'], root) ||
-    gitOutputOrNull(['config', '--get', 'user.name'], root) ||
-    null
+/**
+ * The remote that names the project (origin, else the first remote by name, as `git remote` lists
+ * them) and the checkout's user, from one `git config` process: every command opens the project,
+ * and each git process is several milliseconds of its start-up.
+ */
+function identityConfig(root: string): { readonly remote: string | null; readonly user: string | null } {
+  const listed = gitOutputOrNull(
+    ['config', '--get-regexp', '^(remote\\..*\\.url|user\\.email|user\\.name)$'],
+    root,
   )
+  // `git config --get` answers the last value of a key given twice; so does this map.
+  const values = new Map<string, string>()
+  for (const line of (listed ?? '').split('\n')) {
+    const space = line.indexOf(' ')
+    if (space > 0) values.set(line.slice(0, space), line.slice(space + 1).trim())
+  }
+  const remotes = [...values.keys()]
+    .filter((key) => key.startsWith('remote.') && key.endsWith('.url'))
+    .map((key) => key.slice('remote.'.length, -'.url'.length))
+    .sort()
+  const name = remotes.includes('origin') ? 'origin' : remotes[0]
+  const url = name === undefined ? '' : (values.get(`remote.${name}.url`) ?? '')
+  return {
+    remote: url === '' ? null : normaliseRemoteUrl(url),
+    user: values.get('user.email') || values.get('user.name') || null,
+  }
 }

@@ -93,10 +93,10 @@ interface Found {
 
 /** The slow path, imported only when needed: git/ spawns processes, which the fast path never does. */
 async function askGit(layout: GitLayout): Promise<Found | null> {
-  const { gitUser, openRepository } = await import('../git/repository.ts')
+  const { openRepository } = await import('../git/repository.ts')
   try {
     const repo = openRepository(layout.worktreeRoot)
-    return { projectId: repo.projectId, gitUser: gitUser(repo.root) }
+    return { projectId: repo.projectId, gitUser: repo.user }
   } catch {
     return null
   }

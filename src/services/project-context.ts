@@ -1,5 +1,5 @@
 import type { Environment } from '../config/environment.ts'
-import { gitUser, openRepository, type Repository } from '../git/repository.ts'
+import { openRepository, type Repository } from '../git/repository.ts'
 import type { Clock } from '../shared/clock.ts'
 import { type Db, openProjectDatabase } from '../store/database.ts'
 import { readProject, writeProject } from '../store/project-table.ts'
@@ -53,7 +53,7 @@ export function openProject(
 
 /** The human of this checkout (see `resolveHuman`). */
 export function checkoutHuman(env: Environment, repo: Repository): string {
-  return resolveHuman(env, gitUser(repo.root))
+  return resolveHuman(env, repo.user)
 }
 
 function recordProject(db: Db, repo: Repository, clock: Clock): void {
