@@ -8,6 +8,7 @@ import { createBriefCursorTable } from './memory/brief-cursor-table.ts'
 import { createEventTable } from './memory/event-table.ts'
 import { createSessionTable } from './memory/session-table.ts'
 import { createProjectTable } from './project-table.ts'
+import { createContextCursorTable } from './room/context-cursor-table.ts'
 import { createMessageTable } from './room/message-table.ts'
 import { createOverlapTable } from './room/overlap-table.ts'
 import { createPresenceTable } from './room/presence-table.ts'
@@ -47,6 +48,7 @@ export const migrations: readonly Migration[] = [
   { version: 7, name: 'room presence', sql: createPresenceTable },
   { version: 8, name: 'room messages and threads', sql: [createMessageTable, createThreadTable].join('\n') },
   { version: 9, name: 'room overlap picture', sql: createOverlapTable },
+  { version: 12, name: 'room context cursor', sql: createContextCursorTable },
 ]
 
 export const schemaVersion = migrations.reduce((max, step) => Math.max(max, step.version), 0)
