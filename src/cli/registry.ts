@@ -4,6 +4,7 @@ import { claimInput, leasesInput, releaseInput, whoHasInput } from './commands/l
 import { indexInput, noteInput, searchInput, threadInput } from './commands/memory/inputs.ts'
 import {
   boardInput,
+  chatInput,
   identifyInput,
   postInput,
   readInput,
@@ -177,6 +178,14 @@ export const commands: readonly AnyCommandSpec[] = [
     summary: 'List who and where the room can address: agents (state, handle, machine) and worktrees',
     input: targetsInput,
     load: () => import('./commands/room/targets.ts'),
+  }),
+  defineCommand({
+    name: 'chat',
+    summary: 'Talk in the room from a terminal: recent messages, new ones live, each line posted, /help',
+    input: chatInput,
+    longRunning: true,
+    noJson: true,
+    load: () => import('./commands/room/chat.ts'),
   }),
   defineCommand({
     name: 'serve',

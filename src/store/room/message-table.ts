@@ -220,6 +220,21 @@ export function addressedMessages(
   const total = (
     db.prepare(`SELECT count(*) AS n FROM room_message WHERE ${addressedWhere}`).get(params) as { n: number }
   ).n
-  const lastSeq = (db.prepare('SELECT coalesce(max(seq), 0) AS s FROM room_message').get() as { s: number }).s
-  return { messages: rows.map(fromRow), total, lastSeq }
+  return { messages: rows.map(fromRow), total, lastSeq: lastMessageSeq(db) }
+}
+
+/**
+ * Up to `limit` messages that reached this replica after local seq `afterSeq`, in arrival order:
+ * what a live reader (`chat`) has not printed yet, posted here or pulled from the team.
+ */
+export function messagesArrivedAfter(db: Db, afterSeq: number, limit: number): StoredMessage[] {
+  const rows = db
+    .prepare(`SELECT ${columns} FROM room_message WHERE seq > ? ORDER BY seq LIMIT ?`)
+    .all(afterSeq, limit) as MessageRow[]
+  return rows.map(fromRow)
+}
+
+/** The newest local seq (0 for an empty room): where a live reader starts following. */
+export function lastMessageSeq(db: Db): number {
+  return (db.prepare('SELECT coalesce(max(seq), 0) AS s FROM room_message').get() as { s: number }).s
 }

@@ -67,3 +67,16 @@ export const identifyInput = defineInput({
 })
 
 export const targetsInput = defineInput({})
+
+export const chatInput = defineInput({
+  options: {
+    recent: integer(
+      '--recent <n>',
+      `how many recent messages to show first, 0–${maxReadLimit} (default 20)`,
+      {
+        min: 0,
+        max: maxReadLimit,
+      },
+    ),
+  },
+})
