@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { type AgentLab, openAgentLab } from '../agent-lab.ts'
+import type { LoggedRequest } from '../fake-model-server.ts'
+
+/**
+ * A message tagged to a real session's handle reaches that session's next prompt: the fake model
+ * servers log every request, so the test reads what the real CLI sent when the session was
+ * resumed for its second prompt, and that its third prompt did not carry the message again. In
+ * print mode (`-p`, `codex exec`) every prompt is a new process, so SessionStart (source `resume`)
+ * runs first and is the hook that carries it; UserPromptSubmit then has nothing new. The
+ * UserPromptSubmit path of a long-lived session is driven with the compiled hook in
+ * test/room-context.test.ts.
+ */
+
+interface Targets {
+  agents: { handle: string; vendor: string; sessionId: string }[]
+}
+
+async function handleOf(lab: AgentLab, vendor: string, sessionId: string): Promise<string> {
+  const targets = await lab.sangamJson<Targets>(['targets'])
+  const agent = targets.agents.find((a) => a.vendor === vendor && a.sessionId === sessionId)
+  assert.ok(
+    agent,
+    `no ${vendor} session ${sessionId} in targets: ${JSON.stringify(targets)}\n${lab.heartbeats()}`,
+  )
+  return agent.handle
+}
+
+/** How many times `needle` occurs in the last main request logged after `from`. */
+function countInLastMain(requests: readonly LoggedRequest[], from: number, needle: string): number {
+  const main = requests.slice(from).filter((request) => request.kind === 'main')
+  const last = main.at(-1)
+  assert.ok(last, 'the CLI sent no main-loop request')
+  return JSON.stringify(last.body).split(needle).length - 1
+}
+
+test("a message to a real Claude Code session's handle reaches its next prompt exactly once", async () => {
+  await using lab = await openAgentLab()
+  await lab.sangamJson(['install-hooks'])
+  const first = await lab.claude('Start here.', [{ text: 'Ready.' }])
+  assert.equal(first.code, 0, first.stderr)
+  assert.ok(first.sessionId, first.stdout)
+  const handle = await handleOf(lab, 'claude', first.sessionId)
+
+  const note = 'ROOMNOTE-claude-7f3a please rebase onto main'
+  await lab.sangamJson(['post', '--to', `@${handle}`, note], { SANGAM_USER: 'bob@example.com' })
+
+  const before = lab.anthropic.requests.length
+  const second = await lab.claude('What is new?', [{ text: 'Bob asks me to rebase.' }], first.sessionId)
+  assert.equal(second.code, 0, second.stderr)
+  assert.equal(
+    countInLastMain(lab.anthropic.requests, before, note),
+    1,
+    `the message is in the resumed session's request once\n${lab.heartbeats()}`,
+  )
+  assert.match(
+    JSON.stringify(lab.anthropic.requests.at(-1)?.body),
+    /SessionStart hook additional context: sangam room: 1 new message for you \(@/,
+  )
+
+  const again = lab.anthropic.requests.length
+  const third = await lab.claude('Anything else?', [{ text: 'No.' }], first.sessionId)
+  assert.equal(third.code, 0, third.stderr)
+  // The history the CLI resends may hold the earlier context; no hook added it a second time.
+  assert.ok(
+    countInLastMain(lab.anthropic.requests, again, note) <= 1,
+    'the prompt after it does not carry the message again',
+  )
+})
+
+test("a message to a real Codex session's handle reaches its next prompt exactly once", async () => {
+  await using lab = await openAgentLab()
+  await lab.sangamJson(['install-hooks'])
+  const first = await lab.codex('Start here.', [{ text: 'Ready.' }])
+  assert.equal(first.code, 0, first.stderr)
+  assert.ok(first.sessionId, first.stdout)
+  const handle = await handleOf(lab, 'codex', first.sessionId)
+
+  const note = 'ROOMNOTE-codex-91c2 the API tests are red'
+  await lab.sangamJson(['post', '--to', `@${handle}`, note], { SANGAM_USER: 'bob@example.com' })
+
+  const before = lab.openai.requests.length
+  const second = await lab.codex('What is new?', [{ text: 'The API tests are red.' }], first.sessionId)
+  assert.equal(second.code, 0, second.stderr)
+  assert.equal(
+    countInLastMain(lab.openai.requests, before, note),
+    1,
+    `the message is in the resumed thread's request once\n${lab.heartbeats()}`,
+  )
+
+  const again = lab.openai.requests.length
+  const third = await lab.codex('Anything else?', [{ text: 'No.' }], first.sessionId)
+  assert.equal(third.code, 0, third.stderr)
+  assert.ok(countInLastMain(lab.openai.requests, again, note) <= 1, 'not carried again')
+})
