@@ -103,6 +103,8 @@ try {
     sh(process.execPath, [cli, 'post', '--to', '@claude-repo', `please rebase (${i})`], {
       SANGAM_USER: 'bob@example.com',
     })
+    // Let the post's process go before the clock starts: on two cores it would compete.
+    await new Promise((resolve) => setTimeout(resolve, 200))
     const carried = await timed([hook, 'claude'], event('UserPromptSubmit', 'bench-session'))
     if (!carried.stdout.includes(`please rebase (${i})`))
       throw new Error(`the message did not arrive: ${carried.stdout}`)
