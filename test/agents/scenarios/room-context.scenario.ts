@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
 import { test } from 'node:test'
 import { type AgentLab, openAgentLab } from '../agent-lab.ts'
 import type { LoggedRequest } from '../fake-model-server.ts'
@@ -8,9 +9,8 @@ import type { LoggedRequest } from '../fake-model-server.ts'
  * servers log every request, so the test reads what the real CLI sent when the session was
  * resumed for its second prompt, and that its third prompt did not carry the message again. In
  * print mode (`-p`, `codex exec`) every prompt is a new process, so SessionStart (source `resume`)
- * runs first and is the hook that carries it; UserPromptSubmit then has nothing new. The
- * UserPromptSubmit path of a long-lived session is driven with the compiled hook in
- * test/room-context.test.ts.
+ * runs first and is the hook that carries it; UserPromptSubmit then has nothing new. The last
+ * test keeps one Claude Code process running (stream-json input), so there it is UserPromptSubmit.
  */
 
 interface Targets {
@@ -93,4 +93,102 @@ test("a message to a real Codex session's handle reaches its next prompt exactly
   const third = await lab.codex('Anything else?', [{ text: 'No.' }], first.sessionId)
   assert.equal(third.code, 0, third.stderr)
   assert.ok(countInLastMain(lab.openai.requests, again, note) <= 1, 'not carried again')
+})
+
+/**
+ * One long-lived Claude Code process (`-p --input-format stream-json`), several prompts on its
+ * stdin: SessionStart runs once, so the message posted between two prompts can only reach the
+ * second one through UserPromptSubmit.
+ */
+function streamingClaude(lab: AgentLab) {
+  const child = spawn(
+    'claude',
+    [
+      '-p',
+      '--input-format',
+      'stream-json',
+      '--output-format',
+      'stream-json',
+      '--verbose',
+      '--permission-mode',
+      'acceptEdits',
+    ],
+    { cwd: lab.repo.path, env: definedEnv(lab.env), stdio: ['pipe', 'pipe', 'pipe'] },
+  )
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8')
+  })
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8')
+  })
+  const results = (): number => stdout.split('\n').filter((line) => line.includes('"type":"result"')).length
+  return {
+    output: () => `${stdout}\n${stderr}`,
+    sessionId(): string | null {
+      return /"session_id":"([^"]+)"/.exec(stdout)?.[1] ?? null
+    },
+    /** Sends a prompt and waits for its turn's result line (60 s at most: a hang, not a timing claim). */
+    async prompt(text: string): Promise<void> {
+      const before = results()
+      child.stdin.write(`${JSON.stringify({ type: 'user', message: { role: 'user', content: text } })}\n`)
+      for (let waited = 0; results() === before; waited += 100) {
+        if (waited > 60_000) assert.fail(`no result for "${text}"\n${stdout}\n${stderr}`)
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+    },
+    async close(): Promise<void> {
+      child.stdin.end()
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => child.kill('SIGKILL'), 30_000)
+        child.on('close', () => {
+          clearTimeout(timer)
+          resolve()
+        })
+      })
+    },
+  }
+}
+
+function definedEnv(env: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  )
+}
+
+test('in one running Claude Code session, UserPromptSubmit carries a message posted between two prompts, once', async () => {
+  await using lab = await openAgentLab()
+  await lab.sangamJson(['install-hooks'])
+  lab.anthropic.script([{ text: 'Noted.' }])
+  const claude = streamingClaude(lab)
+  try {
+    await claude.prompt('Start here.')
+    const sessionId = claude.sessionId()
+    assert.ok(sessionId, claude.output())
+    const handle = await handleOf(lab, 'claude', sessionId)
+
+    const note = 'ROOMNOTE-live-5d1e the schema moved'
+    await lab.sangamJson(['post', '--to', `@${handle}`, note], { SANGAM_USER: 'bob@example.com' })
+    const before = lab.anthropic.requests.length
+    await claude.prompt('What is new?')
+    assert.equal(
+      countInLastMain(lab.anthropic.requests, before, note),
+      1,
+      `${claude.output()}\n${lab.heartbeats()}`,
+    )
+    assert.match(
+      JSON.stringify(lab.anthropic.requests.at(-1)?.body),
+      /UserPromptSubmit hook additional context: sangam room: 1 new message/,
+    )
+
+    const again = lab.anthropic.requests.length
+    await claude.prompt('Anything else?')
+    assert.ok(
+      countInLastMain(lab.anthropic.requests, again, note) <= 1,
+      'the prompt after it does not carry it again',
+    )
+  } finally {
+    await claude.close()
+  }
 })
