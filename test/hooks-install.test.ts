@@ -74,6 +74,17 @@ test('a fresh install adds the Claude, Codex and pre-push hooks and trusts the C
   const config = readFileSync(join(home.path, '.codex', 'config.toml'), 'utf8')
   for (const key of out.codex.trust.recorded)
     assert.ok(config.includes(`[hooks.state.${JSON.stringify(key)}]`))
+  // The room's events (presence, and the context UserPromptSubmit carries) for Codex as for Claude.
+  const codexHooks = readJson(out.codex.file) as { hooks: Record<string, { hooks: { command: string }[] }[]> }
+  for (const event of ['UserPromptSubmit', 'Stop']) {
+    assert.match(codexHooks.hooks[event]?.[0]?.hooks[0]?.command ?? '', /agent-hook-main\.cjs codex$/, event)
+    assert.ok(
+      out.codex.trust.recorded.some((key) =>
+        key.includes(event === 'Stop' ? ':stop:' : ':user_prompt_submit:'),
+      ),
+      `${event} is trusted`,
+    )
+  }
 
   assert.equal(out.git.file, join(repo.path, '.git', 'hooks', 'pre-push'))
   assert.match(readFileSync(out.git.file, 'utf8'), /^#!\/bin\/sh\n# sangam pre-push gate/)

@@ -20,11 +20,13 @@ export async function main(argv: readonly string[]): Promise<number> {
   let longRunning = false
   const onSignal = (signal: NodeJS.Signals): void => {
     // A short command dies as it would without handlers; a long-running one shuts down in order.
-    if (!longRunning) process.exit(signal === 'SIGINT' ? 130 : 143)
+    if (!longRunning) process.exit(signal === 'SIGINT' ? 130 : signal === 'SIGHUP' ? 129 : 143)
     stop.abort()
   }
   process.once('SIGINT', onSignal)
   process.once('SIGTERM', onSignal)
+  // A closed terminal: `chat` still says goodbye (presence offline) before it goes.
+  process.once('SIGHUP', onSignal)
   const ctx: CommandContext = {
     env,
     cwd: process.cwd(),
@@ -68,6 +70,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   } finally {
     process.off('SIGINT', onSignal)
     process.off('SIGTERM', onSignal)
+    process.off('SIGHUP', onSignal)
   }
   return exitCode
 }

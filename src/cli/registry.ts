@@ -5,6 +5,7 @@ import { indexInput, noteInput, searchInput, threadInput } from './commands/memo
 import {
   alertsInput,
   boardInput,
+  chatInput,
   identifyInput,
   optionSetInput,
   optionsInput,
@@ -213,6 +214,14 @@ export const commands: readonly AnyCommandSpec[] = [
     summary: 'Set one project option by its full name (room.stale-days 14)',
     input: optionSetInput,
     load: () => import('./commands/room/option-set.ts'),
+  }),
+  defineCommand({
+    name: 'chat',
+    summary: 'Talk in the room from a terminal: recent messages, new ones live, each line posted, /help',
+    input: chatInput,
+    longRunning: true,
+    noJson: true,
+    load: () => import('./commands/room/chat.ts'),
   }),
   defineCommand({
     name: 'serve',

@@ -25,12 +25,13 @@ async function main(): Promise<void> {
   const host = process.argv[2] === 'codex' ? 'codex' : 'claude'
   let eventName: string | null = null
   let answered = false
-  const answer = (reply: HookAnswer): void => {
-    if (answered) return
+  const answer = (reply: HookAnswer): boolean => {
+    if (answered) return false
     answered = true
     // Synchronous writes: the answer must be complete before any exit.
     if (reply.stdout !== '') writeSync(1, reply.stdout)
     if (reply.stderr !== '') writeSync(2, reply.stderr)
+    return true
   }
   const input = readStdin(stdinCapBytes)
   const watchdog = setTimeout(() => {
@@ -59,7 +60,13 @@ async function main(): Promise<void> {
       eventName = name
     },
   })
-  answer(result.answer)
+  const delivered = answer(result.answer)
+  try {
+    // After the write, never before: a cursor moves only past what an answer carried.
+    result.answer.settle?.(delivered)
+  } catch {
+    // Not committed: the room's messages are carried again by the next prompt.
+  }
   if (result.project !== null) {
     const { writeHeartbeat } = await import('./hook-heartbeat.ts')
     try {

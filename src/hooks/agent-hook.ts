@@ -82,7 +82,7 @@ export async function runAgentHook(run: AgentHookRun): Promise<AgentHookResult> 
         const { markPresence } = await import('./presence-mark.ts')
         markPresence({ ...mark, state: 'online' })
         const { briefForSession } = await import('./session-brief.ts')
-        const answer = briefForSession({ project, actor, cwd, now: run.now })
+        const answer = briefForSession({ ...mark, cwd })
         return { eventName: payload.eventName, project, answer }
       }
       case 'SessionEnd': {

@@ -11,6 +11,12 @@ export interface HookAnswer {
   readonly stderr: string
   /** Recorded in the heartbeat: `allow`, `deny`, `context`, `released`, `ignored`, `fail-open: …`. */
   readonly outcome: string
+  /**
+   * Called by the hook's entry once the answer is written (`true`) or was not (`false`: the
+   * budget's answer went out instead). A context that moved a cursor commits the move here, so a
+   * hook killed before it answered loses nothing (hooks/prompt-submit.ts).
+   */
+  readonly settle?: ((delivered: boolean) => void) | undefined
 }
 
 export function denyEdit(reason: string): HookAnswer {
@@ -42,6 +48,16 @@ export function sessionContext(text: string): HookAnswer {
   if (text.trim() === '') return { stdout: '', stderr: '', outcome: 'context' }
   return {
     stdout: json({ hookEventName: 'SessionStart', additionalContext: text }),
+    stderr: '',
+    outcome: 'context',
+  }
+}
+
+/** UserPromptSubmit's context: what the room has for the session joins the model's context. */
+export function promptContext(text: string): HookAnswer {
+  if (text.trim() === '') return { stdout: '', stderr: '', outcome: 'online' }
+  return {
+    stdout: json({ hookEventName: 'UserPromptSubmit', additionalContext: text }),
     stderr: '',
     outcome: 'context',
   }

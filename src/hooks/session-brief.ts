@@ -1,4 +1,4 @@
-import type { Actor } from '../protocol/lease.ts'
+import { briefBudget } from '../core/memory/brief-assembly.ts'
 import { briefSections } from '../services/brief-sections.ts'
 import { leaseBrief } from '../services/leases/brief.ts'
 import type { BriefSectionSource } from '../services/memory/brief-section-source.ts'
@@ -6,34 +6,56 @@ import { MemoryBrief } from '../services/memory/memory-brief.ts'
 import { rulesBrief } from '../services/room/rules-brief.ts'
 import { openDatabaseFile } from '../store/database.ts'
 import { type HookAnswer, sessionContext } from './hook-answer.ts'
-import type { LocatedProject } from './project-locator.ts'
+import type { PresenceMark } from './presence-mark.ts'
+import { roomContextOn } from './room-context.ts'
 
 /**
  * SessionStart: the session's brief goes into the model's context (`additionalContext`), so an
  * agent starts knowing what is leased, who is active and what landed, without asking. The session
- * is the brief's reader, so a resumed or compacted session is told only what is new since.
+ * is the brief's reader, so a resumed or compacted session is told only what is new since. The
+ * room's messages for the session it has not seen come first, in at most half the brief's budget;
+ * the brief fits in what is left, so the whole stays within `briefBudget`.
  */
-export interface SessionBriefInput {
-  readonly project: LocatedProject
-  readonly actor: Actor
+export interface SessionBriefInput extends Omit<PresenceMark, 'state'> {
   /** The session's working directory: whose branch "your branch" is. */
   readonly cwd: string
-  readonly now: number
 }
 
 /** The brief moves the reader's cursor: one short write, which may wait this long for the lock. */
 const busyTimeoutMs = 500
+/** The room's share of the budget at session start; the brief keeps the rest. */
+const roomShare = Math.floor(briefBudget / 2)
 
 export function briefForSession(input: SessionBriefInput): HookAnswer {
   const db = openDatabaseFile(input.project.databaseFile, { busyTimeoutMs })
+  let settle: ((delivered: boolean) => void) | undefined
   try {
+    // One connection for both: the room's read holds the write lock until the answer is out, and
+    // the brief's own cursor moves inside the same transaction.
+    const room = roomContextOn(db, input, roomShare)
+    settle = room?.settle
+    const roomText = room?.text ?? ''
     const brief = new MemoryBrief(db, { now: () => input.now }, sessionStartSections()).brief({
       reader: input.actor,
       cwd: input.cwd,
+      budget: roomText === '' ? briefBudget : briefBudget - roomText.length - 2,
     })
-    return sessionContext(brief.text)
-  } finally {
+    const answer = sessionContext(roomText === '' ? brief.text : `${roomText}\n\n${brief.text}`)
+    const pending = settle
+    return {
+      ...answer,
+      settle: (delivered) => {
+        try {
+          pending?.(delivered)
+        } finally {
+          db.close()
+        }
+      },
+    }
+  } catch (error) {
+    settle?.(false)
     db.close()
+    throw error
   }
 }
 

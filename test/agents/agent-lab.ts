@@ -27,8 +27,10 @@ export interface AgentLab extends AsyncDisposable {
   sangamJson<T>(args: readonly string[], extraEnv?: Record<string, string>): Promise<T>
   /** What the hooks last recorded (their heartbeats), for failure messages. */
   heartbeats(): string
-  claude(prompt: string, steps: readonly ClaudeStep[]): Promise<AgentRun>
-  codex(prompt: string, steps: readonly CodexStep[]): Promise<AgentRun>
+  /** One prompt in print mode; `resume` continues that session (a second prompt of it). */
+  claude(prompt: string, steps: readonly ClaudeStep[], resume?: string): Promise<AgentRun>
+  /** One prompt of `codex exec`; `resume` continues that thread (`codex exec resume <id>`). */
+  codex(prompt: string, steps: readonly CodexStep[], resume?: string): Promise<AgentRun>
 }
 
 export interface AgentRun {
@@ -72,9 +74,10 @@ export async function openAgentLab(): Promise<AgentLab> {
       }
       return files.join('\n')
     },
-    async claude(prompt, steps) {
+    async claude(prompt, steps, resume) {
       anthropic.script(steps)
       const args = [
+        ...(resume === undefined ? [] : ['--resume', resume]),
         '-p',
         prompt,
         '--output-format',
@@ -92,11 +95,16 @@ export async function openAgentLab(): Promise<AgentLab> {
           : findFile(join(env.CLAUDE_CONFIG_DIR ?? '', 'projects'), `${sessionId}.jsonl`)
       return { ...run, sessionId, transcript }
     },
-    async codex(prompt, steps) {
+    async codex(prompt, steps, resume) {
       openai.script(steps)
-      const args = ['exec', '--json', '--sandbox', 'workspace-write', '--skip-git-repo-check', prompt]
+      // `exec resume` takes only some of exec's flags; the rest go before the subcommand.
+      const flags = ['--sandbox', 'workspace-write', '--skip-git-repo-check']
+      const args =
+        resume === undefined
+          ? ['exec', '--json', ...flags, prompt]
+          : ['exec', ...flags, 'resume', '--json', resume, prompt]
       const run = await runProcess(clis.codex, args, repo.path, env)
-      const sessionId = codexThreadId(run.stdout)
+      const sessionId = codexThreadId(run.stdout) ?? resume ?? null
       const transcript =
         sessionId === null ? null : findFile(join(env.CODEX_HOME ?? '', 'sessions'), sessionId)
       return { ...run, sessionId, transcript }

@@ -12,6 +12,8 @@ export interface BriefInput {
   readonly reader: Actor
   /** The reader's worktree: whose branch "your branch" is. */
   readonly cwd: string
+  /** Characters the text may take; `briefBudget` unless the caller shares it (SessionStart's room). */
+  readonly budget?: number | undefined
 }
 
 export interface BriefResult {
@@ -53,6 +55,7 @@ export class MemoryBrief {
     const brief = assembleBrief(
       header,
       this.#sections.flatMap((source) => source(context)),
+      input.budget,
     )
     writeBriefCursor(this.#db, { reader, at: now, headCommit: git.head, mainCommit: git.mainHead })
     return {

@@ -177,3 +177,64 @@ export function latestMessageOfSender(db: Db, sender: string, since: number): St
 export function messageCount(db: Db): number {
   return (db.prepare('SELECT count(*) AS n FROM room_message').get() as { n: number }).n
 }
+
+/** What one agent session is to be shown: messages after its cursor, addressed to it, not its own. */
+export interface AddressedQuery {
+  /** Only messages that reached this replica after this local seq. */
+  readonly afterSeq: number
+  /** Only messages posted at or after this (ms epoch); 0 for no bound. */
+  readonly since: number
+  readonly vendor: string
+  readonly sessionId: string
+  /** The recipient tokens that address the session (`@handle`, `#worktree`, …). */
+  readonly tokens: readonly string[]
+  readonly limit: number
+}
+
+// Addressed: to the whole room (no recipients) or to one of the session's tokens; never a post the
+// session made itself. Both statements share it, so the count and the rows always agree.
+const addressedWhere = /*sql*/ `seq > @afterSeq AND at >= @since
+  AND NOT (session_vendor IS @vendor AND session_id IS @sessionId)
+  AND (recipients = '[]' OR EXISTS (
+    SELECT 1 FROM json_each(room_message.recipients) AS r
+    WHERE r.value IN (SELECT value FROM json_each(@tokens))))`
+
+/**
+ * The first `limit` messages for a session in the room's order, how many there are in all, and
+ * the newest local seq (where its cursor goes once they are shown).
+ */
+export function addressedMessages(
+  db: Db,
+  query: AddressedQuery,
+): { messages: StoredMessage[]; total: number; lastSeq: number } {
+  const params = {
+    afterSeq: query.afterSeq,
+    since: query.since,
+    vendor: query.vendor,
+    sessionId: query.sessionId,
+    tokens: JSON.stringify(query.tokens),
+  }
+  const rows = db
+    .prepare(`SELECT ${columns} FROM room_message WHERE ${addressedWhere} ORDER BY ${order} LIMIT @limit`)
+    .all({ ...params, limit: query.limit }) as MessageRow[]
+  const total = (
+    db.prepare(`SELECT count(*) AS n FROM room_message WHERE ${addressedWhere}`).get(params) as { n: number }
+  ).n
+  return { messages: rows.map(fromRow), total, lastSeq: lastMessageSeq(db) }
+}
+
+/**
+ * Up to `limit` messages that reached this replica after local seq `afterSeq`, in arrival order:
+ * what a live reader (`chat`) has not printed yet, posted here or pulled from the team.
+ */
+export function messagesArrivedAfter(db: Db, afterSeq: number, limit: number): StoredMessage[] {
+  const rows = db
+    .prepare(`SELECT ${columns} FROM room_message WHERE seq > ? ORDER BY seq LIMIT ?`)
+    .all(afterSeq, limit) as MessageRow[]
+  return rows.map(fromRow)
+}
+
+/** The newest local seq (0 for an empty room): where a live reader starts following. */
+export function lastMessageSeq(db: Db): number {
+  return (db.prepare('SELECT coalesce(max(seq), 0) AS s FROM room_message').get() as { s: number }).s
+}

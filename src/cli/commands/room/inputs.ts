@@ -101,3 +101,15 @@ export const optionSetInput = defineInput({
 })
 
 export const alertsInput = defineInput({})
+export const chatInput = defineInput({
+  options: {
+    recent: integer(
+      '--recent <n>',
+      `how many recent messages to show first, 0–${maxReadLimit} (default 20)`,
+      {
+        min: 0,
+        max: maxReadLimit,
+      },
+    ),
+  },
+})

@@ -1,0 +1,75 @@
+import { type RoomContext, roomContext } from '../../core/room/room-context.ts'
+import { type ContextSession, sessionAddresses } from '../../core/room/session-addresses.ts'
+import type { Db } from '../../store/db.ts'
+import { holdTransaction } from '../../store/held-transaction.ts'
+import { advanceContextCursor, readContextCursor } from '../../store/room/context-cursor-table.ts'
+import { addressedMessages } from '../../store/room/message-table.ts'
+import { loadDirectory } from './directory.ts'
+
+export interface SessionContextInput extends ContextSession {
+  /** This machine's worktrees of the project (the hook's located layout: no git spawned). */
+  readonly worktrees: readonly string[]
+  readonly budget: number
+  readonly now: number
+}
+
+/** The context, and the decision the caller owes once its answer is out. */
+export interface PendingContext extends RoomContext {
+  /**
+   * `true` once the answer carrying `text` was written: the cursor move commits. `false` (the
+   * answer never went out): it rolls back, and the messages come again next time.
+   */
+  settle(delivered: boolean): void
+}
+
+/** A session's first context looks back this far (by the poster's clock), not at the whole log. */
+export const firstContextWindowMs = 24 * 60 * 60_000
+
+/** Read at most this many messages to fill the budget; the count covers the rest. */
+const fetchLimit = 60
+
+/**
+ * The room's messages for one agent session that it has not been shown, read and moved past in
+ * one write transaction that stays open until `settle`: at least once, never lost. A hook killed
+ * before it answered leaves the cursor where it was; a repeat needs the hook killed between
+ * writing its answer and committing, the one moment the host may or may not have read it.
+ * The cursor moves past every message that reached this replica, shown or not, addressed or not:
+ * the closing "N more" line says how to read what the budget left out.
+ */
+export function takeSessionContext(db: Db, input: SessionContextInput): PendingContext {
+  const held = holdTransaction(db)
+  try {
+    const directory = loadDirectory(db, { machine: input.machine, worktrees: input.worktrees })
+    const addresses = sessionAddresses(directory, input)
+    const cursor = readContextCursor(db, input.vendor, input.sessionId)
+    const found = addressedMessages(db, {
+      afterSeq: cursor?.seenSeq ?? 0,
+      since: cursor === null ? input.now - firstContextWindowMs : 0,
+      vendor: input.vendor,
+      sessionId: input.sessionId,
+      tokens: addresses,
+      limit: fetchLimit,
+    })
+    const context = roomContext({
+      messages: found.messages,
+      total: found.total,
+      addresses,
+      budget: input.budget,
+    })
+    if (cursor === null || found.lastSeq > cursor.seenSeq) {
+      advanceContextCursor(db, {
+        vendor: input.vendor,
+        sessionId: input.sessionId,
+        seenSeq: found.lastSeq,
+        updatedAt: input.now,
+      })
+    }
+    return {
+      ...context,
+      settle: (delivered) => (delivered ? held.commit() : held.rollback()),
+    }
+  } catch (error) {
+    held.rollback()
+    throw error
+  }
+}

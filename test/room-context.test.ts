@@ -1,0 +1,184 @@
+import assert from 'node:assert/strict'
+import { type ChildProcess, spawn } from 'node:child_process'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { test } from 'node:test'
+import { isolatedEnv, projectRoot, runCli, runCliJson } from './helpers/run-cli.ts'
+import { git, tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
+import { runAgentHook } from './hooks-agent-run.ts'
+
+/**
+ * The room in the agents' context, end to end: real SQLite, real git worktrees, the compiled hook
+ * run as Claude Code and Codex run it, and posts made by the compiled CLI as other sessions.
+ */
+
+const claudeId = 'c1aude00-0000-4000-8000-00000000c0de'
+const codexId = '01a2264c-aff5-7b22-ace8-554acdb41e6a'
+
+function event(cwd: string, name: string, sessionId: string): Record<string, unknown> {
+  return {
+    session_id: sessionId,
+    transcript_path: null,
+    cwd,
+    hook_event_name: name,
+    prompt: 'go',
+    source: 'startup',
+  }
+}
+
+async function project() {
+  const home = tmpDir()
+  const repo = tmpGitRepo()
+  const env = isolatedEnv(home.path, { SANGAM_USER: 'asha@example.com' })
+  const { database } = await runCliJson<{ database: string }>(['init', '--no-mcp'], { cwd: repo.path, env })
+  const laneOne = join(repo.path, '..', 'lane-one')
+  const laneTwo = join(repo.path, '..', 'lane-two')
+  git(repo.path, 'worktree', 'add', '-q', laneOne, '-b', 'lane-one')
+  git(repo.path, 'worktree', 'add', '-q', laneTwo, '-b', 'lane-two')
+  const hook = (host: 'claude' | 'codex', cwd: string, name: string, sessionId: string) =>
+    runAgentHook(host, event(cwd, name, sessionId), { cwd, env })
+  return {
+    repo,
+    env,
+    database,
+    laneOne,
+    laneTwo,
+    hook,
+    /** The UserPromptSubmit context Claude's session in lane-one gets, or '' when none. */
+    async claudePrompt(): Promise<string> {
+      const run = await hook('claude', laneOne, 'UserPromptSubmit', claudeId)
+      assert.equal(run.code, 0, run.stderr)
+      if (run.stdout === '') return ''
+      assert.equal(run.output?.hookSpecificOutput?.hookEventName, 'UserPromptSubmit')
+      return run.output?.hookSpecificOutput?.additionalContext ?? ''
+    },
+    /** Posts as the Codex session of lane-two (as its agent's commands do: CODEX_THREAD_ID set). */
+    codexPost: (args: readonly string[]) =>
+      runCli(['post', ...args], { cwd: laneTwo, env: { ...env, CODEX_THREAD_ID: codexId } }),
+    humanPost: (args: readonly string[]) => runCli(['post', ...args], { cwd: repo.path, env }),
+    async [Symbol.asyncDispose]() {
+      await repo[Symbol.asyncDispose]()
+      await home[Symbol.asyncDispose]()
+    },
+  }
+}
+
+async function started() {
+  const p = await project()
+  const claude = await p.hook('claude', p.laneOne, 'SessionStart', claudeId)
+  assert.equal(claude.code, 0, claude.stderr)
+  const codex = await p.hook('codex', p.laneTwo, 'SessionStart', codexId)
+  assert.equal(codex.code, 0, codex.stderr)
+  return p
+}
+
+test("a message to the session's handle reaches its next prompt exactly once", async () => {
+  await using p = await started()
+  assert.equal(await p.claudePrompt(), '', 'nothing for it yet: the prompt is left alone')
+  const sent = await p.codexPost(['--to', '@claude-lane-one', 'please rebase onto main before the release'])
+  assert.equal(sent.code, 0, sent.stderr)
+  const context = await p.claudePrompt()
+  assert.match(context, /sangam room: 1 new message for you \(@claude-lane-one, #lane-one\)/)
+  assert.match(
+    context,
+    /- codex-lane-two → @claude-lane-one at \d\d:\d\d UTC \(msg-[0-9a-f]{12}\):\n {2}please rebase onto main before the release/,
+  )
+  assert.equal(await p.claudePrompt(), '', 'the next prompt does not carry it again')
+})
+
+test("the worktree's target and the whole room reach it; another handle's message and its own posts do not", async () => {
+  await using p = await started()
+  assert.equal((await p.codexPost(['--to', '#lane-one', 'lane one: the schema moved'])).code, 0)
+  assert.equal((await p.codexPost(['everyone: main is frozen'])).code, 0)
+  assert.equal((await p.humanPost(['--to', '@codex-lane-two', 'codex only'])).code, 0)
+  const own = await runCli(['post', 'claude says hi to the room'], {
+    cwd: p.laneOne,
+    env: { ...p.env, CLAUDE_CODE_SESSION_ID: claudeId },
+  })
+  assert.equal(own.code, 0, own.stderr)
+  const context = await p.claudePrompt()
+  assert.match(context, /2 new messages/)
+  assert.match(context, /lane one: the schema moved/)
+  assert.match(context, /→ the room .*\n {2}everyone: main is frozen/)
+  assert.doesNotMatch(context, /codex only/, "another handle's message is not its business")
+  assert.doesNotMatch(context, /claude says hi/, 'its own post is never echoed back')
+
+  // The Codex session gets the human's message, and not its own posts.
+  const codex = await p.hook('codex', p.laneTwo, 'UserPromptSubmit', codexId)
+  assert.equal(codex.code, 0, codex.stderr)
+  const codexContext = codex.output?.hookSpecificOutput?.additionalContext ?? ''
+  assert.match(codexContext, /asha@example.com → @codex-lane-two/)
+  assert.match(codexContext, /claude says hi to the room/)
+  assert.doesNotMatch(codexContext, /schema moved|main is frozen/)
+})
+
+test('30 long messages: the context stays within the budget and says how many more and how to read them', async () => {
+  await using p = await started()
+  const long = (n: number) => `message ${n}: ${'the projection layer needs another look '.repeat(20)}`.trim()
+  for (let n = 1; n <= 30; n++) {
+    const run = await p.codexPost(['--to', '@claude-lane-one', long(n)])
+    assert.equal(run.code, 0, run.stderr)
+  }
+  const context = await p.claudePrompt()
+  assert.ok(context.length <= 2000, `${context.length} characters`)
+  assert.match(context, /30 new messages/)
+  const shown = [...context.matchAll(/\(msg-[0-9a-f]{12}\):/g)].length
+  assert.ok(shown >= 1 && shown < 30, `${shown} shown`)
+  assert.match(context, /message 1: /, 'oldest first')
+  const more =
+    /… (\d+) more for you not shown here: `sangam read --after (msg-[0-9a-f]{12})` lists them\./.exec(context)
+  assert.ok(more !== null, context)
+  assert.equal(Number(more[1]), 30 - shown)
+  // The command it names lists exactly the ones left out.
+  const rest = await runCliJson<{ messages: { text: string }[] }>(['read', '--after', more[2] ?? ''], {
+    cwd: p.repo.path,
+    env: p.env,
+  })
+  assert.equal(rest.messages.length, 30 - shown)
+  assert.match(rest.messages[0]?.text ?? '', new RegExp(`^message ${shown + 1}: `))
+  assert.equal(await p.claudePrompt(), '', 'told once, not again')
+})
+
+test('SessionStart carries the unseen messages before the brief, and the prompt after it does not repeat them', async () => {
+  await using p = await project()
+  // The session is known to the room (a first SessionStart), then a message arrives, then it resumes.
+  assert.equal((await p.hook('claude', p.laneOne, 'SessionStart', claudeId)).code, 0)
+  assert.equal((await p.codexPost(['--to', '@claude-lane-one', 'the API tests are red'])).code, 0)
+  const resumed = await p.hook('claude', p.laneOne, 'SessionStart', claudeId)
+  const context = resumed.output?.hookSpecificOutput?.additionalContext ?? ''
+  assert.equal(resumed.output?.hookSpecificOutput?.hookEventName, 'SessionStart')
+  assert.ok(context.length <= 2000, `${context.length} characters`)
+  assert.match(context, /^sangam room: 1 new message[\s\S]*the API tests are red[\s\S]*\n\nsangam brief for /)
+  assert.equal(await p.claudePrompt(), '')
+})
+
+/** Another writer mid-transaction (a daemon committing a batch), until killed. */
+function holdWriteLock(database: string): Promise<ChildProcess> {
+  const script = `
+    const Database = require(${JSON.stringify(join(projectRoot, 'node_modules', 'better-sqlite3'))})
+    const db = new Database(process.argv[1])
+    db.exec('BEGIN IMMEDIATE')
+    db.exec("INSERT INTO setting (key, value) VALUES ('lock-test', '1')")
+    console.log('locked')
+    setInterval(() => {}, 1000)`
+  const child = spawn(process.execPath, ['-e', script, database], { stdio: ['ignore', 'pipe', 'inherit'] })
+  return new Promise((resolve, reject) => {
+    child.on('error', reject)
+    createInterface({ input: child.stdout }).once('line', () => resolve(child))
+  })
+}
+
+test('a store locked by another writer leaves the prompt alone, and the message comes with the next one', async () => {
+  await using p = await started()
+  assert.equal((await p.codexPost(['--to', '@claude-lane-one', 'do not lose me'])).code, 0)
+  const lock = await holdWriteLock(p.database)
+  try {
+    const run = await p.hook('claude', p.laneOne, 'UserPromptSubmit', claudeId)
+    assert.equal(run.code, 0, run.stderr)
+    assert.equal(run.stdout, '', 'no context, and no error in the way of the prompt')
+  } finally {
+    lock.kill()
+  }
+  assert.match(await p.claudePrompt(), /do not lose me/)
+  assert.equal(await p.claudePrompt(), '')
+})
