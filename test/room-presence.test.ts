@@ -208,7 +208,10 @@ test('an idle Claude session that `claude agents --json` no longer lists is offl
     [
       '#!/bin/sh',
       'if [ "$1" = "--help" ]; then printf "Usage: claude\\n\\nCommands:\\n  agents   list sessions\\n"; exit 0; fi',
-      `if [ "$1" = "agents" ]; then echo '[{"sessionId":"live-session","status":"idle"}]'; exit 0; fi`,
+      // It lists sessions only for the user's own config dir: targets must pass the environment on.
+      `if [ "$1" = "agents" ] && [ "$CLAUDE_CONFIG_DIR" = "${p.env.CLAUDE_CONFIG_DIR ?? 'unset'}" ]; then`,
+      `  echo '[{"sessionId":"live-session","status":"idle"}]'; exit 0`,
+      'fi',
       'exit 1',
     ].join('\n'),
   )

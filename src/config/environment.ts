@@ -27,6 +27,12 @@ export interface Environment {
   readonly logLevel: string | undefined
   /** `PATH`, to tell whether `sangam` by name is this CLI (`init` registers the MCP server so). */
   readonly path: string | undefined
+  /**
+   * The caller's whole environment, for a vendor CLI sangam asks something (`claude agents
+   * --json`): it must see the config dir, home and settings the user's own sessions run with (a
+   * `CLAUDE_CONFIG_DIR`, or a flag that keeps it off the network), or it answers for someone else.
+   */
+  readonly vendorCliEnv: Readonly<Record<string, string>>
 }
 
 export function readEnvironment(env: Readonly<Record<string, string | undefined>>): Environment {
@@ -41,6 +47,11 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
     claudeProjectDir: nonEmpty(env.CLAUDE_PROJECT_DIR),
     logLevel: nonEmpty(env.SANGAM_LOG),
     path: nonEmpty(env.PATH),
+    vendorCliEnv: Object.freeze(
+      Object.fromEntries(
+        Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+      ),
+    ),
   })
 }
 

@@ -50,7 +50,7 @@ const targetsTool = defineTool({
     const targets = loadTargets(project.db, {
       machine,
       worktrees: project.repo.worktrees,
-      liveClaudeSessions: () => claudeLiveSessions(context.env.path),
+      liveClaudeSessions: () => claudeLiveSessions(context.env.vendorCliEnv),
       now: context.clock.now(),
     })
     return {

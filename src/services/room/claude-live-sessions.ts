@@ -11,11 +11,16 @@ const timeoutMs = 1500
  * slow or says something unreadable: the room then shows what the hooks recorded. Never called
  * from a hook (a spawn per hook would be too slow).
  */
-export function claudeLiveSessions(path: string | undefined, command = 'claude'): Set<string> | null {
+export function claudeLiveSessions(
+  env: Readonly<Record<string, string>>,
+  command = 'claude',
+): Set<string> | null {
   const options = {
     encoding: 'utf8' as const,
     timeout: timeoutMs,
-    env: { PATH: path ?? '' },
+    // The user's environment, not a bare PATH: without their CLAUDE_CONFIG_DIR it would list
+    // another config's sessions, and without their settings it reached for the network.
+    env,
     stdio: 'pipe' as const,
   }
   const help = spawnSync(command, ['--help'], options)

@@ -11,7 +11,7 @@ export const run: CommandRun<typeof alertsInput> = async (ctx) => {
     const alerts = loadAlerts(project.db, {
       machine: loadMachineId(ctx.env.sangamHome),
       worktrees: project.repo.worktrees,
-      liveClaudeSessions: () => claudeLiveSessions(ctx.env.path),
+      liveClaudeSessions: () => claudeLiveSessions(ctx.env.vendorCliEnv),
       now: ctx.clock.now(),
     })
     return { json: { alerts }, text: describeAlerts(alerts) }

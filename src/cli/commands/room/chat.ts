@@ -136,7 +136,7 @@ function command(
       const targets = loadTargets(project.db, {
         machine,
         worktrees: project.repo.worktrees,
-        liveClaudeSessions: () => claudeLiveSessions(ctx.env.path),
+        liveClaudeSessions: () => claudeLiveSessions(ctx.env.vendorCliEnv),
         now: ctx.clock.now(),
       })
       out.print(describeTargets(targets, machine))

@@ -12,7 +12,7 @@ export const run: CommandRun<typeof targetsInput> = async (ctx) => {
     const targets = loadTargets(project.db, {
       machine,
       worktrees: project.repo.worktrees,
-      liveClaudeSessions: () => claudeLiveSessions(ctx.env.path),
+      liveClaudeSessions: () => claudeLiveSessions(ctx.env.vendorCliEnv),
       now: ctx.clock.now(),
     })
     return { json: targets, text: describeTargets(targets, machine) }
