@@ -182,3 +182,26 @@ test('a store locked by another writer leaves the prompt alone, and the message 
   assert.match(await p.claudePrompt(), /do not lose me/)
   assert.equal(await p.claudePrompt(), '')
 })
+
+test('a house rule at warn reaches every session once: two agents in one worktree, told at the next prompt', async () => {
+  await using p = await started()
+  assert.equal(await p.claudePrompt(), '', 'one agent per worktree: nothing to say')
+  // A Codex session starts in Claude's worktree: one-actor-per-worktree is at warn by default.
+  const second = await p.hook('codex', p.laneOne, 'SessionStart', '01a2264c-aff5-7b22-ace8-554acdb4beef')
+  assert.equal(second.code, 0, second.stderr)
+  const context = await p.claudePrompt()
+  assert.match(context, /^sangam house rules: 1 condition the team set to warn or refuse/)
+  assert.match(
+    context,
+    /- one-actor-per-worktree \[warned\]: 2 agents active in #lane-one: @claude-lane-one, @codex-lane-one/,
+  )
+  assert.equal(await p.claudePrompt(), '', 'told once, not at every prompt')
+  // The Codex session in lane-two is told too (every session's context), and once.
+  const codex = await p.hook('codex', p.laneTwo, 'UserPromptSubmit', codexId)
+  assert.match(codex.output?.hookSpecificOutput?.additionalContext ?? '', /one-actor-per-worktree \[warned\]/)
+
+  // At off the rule says nothing, even to a session that has not heard it.
+  await runCliJson(['rules', 'set', 'one-actor-per-worktree', 'off'], { cwd: p.repo.path, env: p.env })
+  const third = await p.hook('claude', p.laneOne, 'UserPromptSubmit', 'c1aude00-0000-4000-8000-0000000000ff')
+  assert.doesNotMatch(third.output?.hookSpecificOutput?.additionalContext ?? '', /house rules/)
+})

@@ -8,6 +8,7 @@ import { createBriefCursorTable } from './memory/brief-cursor-table.ts'
 import { createEventTable } from './memory/event-table.ts'
 import { createSessionTable } from './memory/session-table.ts'
 import { createProjectTable } from './project-table.ts'
+import { createContextAlertTable } from './room/context-alert-table.ts'
 import { createContextCursorTable } from './room/context-cursor-table.ts'
 import { createMessageTable } from './room/message-table.ts'
 import { createOptionChangeTable } from './room/option-change-table.ts'
@@ -58,6 +59,7 @@ export const migrations: readonly Migration[] = [
     sql: [createReadyMemoTable, createReadyConflictTable].join('\n'),
   },
   { version: 12, name: 'room context cursor', sql: createContextCursorTable },
+  { version: 13, name: 'room context alerts', sql: createContextAlertTable },
 ]
 
 export const schemaVersion = migrations.reduce((max, step) => Math.max(max, step.version), 0)

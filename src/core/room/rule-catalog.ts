@@ -16,6 +16,10 @@ export const ruleNames = [
 ] as const
 export type RuleName = (typeof ruleNames)[number]
 
+export function isRuleName(value: string): value is RuleName {
+  return (ruleNames as readonly string[]).includes(value)
+}
+
 export interface RuleDefinition {
   readonly name: RuleName
   /** The condition, one line. */

@@ -1,15 +1,7 @@
-import { describeActor } from '../../core/leases/actor.ts'
 import { type Alert, deriveAlerts } from '../../core/room/alerts.ts'
-import type { RuleName } from '../../core/room/rule-catalog.ts'
-import { roomOptions } from '../../core/room/settings.ts'
-import type { Rung } from '../../protocol/rules/rung.ts'
 import type { Db } from '../../store/db.ts'
-import { hasLeaseTables, readLeaseLog } from '../../store/leases/lease-table.ts'
 import { latestMessages } from '../../store/room/message-table.ts'
-import { readOverlaps } from '../../store/room/overlap-table.ts'
-import { readPresence } from '../../store/room/presence-table.ts'
-import { readOptionGroup } from '../options/option-store.ts'
-import { listRules } from './rules.ts'
+import { ruleFacts } from './rule-alerts.ts'
 import { loadTargets, type TargetsInput } from './targets.ts'
 import { listThreads } from './threads.ts'
 
@@ -23,10 +15,6 @@ const handoffScan = 500
  * as `targets` reads them), then `core/room/alerts.ts`. Reads only.
  */
 export function loadAlerts(db: Db, input: TargetsInput): Alert[] {
-  const rungs = Object.fromEntries(listRules(db).map((rule) => [rule.name, rule.rung])) as Record<
-    RuleName,
-    Rung
-  >
   const since = input.now - alertWindowMs
   const closed = new Set(
     listThreads(db, { all: true })
@@ -44,31 +32,17 @@ export function loadAlerts(db: Db, input: TargetsInput): Alert[] {
       blocker: message.handoff?.blocker ?? null,
       nextOwner: message.handoff?.nextOwner ?? null,
     }))
-  const collisions =
-    rungs['lease-collision'] === 'off' || !hasLeaseTables(db)
-      ? []
-      : readLeaseLog(db, since, ['collision'], 100).map((entry) => ({
-          pattern: entry.pattern,
-          holder: describeActor(entry.holder),
-          editor: describeActor(entry.by),
-        }))
-  const unique = new Map(
-    collisions.map((entry) => [`${entry.pattern}\n${entry.holder}\n${entry.editor}`, entry]),
-  )
+  const rules = ruleFacts(db, input.now, alertWindowMs)
   const needsWorktrees =
-    rungs['stale-worktrees'] !== 'off' ||
-    rungs['one-actor-per-worktree'] !== 'off' ||
-    rungs['file-overlap'] !== 'off'
+    rules.rungs['stale-worktrees'] !== 'off' ||
+    rules.rungs['one-actor-per-worktree'] !== 'off' ||
+    rules.rungs['file-overlap'] !== 'off'
   return deriveAlerts(
     {
-      rungs,
-      staleDays: readOptionGroup(db, roomOptions).staleDays,
-      sessions: readPresence(db),
+      ...rules,
       worktrees: needsWorktrees ? loadTargets(db, input).worktrees : [],
-      overlaps: rungs['file-overlap'] === 'off' ? [] : readOverlaps(db),
       threads: listThreads(db, { all: false }),
       handoffs,
-      collisions: [...unique.values()],
     },
     input.now,
   )

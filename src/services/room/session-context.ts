@@ -1,10 +1,13 @@
+import { alertContext } from '../../core/room/alert-context.ts'
 import { type RoomContext, roomContext } from '../../core/room/room-context.ts'
 import { type ContextSession, sessionAddresses } from '../../core/room/session-addresses.ts'
 import type { Db } from '../../store/db.ts'
 import { holdTransaction } from '../../store/held-transaction.ts'
+import { recordShownAlerts, shownAlertIds } from '../../store/room/context-alert-table.ts'
 import { advanceContextCursor, readContextCursor } from '../../store/room/context-cursor-table.ts'
 import { addressedMessages } from '../../store/room/message-table.ts'
 import { loadDirectory } from './directory.ts'
+import { loadLoudRuleAlerts } from './rule-alerts.ts'
 
 export interface SessionContextInput extends ContextSession {
   /** This machine's worktrees of the project (the hook's located layout: no git spawned). */
@@ -25,12 +28,17 @@ export interface PendingContext extends RoomContext {
 /** A session's first context looks back this far (by the poster's clock), not at the whole log. */
 export const firstContextWindowMs = 24 * 60 * 60_000
 
+/** The house rules' alerts take at most this share of the budget; the messages have the rest. */
+const alertShare = 1 / 3
+
 /** Read at most this many messages to fill the budget; the count covers the rest. */
 const fetchLimit = 60
 
 /**
- * The room's messages for one agent session that it has not been shown, read and moved past in
- * one write transaction that stays open until `settle`: at least once, never lost. A hook killed
+ * The room's messages for one agent session that it has not been shown, and the house rules'
+ * conditions at `warn` or `refuse` it has not been told of (a rule at `warn` is carried into every
+ * session's context), read and marked shown in one write transaction that stays open until
+ * `settle`: at least once, never lost. A hook killed
  * before it answered leaves the cursor where it was; a repeat needs the hook killed between
  * writing its answer and committing, the one moment the host may or may not have read it.
  * The cursor moves past every message that reached this replica, shown or not, addressed or not:
@@ -50,12 +58,27 @@ export function takeSessionContext(db: Db, input: SessionContextInput): PendingC
       tokens: addresses,
       limit: fetchLimit,
     })
-    const context = roomContext({
+    const shownBefore = shownAlertIds(db, input.vendor, input.sessionId)
+    const alerts = alertContext(
+      loadLoudRuleAlerts(db, input).filter((alert) => !shownBefore.has(alert.id)),
+      Math.floor(input.budget * alertShare),
+    )
+    if (alerts.shown.length > 0)
+      recordShownAlerts(
+        db,
+        { vendor: input.vendor, sessionId: input.sessionId, ids: alerts.shown },
+        input.now,
+      )
+    const messages = roomContext({
       messages: found.messages,
       total: found.total,
       addresses,
-      budget: input.budget,
+      budget: alerts.text === '' ? input.budget : input.budget - alerts.text.length - 2,
     })
+    const context: RoomContext = {
+      ...messages,
+      text: [alerts.text, messages.text].filter((part) => part !== '').join('\n\n'),
+    }
     if (cursor === null || found.lastSeq > cursor.seenSeq) {
       advanceContextCursor(db, {
         vendor: input.vendor,

@@ -1,0 +1,69 @@
+import { describeActor } from '../../core/leases/actor.ts'
+import { type Alert, deriveAlerts } from '../../core/room/alerts.ts'
+import { isRuleName, type RuleName } from '../../core/room/rule-catalog.ts'
+import { roomOptions } from '../../core/room/settings.ts'
+import type { Rung } from '../../protocol/rules/rung.ts'
+import type { Db } from '../../store/db.ts'
+import { hasLeaseTables, readLeaseLog } from '../../store/leases/lease-table.ts'
+import { readOverlaps } from '../../store/room/overlap-table.ts'
+import { readPresence } from '../../store/room/presence-table.ts'
+import { readOptionGroup } from '../options/option-store.ts'
+import { loadDirectory } from './directory.ts'
+import { listRules } from './rules.ts'
+
+/**
+ * The house rules' side of alerts, kept apart from threads and handoffs (which parse room records
+ * with zod): the hooks carry these into sessions' context and must load nothing heavy.
+ */
+
+/** Lease collisions this recent are conditions to tell (a day's work, as `alerts` counts them). */
+const ruleAlertWindowMs = 24 * 60 * 60 * 1000
+
+/**
+ * The house rules' alerts at `warn` or `refuse`, from the store alone, for a hook to carry into a
+ * session's context: no git (a worktree's age is unknown, so `stale-worktrees` is left to
+ * `alerts`), no threads or handoffs (the room's messages already reach their addressees).
+ */
+export function loadLoudRuleAlerts(
+  db: Db,
+  input: { readonly machine: string; readonly worktrees: readonly string[]; readonly now: number },
+): Alert[] {
+  const rules = ruleFacts(db, input.now, ruleAlertWindowMs)
+  const directory = loadDirectory(db, { machine: input.machine, worktrees: input.worktrees })
+  const worktrees = directory.worktrees.map((worktree) => ({
+    path: worktree.path,
+    target: worktree.target,
+    activeAgents: 0,
+    ageDays: null,
+    missing: false,
+  }))
+  return deriveAlerts({ ...rules, worktrees, threads: [], handoffs: [] }, input.now).filter(
+    (alert) => alert.severity !== 'warning' && isRuleName(alert.type),
+  )
+}
+
+/** What every rule's alert is derived from, read from the store. */
+export function ruleFacts(db: Db, now: number, windowMs: number) {
+  const rungs = Object.fromEntries(listRules(db).map((rule) => [rule.name, rule.rung])) as Record<
+    RuleName,
+    Rung
+  >
+  const collisions =
+    rungs['lease-collision'] === 'off' || !hasLeaseTables(db)
+      ? []
+      : readLeaseLog(db, now - windowMs, ['collision'], 100).map((entry) => ({
+          pattern: entry.pattern,
+          holder: describeActor(entry.holder),
+          editor: describeActor(entry.by),
+        }))
+  const unique = new Map(
+    collisions.map((entry) => [`${entry.pattern}\n${entry.holder}\n${entry.editor}`, entry]),
+  )
+  return {
+    rungs,
+    staleDays: readOptionGroup(db, roomOptions).staleDays,
+    sessions: readPresence(db),
+    overlaps: rungs['file-overlap'] === 'off' ? [] : readOverlaps(db),
+    collisions: [...unique.values()],
+  }
+}
