@@ -1,7 +1,6 @@
 import { z } from 'zod'
-import { loadMachineId } from '../config/machine-id.ts'
-import { claudeLiveSessions } from '../services/room/claude-live-sessions.ts'
 import { identifySession } from '../services/room/identify.ts'
+import { projectTargetsInput } from '../services/room/project-targets.ts'
 import { describeTargets, loadTargets } from '../services/room/targets.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
@@ -46,16 +45,11 @@ const targetsTool = defineTool({
   readOnly: true,
   run(_input, context) {
     const project = context.project()
-    const machine = loadMachineId(context.env.sangamHome)
-    const targets = loadTargets(project.db, {
-      machine,
-      worktrees: project.repo.worktrees,
-      liveClaudeSessions: () => claudeLiveSessions(context.env.vendorCliEnv),
-      now: context.clock.now(),
-    })
+    const input = projectTargetsInput(project)
+    const targets = loadTargets(project.db, input)
     return {
       structured: { agents: [...targets.agents], worktrees: [...targets.worktrees] },
-      text: describeTargets(targets, machine),
+      text: describeTargets(targets, input.machine),
     }
   },
 })

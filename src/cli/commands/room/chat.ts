@@ -1,12 +1,11 @@
 import { createInterface } from 'node:readline'
-import { loadMachineId } from '../../../config/machine-id.ts'
 import { boardText } from '../../../core/room/board-text.ts'
 import type { ProjectContext } from '../../../services/project-context.ts'
 import { roomBoard } from '../../../services/room/board.ts'
 import { ChatSession } from '../../../services/room/chat.ts'
-import { claudeLiveSessions } from '../../../services/room/claude-live-sessions.ts'
 import { messageView, threadView } from '../../../services/room/message-view.ts'
 import { projectDirectory } from '../../../services/room/open-room.ts'
+import { projectTargetsInput } from '../../../services/room/project-targets.ts'
 import { describeTargets, loadTargets } from '../../../services/room/targets.ts'
 import { listThreads } from '../../../services/room/threads.ts'
 import { systemRandom } from '../../../shared/random.ts'
@@ -132,14 +131,8 @@ function command(
       out.print(boardText(roomBoard(project.db, projectDirectory(project, systemRandom)), terminalWidth(ctx)))
       return null
     case '/targets': {
-      const machine = loadMachineId(ctx.env.sangamHome)
-      const targets = loadTargets(project.db, {
-        machine,
-        worktrees: project.repo.worktrees,
-        liveClaudeSessions: () => claudeLiveSessions(ctx.env.vendorCliEnv),
-        now: ctx.clock.now(),
-      })
-      out.print(describeTargets(targets, machine))
+      const input = projectTargetsInput(project)
+      out.print(describeTargets(loadTargets(project.db, input), input.machine))
       return null
     }
     default:
