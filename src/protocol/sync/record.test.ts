@@ -88,6 +88,20 @@ const samplePayloads: Record<string, unknown> = {
     updatedAt: 0,
   },
   'room.option': { name: 'room.file-overlap', value: 'refuse', setAt: 1 },
+  'room.worktree': {
+    machine: 'm_0123456789abcdef',
+    path: '/work/lane-one',
+    status: 'present',
+    target: 'lane-one',
+    branch: 'lane-one',
+    head: 'a'.repeat(40),
+    base: 'b'.repeat(40),
+    lastCommitAt: 1,
+    uncommitted: 1,
+    changes: [{ path: 'src/a.ts', ranges: [[3, 4]] }],
+    truncated: false,
+    updatedAt: 1,
+  },
 }
 
 test('each record type has one name, and its builder makes a record its served schema accepts', () => {
