@@ -12,6 +12,7 @@ import { overlapsAt } from '../../store/room/overlap-table.ts'
 import { recordAppliers } from '../../store/sync/record-appliers.ts'
 import { acknowledgeRecords, queuedRecords } from '../../store/sync/record-outbox.ts'
 import { type OverlapRoundResult, overlapRound } from './overlap-round.ts'
+import { loadTargets } from './targets.ts'
 import { listThreads } from './threads.ts'
 
 const original = Array.from({ length: 12 }, (_, i) => `export const v${i + 1} = ${i + 1}`).join('\n')
@@ -93,6 +94,16 @@ test('two machines editing the same lines uncommitted: one conflict thread, open
   assert.equal(rowOnB?.otherWorktree, `m_a:${a.lane}`)
   assert.equal(rowOnB?.otherBranch, 'lane-m_a')
   assert.equal(rowOnB?.conflicted, true, 'adjacent lines 4 and 5 of the same base conflict')
+
+  // `targets` on B shows A's lane from A's shared state, not nulls.
+  const remoteLane = loadTargets(b.db, {
+    machine: 'm_b',
+    worktrees: [b.lane],
+    now: clock.now(),
+  }).worktrees.find((worktree) => worktree.machine === 'm_a' && worktree.path === a.lane)
+  assert.equal(remoteLane?.branch, 'lane-m_a')
+  assert.equal(remoteLane?.uncommitted, 1)
+  assert.equal(typeof remoteLane?.ageDays, 'number')
 
   relay(b.db, a.db)
   const secondA = await a.round()
