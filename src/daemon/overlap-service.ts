@@ -26,6 +26,11 @@ export interface OverlapServiceOptions extends Omit<OverlapRoundInput, 'db'> {
   readonly log: Logger
   /** Time between the end of one round and the start of the next. */
   readonly intervalMs?: number | undefined
+  /**
+   * A round queued records for the team (worktree states that changed, threads opened or closed):
+   * `up` nudges sync so other machines see them now, not at its next look at the outbox.
+   */
+  readonly onShared?: (() => void) | undefined
   /** Each finished round (tests wait on it). */
   readonly onRound?: ((result: OverlapRoundResult) => void) | undefined
   readonly onStatus?: ((status: OverlapStatus) => void) | undefined
@@ -104,6 +109,7 @@ export class OverlapService implements Service {
         })
       }
       this.#lastConflicted = result.conflicted
+      if (result.published > 0 || opened.length > 0 || closed.length > 0) this.#options.onShared?.()
       this.#options.onRound?.(result)
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error)
