@@ -158,3 +158,22 @@ test('a record of a type this side does not know is refused whole at the edge, n
     )
   }
 })
+
+test('a room.worktree draft with a reversed range, too many paths or a bad head is refused at its path', () => {
+  const sample = samplePayloads['room.worktree'] as Record<string, unknown>
+  const draft = (payload: Record<string, unknown>) =>
+    recordDraftSchema.safeParse({
+      id: 'worktree:m_a:0123456789abcdef:1',
+      type: 'room.worktree',
+      actor,
+      at,
+      payload,
+    })
+  assert.equal(draft(sample).success, true)
+  const reversed = draft({ ...sample, changes: [{ path: 'src/a.ts', ranges: [[9, 3]] }] })
+  assert.equal(reversed.success, false)
+  assert.deepEqual(reversed.error?.issues[0]?.path, ['payload', 'changes', 0, 'ranges', 0])
+  const many = Array.from({ length: 501 }, (_, i) => ({ path: `src/${i}.ts`, ranges: null }))
+  assert.deepEqual(draft({ ...sample, changes: many }).error?.issues[0]?.path, ['payload', 'changes'])
+  assert.deepEqual(draft({ ...sample, head: 'HEAD' }).error?.issues[0]?.path, ['payload', 'head'])
+})
