@@ -1,5 +1,6 @@
 import type { OverlapRoundInput, OverlapRoundResult } from '../services/room/overlap-round.ts'
 import { overlapRound } from '../services/room/overlap-round.ts'
+import type { BaseChangesMemo } from '../services/room/worktree-states.ts'
 import type { Logger } from '../shared/logger.ts'
 import { NudgeableSleep } from '../shared/nudgeable-sleep.ts'
 import type { Db } from '../store/database.ts'
@@ -53,6 +54,8 @@ export class OverlapService implements Service {
   #running: Promise<void> | null = null
   #lastFailure: string | null = null
   #lastConflicted = 0
+  /** Worktree base changes by commits, kept across rounds: an unchanged worktree costs no git. */
+  readonly #baseMemo: BaseChangesMemo = new Map()
 
   constructor(options: OverlapServiceOptions) {
     this.#options = options
@@ -84,7 +87,7 @@ export class OverlapService implements Service {
 
   async #round(db: Db): Promise<void> {
     try {
-      const result = await overlapRound({ ...this.#options, db })
+      const result = await overlapRound({ ...this.#options, db, baseMemo: this.#baseMemo })
       const { opened, closed, failed } = result.threads
       // Said once while the same refusals repeat, not every 15 s.
       const failure = failed.length === 0 ? null : failed.map((refused) => refused.message).join('\n')

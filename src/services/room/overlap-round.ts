@@ -11,7 +11,7 @@ import { readWorktreeStates } from '../../store/room/worktree-state-table.ts'
 import { type ConflictThreadChanges, syncConflictThreads } from './conflict-threads.ts'
 import { loadDirectory } from './directory.ts'
 import { laneAnswers, resolveTarget } from './ready.ts'
-import { localWorktreeStates, publishWorktreeStates } from './worktree-states.ts'
+import { type BaseChangesMemo, localWorktreeStates, publishWorktreeStates } from './worktree-states.ts'
 
 export interface OverlapRoundInput {
   readonly db: Db
@@ -24,6 +24,8 @@ export interface OverlapRoundInput {
   readonly commonDir: string
   /** This machine's id (config/machine-id.ts). */
   readonly machine: string
+  /** Base changes of earlier rounds (the daemon keeps one across rounds). */
+  readonly baseMemo?: BaseChangesMemo | undefined
 }
 
 export interface OverlapRoundResult {
@@ -64,7 +66,14 @@ export async function overlapRound(input: OverlapRoundInput): Promise<OverlapRou
   const headOf = new Map(worktreeHeads(input.cwd).map((head) => [head.path, head.head]))
   const local = await localWorktreeStates(
     answers.lanes.map((lane) => ({ lane, head: headOf.get(lane.worktree) ?? null })),
-    { cwd: input.cwd, machine: input.machine, main: target.commit, targets, concurrency: 4 },
+    {
+      cwd: input.cwd,
+      machine: input.machine,
+      main: target.commit,
+      targets,
+      concurrency: 4,
+      memo: input.baseMemo,
+    },
     now,
   )
   const published = publishWorktreeStates(

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import type { LocalWorktreeState } from '../../core/room/cross-machine-overlap.ts'
 import type { ReadyLane } from '../../core/room/ready-verdict.ts'
 import { scrubSecrets } from '../../core/secrets/scrubber.ts'
-import { type BaseChange, baseChanges } from '../../git/base-changes.ts'
+import { type BaseChange, type BaseChanges, baseChanges } from '../../git/base-changes.ts'
 import type { Actor } from '../../protocol/lease.ts'
 import { maxPathHunks, maxWorktreePaths, type WorktreeStatePayload } from '../../protocol/room/worktree.ts'
 import type { RoomWorktreeRecord } from '../../protocol/sync/records/room-worktree.ts'
@@ -29,7 +29,18 @@ export interface WorktreeStateSources {
   /** Each local worktree's `#target`, by path. */
   readonly targets: ReadonlyMap<string, string>
   readonly concurrency: number
+  /**
+   * Answers of earlier rounds by main, HEAD and working-state commit (the same commits give the
+   * same answer), so an unchanged worktree costs no git; the daemon keeps one across rounds.
+   */
+  readonly memo?: BaseChangesMemo | undefined
 }
+
+/** Base changes remembered by `<main>\n<head>\n<commit>`; bounded by its owner. */
+export type BaseChangesMemo = Map<string, BaseChanges | null>
+
+/** Past this many answers the memo starts again (a round needs one per worktree). */
+const memoLimit = 1000
 
 /**
  * This machine's worktrees as `room.worktree` states: the merge base with main, the last commit's
@@ -64,7 +75,15 @@ export async function localWorktreeStates(
       return { state, commit: '' }
     }
     if (lane.commit === null || head === null) return null
-    const found = await baseChanges(sources.cwd, sources.main, head, lane.commit, maxPathHunks)
+    const key = `${sources.main}\n${head}\n${lane.commit}`
+    let found = sources.memo?.get(key)
+    if (found === undefined) {
+      found = await baseChanges(sources.cwd, sources.main, head, lane.commit, maxPathHunks)
+      if (sources.memo !== undefined) {
+        if (sources.memo.size >= memoLimit) sources.memo.clear()
+        sources.memo.set(key, found)
+      }
+    }
     const shareable = (found?.changes ?? []).filter((change) => scrubSecrets(change.path) === change.path)
     const state: WorktreeStatePayload = {
       ...common,
