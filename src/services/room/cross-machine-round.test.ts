@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
+import { samples } from '../../../test/helpers/secret-samples.ts'
 import { git, tmpDir, tmpGitRepo } from '../../../test/helpers/tmp-git-repo.ts'
 import { syncedRecordSchema } from '../../protocol/sync/record.ts'
 import { ManualClock } from '../../shared/clock.ts'
@@ -9,6 +10,7 @@ import { systemRandom } from '../../shared/random.ts'
 import { openDatabaseFile } from '../../store/database.ts'
 import type { Db } from '../../store/db.ts'
 import { overlapsAt } from '../../store/room/overlap-table.ts'
+import { readWorktreeState } from '../../store/room/worktree-state-table.ts'
 import { recordAppliers } from '../../store/sync/record-appliers.ts'
 import { acknowledgeRecords, queuedRecords } from '../../store/sync/record-outbox.ts'
 import { type OverlapRoundResult, overlapRound } from './overlap-round.ts'
@@ -152,4 +154,25 @@ test('a worktree removed from its machine is shared as missing and leaves the ot
   relay(a.db, b.db)
   assert.equal((await b.round()).remoteRows, 0)
   assert.deepEqual(overlapsAt(b.db, b.lane, 'src/shared.ts'), [])
+})
+
+test('a changed path the secret scrubber flags is not shared; the other paths are', async () => {
+  await using origin = tmpGitRepo()
+  origin.write('src/shared.ts', `${original}\n`)
+  origin.commit('base')
+  const clock = new ManualClock(Date.parse('2026-12-02T05:00:00Z'))
+  await using a = machine(origin.path, 'm_a', clock)
+  await using b = machine(origin.path, 'm_b', clock)
+  a.edit((lines) => lines.splice(3, 1, 'export const v4 = 40'))
+  const secretPath = `${samples.github[0]}.txt`
+  writeFileSync(join(a.lane, secretPath), 'x\n')
+  await a.round()
+  const shared = JSON.stringify(queuedRecords(a.db, 1000).map((entry) => entry.draft))
+  assert.equal(shared.includes(samples.github[0] ?? '-'), false, 'the secret never leaves A')
+  relay(a.db, b.db)
+  const lane = readWorktreeState(b.db, 'm_a', a.lane)
+  assert.deepEqual(
+    lane?.changes.map((change) => change.path),
+    ['src/shared.ts'],
+  )
 })
