@@ -176,3 +176,17 @@ test('a changed path the secret scrubber flags is not shared; the other paths ar
     ['src/shared.ts'],
   )
 })
+
+test('past 500 changed paths a state lists the first 500 and says it is truncated', async () => {
+  await using origin = tmpGitRepo()
+  origin.write('src/shared.ts', `${original}\n`)
+  origin.commit('base')
+  const clock = new ManualClock(Date.parse('2026-12-02T05:00:00Z'))
+  await using a = machine(origin.path, 'm_a', clock)
+  for (let i = 0; i < 502; i += 1) writeFileSync(join(a.lane, `new-${String(i).padStart(3, '0')}.txt`), 'n\n')
+  await a.round()
+  const lane = readWorktreeState(a.db, 'm_a', a.lane)
+  assert.equal(lane?.changes.length, 500)
+  assert.equal(lane?.truncated, true)
+  assert.equal(lane?.uncommitted, 502)
+})
