@@ -1,5 +1,6 @@
 import type { OverlapRoundInput, OverlapRoundResult } from '../services/room/overlap-round.ts'
 import { overlapRound } from '../services/room/overlap-round.ts'
+import type { BaseChangesMemo } from '../services/room/worktree-states.ts'
 import type { Logger } from '../shared/logger.ts'
 import { NudgeableSleep } from '../shared/nudgeable-sleep.ts'
 import type { Db } from '../store/database.ts'
@@ -26,6 +27,11 @@ export interface OverlapServiceOptions extends Omit<OverlapRoundInput, 'db'> {
   readonly log: Logger
   /** Time between the end of one round and the start of the next. */
   readonly intervalMs?: number | undefined
+  /**
+   * A round queued records for the team (worktree states that changed, threads opened or closed):
+   * `up` nudges sync so other machines see them now, not at its next look at the outbox.
+   */
+  readonly onShared?: (() => void) | undefined
   /** Each finished round (tests wait on it). */
   readonly onRound?: ((result: OverlapRoundResult) => void) | undefined
   readonly onStatus?: ((status: OverlapStatus) => void) | undefined
@@ -48,6 +54,8 @@ export class OverlapService implements Service {
   #running: Promise<void> | null = null
   #lastFailure: string | null = null
   #lastConflicted = 0
+  /** Worktree base changes by commits, kept across rounds: an unchanged worktree costs no git. */
+  readonly #baseMemo: BaseChangesMemo = new Map()
 
   constructor(options: OverlapServiceOptions) {
     this.#options = options
@@ -79,7 +87,7 @@ export class OverlapService implements Service {
 
   async #round(db: Db): Promise<void> {
     try {
-      const result = await overlapRound({ ...this.#options, db })
+      const result = await overlapRound({ ...this.#options, db, baseMemo: this.#baseMemo })
       const { opened, closed, failed } = result.threads
       // Said once while the same refusals repeat, not every 15 s.
       const failure = failed.length === 0 ? null : failed.map((refused) => refused.message).join('\n')
@@ -104,6 +112,7 @@ export class OverlapService implements Service {
         })
       }
       this.#lastConflicted = result.conflicted
+      if (result.published > 0 || opened.length > 0 || closed.length > 0) this.#options.onShared?.()
       this.#options.onRound?.(result)
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error)

@@ -90,6 +90,7 @@ export async function runUp(options: UpOptions): Promise<void> {
         random: systemRandom,
         log,
         onStatus: options.onStatus,
+        onShared: () => sync.nudge(),
       }),
     ]
     options.onStatus({

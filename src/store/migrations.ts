@@ -17,6 +17,7 @@ import { createPresenceTable } from './room/presence-table.ts'
 import { createReadyConflictTable } from './room/ready-conflict-table.ts'
 import { createReadyMemoTable } from './room/ready-memo-table.ts'
 import { createThreadTable } from './room/thread-table.ts'
+import { createWorktreeStateTable } from './room/worktree-state-table.ts'
 import { createRecordOutboxTable } from './sync/record-outbox.ts'
 import { createSyncTables } from './sync/state-table.ts'
 
@@ -60,6 +61,7 @@ export const migrations: readonly Migration[] = [
   },
   { version: 12, name: 'room context cursor', sql: createContextCursorTable },
   { version: 13, name: 'room context alerts', sql: createContextAlertTable },
+  { version: 14, name: 'room worktree states', sql: createWorktreeStateTable },
 ]
 
 export const schemaVersion = migrations.reduce((max, step) => Math.max(max, step.version), 0)

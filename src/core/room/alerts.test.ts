@@ -187,3 +187,21 @@ test('a rule at off raises nothing; its rung sets the severity', () => {
     false,
   )
 })
+
+test("an overlap with another machine's worktree names it by its #target", () => {
+  const alerts = deriveAlerts(
+    {
+      ...base,
+      worktrees: [
+        ...base.worktrees,
+        { path: '/home/bob/w', target: 'bob-w', machine: 'm_b', activeAgents: 0, ageDays: 0, missing: false },
+      ],
+      overlaps: [
+        { worktree: '/w/lane', path: 'src/a.ts', otherWorktree: 'm_b:/home/bob/w', conflicted: true },
+      ],
+    },
+    now,
+  )
+  const overlap = alerts.find((alert) => alert.type === 'file-overlap')
+  assert.deepEqual(overlap?.participants, ['#lane', '#bob-w'])
+})

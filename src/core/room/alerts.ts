@@ -1,4 +1,5 @@
 import type { Rung } from '../../protocol/rules/rung.ts'
+import { remoteWorktreeName } from './cross-machine-overlap.ts'
 import { isActiveAgent, type SessionSeen } from './edit-rules.ts'
 import type { RuleName } from './rule-catalog.ts'
 
@@ -37,6 +38,8 @@ export interface AlertSession extends SessionSeen {}
 export interface AlertWorktree {
   readonly path: string
   readonly target: string
+  /** The machine it is on (an overlap names another machine's as `<machine>:<path>`). */
+  readonly machine?: string | undefined
   readonly activeAgents: number
   /** Whole days since its last commit; null when unknown. */
   readonly ageDays: number | null
@@ -93,7 +96,11 @@ const blockerReason = /\bblock(?:er|ed|ing)?\b/i
 export function deriveAlerts(facts: AlertFacts, now: number): Alert[] {
   const alerts: Alert[] = []
   const targetOf = (path: string): string => {
-    const known = facts.worktrees.find((worktree) => worktree.path === path)
+    const known = facts.worktrees.find(
+      (worktree) =>
+        worktree.path === path ||
+        (worktree.machine !== undefined && remoteWorktreeName(worktree.machine, worktree.path) === path),
+    )
     return `#${known?.target ?? path.split('/').filter(Boolean).at(-1) ?? path}`
   }
   const rule = (type: RuleName): AlertSeverity | null => severityOf(facts.rungs[type])

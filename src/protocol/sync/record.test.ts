@@ -88,6 +88,20 @@ const samplePayloads: Record<string, unknown> = {
     updatedAt: 0,
   },
   'room.option': { name: 'room.file-overlap', value: 'refuse', setAt: 1 },
+  'room.worktree': {
+    machine: 'm_0123456789abcdef',
+    path: '/work/lane-one',
+    status: 'present',
+    target: 'lane-one',
+    branch: 'lane-one',
+    head: 'a'.repeat(40),
+    base: 'b'.repeat(40),
+    lastCommitAt: 1,
+    uncommitted: 1,
+    changes: [{ path: 'src/a.ts', ranges: [[3, 4]] }],
+    truncated: false,
+    updatedAt: 1,
+  },
 }
 
 test('each record type has one name, and its builder makes a record its served schema accepts', () => {
@@ -143,4 +157,23 @@ test('a record of a type this side does not know is refused whole at the edge, n
       /unknown record type "message": this sangam knows event, lease\.granted/,
     )
   }
+})
+
+test('a room.worktree draft with a reversed range, too many paths or a bad head is refused at its path', () => {
+  const sample = samplePayloads['room.worktree'] as Record<string, unknown>
+  const draft = (payload: Record<string, unknown>) =>
+    recordDraftSchema.safeParse({
+      id: 'worktree:m_a:0123456789abcdef:1',
+      type: 'room.worktree',
+      actor,
+      at,
+      payload,
+    })
+  assert.equal(draft(sample).success, true)
+  const reversed = draft({ ...sample, changes: [{ path: 'src/a.ts', ranges: [[9, 3]] }] })
+  assert.equal(reversed.success, false)
+  assert.deepEqual(reversed.error?.issues[0]?.path, ['payload', 'changes', 0, 'ranges', 0])
+  const many = Array.from({ length: 501 }, (_, i) => ({ path: `src/${i}.ts`, ranges: null }))
+  assert.deepEqual(draft({ ...sample, changes: many }).error?.issues[0]?.path, ['payload', 'changes'])
+  assert.deepEqual(draft({ ...sample, head: 'HEAD' }).error?.issues[0]?.path, ['payload', 'head'])
 })

@@ -7,6 +7,7 @@ import { roomMessageRecordType } from './records/room-message.ts'
 import { roomOptionRecordType } from './records/room-option.ts'
 import { roomPresenceRecordType } from './records/room-presence.ts'
 import { roomThreadRecordType } from './records/room-thread.ts'
+import { roomWorktreeRecordType } from './records/room-worktree.ts'
 
 /**
  * A record is anything shared with the team. Clients push `event` records (captured events and
@@ -26,6 +27,7 @@ export const recordTypes = [
   roomThreadRecordType,
   roomPresenceRecordType,
   roomOptionRecordType,
+  roomWorktreeRecordType,
 ] as const
 
 type RecordTypes = typeof recordTypes
@@ -98,3 +100,4 @@ export {
 } from './records/room-option.ts'
 export { roomPresenceRecordSchema } from './records/room-presence.ts'
 export { type RoomThreadRecord, roomThreadRecordSchema } from './records/room-thread.ts'
+export { type RoomWorktreeRecord, roomWorktreeRecordSchema } from './records/room-worktree.ts'

@@ -5,6 +5,7 @@ import {
   type KnownConflict,
   planConflictThreads,
 } from '../../core/room/conflict-thread-plan.ts'
+import { remoteWorktreeName } from '../../core/room/cross-machine-overlap.ts'
 import type { RoomDirectory } from '../../core/room/directory.ts'
 import type { ConflictGroup } from '../../core/room/overlap-picture.ts'
 import type { Clock } from '../../shared/clock.ts'
@@ -65,7 +66,13 @@ export function syncConflictThreads(
       joins: false,
     },
   }
-  const targetOf = new Map(room.directory.worktrees.map((worktree) => [worktree.path, worktree.target]))
+  // A group names this machine's worktrees by path and other machines' as `<machine>:<path>`.
+  const targetOf = new Map(
+    room.directory.worktrees.flatMap((worktree) => [
+      [worktree.path, worktree.target] as const,
+      [remoteWorktreeName(worktree.machine, worktree.path), worktree.target] as const,
+    ]),
+  )
   const opened: string[] = []
   const failed: { worktrees: readonly string[]; message: string }[] = []
   for (const group of plan.open) {

@@ -1,13 +1,17 @@
+import { crossMachinePicture } from '../../core/room/cross-machine-overlap.ts'
 import { conflictGroups, overlapPicture } from '../../core/room/overlap-picture.ts'
 import { worktreeRoots } from '../../git/git-layout.ts'
+import { worktreeHeads } from '../../git/worktree-heads.ts'
 import type { Clock } from '../../shared/clock.ts'
 import type { Random } from '../../shared/random.ts'
 import type { Db } from '../../store/db.ts'
 import { replaceOverlaps } from '../../store/room/overlap-table.ts'
 import { openHumanLoopOpeners } from '../../store/room/thread-table.ts'
+import { readWorktreeStates } from '../../store/room/worktree-state-table.ts'
 import { type ConflictThreadChanges, syncConflictThreads } from './conflict-threads.ts'
 import { loadDirectory } from './directory.ts'
 import { laneAnswers, resolveTarget } from './ready.ts'
+import { type BaseChangesMemo, localWorktreeStates, publishWorktreeStates } from './worktree-states.ts'
 
 export interface OverlapRoundInput {
   readonly db: Db
@@ -20,6 +24,8 @@ export interface OverlapRoundInput {
   readonly commonDir: string
   /** This machine's id (config/machine-id.ts). */
   readonly machine: string
+  /** Base changes of earlier rounds (the daemon keeps one across rounds). */
+  readonly baseMemo?: BaseChangesMemo | undefined
 }
 
 export interface OverlapRoundResult {
@@ -29,6 +35,10 @@ export interface OverlapRoundResult {
   readonly conflicted: number
   /** Merges git ran (the rest came from the memo). */
   readonly merged: number
+  /** `room.worktree` records queued for the team (this machine's states that changed). */
+  readonly published: number
+  /** Rows of the picture against other machines' worktrees (predicted from their states). */
+  readonly remoteRows: number
   readonly threads: ConflictThreadChanges
 }
 
@@ -42,24 +52,58 @@ export async function overlapRound(input: OverlapRoundInput): Promise<OverlapRou
   const now = clock.now()
   const target = resolveTarget(input.cwd, null)
   const answers = await laneAnswers(db, input.cwd, target, { excludeTarget: false, now })
-  const rows = overlapPicture(answers.lanes, answers.pairAnswers, now)
-  db.transaction(() => replaceOverlaps(db, rows)).immediate()
-  const threads = syncConflictThreads(db, conflictGroups(answers.lanes, answers.pairAnswers), {
-    clock,
-    random: input.random,
-    directory: loadDirectory(db, {
+  const directory = () =>
+    loadDirectory(db, {
       machine: input.machine,
       worktrees: worktreeRoots({ worktreeRoot: input.cwd, commonDir: input.commonDir }),
       blocked: openHumanLoopOpeners(db),
-    }),
-    human: input.human,
-  })
+    })
+  const targets = new Map(
+    directory()
+      .worktrees.filter((worktree) => worktree.machine === input.machine)
+      .map((worktree) => [worktree.path, worktree.target]),
+  )
+  const headOf = new Map(worktreeHeads(input.cwd).map((head) => [head.path, head.head]))
+  const local = await localWorktreeStates(
+    answers.lanes.map((lane) => ({ lane, head: headOf.get(lane.worktree) ?? null })),
+    {
+      cwd: input.cwd,
+      machine: input.machine,
+      main: target.commit,
+      targets,
+      concurrency: 4,
+      memo: input.baseMemo,
+    },
+    now,
+  )
+  const published = publishWorktreeStates(
+    db,
+    input.machine,
+    input.human,
+    local.map((entry) => entry.state),
+    now,
+  )
+  const remote = crossMachinePicture(
+    input.machine,
+    local,
+    readWorktreeStates(db).filter((state) => state.machine !== input.machine),
+    now,
+  )
+  const rows = [...overlapPicture(answers.lanes, answers.pairAnswers, now), ...remote.rows]
+  db.transaction(() => replaceOverlaps(db, rows)).immediate()
+  const threads = syncConflictThreads(
+    db,
+    [...conflictGroups(answers.lanes, answers.pairAnswers), ...remote.groups],
+    { clock, random: input.random, directory: directory(), human: input.human },
+  )
   return {
     target: target.name,
     lanes: answers.lanes.length,
     rows: rows.length,
     conflicted: rows.filter((row) => row.conflicted).length,
     merged: answers.merged,
+    published: published.queued,
+    remoteRows: remote.rows.length,
     threads,
   }
 }

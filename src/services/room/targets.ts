@@ -2,6 +2,7 @@ import type { RoomDirectory } from '../../core/room/directory.ts'
 import { worktreeStatuses } from '../../git/worktree-status.ts'
 import type { Db } from '../../store/db.ts'
 import { readPresence } from '../../store/room/presence-table.ts'
+import { readWorktreeStates, type WorktreeStateRow } from '../../store/room/worktree-state-table.ts'
 import { loadDirectory } from './directory.ts'
 
 export interface TargetAgent {
@@ -18,7 +19,10 @@ export interface TargetWorktree {
   readonly target: string
   /** null when detached (or unknown for another machine's worktree). */
   readonly branch: string | null
-  /** Uncommitted paths; null for another machine's worktree or one that is gone. */
+  /**
+   * Uncommitted paths; for another machine's worktree, as its daemon last shared them (null when
+   * it shared none, or the worktree is gone).
+   */
   readonly uncommitted: number | null
   /** Agents not offline whose presence is in this worktree. */
   readonly activeAgents: number
@@ -56,10 +60,15 @@ export function loadTargets(db: Db, input: TargetsInput): Targets {
     liveClaudeSessions:
       idleClaude && input.liveClaudeSessions !== undefined ? input.liveClaudeSessions() : null,
   })
-  return targetsOf(directory, input)
+  const shared = new Map(readWorktreeStates(db).map((state) => [`${state.machine}\0${state.path}`, state]))
+  return targetsOf(directory, input, shared)
 }
 
-function targetsOf(directory: RoomDirectory, input: TargetsInput): Targets {
+function targetsOf(
+  directory: RoomDirectory,
+  input: TargetsInput,
+  shared: ReadonlyMap<string, WorktreeStateRow>,
+): Targets {
   const local = directory.worktrees.filter((worktree) => worktree.machine === input.machine)
   const statuses = new Map(worktreeStatuses(local.map((worktree) => worktree.path)).map((s) => [s.path, s]))
   const agents = directory.agents.map((agent) => ({
@@ -72,12 +81,15 @@ function targetsOf(directory: RoomDirectory, input: TargetsInput): Targets {
   }))
   const worktrees = directory.worktrees.map((worktree): TargetWorktree => {
     const status = worktree.machine === input.machine ? statuses.get(worktree.path) : undefined
-    const committedAt = status?.headCommittedAt ?? null
+    // Another machine's worktree: what its daemon last shared (room.worktree), when it did.
+    const remote =
+      worktree.machine === input.machine ? undefined : shared.get(`${worktree.machine}\0${worktree.path}`)
+    const committedAt = status?.headCommittedAt ?? remote?.lastCommitAt ?? null
     return {
       path: worktree.path,
       target: worktree.target,
       branch: worktree.branch,
-      uncommitted: status?.uncommitted ?? null,
+      uncommitted: status?.uncommitted ?? remote?.uncommitted ?? null,
       activeAgents: directory.agents.filter(
         (agent) =>
           agent.state !== 'offline' && agent.worktree === worktree.path && agent.machine === worktree.machine,

@@ -7,6 +7,7 @@ import { roomMessageApplier } from './appliers/room-message.ts'
 import { roomOptionApplier } from './appliers/room-option.ts'
 import { roomPresenceApplier } from './appliers/room-presence.ts'
 import { roomThreadApplier } from './appliers/room-thread.ts'
+import { roomWorktreeApplier } from './appliers/room-worktree.ts'
 
 /**
  * The replica's applier for every record type of `protocol/sync/record.ts`, one file each in
@@ -20,4 +21,5 @@ export const recordAppliers: { readonly [Name in RecordTypeName]: RecordTypeAppl
   'room.thread': roomThreadApplier,
   'room.presence': roomPresenceApplier,
   'room.option': roomOptionApplier,
+  'room.worktree': roomWorktreeApplier,
 }

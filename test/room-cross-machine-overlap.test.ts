@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { after, test } from 'node:test'
+import Database from 'better-sqlite3'
+import { killAllServes } from '../server/test/helpers/serve-process.ts'
+import { runCli } from './helpers/run-cli.ts'
+import { type Machine, syncWorld } from './helpers/sync-world.ts'
+import { git } from './helpers/tmp-git-repo.ts'
+import { eventually } from './helpers/up-process.ts'
+
+/**
+ * Issue 9's "done when" across machines, every part real: two machines (own SANGAM_HOME, clone
+ * and lane worktree), one `sangam serve`, both `sangam up` daemons. Their lanes edit neighbouring
+ * lines of one file, uncommitted: each daemon shares its worktree states (`room.worktree`), one
+ * of them opens one conflict thread, and both see it, before anyone commits; when one lane moves
+ * its edit away, the thread closes on both.
+ */
+after(killAllServes)
+
+const original = Array.from({ length: 12 }, (_, i) => `export const v${i + 1} = ${i + 1}`)
+
+function query<T>(machine: Machine, sql: string): T[] {
+  const db = new Database(machine.database, { readonly: true, fileMustExist: true })
+  try {
+    return db.prepare(sql).all() as T[]
+  } finally {
+    db.close()
+  }
+}
+
+const readyThreads = (machine: Machine) =>
+  query<{ id: string; status: string; title: string }>(
+    machine,
+    "SELECT id, status, title FROM room_thread WHERE source = 'ready' ORDER BY created_at",
+  )
+
+function edit(lane: string, change: (lines: string[]) => void): void {
+  const lines = [...original]
+  change(lines)
+  writeFileSync(join(lane, 'src/shared.ts'), `${lines.join('\n')}\n`)
+}
+
+test('two machines edit neighbouring lines uncommitted: one conflict thread on both before either commits; moving the edit closes it', async () => {
+  await using world = await syncWorld()
+  const { a, b } = world
+  const origin = join(world.root.path, 'origin.git')
+  mkdirSync(join(a.repo, 'src'))
+  edit(a.repo, () => {})
+  git(a.repo, 'add', '-A')
+  git(a.repo, 'commit', '-q', '-m', 'shared file')
+  git(a.repo, 'push', '-q', origin, 'main')
+  git(b.repo, 'pull', '-q', '--ff-only', origin, 'main')
+  const laneA = join(a.home, 'lane-a')
+  const laneB = join(b.home, 'lane-b')
+  git(a.repo, 'worktree', 'add', '-q', '-b', 'lane-a', laneA)
+  git(b.repo, 'worktree', 'add', '-q', '-b', 'lane-b', laneB)
+  edit(laneA, (lines) => lines.splice(3, 1, 'export const v4 = 40'))
+  edit(laneB, (lines) => lines.splice(4, 1, 'export const v5 = 50'))
+
+  await a.cliJson(['init', '--no-mcp', '--server', world.server.url])
+  const line = (await runCli(['connection'], { cwd: a.repo, env: a.env })).stdout.trim()
+  const joined = await b.cli(['join', line])
+  assert.equal(joined.code, 0, joined.stderr)
+
+  await using upA = a.up()
+  await using upB = b.up()
+  await Promise.all([upA.waitFor('sync-connected'), upB.waitFor('sync-connected')])
+
+  // Each replica holds the other machine's lane state, and one thread is on both.
+  await eventually(
+    () =>
+      query<{ n: number }>(a, "SELECT count(*) AS n FROM worktree_state WHERE path LIKE '%lane-b'")[0]?.n ===
+        1 &&
+      query<{ n: number }>(b, "SELECT count(*) AS n FROM worktree_state WHERE path LIKE '%lane-a'")[0]?.n ===
+        1,
+    90_000,
+    'the worktree states across',
+  )
+  await eventually(
+    () => readyThreads(a).length === 1 && readyThreads(b).length === 1,
+    90_000,
+    'one conflict thread on both machines',
+  )
+  const [threadA] = readyThreads(a)
+  assert.deepEqual(readyThreads(b), readyThreads(a))
+  assert.equal(threadA?.title, 'Merge conflict: src/shared.ts')
+  assert.equal(threadA?.status, 'open')
+  const overlapOnB = query<{ other_worktree: string; conflicted: number }>(
+    b,
+    "SELECT other_worktree, conflicted FROM overlap WHERE path = 'src/shared.ts'",
+  )
+  assert.equal(overlapOnB.length, 1)
+  assert.match(overlapOnB[0]?.other_worktree ?? '', /^m_[^:]+:.*lane-a$/)
+  assert.equal(overlapOnB[0]?.conflicted, 1)
+  assert.equal(git(laneA, 'status', '--porcelain').includes('src/shared.ts'), true, 'nobody committed')
+
+  // `targets` on A shows B's lane with what B's daemon shared.
+  const targets = await a.cliJson<{
+    worktrees: { path: string; branch: string | null; uncommitted: number | null; ageDays: number | null }[]
+  }>(['targets'])
+  const remote = targets.worktrees.find((worktree) => worktree.path === laneB)
+  assert.equal(remote?.branch, 'lane-b')
+  assert.equal(remote?.uncommitted, 1)
+  assert.equal(typeof remote?.ageDays, 'number')
+
+  // B moves its edit away from A's lines: the thread closes on both, and no second one opens.
+  edit(laneB, (lines) => lines.splice(10, 1, 'export const v11 = 110'))
+  await eventually(
+    () => readyThreads(a)[0]?.status === 'closed' && readyThreads(b)[0]?.status === 'closed',
+    90_000,
+    'the thread closed on both',
+  )
+  assert.equal(readyThreads(a).length, 1)
+  assert.equal(readyThreads(b).length, 1)
+})
