@@ -5,6 +5,7 @@ import { test } from 'node:test'
 import { openDatabaseFile } from '../src/store/database.ts'
 import { readSetting, writeSetting } from '../src/store/project-table.ts'
 import { replaceOverlaps } from '../src/store/room/overlap-table.ts'
+import { writeWorktreeState } from '../src/store/room/worktree-state-table.ts'
 import { isolatedEnv, runCliJson } from './helpers/run-cli.ts'
 import { tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
 import { claudeEdit, codexPatch, runAgentHook, sessionEvent } from './hooks-agent-run.ts'
@@ -128,6 +129,51 @@ test('file-overlap: an overlap row for the edited path denies at refuse, naming 
   // Another path of the same worktree has no overlap row.
   const other = await p.claudeWrite('src/free.ts')
   assert.equal(decision(other), undefined, other.stdout)
+})
+
+test("file-overlap with another machine's worktree names it by its #target and machine", async () => {
+  await using p = await project()
+  const worktree = realpathSync(p.repo.path)
+  const db = openDatabaseFile(p.database)
+  try {
+    db.transaction(() => {
+      writeWorktreeState(db, {
+        machine: 'm_0b0b0b0b0b0b0b0b',
+        path: '/home/bob/app-lane',
+        status: 'present',
+        target: 'app-lane',
+        branch: 'lane/bob',
+        head: 'a'.repeat(40),
+        base: 'b'.repeat(40),
+        lastCommitAt: 1,
+        uncommitted: 1,
+        changes: [{ path: 'src/a.ts', ranges: [[1, 1]] }],
+        truncated: false,
+        updatedAt: 1,
+        change: 1,
+        digest: 'd',
+      })
+      replaceOverlaps(db, [
+        {
+          worktree,
+          path: 'src/a.ts',
+          otherWorktree: 'm_0b0b0b0b0b0b0b0b:/home/bob/app-lane',
+          otherBranch: 'lane/bob',
+          conflicted: true,
+          computedAt: 1,
+        },
+      ])
+    })()
+  } finally {
+    db.close()
+  }
+  await p.rule('file-overlap', 'refuse')
+  const denied = await p.claudeWrite()
+  assert.equal(decision(denied), 'deny', denied.stdout)
+  assert.match(
+    reason(denied),
+    /src\/a\.ts is also changed in #app-lane \(\/home\/bob\/app-lane on machine m_0b0b0b0b0b0b0b0b\) \(branch lane\/bob\)/,
+  )
 })
 
 test('a store without the room tables, or with an unreadable room group, fails the rules open and keeps leases', async () => {

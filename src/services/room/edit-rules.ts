@@ -1,9 +1,11 @@
 import { resolve, sep } from 'node:path'
+import { remoteWorktreeName } from '../../core/room/cross-machine-overlap.ts'
 import { decideEditRules, type EditRulesOutcome, type OverlapSeen } from '../../core/room/edit-rules.ts'
 import { roomOptions } from '../../core/room/settings.ts'
 import type { Db } from '../../store/database.ts'
 import { overlapsAt } from '../../store/room/overlap-table.ts'
 import { readPresence } from '../../store/room/presence-table.ts'
+import { readWorktreeStates } from '../../store/room/worktree-state-table.ts'
 import { readOptionGroup } from '../options/option-store.ts'
 
 /** One edited file: the worktree it lies in and its repository-relative path. */
@@ -38,7 +40,7 @@ export function checkRoomRules(db: Db, check: RoomEditCheck, now: number): EditR
       oneActorPerWorktree: settings.oneActorPerWorktree,
       fileOverlap: settings.fileOverlap,
       sessions,
-      overlaps,
+      overlaps: namedForPeople(db, overlaps),
     },
     { vendor: check.vendor, sessionId: check.sessionId, worktree: check.worktree },
     now,
@@ -57,4 +59,25 @@ export function worktreeOf(file: string, cwd: string, worktrees: readonly string
       found = root
   }
   return found
+}
+
+/**
+ * Another machine's worktree is `<machine>:<path>` in the overlap table; an agent told "no" is
+ * better told `#target (path on machine m_…)`, as its state names it. Read only when there is a
+ * collision to describe.
+ */
+function namedForPeople(db: Db, overlaps: readonly OverlapSeen[]): OverlapSeen[] {
+  if (!overlaps.some((overlap) => !overlap.otherWorktree.startsWith('/'))) return [...overlaps]
+  const names = new Map(
+    readWorktreeStates(db).map((state) => [
+      remoteWorktreeName(state.machine, state.path),
+      state.target === null
+        ? `${state.path} on machine ${state.machine}`
+        : `#${state.target} (${state.path} on machine ${state.machine})`,
+    ]),
+  )
+  return overlaps.map((overlap) => ({
+    ...overlap,
+    otherWorktree: names.get(overlap.otherWorktree) ?? overlap.otherWorktree,
+  }))
 }
