@@ -86,11 +86,15 @@ test('two machines edit neighbouring lines uncommitted: one conflict thread on b
   assert.deepEqual(readyThreads(b), readyThreads(a))
   assert.equal(threadA?.title, 'Merge conflict: src/shared.ts')
   assert.equal(threadA?.status, 'open')
-  const overlapOnB = query<{ other_worktree: string; conflicted: number }>(
-    b,
-    "SELECT other_worktree, conflicted FROM overlap WHERE path = 'src/shared.ts'",
-  )
-  assert.equal(overlapOnB.length, 1)
+  // The thread may reach B (opened by the machine that sorts first) before B's own round has
+  // drawn the picture; B's round starts as A's state arrives, so its row follows within a round.
+  const overlapRows = () =>
+    query<{ other_worktree: string; conflicted: number }>(
+      b,
+      "SELECT other_worktree, conflicted FROM overlap WHERE path = 'src/shared.ts'",
+    )
+  await eventually(() => overlapRows().length === 1, 30_000, "B's overlap row for A's lane")
+  const overlapOnB = overlapRows()
   assert.match(overlapOnB[0]?.other_worktree ?? '', /^m_[^:]+:.*lane-a$/)
   assert.equal(overlapOnB[0]?.conflicted, 1)
   assert.equal(git(laneA, 'status', '--porcelain').includes('src/shared.ts'), true, 'nobody committed')

@@ -174,3 +174,35 @@ test('a conflict set the room refuses (a secret in a path) is skipped with its r
     ['Merge conflict: src/shared.ts'],
   )
 })
+
+test('a nudge starts the next round at once, even one that arrives while a round runs', async () => {
+  await using w = await world()
+  const file = join(w.repo.path, '..', 'nudge.db')
+  let rounds = 0
+  const service = new OverlapService({
+    openDb: () => openDatabaseFile(file),
+    cwd: w.repo.path,
+    commonDir: realpathSync(join(w.repo.path, '.git')),
+    machine: 'm_0000000000000000',
+    human: 'asha@example.com',
+    clock: w.clock,
+    random: systemRandom,
+    log: silentLogger,
+    // An hour between rounds: only the nudges can start the second and third.
+    intervalMs: 3_600_000,
+    onRound: () => {
+      rounds += 1
+      // Nudged during the first round (as a state arriving mid-round would): the second follows.
+      if (rounds === 1) service.nudge()
+      else if (rounds === 3) void service.stop()
+    },
+  })
+  const running = service.run()
+  for (let waited = 0; rounds < 2 && waited < 20_000; waited += 50)
+    await new Promise((r) => setTimeout(r, 50))
+  assert.equal(rounds, 2, 'the nudge during the first round was kept')
+  // Now asleep for an hour: a nudge wakes it.
+  service.nudge()
+  await running
+  assert.equal(rounds, 3)
+})

@@ -52,6 +52,7 @@ export class OverlapService implements Service {
   readonly #stop = new AbortController()
   readonly #nap = new NudgeableSleep()
   #running: Promise<void> | null = null
+  #nudged = false
   #lastFailure: string | null = null
   #lastConflicted = 0
   /** Worktree base changes by commits, kept across rounds: an unchanged worktree costs no git. */
@@ -67,6 +68,15 @@ export class OverlapService implements Service {
     return this.#running
   }
 
+  /**
+   * Starts the next round now rather than at the end of the wait (another machine's state came).
+   * A nudge during a round is kept: that round may have read the states before the news arrived.
+   */
+  nudge(): void {
+    this.#nudged = true
+    this.#nap.nudge()
+  }
+
   async stop(): Promise<void> {
     this.#stop.abort()
     this.#nap.nudge()
@@ -77,8 +87,10 @@ export class OverlapService implements Service {
     const db = this.#options.openDb()
     try {
       while (!this.#stop.signal.aborted) {
+        this.#nudged = false
         await this.#round(db)
-        await this.#nap.sleep(this.#options.intervalMs ?? overlapIntervalMs, this.#stop.signal)
+        if (!this.#nudged)
+          await this.#nap.sleep(this.#options.intervalMs ?? overlapIntervalMs, this.#stop.signal)
       }
     } finally {
       db.close()

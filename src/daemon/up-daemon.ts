@@ -59,13 +59,29 @@ export async function runUp(options: UpOptions): Promise<void> {
     const log = options.log.child({ component: 'daemon', project: project.repo.projectId })
     const { sangamHome } = options.env
     const { projectId } = project.repo
+    const overlap = new OverlapService({
+      openDb: () => openProjectDatabase(sangamHome, projectId),
+      cwd: project.repo.root,
+      commonDir: project.repo.commonDir,
+      machine: loadMachineId(sangamHome),
+      human: project.human,
+      clock: options.clock,
+      random: systemRandom,
+      log,
+      onStatus: options.onStatus,
+      onShared: () => sync.nudge(),
+    })
     const sync = new SyncService({
       projectDir: projectDir(sangamHome, projectId),
       openDb: () => openProjectDatabase(sangamHome, projectId),
       human: project.human,
       clock: options.clock,
       log,
-      onStatus: options.onStatus,
+      onStatus: (status) => {
+        options.onStatus(status)
+        // Another machine's worktree changed: redraw the overlap picture now, not in 15 s.
+        if (status.type === 'sync-applied' && status.worktreeStates > 0) overlap.nudge()
+      },
     })
     const services: Service[] = [
       new CaptureTailer({
@@ -80,18 +96,7 @@ export async function runUp(options: UpOptions): Promise<void> {
         },
       }),
       sync,
-      new OverlapService({
-        openDb: () => openProjectDatabase(sangamHome, projectId),
-        cwd: project.repo.root,
-        commonDir: project.repo.commonDir,
-        machine: loadMachineId(sangamHome),
-        human: project.human,
-        clock: options.clock,
-        random: systemRandom,
-        log,
-        onStatus: options.onStatus,
-        onShared: () => sync.nudge(),
-      }),
+      overlap,
     ]
     options.onStatus({
       type: 'started',

@@ -40,6 +40,8 @@ export type SyncStatus =
       readonly type: 'sync-applied'
       readonly records: number
       readonly events: number
+      /** Other machines' worktree states among them: the daemon redraws its overlap picture. */
+      readonly worktreeStates: number
       readonly cursor: number
     }
   /** The server could not be reached or the connection dropped; the daemon tries again. */
@@ -224,6 +226,7 @@ export class Replicator {
         type: 'sync-applied',
         records: outcome.applied,
         events: outcome.events,
+        worktreeStates: outcome.worktreeStates,
         cursor: outcome.cursor,
       })
     }

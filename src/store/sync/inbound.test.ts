@@ -83,6 +83,7 @@ test("a teammate's events become searchable, with their session and a thread-abl
     events: 2,
     leaseChanges: 0,
     roomRecords: 0,
+    worktreeStates: 0,
     stale: 0,
     gapAfter: null,
     cursor: 2,

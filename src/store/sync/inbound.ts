@@ -62,7 +62,7 @@ export class RecordApplier {
     }
     for (const { applier } of this.#appliers.values()) applier.begin?.()
     const plan = planApply(state.cursor, records)
-    const counts: ApplyCounts = { events: 0, leaseChanges: 0, roomRecords: 0 }
+    const counts: ApplyCounts = { events: 0, leaseChanges: 0, roomRecords: 0, worktreeStates: 0 }
     for (const record of plan.apply) {
       const opened = this.#appliers.get(record.type)
       if (opened === undefined) {

@@ -8,6 +8,8 @@ export interface ApplyCounts {
   leaseChanges: number
   /** Room records (presence, messages, threads, options) that changed the replica. */
   roomRecords: number
+  /** Other machines' worktree states that changed the replica (the overlap picture is stale). */
+  worktreeStates: number
 }
 
 /** One record type's applier, opened on a replica: prepared once, used for every batch. */

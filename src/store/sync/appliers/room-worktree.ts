@@ -7,7 +7,7 @@ import type { RecordTypeApplier } from './applier.ts'
  */
 export const roomWorktreeApplier: RecordTypeApplier<'room.worktree'> = {
   type: 'room.worktree',
-  counts: 'roomRecords',
+  counts: 'worktreeStates',
   open: (db) => ({
     apply(record) {
       const change = Number(record.id.slice(record.id.lastIndexOf(':') + 1))
