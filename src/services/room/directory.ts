@@ -5,7 +5,7 @@ import { worktreeTargets } from '../../core/room/worktree-targets.ts'
 import { headBranch } from '../../git/git-layout.ts'
 import type { Db } from '../../store/db.ts'
 import { readPresence } from '../../store/room/presence-table.ts'
-import { readWorktreeStates } from '../../store/room/worktree-state-table.ts'
+import { readWorktreePlaces } from '../../store/room/worktree-state-table.ts'
 
 /** Where the directory's facts come from besides the presence table. */
 export interface DirectorySources {
@@ -61,7 +61,7 @@ export function loadDirectory(db: Db, sources: DirectorySources): RoomDirectory 
   )
   const seen = new Set(places.map((place) => `${place.machine}\0${place.path}`))
   // Other machines' worktrees their daemons shared (room.worktree): the branch they saw last.
-  for (const state of readWorktreeStates(db)) {
+  for (const state of readWorktreePlaces(db)) {
     if (state.machine === sources.machine || state.status !== 'present') continue
     seen.add(`${state.machine}\0${state.path}`)
     places.push({ path: state.path, machine: state.machine, branch: state.branch })

@@ -5,7 +5,7 @@ import { roomOptions } from '../../core/room/settings.ts'
 import type { Db } from '../../store/database.ts'
 import { overlapsAt } from '../../store/room/overlap-table.ts'
 import { readPresence } from '../../store/room/presence-table.ts'
-import { readWorktreeStates } from '../../store/room/worktree-state-table.ts'
+import { readWorktreePlaces } from '../../store/room/worktree-state-table.ts'
 import { readOptionGroup } from '../options/option-store.ts'
 
 /** One edited file: the worktree it lies in and its repository-relative path. */
@@ -69,7 +69,7 @@ export function worktreeOf(file: string, cwd: string, worktrees: readonly string
 function namedForPeople(db: Db, overlaps: readonly OverlapSeen[]): OverlapSeen[] {
   if (!overlaps.some((overlap) => !overlap.otherWorktree.startsWith('/'))) return [...overlaps]
   const names = new Map(
-    readWorktreeStates(db).map((state) => [
+    readWorktreePlaces(db).map((state) => [
       remoteWorktreeName(state.machine, state.path),
       state.target === null
         ? `${state.path} on machine ${state.machine}`

@@ -1,5 +1,6 @@
 import { describeActor } from '../../core/leases/actor.ts'
 import { type Alert, deriveAlerts } from '../../core/room/alerts.ts'
+import type { RoomDirectory } from '../../core/room/directory.ts'
 import { isRuleName, type RuleName } from '../../core/room/rule-catalog.ts'
 import { roomOptions } from '../../core/room/settings.ts'
 import type { Rung } from '../../protocol/rules/rung.ts'
@@ -8,7 +9,6 @@ import { hasLeaseTables, readLeaseLog } from '../../store/leases/lease-table.ts'
 import { readOverlaps } from '../../store/room/overlap-table.ts'
 import { readPresence } from '../../store/room/presence-table.ts'
 import { readOptionGroup } from '../options/option-store.ts'
-import { loadDirectory } from './directory.ts'
 import { listRules } from './rules.ts'
 
 /**
@@ -24,12 +24,8 @@ const ruleAlertWindowMs = 24 * 60 * 60 * 1000
  * session's context: no git (a worktree's age is unknown, so `stale-worktrees` is left to
  * `alerts`), no threads or handoffs (the room's messages already reach their addressees).
  */
-export function loadLoudRuleAlerts(
-  db: Db,
-  input: { readonly machine: string; readonly worktrees: readonly string[]; readonly now: number },
-): Alert[] {
-  const rules = ruleFacts(db, input.now, ruleAlertWindowMs)
-  const directory = loadDirectory(db, { machine: input.machine, worktrees: input.worktrees })
+export function loadLoudRuleAlerts(db: Db, directory: RoomDirectory, now: number): Alert[] {
+  const rules = ruleFacts(db, now, ruleAlertWindowMs)
   const worktrees = directory.worktrees.map((worktree) => ({
     path: worktree.path,
     target: worktree.target,
@@ -37,7 +33,7 @@ export function loadLoudRuleAlerts(
     ageDays: null,
     missing: false,
   }))
-  return deriveAlerts({ ...rules, worktrees, threads: [], handoffs: [] }, input.now).filter(
+  return deriveAlerts({ ...rules, worktrees, threads: [], handoffs: [] }, now).filter(
     (alert) => alert.severity !== 'warning' && isRuleName(alert.type),
   )
 }

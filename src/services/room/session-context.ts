@@ -60,7 +60,7 @@ export function takeSessionContext(db: Db, input: SessionContextInput): PendingC
     })
     const shownBefore = shownAlertIds(db, input.vendor, input.sessionId)
     const alerts = alertContext(
-      loadLoudRuleAlerts(db, input).filter((alert) => !shownBefore.has(alert.id)),
+      loadLoudRuleAlerts(db, directory, input.now).filter((alert) => !shownBefore.has(alert.id)),
       Math.floor(input.budget * alertShare),
     )
     if (alerts.shown.length > 0)

@@ -2,7 +2,7 @@ import type { RoomDirectory } from '../../core/room/directory.ts'
 import { worktreeStatuses } from '../../git/worktree-status.ts'
 import type { Db } from '../../store/db.ts'
 import { readPresence } from '../../store/room/presence-table.ts'
-import { readWorktreeStates, type WorktreeStateRow } from '../../store/room/worktree-state-table.ts'
+import { readWorktreePlaces, type WorktreePlace } from '../../store/room/worktree-state-table.ts'
 import { loadDirectory } from './directory.ts'
 
 export interface TargetAgent {
@@ -60,14 +60,14 @@ export function loadTargets(db: Db, input: TargetsInput): Targets {
     liveClaudeSessions:
       idleClaude && input.liveClaudeSessions !== undefined ? input.liveClaudeSessions() : null,
   })
-  const shared = new Map(readWorktreeStates(db).map((state) => [`${state.machine}\0${state.path}`, state]))
+  const shared = new Map(readWorktreePlaces(db).map((state) => [`${state.machine}\0${state.path}`, state]))
   return targetsOf(directory, input, shared)
 }
 
 function targetsOf(
   directory: RoomDirectory,
   input: TargetsInput,
-  shared: ReadonlyMap<string, WorktreeStateRow>,
+  shared: ReadonlyMap<string, WorktreePlace>,
 ): Targets {
   const local = directory.worktrees.filter((worktree) => worktree.machine === input.machine)
   const statuses = new Map(worktreeStatuses(local.map((worktree) => worktree.path)).map((s) => [s.path, s]))

@@ -6,6 +6,7 @@ import { openDatabaseFile } from '../database.ts'
 import {
   applyWorktreeState,
   readMachineWorktreeStates,
+  readWorktreePlaces,
   readWorktreeState,
   type WorktreeStateRow,
 } from './worktree-state-table.ts'
@@ -37,5 +38,22 @@ test('the newest state per machine and path wins, whatever order the records com
   assert.equal(row?.uncommitted, 3)
   assert.deepEqual(row?.changes, [{ path: 'src/a.ts', ranges: [[3, 4]] }])
   assert.equal(readMachineWorktreeStates(db, 'm_a').length, 0)
+  db.close()
+})
+
+test('the places of the worktrees come without their change lists', () => {
+  const db = openDatabaseFile(join(tmpDir().path, 'sangam.db'))
+  applyWorktreeState(db, state(20, 2, 7))
+  assert.deepEqual(readWorktreePlaces(db), [
+    {
+      machine: 'm_b',
+      path: '/work/lane',
+      status: 'present',
+      target: 'lane',
+      branch: 'lane',
+      lastCommitAt: 5,
+      uncommitted: 7,
+    },
+  ])
   db.close()
 })

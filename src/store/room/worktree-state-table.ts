@@ -76,6 +76,31 @@ export function readWorktreeStates(db: Db): WorktreeStateRow[] {
   return rows.map(fromRow)
 }
 
+/** Where a worktree is and what it is called, without its change list. */
+export interface WorktreePlace {
+  readonly machine: string
+  readonly path: string
+  readonly status: 'present' | 'missing'
+  readonly target: string | null
+  readonly branch: string | null
+  readonly lastCommitAt: number | null
+  readonly uncommitted: number | null
+}
+
+/**
+ * Every worktree state without its change list, by machine and path: the directory (read by
+ * every room command and by the hooks) and `targets` need these columns only, not the change
+ * lists of up to 500 paths each.
+ */
+export function readWorktreePlaces(db: Db): WorktreePlace[] {
+  return db
+    .prepare(
+      /*sql*/ `SELECT machine, path, status, target, branch, last_commit_at AS lastCommitAt, uncommitted
+               FROM worktree_state ORDER BY machine, path`,
+    )
+    .all() as WorktreePlace[]
+}
+
 /** One machine's worktree states, by path. */
 export function readMachineWorktreeStates(db: Db, machine: string): WorktreeStateRow[] {
   const rows = db
