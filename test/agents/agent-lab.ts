@@ -7,6 +7,7 @@ import { type AgentClis, agentClisDir, agentClisIn } from './agent-clis.ts'
 import { type ClaudeStep, type FakeAnthropic, startFakeAnthropic } from './fake-anthropic.ts'
 import { type CodexStep, type FakeOpenAi, startFakeOpenAi } from './fake-openai.ts'
 import { isIsolated } from './network-namespace.ts'
+import type { Script } from './user-turns.ts'
 
 /**
  * One scenario's world: a scratch HOME (with its own Claude config dir, Codex home and sangam
@@ -27,10 +28,13 @@ export interface AgentLab extends AsyncDisposable {
   sangamJson<T>(args: readonly string[], extraEnv?: Record<string, string>): Promise<T>
   /** What the hooks last recorded (their heartbeats), for failure messages. */
   heartbeats(): string
-  /** One prompt in print mode; `resume` continues that session (a second prompt of it). */
-  claude(prompt: string, steps: readonly ClaudeStep[], resume?: string): Promise<AgentRun>
+  /**
+   * One prompt in print mode; `resume` continues that session (a second prompt of it). `steps`
+   * replaces the fake server's script; undefined keeps the one set (say, per turn) before.
+   */
+  claude(prompt: string, steps: Script<ClaudeStep> | undefined, resume?: string): Promise<AgentRun>
   /** One prompt of `codex exec`; `resume` continues that thread (`codex exec resume <id>`). */
-  codex(prompt: string, steps: readonly CodexStep[], resume?: string): Promise<AgentRun>
+  codex(prompt: string, steps: Script<CodexStep> | undefined, resume?: string): Promise<AgentRun>
 }
 
 export interface AgentRun {
@@ -75,7 +79,7 @@ export async function openAgentLab(): Promise<AgentLab> {
       return files.join('\n')
     },
     async claude(prompt, steps, resume) {
-      anthropic.script(steps)
+      if (steps !== undefined) anthropic.script(steps)
       const args = [
         ...(resume === undefined ? [] : ['--resume', resume]),
         '-p',
@@ -96,7 +100,7 @@ export async function openAgentLab(): Promise<AgentLab> {
       return { ...run, sessionId, transcript }
     },
     async codex(prompt, steps, resume) {
-      openai.script(steps)
+      if (steps !== undefined) openai.script(steps)
       // `exec resume` takes only some of exec's flags; the rest go before the subcommand.
       const flags = ['--sandbox', 'workspace-write', '--skip-git-repo-check']
       const args =

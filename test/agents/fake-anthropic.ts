@@ -1,57 +1,90 @@
 import type { ServerResponse } from 'node:http'
-import { type FakeModelServer, sendEvent, startFakeModelServer } from './fake-model-server.ts'
+import { type FakeModelServer, headerValue, sendEvent, startFakeModelServer } from './fake-model-server.ts'
+import { locate, perTurn, type Script, stepFor, type TurnPosition } from './user-turns.ts'
 
 /**
  * A fake Anthropic Messages API for the real Claude Code CLI: `POST /v1/messages` answered as a
- * stream of server-sent events from a script. The reply to a turn of the agent loop is the step
- * whose index is the number of assistant messages already in the request (Claude resends the whole
- * conversation every turn), so one prompt walks the script in order.
+ * stream of server-sent events from a script. Claude resends the whole conversation every turn, so
+ * the server finds the request's user turn (a user message with text of its own, not a tool
+ * result; `<system-reminder>` blocks are the CLI's, not the prompt) and answers with that turn's
+ * step whose index is the number of assistant messages since that prompt: each prompt of a
+ * session (the first, a resume, a Stop hook's hand-over) walks its script from the start.
  */
 export type ClaudeStep =
   | { readonly tool: string; readonly input: Readonly<Record<string, unknown>> }
   | { readonly text: string }
 
 export interface FakeAnthropic extends FakeModelServer {
-  /** Sets the replies for the sessions that follow. */
-  script(steps: readonly ClaudeStep[]): void
+  /** Sets the replies for the turns that follow: one list for every turn, or a choice per turn. */
+  script(script: Script<ClaudeStep>): void
+  /** User turn `n` of a session walks `turns[n]` (the last list for every later turn). */
+  scriptTurns(turns: readonly (readonly ClaudeStep[])[]): void
 }
 
 export async function startFakeAnthropic(): Promise<FakeAnthropic> {
-  let steps: readonly ClaudeStep[] = [{ text: 'Done.' }]
+  let current: Script<ClaudeStep> = [{ text: 'Done.' }]
   let counter = 0
   const id = (prefix: string): string => `${prefix}_fake${(counter++).toString(36).padStart(6, '0')}`
-  const server = await startFakeModelServer(({ method, path, body }, response) => {
+  const server = await startFakeModelServer(({ method, path, body, headers }, response) => {
     if (method === 'POST' && path.endsWith('/v1/messages/count_tokens')) {
       response.writeHead(200, { 'content-type': 'application/json' })
       response.end(JSON.stringify({ input_tokens: 100 }))
-      return 'other'
+      return { kind: 'other' }
     }
     if (method !== 'POST' || !path.endsWith('/v1/messages')) {
       response.writeHead(404, { 'content-type': 'application/json' })
       response.end(
         JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `no route ${path}` } }),
       )
-      return 'other'
+      return { kind: 'other' }
     }
-    const main = isMainLoop(body)
-    const assistantTurns = messagesOf(body).filter((message) => message.role === 'assistant').length
-    const step = main
-      ? (steps[Math.min(assistantTurns, steps.length - 1)] ?? { text: 'Done.' })
-      : { text: 'Scripted session' }
-    stream(response, step, id)
-    return main ? 'main' : 'side'
+    if (!isMainLoop(body)) {
+      stream(response, { text: 'Scripted session' }, id)
+      return { kind: 'side' }
+    }
+    const turn = positionOf(body, headerValue(headers, 'x-claude-code-session-id'))
+    stream(response, stepFor(current, turn, { text: 'Done.' }), id)
+    return { kind: 'main', turn }
   })
   return {
     ...server,
     script(next) {
-      steps = next
+      current = next
+    },
+    scriptTurns(turns) {
+      current = perTurn(turns)
     },
   }
 }
 
-function messagesOf(body: unknown): { role?: unknown }[] {
+interface Message {
+  readonly role?: unknown
+  readonly content?: unknown
+}
+
+function positionOf(body: unknown, sessionId: string | null): TurnPosition {
   const messages = (body as { messages?: unknown } | null)?.messages
-  return Array.isArray(messages) ? (messages as { role?: unknown }[]) : []
+  const list = Array.isArray(messages) ? (messages as Message[]) : []
+  return locate(
+    list,
+    sessionId,
+    (message) => message.role === 'user' && promptOf(message) !== null,
+    (message) => promptOf(message) ?? '',
+    (message) => message.role === 'assistant',
+  )
+}
+
+/** A user message's own text, or null for a tool result or a message only of the CLI's reminders. */
+function promptOf(message: Message): string | null {
+  if (typeof message.content === 'string') return message.content
+  if (!Array.isArray(message.content)) return null
+  const blocks = message.content as { type?: unknown; text?: unknown }[]
+  if (blocks.some((block) => block.type === 'tool_result')) return null
+  const texts = blocks
+    .filter((block) => block.type === 'text' && typeof block.text === 'string')
+    .map((block) => block.text as string)
+    .filter((text) => !text.trimStart().startsWith('<system-reminder>'))
+  return texts.length === 0 ? null : texts.join('\n')
 }
 
 /** A turn of the agent loop offers the file and shell tools; title and probe requests do not. */

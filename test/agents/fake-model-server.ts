@@ -1,11 +1,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { gunzipSync } from 'node:zlib'
+import { distinctTurns, type TurnPosition, type UserTurn } from './user-turns.ts'
 
 /**
  * The HTTP plumbing shared by the fake Anthropic and OpenAI servers: listen on 127.0.0.1, read
  * and log every request body, and hand it to the protocol's responder. The log is what scenarios
- * assert on (for example, that the SessionStart brief reached the model's first request).
+ * assert on (for example, that the SessionStart brief reached the model's first request), and
+ * each main-loop request is placed in its conversation (which user turn, what its prompt said), so
+ * a scenario can assert that a message reached the model as a prompt exactly once.
  */
 export interface LoggedRequest {
   readonly method: string
@@ -13,16 +16,32 @@ export interface LoggedRequest {
   readonly body: unknown
   /** `main`: a turn of the agent loop; `side`: anything else the CLI asked (titles, probes). */
   readonly kind: 'main' | 'side' | 'other'
+  /** For a main-loop request: its session, user turn, that turn's prompt and the step answered. */
+  readonly turn: TurnPosition | null
+}
+
+export interface Answered {
+  readonly kind: LoggedRequest['kind']
+  readonly turn?: TurnPosition
 }
 
 export type Responder = (
-  request: { method: string; path: string; body: unknown },
+  request: {
+    method: string
+    path: string
+    body: unknown
+    headers: Readonly<Record<string, string | string[] | undefined>>
+  },
   response: ServerResponse,
-) => LoggedRequest['kind']
+) => Answered
 
 export interface FakeModelServer extends AsyncDisposable {
   readonly baseUrl: string
   readonly requests: readonly LoggedRequest[]
+  /** Every user turn the model was asked to answer, once each, in order of arrival. */
+  turns(): UserTurn[]
+  /** The user turns whose prompt contains `needle` (a message delivered once is one entry). */
+  promptsWith(needle: string): UserTurn[]
   close(): Promise<void>
 }
 
@@ -33,8 +52,8 @@ export function startFakeModelServer(respond: Responder): Promise<FakeModelServe
       (body) => {
         const path = (request.url ?? '/').split('?')[0] ?? '/'
         const method = request.method ?? 'GET'
-        const kind = respond({ method, path, body }, response)
-        requests.push({ method, path, body, kind })
+        const answered = respond({ method, path, body, headers: request.headers }, response)
+        requests.push({ method, path, body, kind: answered.kind, turn: answered.turn ?? null })
       },
       (error: Error) => {
         response.writeHead(400, { 'content-type': 'application/json' })
@@ -50,9 +69,26 @@ export function startFakeModelServer(respond: Responder): Promise<FakeModelServe
           server.closeAllConnections()
           server.close(() => done())
         })
-      resolve({ baseUrl: `http://127.0.0.1:${port}`, requests, close, [Symbol.asyncDispose]: close })
+      const turns = (): UserTurn[] => distinctTurns(requests.map((request) => request.turn))
+      resolve({
+        baseUrl: `http://127.0.0.1:${port}`,
+        requests,
+        turns,
+        promptsWith: (needle) => turns().filter((turn) => turn.prompt.includes(needle)),
+        close,
+        [Symbol.asyncDispose]: close,
+      })
     })
   })
+}
+
+/** A header's single value, or null. */
+export function headerValue(
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+  name: string,
+): string | null {
+  const value = headers[name]
+  return typeof value === 'string' && value !== '' ? value : null
 }
 
 /** Writes one server-sent event. */

@@ -1,54 +1,91 @@
 import type { ServerResponse } from 'node:http'
-import { type FakeModelServer, sendEvent, startFakeModelServer } from './fake-model-server.ts'
+import { type FakeModelServer, headerValue, sendEvent, startFakeModelServer } from './fake-model-server.ts'
+import { locate, perTurn, type Script, stepFor, type TurnPosition } from './user-turns.ts'
 
 /**
  * A fake OpenAI Responses API for the real Codex CLI: `POST /v1/responses` answered as a stream of
- * server-sent events from a script. The reply to a turn is the step whose index is the number of
- * tool calls already in the request's `input` (Codex resends the whole history every turn).
+ * server-sent events from a script. Codex resends the whole history in `input` every turn, so the
+ * server finds the request's user turn (the last `user` message that is a prompt, not the
+ * environment context or instructions Codex adds in that role) and answers with that turn's step
+ * whose index is the number of tool calls since it: each prompt of a thread (the first, a resume,
+ * a wake in place, a queued message, a Stop hook's hand-over) walks its script from the start.
  */
 export type CodexStep = { readonly patch: string } | { readonly shell: string } | { readonly text: string }
 
 export interface FakeOpenAi extends FakeModelServer {
-  script(steps: readonly CodexStep[]): void
+  /** Sets the replies for the turns that follow: one list for every turn, or a choice per turn. */
+  script(script: Script<CodexStep>): void
+  /** User turn `n` of a thread walks `turns[n]` (the last list for every later turn). */
+  scriptTurns(turns: readonly (readonly CodexStep[])[]): void
 }
 
 const callTypes = new Set(['function_call', 'custom_tool_call', 'local_shell_call'])
 const shellTools = new Set(['exec_command', 'shell', 'shell_command'])
 
 export async function startFakeOpenAi(): Promise<FakeOpenAi> {
-  let steps: readonly CodexStep[] = [{ text: 'Done.' }]
+  let current: Script<CodexStep> = [{ text: 'Done.' }]
   let counter = 0
   const id = (prefix: string): string => `${prefix}_fake${(counter++).toString(36).padStart(6, '0')}`
-  const server = await startFakeModelServer(({ method, path, body }, response) => {
+  const server = await startFakeModelServer(({ method, path, body, headers }, response) => {
     if (method === 'GET' && path.endsWith('/models')) {
       response.writeHead(200, { 'content-type': 'application/json' })
       response.end(JSON.stringify({ object: 'list', data: [] }))
-      return 'other'
+      return { kind: 'other' }
     }
     if (method !== 'POST' || !path.endsWith('/responses')) {
       response.writeHead(404, { 'content-type': 'application/json' })
       response.end(JSON.stringify({ error: { message: `no route ${path}`, type: 'not_found' } }))
-      return 'other'
+      return { kind: 'other' }
     }
-    const main = isMainLoop(body)
-    const done = inputOf(body).filter((item) => callTypes.has(item.type as string)).length
-    const step = main
-      ? (steps[Math.min(done, steps.length - 1)] ?? { text: 'Done.' })
-      : { text: 'Scripted session' }
-    stream(response, itemFor(step, id), id)
-    return main ? 'main' : 'side'
+    if (!isMainLoop(body)) {
+      stream(response, itemFor({ text: 'Scripted session' }, id), id)
+      return { kind: 'side' }
+    }
+    const sessionId = headerValue(headers, 'thread-id') ?? headerValue(headers, 'session-id')
+    const turn = positionOf(body, sessionId)
+    stream(response, itemFor(stepFor(current, turn, { text: 'Done.' }), id), id)
+    return { kind: 'main', turn }
   })
   return {
     ...server,
     script(next) {
-      steps = next
+      current = next
+    },
+    scriptTurns(turns) {
+      current = perTurn(turns)
     },
   }
 }
 
-function inputOf(body: unknown): { type?: unknown }[] {
+interface InputItem {
+  readonly type?: unknown
+  readonly role?: unknown
+  readonly content?: unknown
+}
+
+function positionOf(body: unknown, sessionId: string | null): TurnPosition {
   const input = (body as { input?: unknown } | null)?.input
-  return Array.isArray(input) ? (input as { type?: unknown }[]) : []
+  const items = Array.isArray(input) ? (input as InputItem[]) : []
+  return locate(
+    items,
+    sessionId,
+    (item) => promptOf(item) !== null,
+    (item) => promptOf(item) ?? '',
+    (item) => callTypes.has(item.type as string),
+  )
+}
+
+/** Text Codex sends in the user role that is not a prompt: the environment, the instructions. */
+const contextText = /^\s*(<environment_context>|<user_instructions>|# AGENTS\.md instructions)/
+
+/** A user prompt's text, or null for any other item. */
+function promptOf(item: InputItem): string | null {
+  if (item.type !== 'message' || item.role !== 'user' || !Array.isArray(item.content)) return null
+  const texts = (item.content as { type?: unknown; text?: unknown }[])
+    .filter((part) => part.type === 'input_text' && typeof part.text === 'string')
+    .map((part) => part.text as string)
+  if (texts.length === 0 || texts.every((text) => contextText.test(text))) return null
+  return texts.join('\n')
 }
 
 /** Turns of the agent loop offer the shell tool; the TUI's title request offers only apply_patch. */
