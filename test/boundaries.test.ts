@@ -76,6 +76,8 @@ const features: Record<string, Record<string, readonly string[]>> = {
     // brief-sections.ts composes the brief from every feature's sections.
     '': ['memory', 'leases', 'sync'],
     capture: [],
+    // Delivery reads the room (sessions, messages, presence) and its options.
+    delivery: ['options', 'room'],
     // The lease section plugs into the brief (memory/brief-section-source.ts); lease settings are options.
     leases: ['memory', 'options'],
     memory: [],
