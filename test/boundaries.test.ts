@@ -45,7 +45,9 @@ const features: Record<string, Record<string, readonly string[]>> = {
   },
   core: {
     // option-catalog.ts lists every feature's project options.
-    '': ['leases', 'options', 'room', 'sync'],
+    '': ['delivery', 'leases', 'options', 'room', 'sync'],
+    // Delivery's words and decisions; its options are part of the room's group.
+    delivery: [],
     // The lease lines of the brief are a brief section; lease settings are project options.
     leases: ['memory', 'options'],
     memory: [],
@@ -53,15 +55,17 @@ const features: Record<string, Record<string, readonly string[]>> = {
     // The room's rules read presence and worktrees; its rungs are project options; a message with a
     // secret in it is refused by the scrubber's verdict. The rule catalog maps lease-collision onto
     // the lease group's auto-lease option.
-    room: ['leases', 'options', 'secrets'],
+    room: ['delivery', 'leases', 'options', 'secrets'],
     secrets: [],
     sync: ['options'],
   },
   config: {},
   store: {
     // migrations.ts lists every feature's tables.
-    '': ['capture', 'leases', 'memory', 'room', 'sync'],
+    '': ['capture', 'delivery', 'leases', 'memory', 'room', 'sync'],
     capture: ['memory'],
+    // The ledger's guards read the room's messages, presence and context cursors.
+    delivery: ['room'],
     leases: [],
     memory: [],
     room: [],

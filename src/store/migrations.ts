@@ -3,6 +3,7 @@ import type { Clock } from '../shared/clock.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import { addThreadOrdinals, createSourceFileTable } from './capture/source-file-table.ts'
 import { createUnknownShapeTable } from './capture/unknown-shape-table.ts'
+import { createDeliveryTables } from './delivery/delivery-tables.ts'
 import { addLeasePatternRegex, createLeaseTables } from './leases/lease-table.ts'
 import { createBriefCursorTable } from './memory/brief-cursor-table.ts'
 import { createEventTable } from './memory/event-table.ts'
@@ -62,6 +63,7 @@ export const migrations: readonly Migration[] = [
   { version: 12, name: 'room context cursor', sql: createContextCursorTable },
   { version: 13, name: 'room context alerts', sql: createContextAlertTable },
   { version: 14, name: 'room worktree states', sql: createWorktreeStateTable },
+  { version: 15, name: 'delivery ledger and turns', sql: createDeliveryTables },
 ]
 
 export const schemaVersion = migrations.reduce((max, step) => Math.max(max, step.version), 0)

@@ -1,6 +1,17 @@
 import type { Rung } from '../../protocol/rules/rung.ts'
+import { isWakeOnTag, type WakeOnTag, wakeOnTagValues } from '../delivery/delivery-vocabulary.ts'
 import { defaultsOf, type OptionGroup } from '../options/option-group.ts'
-import { positiveIntegerType, rungType } from '../options/option-type.ts'
+import { type OptionType, positiveIntegerType, rungType } from '../options/option-type.ts'
+
+/** Which tags start a turn in the session they name (docs/room.md, Delivery). */
+export const wakeOnTagType: OptionType<WakeOnTag> = {
+  describe: wakeOnTagValues.join(' | '),
+  check: (value) =>
+    isWakeOnTag(value)
+      ? { ok: true, value }
+      : { ok: false, problem: `is one of ${wakeOnTagValues.join(', ')}` },
+  fromText: (text) => wakeOnTagType.check(text.trim()),
+}
 
 /** The room's project options: the rungs of its house rules, and how old a stale worktree is. */
 export interface RoomSettings {
@@ -8,6 +19,11 @@ export interface RoomSettings {
   readonly fileOverlap: Rung
   readonly staleWorktrees: Rung
   readonly staleDays: number
+  readonly wakeOnTag: WakeOnTag
+  /** Seconds: at most one turn started per session in this long. */
+  readonly deliveryCooldown: number
+  /** Turns caused by agents' tags in a row, per session, until a human's message reaches it. */
+  readonly deliveryLoopBudget: number
 }
 
 /**
@@ -44,6 +60,26 @@ export const roomOptions: OptionGroup<RoomSettings> = {
       type: positiveIntegerType,
       default: 30,
       description: 'days without a commit or an active agent before a worktree is stale',
+    },
+    wakeOnTag: {
+      name: 'wake-on-tag',
+      type: wakeOnTagType,
+      default: 'direct',
+      description:
+        'which tags start a turn in the session they name: off, direct (its @handle), all (also a #worktree it is active in)',
+    },
+    deliveryCooldown: {
+      name: 'delivery-cooldown',
+      type: positiveIntegerType,
+      default: 60,
+      description: 'seconds: at most one turn started in a session per this long, whatever tags it',
+    },
+    deliveryLoopBudget: {
+      name: 'delivery-loop-budget',
+      type: positiveIntegerType,
+      default: 4,
+      description:
+        "turns agents' tags may start in a session in a row before a human's message reaches it again",
     },
   },
 }

@@ -37,6 +37,9 @@ test('options lists every option at its default until one is set; setting one st
       ['room.file-overlap', 'warn', false],
       ['room.stale-worktrees', 'advise', false],
       ['room.stale-days', 30, false],
+      ['room.wake-on-tag', 'direct', false],
+      ['room.delivery-cooldown', 60, false],
+      ['room.delivery-loop-budget', 4, false],
     ],
   )
   const set = setProjectOption(p.db, 'leases.auto-lease', 'warn', by)
