@@ -91,6 +91,11 @@ export interface CommandSpec<I extends CommandInput = CommandInput> {
   readonly input?: I | undefined
   /** Runs until stopped (`up`, `mcp`, `serve`): SIGINT/SIGTERM abort `stopSignal` instead of exiting. */
   readonly longRunning?: boolean | undefined
+  /**
+   * Arguments and options it does not declare go to its variadic argument unparsed (`codex`
+   * passes them to the vendor CLI it runs); `--` passes even the ones it declares.
+   */
+  readonly passThrough?: boolean | undefined
   /** Commands that manage their own output stream (`mcp`) skip the `--json` flag. */
   readonly noJson?: boolean | undefined
   /**

@@ -122,6 +122,7 @@ export function buildProgram(
       return { key, decl, attribute: option.attributeName(), flag: option.long ?? option.flags }
     })
     if (!spec.noJson) command.option('--json', 'print the result as JSON on stdout')
+    if (spec.passThrough) command.allowUnknownOption().allowExcessArguments()
     const help = moreHelp.get(spec.name)
     if (help !== undefined) command.addHelpText('after', `\n${help}`)
     command.action(async (...params: unknown[]) => {

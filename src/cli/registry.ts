@@ -6,6 +6,7 @@ import {
   alertsInput,
   boardInput,
   chatInput,
+  codexInput,
   identifyInput,
   optionSetInput,
   optionsInput,
@@ -229,5 +230,14 @@ export const commands: readonly AnyCommandSpec[] = [
     input: serveInput,
     longRunning: true,
     load: () => import('./commands/server/serve.ts'),
+  }),
+  defineCommand({
+    name: 'codex',
+    summary:
+      'Run Codex with its app-server on a private socket, so a tag can start a turn in the live session (arguments go to codex)',
+    input: codexInput,
+    longRunning: true,
+    passThrough: true,
+    load: () => import('./commands/room/codex.ts'),
   }),
 ]

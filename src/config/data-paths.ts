@@ -13,6 +13,8 @@ import { dirname, join } from 'node:path'
  *     daemon.json                 the running `sangam up` of this machine
  *     sync.json                   the team-server attachment (url, key, client id)
  *     hook-heartbeat/             one file per host and hook event
+ *   codex/                        `sangam codex`'s app-server sockets (0700), one per launcher
+ *     app-server-<pid>.sock
  *   server/                       `sangam serve`'s default data dir
  *     serve.lock                  the running local server
  * ```
@@ -67,6 +69,16 @@ export function hookLocatorsFile(sangamHome: string): string {
  */
 export function machineIdFile(sangamHome: string): string {
   return join(sangamHome, 'machine-id')
+}
+
+/** Where `sangam codex` puts its app-server sockets: private to the user (0700). */
+export function codexSocketDir(sangamHome: string): string {
+  return join(sangamHome, 'codex')
+}
+
+/** The app-server socket of the `sangam codex` whose process id is `launcherPid`. */
+export function codexSocketFile(sangamHome: string, launcherPid: number): string {
+  return join(codexSocketDir(sangamHome), `app-server-${launcherPid}.sock`)
 }
 
 /** `sangam serve`'s data dir when `--data` does not name one. */

@@ -21,6 +21,13 @@ export interface Environment {
    * it does not give it to MCP servers (openai/codex#19937).
    */
   readonly codexThreadId: string | undefined
+  /**
+   * `SANGAM_CODEX_ENDPOINT` and `SANGAM_CODEX_LAUNCHER`: set by `sangam codex` for the Codex
+   * app-server it starts (and so for that server's hooks): the server's `unix://` socket and the
+   * launcher's process id. A Codex hook that sees them records its session's endpoint.
+   */
+  readonly codexEndpoint: string | undefined
+  readonly codexLauncherPid: number | undefined
   /** `CLAUDE_PROJECT_DIR`: the launch root of the Claude Code session that started us. */
   readonly claudeProjectDir: string | undefined
   /** `SANGAM_LOG`: debug | info | warn | error | silent. */
@@ -44,6 +51,8 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
     user: nonEmpty(env.SANGAM_USER),
     claudeSessionId: nonEmpty(env.CLAUDE_CODE_SESSION_ID),
     codexThreadId: nonEmpty(env.CODEX_THREAD_ID),
+    codexEndpoint: nonEmpty(env.SANGAM_CODEX_ENDPOINT),
+    codexLauncherPid: pidOf(env.SANGAM_CODEX_LAUNCHER),
     claudeProjectDir: nonEmpty(env.CLAUDE_PROJECT_DIR),
     logLevel: nonEmpty(env.SANGAM_LOG),
     path: nonEmpty(env.PATH),
@@ -57,4 +66,10 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value
+}
+
+function pidOf(value: string | undefined): number | undefined {
+  const text = nonEmpty(value)?.trim()
+  if (text === undefined || !/^[1-9][0-9]{0,9}$/.test(text)) return undefined
+  return Number(text)
 }

@@ -81,6 +81,10 @@ export async function runAgentHook(run: AgentHookRun): Promise<AgentHookResult> 
       case 'SessionStart': {
         const { markPresence } = await import('./presence-mark.ts')
         markPresence({ ...mark, state: 'online' })
+        if (run.host === 'codex' && run.env.codexEndpoint !== undefined) {
+          const { markCodexEndpoint } = await import('./codex-endpoint-mark.ts')
+          markCodexEndpoint({ project, sessionId: payload.sessionId, env: run.env, now: run.now })
+        }
         const { briefForSession } = await import('./session-brief.ts')
         const answer = briefForSession({ ...mark, cwd })
         return { eventName: payload.eventName, project, answer }

@@ -4,6 +4,7 @@ import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import { addThreadOrdinals, createSourceFileTable } from './capture/source-file-table.ts'
 import { createUnknownShapeTable } from './capture/unknown-shape-table.ts'
 import { createDeliveryTables } from './delivery/delivery-tables.ts'
+import { createCodexEndpointTable } from './delivery/codex-endpoint-table.ts'
 import { addLeasePatternRegex, createLeaseTables } from './leases/lease-table.ts'
 import { createBriefCursorTable } from './memory/brief-cursor-table.ts'
 import { createEventTable } from './memory/event-table.ts'
@@ -64,6 +65,7 @@ export const migrations: readonly Migration[] = [
   { version: 13, name: 'room context alerts', sql: createContextAlertTable },
   { version: 14, name: 'room worktree states', sql: createWorktreeStateTable },
   { version: 15, name: 'delivery ledger and turns', sql: createDeliveryTables },
+  { version: 17, name: 'codex app-server endpoints', sql: createCodexEndpointTable },
 ]
 
 export const schemaVersion = migrations.reduce((max, step) => Math.max(max, step.version), 0)

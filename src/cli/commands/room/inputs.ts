@@ -113,3 +113,15 @@ export const chatInput = defineInput({
     ),
   },
 })
+
+export const codexInput = defineInput({
+  arguments: {
+    args: words(
+      'args',
+      'what Codex itself takes: a prompt, resume <id>, its flags (after -- when sangam has one)',
+      {
+        required: false,
+      },
+    ),
+  },
+})
