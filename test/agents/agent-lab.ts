@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { type CliResult, isolatedEnv, runCli, runCliJson } from '../helpers/run-cli.ts'
 import { type TmpRepo, tmpDir, tmpGitRepo } from '../helpers/tmp-git-repo.ts'
@@ -26,6 +26,17 @@ export interface AgentLab extends AsyncDisposable {
   readonly env: Record<string, string | undefined>
   sangam(args: readonly string[], extraEnv?: Record<string, string>): Promise<CliResult>
   sangamJson<T>(args: readonly string[], extraEnv?: Record<string, string>): Promise<T>
+  /**
+   * Adds what the Codex TUI needs to start unattended (the repository trusted, no notices, no
+   * managed background daemon) and returns the environment to run it with: a dead HTTPS proxy, so
+   * the one lookup the TUI cannot be told to skip (its announcement tip on GitHub) goes nowhere
+   * instead of to the DNS sink (the model server is plain HTTP on 127.0.0.1, never proxied).
+   */
+  codexTui(): Record<string, string | undefined>
+  /** The rollout of a Codex thread, if it was written. */
+  codexRollout(threadId: string): string | null
+  /** The project's database file (after `init` or the first hook), for reading the store directly. */
+  databaseFile(): string
   /** What the hooks last recorded (their heartbeats), for failure messages. */
   heartbeats(): string
   /**
@@ -69,6 +80,24 @@ export async function openAgentLab(): Promise<AgentLab> {
       runCli(args, { cwd: repo.path, env: { ...env, ...extraEnv }, timeoutMs: 120_000 }),
     sangamJson: (args, extraEnv = {}) =>
       runCliJson(args, { cwd: repo.path, env: { ...env, ...extraEnv }, timeoutMs: 120_000 }),
+    codexTui() {
+      appendFileSync(join(env.CODEX_HOME ?? '', 'config.toml'), codexTuiConfig(repo.path))
+      return {
+        ...env,
+        HTTPS_PROXY: 'http://127.0.0.1:9',
+        https_proxy: 'http://127.0.0.1:9',
+        NO_PROXY: '127.0.0.1,localhost',
+        no_proxy: '127.0.0.1,localhost',
+      }
+    },
+    codexRollout: (threadId) => findFile(join(env.CODEX_HOME ?? '', 'sessions'), threadId),
+    databaseFile() {
+      const projects = join(env.SANGAM_HOME ?? '', 'projects')
+      const [project, ...more] = safeList(projects)
+      if (project === undefined || more.length > 0)
+        throw new Error(`expected one project under ${projects}, found ${safeList(projects).join(', ')}`)
+      return join(projects, project, 'sangam.db')
+    },
     heartbeats() {
       const projects = join(env.SANGAM_HOME ?? '', 'projects')
       const files: string[] = []
@@ -157,6 +186,8 @@ enabled = false
 
 [features]
 plugins = false
+# Else the TUI starts a managed app-server daemon that can outlive it.
+daemon_auto_start = false
 
 [model_providers.fake]
 name = "sangam agent suite"
@@ -165,6 +196,23 @@ wire_api = "responses"
 env_key = "SANGAM_FAKE_OPENAI_KEY"
 `,
   )
+}
+
+/** The TUI's extra settings (agentlab's recipe, /work/shared/reference/real-agents.md §4.5). */
+function codexTuiConfig(repo: string): string {
+  return `
+[projects."${repo}"]
+trust_level = "trusted"
+
+[notice]
+hide_full_access_warning = true
+
+[notice.model_migrations]
+"gpt-5.5" = "gpt-6-sol"
+
+[tui]
+show_tooltips = false
+`
 }
 
 function runProcess(
