@@ -28,6 +28,8 @@ export const ErrorCode = {
   GitFailed: 'GIT_FAILED',
   /** The sync server refused us or could not be reached. */
   ServerRefused: 'SERVER_REFUSED',
+  /** A vendor agent CLI (claude, codex) delivery needs is not installed, or could not be started. */
+  VendorCliUnavailable: 'VENDOR_CLI_UNAVAILABLE',
   /** A bug: an invariant broke. */
   Internal: 'INTERNAL',
 } as const

@@ -33,7 +33,12 @@ import {
   updateTurn,
 } from '../../store/delivery/delivery-turn-table.ts'
 import { readContextCursor } from '../../store/room/context-cursor-table.ts'
-import { lastMessageSeq, messageById, messagesArrivedAfter, type StoredMessage } from '../../store/room/message-table.ts'
+import {
+  lastMessageSeq,
+  messageById,
+  messagesArrivedAfter,
+  type StoredMessage,
+} from '../../store/room/message-table.ts'
 import { readSessionPresence } from '../../store/room/presence-table.ts'
 import { readOptionGroup } from '../options/option-store.ts'
 import { loadDirectory } from '../room/directory.ts'
@@ -142,14 +147,23 @@ export class DeliveryRouter {
       if (turn.state === 'starting') {
         if (turn.ownerPid === this.#options.pid || isSameProcess(turn.ownerPid, turn.ownerStart)) continue
         db.transaction(() => {
-          if (!updateTurn(db, turn.id, ['starting'], { state: 'unknown', endedAt: clock.now(), detail: 'the process starting it ended before it recorded the start' }))
+          if (
+            !updateTurn(db, turn.id, ['starting'], {
+              state: 'unknown',
+              endedAt: clock.now(),
+              detail: 'the process starting it ended before it recorded the start',
+            })
+          )
             return
           for (const messageId of turn.messages) {
             moveDelivery(
               db,
               { messageId, vendor: turn.vendor, sessionId: turn.sessionId },
               ['starting'],
-              { state: 'unknown', reason: 'the process starting its turn ended before it recorded the start' },
+              {
+                state: 'unknown',
+                reason: 'the process starting its turn ended before it recorded the start',
+              },
               clock.now(),
             )
           }
@@ -177,7 +191,10 @@ export class DeliveryRouter {
     for (;;) {
       const messages = messagesArrivedAfter(db, after, 500)
       if (messages.length === 0) return
-      const directory = loadDirectory(db, { machine: this.#options.machine, worktrees: this.#options.worktrees })
+      const directory = loadDirectory(db, {
+        machine: this.#options.machine,
+        worktrees: this.#options.worktrees,
+      })
       db.transaction(() => {
         for (const message of messages) {
           for (const target of tagTargets(message, directory, this.#options.machine)) {
@@ -208,7 +225,9 @@ export class DeliveryRouter {
   async weighSession(session: SessionKey): Promise<SessionOutcome> {
     const { db, clock } = this.#options
     const now = clock.now()
-    const rows = pendingDeliveries(db).filter((row) => row.vendor === session.vendor && row.sessionId === session.sessionId)
+    const rows = pendingDeliveries(db).filter(
+      (row) => row.vendor === session.vendor && row.sessionId === session.sessionId,
+    )
     const presence = readSessionPresence(db, session.vendor, session.sessionId)
     const cursor = readContextCursor(db, session.vendor, session.sessionId)
     const tags: TagFact[] = []
@@ -219,7 +238,13 @@ export class DeliveryRouter {
       if (message === null) continue
       // Shown at a prompt, a session start or a hand-over since: the room's context carried it.
       if (cursor !== null && cursor.seenSeq >= message.seq) {
-        moveDelivery(db, row, ['pending'], { state: 'delivered', channel: 'next-prompt', reason: 'shown in the session’s context' }, now)
+        moveDelivery(
+          db,
+          row,
+          ['pending'],
+          { state: 'delivered', channel: 'next-prompt', reason: 'shown in the session’s context' },
+          now,
+        )
         continue
       }
       if (row.reason?.startsWith('wake failed') === true) wakeFailed = true
@@ -232,7 +257,12 @@ export class DeliveryRouter {
         by: row.mode === 'send' ? 'direct' : row.mode,
       })
     }
-    const empty: SessionOutcome = { ...session, decision: { refused: [], carried: [], humanCause: false, action: { kind: 'none' } }, turn: null, problem: null }
+    const empty: SessionOutcome = {
+      ...session,
+      decision: { refused: [], carried: [], humanCause: false, action: { kind: 'none' } },
+      turn: null,
+      problem: null,
+    }
     if (tags.length === 0) return empty
     const settings = readOptionGroup(db, roomOptions)
     const mode = rows.some((row) => row.mode === 'send') ? 'send' : 'tag'
@@ -248,8 +278,14 @@ export class DeliveryRouter {
       turnRunning: liveTurnOf(db, session.vendor, session.sessionId) !== null,
       lastTurnAt: lastTurnAt(db, session.vendor, session.sessionId),
       agentTurns: agentTurnsSinceHuman(db, session.vendor, session.sessionId),
-      wakeable: !wakeFailed && session.vendor === 'codex' && this.#options.wake?.endpointOf(session.sessionId) != null,
-      openElsewhere: presence?.state === 'idle' && session.vendor === 'claude' ? this.#openInClaude(session.sessionId) : null,
+      wakeable:
+        !wakeFailed &&
+        session.vendor === 'codex' &&
+        this.#options.wake?.endpointOf(session.sessionId) != null,
+      openElsewhere:
+        presence?.state === 'idle' && session.vendor === 'claude'
+          ? this.#openInClaude(session.sessionId)
+          : null,
       tmuxPane: paneOf(db, session.vendor, session.sessionId),
     }
     const cli = this.vendorCli(session.vendor)
@@ -271,10 +307,27 @@ export class DeliveryRouter {
     )
     const key = (messageId: string) => ({ messageId, ...session })
     for (const refusal of decision.refused) {
-      moveDelivery(db, key(refusal.messageId), ['pending'], { state: 'refused', reason: remote && refusal.reason === 'unknown-session' ? 'the session lives on another machine' : refusal.reason }, now)
+      moveDelivery(
+        db,
+        key(refusal.messageId),
+        ['pending'],
+        {
+          state: 'refused',
+          reason:
+            remote && refusal.reason === 'unknown-session'
+              ? 'the session lives on another machine'
+              : refusal.reason,
+        },
+        now,
+      )
     }
     const carriedRows = rows.filter((row) => decision.carried.includes(row.messageId))
-    const outcome = (turn: TurnRow | null, problem: string | null): SessionOutcome => ({ ...session, decision, turn, problem })
+    const outcome = (turn: TurnRow | null, problem: string | null): SessionOutcome => ({
+      ...session,
+      decision,
+      turn,
+      problem,
+    })
     const action = decision.action
     switch (action.kind) {
       case 'none':
@@ -282,26 +335,54 @@ export class DeliveryRouter {
       case 'wait': {
         for (const row of carriedRows) {
           if (row.reason !== action.reason || row.channel !== action.channel)
-            moveDelivery(db, row, ['pending'], { state: 'pending', channel: action.channel, reason: action.reason }, now)
+            moveDelivery(
+              db,
+              row,
+              ['pending'],
+              { state: 'pending', channel: action.channel, reason: action.reason },
+              now,
+            )
         }
         return outcome(null, null)
       }
       case 'refuse':
-        for (const row of carriedRows) moveDelivery(db, row, ['pending'], { state: 'refused', reason: action.reason }, now)
+        for (const row of carriedRows)
+          moveDelivery(db, row, ['pending'], { state: 'refused', reason: action.reason }, now)
         return outcome(null, action.reason)
       case 'fail': {
         const why = `the ${session.vendor} CLI was not found on PATH or in the usual places (~/.local/bin, /usr/local/bin, /opt/homebrew/bin, npm's global bin)`
-        for (const row of carriedRows) moveDelivery(db, row, ['pending'], { state: 'failed', reason: why }, now)
+        for (const row of carriedRows)
+          moveDelivery(db, row, ['pending'], { state: 'failed', reason: why }, now)
         return outcome(null, why)
       }
       case 'paste': {
         const problem = pasteIntoPane(action.pane, prompt, this.#options.vendorEnv)
         for (const row of carriedRows)
-          moveDelivery(db, row, ['pending'], problem === null ? { state: 'delivered', channel: 'tmux-paste', reason: `pasted into tmux pane ${action.pane}, Enter not pressed` } : { state: 'pending', channel: 'next-prompt', reason: problem }, now)
+          moveDelivery(
+            db,
+            row,
+            ['pending'],
+            problem === null
+              ? {
+                  state: 'delivered',
+                  channel: 'tmux-paste',
+                  reason: `pasted into tmux pane ${action.pane}, Enter not pressed`,
+                }
+              : { state: 'pending', channel: 'next-prompt', reason: problem },
+            now,
+          )
         return outcome(null, problem)
       }
       case 'start':
-        return this.#start(session, carriedRows, action.channel, decision, prompt, presence?.worktree ?? null, cli)
+        return this.#start(
+          session,
+          carriedRows,
+          action.channel,
+          decision,
+          prompt,
+          presence?.worktree ?? null,
+          cli,
+        )
     }
   }
 
@@ -316,7 +397,12 @@ export class DeliveryRouter {
     cli: VendorCli,
   ): Promise<SessionOutcome> {
     const { db, clock } = this.#options
-    const outcome = (turn: TurnRow | null, problem: string | null): SessionOutcome => ({ ...session, decision, turn, problem })
+    const outcome = (turn: TurnRow | null, problem: string | null): SessionOutcome => ({
+      ...session,
+      decision,
+      turn,
+      problem,
+    })
     const claimed = claimTurn(db, {
       ...session,
       channel,
@@ -341,7 +427,8 @@ export class DeliveryRouter {
     const wake = this.#options.wake
     const endpoint = wake?.endpointOf(turn.sessionId) ?? null
     try {
-      if (wake === undefined || endpoint === null) throw new Error('the session has no live endpoint any more')
+      if (wake === undefined || endpoint === null)
+        throw new Error('the session has no live endpoint any more')
       await wake.wake(endpoint, turn.sessionId, prompt)
     } catch (error) {
       const why = `wake failed: ${messageOf(error)}`
@@ -349,19 +436,35 @@ export class DeliveryRouter {
       db.transaction(() => {
         updateTurn(db, turn.id, ['starting'], { state: 'failed', detail: why, endedAt: clock.now() })
         for (const messageId of turn.messages)
-          moveDelivery(db, { messageId, vendor: turn.vendor, sessionId: turn.sessionId }, ['starting'], { state: 'pending', reason: why, turnId: null }, clock.now())
+          moveDelivery(
+            db,
+            { messageId, vendor: turn.vendor, sessionId: turn.sessionId },
+            ['starting'],
+            { state: 'pending', reason: why, turnId: null },
+            clock.now(),
+          )
       }).immediate()
       return [turnById(db, turn.id), why]
     }
     // The turn runs inside the live session; its own hooks show it running, then at rest.
-    this.#recordStarted(turn, 'ended', { endedAt: clock.now(), detail: `turn started in place at ${endpoint}` })
+    this.#recordStarted(turn, 'ended', {
+      endedAt: clock.now(),
+      detail: `turn started in place at ${endpoint}`,
+    })
     return [turnById(db, turn.id), null]
   }
 
-  async #spawn(turn: TurnRow, cli: VendorCli, channel: SpawnChannel, prompt: string, cwd: string): Promise<[TurnRow | null, string | null]> {
+  async #spawn(
+    turn: TurnRow,
+    cli: VendorCli,
+    channel: SpawnChannel,
+    prompt: string,
+    cwd: string,
+  ): Promise<[TurnRow | null, string | null]> {
     const { db, clock } = this.#options
     const logFile = deliveryLogFile(this.#options.projectDir, turn.id)
-    if (cli.path === null) return [this.#fail(turn, 'the vendor CLI is not installed'), 'the vendor CLI is not installed']
+    if (cli.path === null)
+      return [this.#fail(turn, 'the vendor CLI is not installed'), 'the vendor CLI is not installed']
     let launched: Awaited<ReturnType<typeof launchTurn>>
     try {
       launched = await launchTurn({
@@ -378,38 +481,75 @@ export class DeliveryRouter {
     // Queue and background hand the turn to the vendor's own daemon: their command ends at once.
     const handsOff = channel === 'queue' || channel === 'background'
     this.#recordStarted(turn, 'running', { pid: launched.pid, pidStart: processStart(launched.pid), logFile })
-    const watched = launched.exited.then(({ code, signal }) => {
-      const ended = clock.now()
-      const current = turnById(db, turn.id)
-      if (current === null || current.state !== 'running') return
-      if (code === 0) {
-        updateTurn(db, turn.id, ['running'], { state: 'ended', exitCode: code, endedAt: ended, detail: handsOff ? `handed to the ${turn.vendor} CLI's own ${channel}` : null })
-        return
-      }
-      const why = signal !== null ? `the ${turn.vendor} CLI was ended by ${signal}` : `the ${turn.vendor} CLI exited with ${code}; see ${logFile}`
-      db.transaction(() => {
-        updateTurn(db, turn.id, ['running'], { state: 'failed', exitCode: code, endedAt: ended, detail: why })
-        for (const messageId of turn.messages)
-          moveDelivery(db, { messageId, vendor: turn.vendor, sessionId: turn.sessionId }, ['delivered'], { state: 'failed', reason: why }, ended)
-      }).immediate()
-    }).catch((error: unknown) => this.#options.log.warn('cannot record the end of a turn', { turn: turn.id, error: messageOf(error) }))
+    const watched = launched.exited
+      .then(({ code, signal }) => {
+        const ended = clock.now()
+        const current = turnById(db, turn.id)
+        if (current === null || current.state !== 'running') return
+        if (code === 0) {
+          updateTurn(db, turn.id, ['running'], {
+            state: 'ended',
+            exitCode: code,
+            endedAt: ended,
+            detail: handsOff ? `handed to the ${turn.vendor} CLI's own ${channel}` : null,
+          })
+          return
+        }
+        const why =
+          signal !== null
+            ? `the ${turn.vendor} CLI was ended by ${signal}`
+            : `the ${turn.vendor} CLI exited with ${code}; see ${logFile}`
+        db.transaction(() => {
+          updateTurn(db, turn.id, ['running'], {
+            state: 'failed',
+            exitCode: code,
+            endedAt: ended,
+            detail: why,
+          })
+          for (const messageId of turn.messages)
+            moveDelivery(
+              db,
+              { messageId, vendor: turn.vendor, sessionId: turn.sessionId },
+              ['delivered'],
+              { state: 'failed', reason: why },
+              ended,
+            )
+        }).immediate()
+      })
+      .catch((error: unknown) =>
+        this.#options.log.warn('cannot record the end of a turn', { turn: turn.id, error: messageOf(error) }),
+      )
     this.#children.add(watched)
     void watched.finally(() => this.#children.delete(watched))
     const early = this.#options.earlyExitMs ?? 0
     if (early > 0 || handsOff) {
-      await Promise.race([watched, new Promise((done) => setTimeout(done, handsOff ? Math.max(early, 10_000) : early).unref())])
+      await Promise.race([
+        watched,
+        new Promise((done) => setTimeout(done, handsOff ? Math.max(early, 10_000) : early).unref()),
+      ])
     }
-    if (turn.vendor === 'codex' && turn.sessionId.startsWith('new:')) await this.#learnCodexThread(turn.id, logFile)
+    if (turn.vendor === 'codex' && turn.sessionId.startsWith('new:'))
+      await this.#learnCodexThread(turn.id, logFile)
     const after = turnById(db, turn.id)
     return [after, after?.state === 'failed' ? after.detail : null]
   }
 
-  #recordStarted(turn: TurnRow, state: 'running' | 'ended', change: { pid?: number; pidStart?: string | null; logFile?: string; endedAt?: number; detail?: string }): void {
+  #recordStarted(
+    turn: TurnRow,
+    state: 'running' | 'ended',
+    change: { pid?: number; pidStart?: string | null; logFile?: string; endedAt?: number; detail?: string },
+  ): void {
     const { db, clock } = this.#options
     db.transaction(() => {
       updateTurn(db, turn.id, ['starting'], { state, ...change })
       for (const messageId of turn.messages)
-        moveDelivery(db, { messageId, vendor: turn.vendor, sessionId: turn.sessionId }, ['starting'], { state: 'delivered', channel: turn.channel, reason: null }, clock.now())
+        moveDelivery(
+          db,
+          { messageId, vendor: turn.vendor, sessionId: turn.sessionId },
+          ['starting'],
+          { state: 'delivered', channel: turn.channel, reason: null },
+          clock.now(),
+        )
     }).immediate()
   }
 
@@ -418,7 +558,13 @@ export class DeliveryRouter {
     db.transaction(() => {
       updateTurn(db, turn.id, ['starting'], { state: 'failed', detail: why, endedAt: clock.now() })
       for (const messageId of turn.messages)
-        moveDelivery(db, { messageId, vendor: turn.vendor, sessionId: turn.sessionId }, ['starting'], { state: 'failed', reason: why }, clock.now())
+        moveDelivery(
+          db,
+          { messageId, vendor: turn.vendor, sessionId: turn.sessionId },
+          ['starting'],
+          { state: 'failed', reason: why },
+          clock.now(),
+        )
     }).immediate()
     return turnById(db, turn.id)
   }
@@ -431,7 +577,8 @@ export class DeliveryRouter {
       const id = codexThreadIdIn(text)
       if (id !== null) {
         const turn = turnById(this.#options.db, turnId)
-        if (turn !== null) updateTurn(this.#options.db, turnId, [turn.state], { state: turn.state, sessionId: id })
+        if (turn !== null)
+          updateTurn(this.#options.db, turnId, [turn.state], { state: turn.state, sessionId: id })
         return
       }
       const turn = turnById(this.#options.db, turnId)
@@ -444,10 +591,16 @@ export class DeliveryRouter {
    * Starts a new headless session (`start`): no tag, no ledger row; a turn of channel `new`,
    * caused by a human. Claude Code takes the id sangam picks; Codex's is read from its output.
    */
-  async startNew(input: { readonly vendor: DeliveryVendor; readonly worktree: string; readonly prompt: string; readonly sessionId: string }): Promise<{ turn: TurnRow | null; problem: string | null }> {
+  async startNew(input: {
+    readonly vendor: DeliveryVendor
+    readonly worktree: string
+    readonly prompt: string
+    readonly sessionId: string
+  }): Promise<{ turn: TurnRow | null; problem: string | null }> {
     const { db, clock } = this.#options
     const cli = this.vendorCli(input.vendor)
-    if (cli.path === null) return { turn: null, problem: `the ${input.vendor} CLI was not found on PATH or in the usual places` }
+    if (cli.path === null)
+      return { turn: null, problem: `the ${input.vendor} CLI was not found on PATH or in the usual places` }
     const sessionId = input.vendor === 'claude' ? input.sessionId : `new:${input.sessionId}`
     const id = insertTurn(
       db,
@@ -479,6 +632,16 @@ export class DeliveryRouter {
     const cli = findVendorCli(vendor, this.#options.places)
     this.#clis.set(vendor, { cli, at: now })
     return cli
+  }
+
+  /** The Codex session has a live endpoint to wake it in place. */
+  wakeable(sessionId: string): boolean {
+    return this.#options.wake?.endpointOf(sessionId) != null
+  }
+
+  /** Whether Claude Code lists the session as open (true / false), or null when it cannot say or it is not Claude's. */
+  openInClaude(session: { readonly vendor: string; readonly id: string }): boolean | null {
+    return session.vendor === 'claude' ? this.#openInClaude(session.id) : null
   }
 
   #openInClaude(sessionId: string): boolean | null {
@@ -515,7 +678,8 @@ export function claimTurn(
 ): { turn: TurnRow | null; problem: string | null } {
   return db
     .transaction(() => {
-      if (liveTurnOf(db, input.vendor, input.sessionId) !== null) return { turn: null, problem: 'turn-running' }
+      if (liveTurnOf(db, input.vendor, input.sessionId) !== null)
+        return { turn: null, problem: 'turn-running' }
       const last = lastTurnAt(db, input.vendor, input.sessionId)
       if (last !== null && input.now - last < input.cooldownMs) return { turn: null, problem: 'cooldown' }
       const still = input.messageIds.filter(
@@ -540,7 +704,13 @@ export function claimTurn(
       )
       if (id === null) return { turn: null, problem: 'turn-running' }
       for (const messageId of still)
-        moveDelivery(db, { messageId, vendor: input.vendor, sessionId: input.sessionId }, ['pending'], { state: 'starting', channel: input.channel, reason: null, turnId: id }, input.now)
+        moveDelivery(
+          db,
+          { messageId, vendor: input.vendor, sessionId: input.sessionId },
+          ['pending'],
+          { state: 'starting', channel: input.channel, reason: null, turnId: id },
+          input.now,
+        )
       return { turn: turnById(db, id), problem: null }
     })
     .immediate()
@@ -577,7 +747,9 @@ export function tagTargets(
         if (agent.handle === handle && agent.machine === machine) add(agent.vendor, agent.sessionId, 'handle')
     } else if (token.startsWith('#')) {
       const target = token.slice(1)
-      const places = directory.worktrees.filter((worktree) => worktree.target === target && worktree.machine === machine)
+      const places = directory.worktrees.filter(
+        (worktree) => worktree.target === target && worktree.machine === machine,
+      )
       for (const place of places)
         for (const agent of directory.agents)
           if (agent.machine === machine && agent.worktree === place.path && agent.state !== 'offline')

@@ -7,7 +7,11 @@ import { readContextCursor } from '../../store/room/context-cursor-table.ts'
 import { addressedMessages } from '../../store/room/message-table.ts'
 import { readOptionGroup } from '../options/option-store.ts'
 import { loadDirectory } from '../room/directory.ts'
-import { firstContextWindowMs, type SessionContextInput, takeSessionContext } from '../room/session-context.ts'
+import {
+  firstContextWindowMs,
+  type SessionContextInput,
+  takeSessionContext,
+} from '../room/session-context.ts'
 import { senderKindOf } from './sender-kind.ts'
 
 /** The Stop hook's hand-over: the reason its answer blocks the stop with, and the commit it owes. */
@@ -65,7 +69,9 @@ export function takeHandOver(db: Db, input: HandOverInput): HandOver | null {
       (message) =>
         message.recipients.some((token) => mine.includes(token)) &&
         senderKindOf(message) !== 'sangam' &&
-        !['delivered', 'starting'].includes(deliveryOf(db, message.id, input.vendor, input.sessionId)?.state ?? ''),
+        !['delivered', 'starting'].includes(
+          deliveryOf(db, message.id, input.vendor, input.sessionId)?.state ?? '',
+        ),
     )
     const human = tags.some((message) => senderKindOf(message) === 'human')
     const spent = agentTurnsSinceHuman(db, input.vendor, input.sessionId) >= settings.deliveryLoopBudget

@@ -33,8 +33,14 @@ const helpTimeoutMs = 5000
  */
 export function findVendorCli(vendor: DeliveryVendor, places: VendorCliPlaces): VendorCli {
   const path = locate(vendor, places)
-  if (path === null) return { vendor, path: null, abilities: { found: false, queue: false, background: false } }
-  const help = spawnSync(path, ['--help'], { encoding: 'utf8', timeout: helpTimeoutMs, env: places.env, stdio: 'pipe' })
+  if (path === null)
+    return { vendor, path: null, abilities: { found: false, queue: false, background: false } }
+  const help = spawnSync(path, ['--help'], {
+    encoding: 'utf8',
+    timeout: helpTimeoutMs,
+    env: places.env,
+    stdio: 'pipe',
+  })
   const text = help.error === undefined ? `${help.stdout ?? ''}\n${help.stderr ?? ''}` : ''
   return {
     vendor,
