@@ -99,8 +99,16 @@ const features: Record<string, Record<string, readonly string[]>> = {
   install: {},
   cli: {
     // registry.ts lists every command.
-    '': ['commands/leases', 'commands/memory', 'commands/room', 'commands/server', 'commands/setup'],
+    '': [
+      'commands/delivery',
+      'commands/leases',
+      'commands/memory',
+      'commands/room',
+      'commands/server',
+      'commands/setup',
+    ],
     commands: [],
+    'commands/delivery': [],
     'commands/leases': [],
     'commands/memory': [],
     'commands/room': [],

@@ -15,7 +15,8 @@ export const exitCodes: Record<ErrorCode, number> = {
   DAEMON_RUNNING: 9,
   GIT_FAILED: 10,
   SERVER_REFUSED: 11,
-  SESSION_UNREACHABLE: 12,
+  VENDOR_CLI_UNAVAILABLE: 12,
+  SESSION_UNREACHABLE: 13,
 }
 
 export function exitCodeFor(error: unknown): number {

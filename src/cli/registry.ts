@@ -19,6 +19,13 @@ import {
   threadOpenInput,
   threadsInput,
 } from './commands/room/inputs.ts'
+import {
+  deliveriesInput,
+  sendInput,
+  sessionsInput,
+  startInput,
+  stopInput,
+} from './commands/delivery/inputs.ts'
 import { serveInput } from './commands/server/inputs.ts'
 import { doctorInput, initInput, installHooksInput, joinInput, upInput } from './commands/setup/inputs.ts'
 
@@ -230,6 +237,36 @@ export const commands: readonly AnyCommandSpec[] = [
     input: serveInput,
     longRunning: true,
     load: () => import('./commands/server/serve.ts'),
+  }),
+  defineCommand({
+    name: 'sessions',
+    summary: "This project's Claude Code and Codex sessions, newest first, with how a tag would reach each",
+    input: sessionsInput,
+    load: () => import('./commands/delivery/sessions.ts'),
+  }),
+  defineCommand({
+    name: 'send',
+    summary: 'Continue a session now with a message (posted to the room; the same guards as a tag)',
+    input: sendInput,
+    load: () => import('./commands/delivery/send.ts'),
+  }),
+  defineCommand({
+    name: 'start',
+    summary: 'Start a new headless Claude Code or Codex session in a worktree of this project',
+    input: startInput,
+    load: () => import('./commands/delivery/start.ts'),
+  }),
+  defineCommand({
+    name: 'stop',
+    summary: 'End the turn sangam started in a session, from any process',
+    input: stopInput,
+    load: () => import('./commands/delivery/stop.ts'),
+  }),
+  defineCommand({
+    name: 'deliveries',
+    summary: 'The delivery ledger: each tag weighed for each session, why, and every turn started (costs)',
+    input: deliveriesInput,
+    load: () => import('./commands/delivery/deliveries.ts'),
   }),
   defineCommand({
     name: 'codex',

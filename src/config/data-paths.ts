@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path'
  *     daemon.json                 the running `sangam up` of this machine
  *     sync.json                   the team-server attachment (url, key, client id)
  *     hook-heartbeat/             one file per host and hook event
+ *     delivery-log/               the output of each turn delivery started (turn-<id>.log)
  *   codex/                        `sangam codex`'s app-server sockets (0700), one per launcher
  *     app-server-<pid>.sock
  *   server/                       `sangam serve`'s default data dir
@@ -51,6 +52,15 @@ export function daemonFileBeside(databaseFile: string): string {
 /** The project's team-server attachment. */
 export function attachmentFile(projectDir: string): string {
   return join(projectDir, 'sync.json')
+}
+
+/** Where the output of the turns delivery starts goes, one file per turn. */
+export function deliveryLogDir(projectDir: string): string {
+  return join(projectDir, 'delivery-log')
+}
+
+export function deliveryLogFile(projectDir: string, turnId: number): string {
+  return join(deliveryLogDir(projectDir), `turn-${turnId}.log`)
 }
 
 /** Where the project's hooks leave their heartbeats. */

@@ -105,7 +105,11 @@ export async function runAgentHook(run: AgentHookRun): Promise<AgentHookResult> 
       }
       case 'Stop': {
         const { stopTurn } = await import('./turn-stop.ts')
-        return { eventName: payload.eventName, project, answer: stopTurn(run.host, mark) }
+        return {
+          eventName: payload.eventName,
+          project,
+          answer: await stopTurn(run.host, mark, payload.stopHookActive),
+        }
       }
       default:
         return { eventName: payload.eventName, project, answer: quiet('ignored') }

@@ -13,6 +13,8 @@ export interface HookPayload {
   readonly transcriptPath: string | null
   readonly toolName: string | null
   readonly toolInput: Readonly<Record<string, unknown>> | null
+  /** Stop: true when the turn goes on because a Stop hook already blocked it once. */
+  readonly stopHookActive: boolean
 }
 
 /** Parses hook stdin; null when it is not a JSON object with a session id and an event name. */
@@ -35,6 +37,7 @@ export function parseHookPayload(text: string): HookPayload | null {
     transcriptPath: stringField(value, 'transcript_path'),
     toolName: stringField(value, 'tool_name'),
     toolInput: isRecord(toolInput) ? toolInput : null,
+    stopHookActive: value.stop_hook_active === true,
   }
 }
 

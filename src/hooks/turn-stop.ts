@@ -1,11 +1,82 @@
+import { loadMachineId } from '../config/machine-id.ts'
+import { recordPane } from '../store/delivery/delivery-ledger.ts'
+import { openDatabaseFile } from '../store/database.ts'
 import type { HookAnswer } from './hook-answer.ts'
 import { markPresence, type PresenceMark } from './presence-mark.ts'
 
+/** The hand-over is one short write; past this wait for the lock the session stops as it would have. */
+const busyTimeoutMs = 500
+
+/** The room's context in a hand-over is the prompt's budget (the brief's). */
+const handOverBudget = 2000
+
 /**
- * Stop: the turn ended, the session waits for its human: idle. Codex requires a JSON object on
- * stdout from a Stop hook that exits 0, so it gets an empty one; Claude Code gets nothing.
+ * Stop: the turn ended. When messages tagging the session arrived during the turn, it is kept
+ * going once with them (`decision: "block"`, the messages as the reason; both hosts take that
+ * answer, and Codex requires JSON on stdout from a Stop hook that exits 0). Not when this turn is
+ * itself the continuation of a block (`stop_hook_active`): once. Otherwise the session waits for
+ * its human: idle, and the answer is what it was (Claude Code: nothing; Codex: `{}`). A store that
+ * cannot be read stops the session as before: the messages wait for its next prompt.
  */
-export function stopTurn(host: 'claude' | 'codex', mark: Omit<PresenceMark, 'state'>): HookAnswer {
+export async function stopTurn(
+  host: 'claude' | 'codex',
+  mark: Omit<PresenceMark, 'state'>,
+  stopHookActive: boolean,
+): Promise<HookAnswer> {
+  const resting: HookAnswer = { stdout: host === 'codex' ? '{}\n' : '', stderr: '', outcome: 'idle' }
+  const handOver = stopHookActive ? null : await handOverFor(mark)
+  if (handOver !== null && typeof handOver !== 'string') {
+    // The turn goes on: the session stays online (its presence is not touched, and the held
+    // transaction would make a second connection's presence write wait for nothing).
+    return {
+      stdout: `${JSON.stringify({ decision: 'block', reason: handOver.reason })}\n`,
+      stderr: '',
+      outcome: `hand-over: ${handOver.tags}`,
+      settle: handOver.settle,
+    }
+  }
   const problem = markPresence({ ...mark, state: 'idle' })
-  return { stdout: host === 'codex' ? '{}\n' : '', stderr: '', outcome: problem ?? 'idle' }
+  return { ...resting, outcome: problem ?? (typeof handOver === 'string' ? handOver : 'idle') }
+}
+
+async function handOverFor(
+  mark: Omit<PresenceMark, 'state'>,
+): Promise<Awaited<ReturnType<typeof import('../services/delivery/hand-over.ts').takeHandOver>> | string> {
+  const { actor, project } = mark
+  if (actor.sessionId === null || actor.vendor === null) return null
+  let db: ReturnType<typeof openDatabaseFile> | null = null
+  try {
+    db = openDatabaseFile(project.databaseFile, { busyTimeoutMs })
+    const pane = mark.env.vendorCliEnv.TMUX_PANE
+    if (pane !== undefined && pane !== '') recordPane(db, actor.vendor, actor.sessionId, pane, mark.now)
+    const { takeHandOver } = await import('../services/delivery/hand-over.ts')
+    const open = db
+    const handOver = takeHandOver(open, {
+      vendor: actor.vendor,
+      sessionId: actor.sessionId,
+      worktree: project.layout.worktreeRoot,
+      machine: loadMachineId(mark.env.sangamHome, mark.random),
+      worktrees: project.worktrees,
+      budget: handOverBudget,
+      now: mark.now,
+      pid: process.pid,
+    })
+    if (handOver === null) {
+      open.close()
+      return null
+    }
+    return {
+      ...handOver,
+      settle: (delivered) => {
+        try {
+          handOver.settle(delivered)
+        } finally {
+          open.close()
+        }
+      },
+    }
+  } catch (error) {
+    db?.close()
+    return `fail-open: no hand-over: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`
+  }
 }

@@ -28,6 +28,8 @@ export const ErrorCode = {
   GitFailed: 'GIT_FAILED',
   /** The sync server refused us or could not be reached. */
   ServerRefused: 'SERVER_REFUSED',
+  /** A vendor agent CLI (claude, codex) delivery needs is not installed, or could not be started. */
+  VendorCliUnavailable: 'VENDOR_CLI_UNAVAILABLE',
   /** A live session's endpoint (the app-server socket `sangam codex` started) is gone or refused a turn. */
   SessionUnreachable: 'SESSION_UNREACHABLE',
   /** A bug: an invariant broke. */

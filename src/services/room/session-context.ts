@@ -2,7 +2,7 @@ import { alertContext } from '../../core/room/alert-context.ts'
 import { type RoomContext, roomContext } from '../../core/room/room-context.ts'
 import { type ContextSession, sessionAddresses } from '../../core/room/session-addresses.ts'
 import type { Db } from '../../store/db.ts'
-import { holdTransaction } from '../../store/held-transaction.ts'
+import { type HeldTransaction, holdTransaction } from '../../store/held-transaction.ts'
 import { recordShownAlerts, shownAlertIds } from '../../store/room/context-alert-table.ts'
 import { advanceContextCursor, readContextCursor } from '../../store/room/context-cursor-table.ts'
 import { addressedMessages } from '../../store/room/message-table.ts'
@@ -44,8 +44,12 @@ const fetchLimit = 60
  * The cursor moves past every message that reached this replica, shown or not, addressed or not:
  * the closing "N more" line says how to read what the budget left out.
  */
-export function takeSessionContext(db: Db, input: SessionContextInput): PendingContext {
-  const held = holdTransaction(db)
+export function takeSessionContext(
+  db: Db,
+  input: SessionContextInput,
+  /** A transaction the caller already holds (the Stop hook's hand-over reads in it first). */
+  held: HeldTransaction = holdTransaction(db),
+): PendingContext {
   try {
     const directory = loadDirectory(db, { machine: input.machine, worktrees: input.worktrees })
     const addresses = sessionAddresses(directory, input)

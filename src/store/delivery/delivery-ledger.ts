@@ -1,6 +1,9 @@
 import type { DeliveryChannel, DeliveryState, SenderKind } from '../../core/delivery/delivery-vocabulary.ts'
 import type { Db } from '../db.ts'
 
+/** How a row's message names the session: its `@handle`, its `#worktree`, or a `send` to it. */
+export type DeliveryMode = 'handle' | 'worktree' | 'send'
+
 /** A (message, session) row of the ledger. */
 export interface DeliveryRow {
   readonly messageId: string
@@ -11,6 +14,7 @@ export interface DeliveryRow {
   readonly reason: string | null
   readonly sender: string
   readonly senderKind: SenderKind
+  readonly mode: DeliveryMode
   readonly turnId: number | null
   readonly createdAt: number
   readonly updatedAt: number
@@ -25,13 +29,14 @@ interface Row {
   reason: string | null
   sender: string
   sender_kind: SenderKind
+  mode: DeliveryMode
   turn_id: number | null
   created_at: number
   updated_at: number
 }
 
 const columns =
-  'message_id, vendor, session_id, state, channel, reason, sender, sender_kind, turn_id, created_at, updated_at'
+  'message_id, vendor, session_id, state, channel, reason, sender, sender_kind, mode, turn_id, created_at, updated_at'
 
 function fromRow(row: Row): DeliveryRow {
   return {
@@ -43,6 +48,7 @@ function fromRow(row: Row): DeliveryRow {
     reason: row.reason,
     sender: row.sender,
     senderKind: row.sender_kind,
+    mode: row.mode,
     turnId: row.turn_id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -58,6 +64,7 @@ export interface NewDelivery {
   readonly reason: string | null
   readonly sender: string
   readonly senderKind: SenderKind
+  readonly mode: DeliveryMode
 }
 
 /** Adds a row unless that (message, session) is already in the ledger. True when it was new. */
@@ -65,7 +72,7 @@ export function addDelivery(db: Db, row: NewDelivery, now: number): boolean {
   const result = db
     .prepare(
       /*sql*/ `INSERT INTO delivery (${columns})
-       VALUES (@messageId, @vendor, @sessionId, @state, @channel, @reason, @sender, @senderKind, NULL, @now, @now)
+       VALUES (@messageId, @vendor, @sessionId, @state, @channel, @reason, @sender, @senderKind, @mode, NULL, @now, @now)
        ON CONFLICT (message_id, vendor, session_id) DO NOTHING`,
     )
     .run({ ...row, now })

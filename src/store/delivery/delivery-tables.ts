@@ -20,6 +20,7 @@ export const createDeliveryTables = /*sql*/ `
     reason       TEXT,
     sender       TEXT NOT NULL,
     sender_kind  TEXT NOT NULL CHECK (sender_kind IN ('human', 'agent', 'sangam')),
+    mode         TEXT NOT NULL CHECK (mode IN ('handle', 'worktree', 'send')),  -- how it names the session
     turn_id      INTEGER,
     created_at   INTEGER NOT NULL,    -- ms epoch
     updated_at   INTEGER NOT NULL,

@@ -125,11 +125,12 @@ export function liveTurns(db: Db): TurnRow[] {
   return rows.map(fromRow)
 }
 
-/** When the session's last turn that was not a hand-over started, or null. */
+/** When the session's last turn started that was not a hand-over and did not fail to start, or null. */
 export function lastTurnAt(db: Db, vendor: string, sessionId: string): number | null {
   const row = db
     .prepare(
-      `SELECT max(started_at) AS at FROM delivery_turn WHERE vendor = ? AND session_id = ? AND channel <> 'hand-over'`,
+      `SELECT max(started_at) AS at FROM delivery_turn WHERE vendor = ? AND session_id = ? AND channel <> 'hand-over'
+         AND NOT (state = 'failed' AND pid IS NULL)`,
     )
     .get(vendor, sessionId) as { at: number | null }
   return row.at

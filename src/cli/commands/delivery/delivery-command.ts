@@ -1,0 +1,36 @@
+import { dirname } from 'node:path'
+import { openDeliveryRouter } from '../../../services/delivery/delivery-use-cases.ts'
+import type { DeliveryRouter } from '../../../services/delivery/delivery-router.ts'
+import { resolveActor } from '../../../services/leases/actor.ts'
+import { openProject, type ProjectContext } from '../../../services/project-context.ts'
+import { openRoom } from '../../../services/room/open-room.ts'
+import type { RoomScope } from '../../../services/room/room-scope.ts'
+import { systemRandom } from '../../../shared/random.ts'
+import type { CommandContext } from '../../command.ts'
+
+/** A just-started vendor CLI that fails within this long is reported as failed by the command. */
+const earlyExitMs = 1000
+
+/**
+ * Opens what every delivery command needs: the project, the room as the caller sees it, and the
+ * delivery router of this process (no wake-in-place channel: only the daemon holds one).
+ */
+export async function withDelivery<T>(
+  ctx: CommandContext,
+  use: (project: ProjectContext, router: DeliveryRouter, scope: RoomScope) => T | Promise<T>,
+): Promise<T> {
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock)
+  try {
+    const router = openDeliveryRouter(project, {
+      pid: process.pid,
+      log: ctx.log,
+      random: systemRandom,
+      nodeBinDir: dirname(process.execPath),
+      earlyExitMs,
+    })
+    const scope = openRoom(project, resolveActor(ctx.env, project.human), ctx.cwd, systemRandom)
+    return await use(project, router, scope)
+  } finally {
+    project.close()
+  }
+}

@@ -1,0 +1,466 @@
+import { dirname, resolve } from 'node:path'
+import { projectDir } from '../../config/data-paths.ts'
+import { loadMachineId } from '../../config/machine-id.ts'
+import type { DeliveryVendor } from '../../core/delivery/delivery-vocabulary.ts'
+import { isDeliveryVendor } from '../../core/delivery/delivery-vocabulary.ts'
+import type { Logger } from '../../shared/logger.ts'
+import type { Random } from '../../shared/random.ts'
+import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
+import { addDelivery, type DeliveryRow, recentDeliveries } from '../../store/delivery/delivery-ledger.ts'
+import {
+  liveTurnOf,
+  recentTurns,
+  type TurnRow,
+  updateTurn,
+} from '../../store/delivery/delivery-turn-table.ts'
+import { firstHumanText } from '../../store/delivery/session-title.ts'
+import { listActiveSessions } from '../../store/memory/session-table.ts'
+import { readPresence } from '../../store/room/presence-table.ts'
+import type { ProjectContext } from '../project-context.ts'
+import { claudeLiveSessions } from '../room/claude-live-sessions.ts'
+import { post } from '../room/post.ts'
+import type { RoomScope } from '../room/room-scope.ts'
+import { DeliveryRouter, type SessionOutcome } from './delivery-router.ts'
+import { isSameProcess } from './process-identity.ts'
+import { senderKindOf } from './sender-kind.ts'
+import type { WakeInPlace } from './wake-in-place.ts'
+
+/** How far back `sessions` looks for sessions capture saw. */
+const sessionWindowMs = 14 * 24 * 60 * 60_000
+
+export interface DeliveryRuntime {
+  readonly pid: number
+  readonly log: Logger
+  readonly random: Random
+  /** The directory of the running node (npm's global bin is beside it). */
+  readonly nodeBinDir: string | null
+  readonly wake?: WakeInPlace | undefined
+  readonly earlyExitMs?: number | undefined
+}
+
+/** The router as a CLI, an MCP server or the daemon opens it on a project. */
+export function openDeliveryRouter(project: ProjectContext, runtime: DeliveryRuntime): DeliveryRouter {
+  const { env } = project
+  let live: { at: number; ids: ReadonlySet<string> | null } | null = null
+  const router: DeliveryRouter = new DeliveryRouter({
+    db: project.db,
+    projectDir: projectDir(env.sangamHome, project.repo.projectId),
+    machine: loadMachineId(env.sangamHome, runtime.random),
+    worktrees: project.repo.worktrees,
+    fallbackCwd: project.repo.root,
+    clock: project.clock,
+    log: runtime.log,
+    pid: runtime.pid,
+    places: {
+      path: env.path,
+      home: env.vendorCliEnv.HOME ?? dirname(env.sangamHome),
+      nodeBinDir: runtime.nodeBinDir,
+      env: env.vendorCliEnv,
+    },
+    vendorEnv: env.vendorCliEnv,
+    wake: runtime.wake,
+    earlyExitMs: runtime.earlyExitMs,
+    liveClaudeSessions: () => {
+      // Asked at most every 5 s: a spawn of `claude` per look would be most of the daemon's cost.
+      const now = project.clock.now()
+      if (live === null || now - live.at > 5000) {
+        const path = router.vendorCli('claude').path
+        live = { at: now, ids: path === null ? null : claudeLiveSessions(env.vendorCliEnv, path) }
+      }
+      return live.ids
+    },
+  })
+  return router
+}
+
+/** A session as `sessions` lists it. */
+export interface SessionView {
+  readonly vendor: DeliveryVendor
+  readonly id: string
+  readonly handle: string | null
+  readonly title: string | null
+  readonly worktree: string | null
+  readonly machine: string | null
+  /** ms epoch of the last sign of it (presence change or captured event). */
+  readonly lastSeenAt: number
+  readonly presence: 'online' | 'idle' | 'offline' | null
+  /** `running`: a turn runs; `live`: it can be woken in place; `resume`: delivery continues it headless; `active-elsewhere`: open in a terminal; `unavailable`: not from this machine, or no CLI. */
+  readonly delivery: 'running' | 'live' | 'resume' | 'active-elsewhere' | 'unavailable'
+  readonly why: string
+}
+
+/** This project's Claude Code and Codex sessions, newest first, with how delivery would reach each. */
+export function listSessions(project: ProjectContext, router: DeliveryRouter, limit: number): SessionView[] {
+  const machine = loadMachineId(project.env.sangamHome)
+  const byKey = new Map<string, SessionView>()
+  const presence = readPresence(project.db)
+  const captured = listActiveSessions(project.db, project.clock.now() - sessionWindowMs, 500)
+  for (const row of captured) {
+    if (!isDeliveryVendor(row.vendor)) continue
+    byKey.set(`${row.vendor}:${row.id}`, {
+      vendor: row.vendor,
+      id: row.id,
+      handle: null,
+      title: null,
+      worktree: row.cwd,
+      machine: null,
+      lastSeenAt: row.lastAt,
+      presence: null,
+      delivery: 'unavailable',
+      why: '',
+    })
+  }
+  for (const row of presence) {
+    if (!isDeliveryVendor(row.vendor)) continue
+    const known = byKey.get(`${row.vendor}:${row.sessionId}`)
+    byKey.set(`${row.vendor}:${row.sessionId}`, {
+      vendor: row.vendor,
+      id: row.sessionId,
+      handle: row.handle,
+      title: null,
+      worktree: row.worktree ?? known?.worktree ?? null,
+      machine: row.machine,
+      lastSeenAt: Math.max(row.updatedAt, known?.lastSeenAt ?? 0),
+      presence: row.state,
+      delivery: 'unavailable',
+      why: '',
+    })
+  }
+  const views = [...byKey.values()].sort((a, b) => b.lastSeenAt - a.lastSeenAt).slice(0, limit)
+  return views.map((view) => {
+    const state = deliveryStateOf(project, router, view, machine)
+    return { ...view, title: sessionTitle(project, view.id), ...state }
+  })
+}
+
+function deliveryStateOf(
+  project: ProjectContext,
+  router: DeliveryRouter,
+  view: SessionView,
+  machine: string,
+): Pick<SessionView, 'delivery' | 'why'> {
+  if (liveTurnOf(project.db, view.vendor, view.id) !== null)
+    return { delivery: 'running', why: 'a turn sangam started runs' }
+  if (view.presence === 'online') return { delivery: 'running', why: 'a turn runs (its hooks say so)' }
+  if (view.machine !== null && view.machine !== machine)
+    return { delivery: 'unavailable', why: `it lives on ${view.machine}; its daemon delivers there` }
+  if (view.presence === 'idle' && view.vendor === 'codex' && router.wakeable(view.id))
+    return { delivery: 'live', why: 'open through sangam codex: a tag starts a turn in place' }
+  const cli = router.vendorCli(view.vendor)
+  if (view.presence === 'idle' && router.openInClaude(view) !== false)
+    return { delivery: 'active-elsewhere', why: 'open in a terminal: it gets tags at its next prompt' }
+  if (cli.path === null)
+    return { delivery: 'unavailable', why: `the ${view.vendor} CLI is not installed here` }
+  return { delivery: 'resume', why: `a tag continues it through ${cli.path}` }
+}
+
+function sessionTitle(project: ProjectContext, sessionId: string): string | null {
+  const text = firstHumanText(project.db, sessionId)
+  if (text === null) return null
+  const line = text.replace(/\s+/g, ' ').trim()
+  return line.length <= 80 ? line : `${line.slice(0, 79)}…`
+}
+
+/**
+ * The session a command names: its id, an unambiguous prefix of it (8 characters or more), or
+ * its `@handle`. NOT_FOUND naming `sangam sessions` when none matches; INVALID_INPUT for two.
+ */
+export function resolveSession(project: ProjectContext, router: DeliveryRouter, named: string): SessionView {
+  const wanted = named.trim().replace(/^@/, '')
+  const all = listSessions(project, router, 1000)
+  const exact = all.filter((view) => view.id === wanted || view.handle === wanted)
+  const found =
+    exact.length > 0 ? exact : wanted.length >= 8 ? all.filter((view) => view.id.startsWith(wanted)) : []
+  if (found.length === 1) return found[0] as SessionView
+  if (found.length === 0)
+    throw new SangamError(
+      ErrorCode.NotFound,
+      `no Claude Code or Codex session "${named}" in this project: sangam sessions lists them`,
+    )
+  throw new SangamError(
+    ErrorCode.InvalidInput,
+    `"${named}" could be ${found.map((view) => `${view.vendor} ${view.id}`).join(' or ')}; name one by its whole id`,
+  )
+}
+
+/** What `send` and `room_send` answer. */
+export interface SendResult {
+  readonly messageId: string
+  readonly session: { readonly vendor: string; readonly id: string }
+  /** `started`: a turn carries it now; `pending`: it waits (a running turn, the cooldown, the next prompt); `refused` / `failed`: why. */
+  readonly outcome: 'started' | 'pending' | 'refused' | 'failed' | 'pasted'
+  readonly channel: string | null
+  readonly reason: string | null
+  readonly turn: TurnView | null
+}
+
+/**
+ * `send <session> TEXT`: posts the text to the room addressed to the session (so the room sees
+ * it), records it in the ledger as a `send` in the same transaction, and weighs the session at
+ * once with the same guards a tag has (no echo, one turn at a time, the cooldown, the loop budget
+ * for agents), the room's policy aside: the caller asked for this turn. A session open in a
+ * terminal is refused (`active-elsewhere`), never resumed beside it. The session must live on this
+ * machine.
+ */
+export async function sendToSession(
+  project: ProjectContext,
+  scope: RoomScope,
+  router: DeliveryRouter,
+  input: { readonly session: string; readonly text: string },
+): Promise<SendResult> {
+  const view = resolveSession(project, router, input.session)
+  const machine = loadMachineId(project.env.sangamHome)
+  if (view.machine !== null && view.machine !== machine)
+    throw new SangamError(
+      ErrorCode.InvalidInput,
+      `${view.vendor} session ${view.id} lives on machine ${view.machine}; send from there, or tag @${view.handle ?? view.id} and its daemon delivers it`,
+    )
+  if (view.presence === null)
+    throw new SangamError(
+      ErrorCode.NotFound,
+      `${view.vendor} session ${view.id} has no presence here (its hooks never ran with sangam installed): sangam install-hooks, then start it once`,
+    )
+  const message = project.db
+    .transaction(() => {
+      const posted = post(scope, {
+        text: input.text,
+        to: view.handle === null ? [] : [`@${view.handle}`],
+        kind: 'message',
+        topic: null,
+        threadId: null,
+      })
+      addDelivery(
+        project.db,
+        {
+          messageId: posted.id,
+          vendor: view.vendor,
+          sessionId: view.id,
+          state: 'pending',
+          channel: null,
+          reason: 'send',
+          sender: posted.sender,
+          senderKind: senderKindOf(posted),
+          mode: 'send',
+        },
+        project.clock.now(),
+      )
+      return posted
+    })
+    .immediate()
+  const outcome = await router.weighSession({ vendor: view.vendor, sessionId: view.id })
+  return sendResult(message.id, view, outcome)
+}
+
+function sendResult(messageId: string, view: SessionView, outcome: SessionOutcome): SendResult {
+  const base = { messageId, session: { vendor: view.vendor, id: view.id } }
+  const refused = outcome.decision.refused.find((entry) => entry.messageId === messageId)
+  if (refused !== undefined)
+    return { ...base, outcome: 'refused', channel: null, reason: refused.reason, turn: null }
+  const action = outcome.decision.action
+  const turn = outcome.turn === null ? null : turnView(outcome.turn)
+  switch (action.kind) {
+    case 'start':
+      if (outcome.turn === null)
+        return { ...base, outcome: 'pending', channel: action.channel, reason: outcome.problem, turn: null }
+      if (outcome.turn.state === 'failed')
+        return { ...base, outcome: 'failed', channel: action.channel, reason: outcome.turn.detail, turn }
+      return { ...base, outcome: 'started', channel: action.channel, reason: null, turn }
+    case 'wait':
+      return { ...base, outcome: 'pending', channel: action.channel, reason: action.reason, turn: null }
+    case 'paste':
+      return {
+        ...base,
+        outcome: outcome.problem === null ? 'pasted' : 'pending',
+        channel: 'tmux-paste',
+        reason: outcome.problem,
+        turn: null,
+      }
+    case 'refuse':
+      return { ...base, outcome: 'refused', channel: null, reason: action.reason, turn: null }
+    case 'fail':
+      return { ...base, outcome: 'failed', channel: null, reason: outcome.problem, turn: null }
+    case 'none':
+      return { ...base, outcome: 'refused', channel: null, reason: 'nothing to deliver', turn: null }
+  }
+}
+
+/** A turn as the commands show it. */
+export interface TurnView {
+  readonly id: number
+  readonly vendor: string
+  readonly sessionId: string
+  readonly channel: string
+  readonly cause: string
+  readonly why: string
+  readonly messages: readonly string[]
+  readonly state: string
+  readonly pid: number | null
+  readonly worktree: string | null
+  readonly logFile: string | null
+  readonly exitCode: number | null
+  readonly detail: string | null
+  readonly startedAt: string
+  readonly endedAt: string | null
+}
+
+export function turnView(turn: TurnRow): TurnView {
+  return {
+    id: turn.id,
+    vendor: turn.vendor,
+    sessionId: turn.sessionId,
+    channel: turn.channel,
+    cause: turn.cause,
+    why: turn.why,
+    messages: turn.messages,
+    state: turn.state,
+    pid: turn.pid,
+    worktree: turn.worktree,
+    logFile: turn.logFile,
+    exitCode: turn.exitCode,
+    detail: turn.detail,
+    startedAt: new Date(turn.startedAt).toISOString(),
+    endedAt: turn.endedAt === null ? null : new Date(turn.endedAt).toISOString(),
+  }
+}
+
+/**
+ * `start --vendor claude|codex [--worktree PATH] TEXT`: a new headless session in a worktree of
+ * this project (default: the one the command runs in), the text its first prompt.
+ */
+export async function startSession(
+  project: ProjectContext,
+  router: DeliveryRouter,
+  input: {
+    readonly vendor: string
+    readonly worktree: string | null
+    readonly cwd: string
+    readonly text: string
+    readonly sender: string
+    readonly random: Random
+  },
+): Promise<{ turn: TurnView }> {
+  if (!isDeliveryVendor(input.vendor))
+    throw new SangamError(
+      ErrorCode.InvalidInput,
+      `unknown vendor "${input.vendor}"; use one of: claude, codex`,
+    )
+  const text = input.text.trim()
+  if (text === '') throw new SangamError(ErrorCode.InvalidInput, 'start needs the first prompt as TEXT')
+  const wanted = resolve(input.cwd, input.worktree ?? '.')
+  const worktree = [...project.repo.worktrees]
+    .sort((a, b) => b.length - a.length)
+    .find((path) => wanted === path || wanted.startsWith(`${path}/`))
+  if (worktree === undefined)
+    throw new SangamError(
+      ErrorCode.InvalidInput,
+      `${wanted} is not a worktree of this project (git worktree list shows them)`,
+    )
+  const prompt = `${text}\n\n(${input.sender} started this session through sangam. Answer in the room when useful: sangam post --to @${input.sender} …)`
+  const started = await router.startNew({
+    vendor: input.vendor,
+    worktree,
+    prompt,
+    sessionId: input.random.uuid(),
+  })
+  if (started.turn === null || started.turn.state === 'failed')
+    throw new SangamError(
+      ErrorCode.VendorCliUnavailable,
+      started.problem ?? started.turn?.detail ?? 'the session could not be started',
+      started.turn === null ? undefined : { turn: turnView(started.turn) },
+    )
+  return { turn: turnView(started.turn) }
+}
+
+/**
+ * `stop <session>`: ends the turn sangam started for it, from any process: the pid comes from the
+ * ledger, and it is signalled only if it is still that process (its start time), its whole
+ * process group with SIGTERM. A turn handed to the vendor (queue, background, wake) has no process
+ * of ours: refused, naming the vendor's own way.
+ */
+export function stopSession(
+  project: ProjectContext,
+  router: DeliveryRouter,
+  named: string,
+): { turn: TurnView } {
+  const view = resolveSession(project, router, named)
+  const turn = liveTurnOf(project.db, view.vendor, view.id)
+  if (turn === null)
+    throw new SangamError(
+      ErrorCode.NotFound,
+      `no turn sangam started runs for ${view.vendor} session ${view.id}: sangam deliveries lists the turns`,
+    )
+  const now = project.clock.now()
+  if (turn.pid === null) {
+    // Still `starting`: its owner has not recorded the process yet, or died before it could.
+    throw new SangamError(
+      ErrorCode.InvalidInput,
+      `turn ${turn.id} of ${view.vendor} session ${view.id} is still starting; try again in a moment`,
+    )
+  }
+  if (!isSameProcess(turn.pid, turn.pidStart)) {
+    updateTurn(project.db, turn.id, ['running'], { state: 'ended', endedAt: now })
+    throw new SangamError(
+      ErrorCode.NotFound,
+      `turn ${turn.id} of ${view.vendor} session ${view.id} had already ended (pid ${turn.pid} is gone)`,
+    )
+  }
+  try {
+    process.kill(-turn.pid, 'SIGTERM')
+  } catch {
+    process.kill(turn.pid, 'SIGTERM')
+  }
+  updateTurn(project.db, turn.id, ['running'], {
+    state: 'stopped',
+    endedAt: now,
+    detail: `stopped by ${project.human}`,
+  })
+  const after = recentTurns(project.db, { limit: 1, vendor: view.vendor, sessionId: view.id })[0] ?? turn
+  return { turn: turnView(after) }
+}
+
+/** A ledger row as `deliveries` shows it. */
+export interface DeliveryView {
+  readonly messageId: string
+  readonly vendor: string
+  readonly sessionId: string
+  readonly state: string
+  readonly channel: string | null
+  readonly reason: string | null
+  readonly sender: string
+  readonly senderKind: string
+  readonly mode: string
+  readonly turnId: number | null
+  readonly createdAt: string
+  readonly updatedAt: string
+}
+
+function deliveryView(row: DeliveryRow): DeliveryView {
+  return {
+    messageId: row.messageId,
+    vendor: row.vendor,
+    sessionId: row.sessionId,
+    state: row.state,
+    channel: row.channel,
+    reason: row.reason,
+    sender: row.sender,
+    senderKind: row.senderKind,
+    mode: row.mode,
+    turnId: row.turnId,
+    createdAt: new Date(row.createdAt).toISOString(),
+    updatedAt: new Date(row.updatedAt).toISOString(),
+  }
+}
+
+/** `deliveries`: the ledger's newest rows and the turns they started (the costs), newest first. */
+export function listDeliveries(
+  project: ProjectContext,
+  router: DeliveryRouter,
+  input: { readonly limit: number; readonly session: string | null },
+): { deliveries: DeliveryView[]; turns: TurnView[] } {
+  const session = input.session === null ? null : resolveSession(project, router, input.session)
+  const filter = session === null ? {} : { vendor: session.vendor, sessionId: session.id }
+  return {
+    deliveries: recentDeliveries(project.db, { limit: input.limit, ...filter }).map(deliveryView),
+    turns: recentTurns(project.db, { limit: input.limit, ...filter }).map(turnView),
+  }
+}
