@@ -76,6 +76,8 @@ const features: Record<string, Record<string, readonly string[]>> = {
     // brief-sections.ts composes the brief from every feature's sections.
     '': ['memory', 'leases', 'sync'],
     capture: [],
+    // Lanes and integration: the integration lock, the main publisher and the task courier seams.
+    lanes: [],
     // The lease section plugs into the brief (memory/brief-section-source.ts); lease settings are options.
     leases: ['memory', 'options'],
     memory: [],
