@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { runGit } from '../../../git/git.ts'
 import { excludeFromGit } from '../../../install/git-exclude.ts'
 import { enterLane } from '../../../services/lanes/enter-lane.ts'
 import { laneWorktreePath } from '../../../services/lanes/lane-world.ts'
@@ -15,11 +16,11 @@ export const run: CommandRun<typeof laneInput> = async (ctx, { name }, options) 
       '/.sangam/',
       'lanes, their task files and delete manifests (sangam lane)',
     )
-    const entered = enterLane(world, {
-      name,
-      agent: options.agent,
-      writeInstructions: !hooksInstalled(laneWorktreePath(world.root, name), ctx.env.claudeConfigDir),
-    })
+    const writeInstructions = !hooksInstalled(laneWorktreePath(world.root, name), ctx.env.claudeConfigDir)
+    // The generated AGENTS.md must not make a lane dirty; a project that tracks its own keeps it.
+    if (writeInstructions && !tracksAgentsFile(project.repo.root, world.mainBranch))
+      excludeFromGit(project.repo.commonDir, '/AGENTS.md', "a lane's generated instructions (sangam lane)")
+    const entered = enterLane(world, { name, agent: options.agent, writeInstructions })
     const lines = [
       `${entered.created ? 'Created' : 'Entered'} lane ${entered.lane.name} (${entered.lane.branch}, ${entered.lane.state}) at ${entered.lane.worktree}`,
       ...entered.notices.map((notice) => `notice: ${notice}`),
@@ -57,4 +58,8 @@ function readSafe(file: string): string {
   } catch {
     return ''
   }
+}
+
+function tracksAgentsFile(root: string, mainBranch: string): boolean {
+  return runGit(['cat-file', '-e', `${mainBranch}:AGENTS.md`], root).code === 0
 }
