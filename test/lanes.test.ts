@@ -3,6 +3,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { laneProject, recoverable } from './helpers/lane-fixture.ts'
+import { isolatedEnv, spawnCli } from './helpers/run-cli.ts'
 import { git } from './helpers/tmp-git-repo.ts'
 
 interface Sync {
@@ -21,7 +22,10 @@ const report = 'Checked greet on main and the snapshot.\n## Commands\n- `node --
 
 test('C2: a lane is a git-excluded worktree on lane/<name> with its owner identity; status shows it, the lock free', async () => {
   await using p = await laneProject()
-  const entered = await p.json<{ lane: Record<string, string>; agent: unknown }>(['lane', 'alice', '--no-agent'], { code: 0, user: 'alice@x.dev' })
+  const entered = await p.json<{ lane: Record<string, string>; agent: unknown }>(
+    ['lane', 'alice', '--no-agent'],
+    { code: 0, user: 'alice@x.dev' },
+  )
   assert.deepEqual(entered.lane, {
     name: 'alice',
     branch: 'lane/alice',
@@ -32,14 +36,31 @@ test('C2: a lane is a git-excluded worktree on lane/<name> with its owner identi
   assert.equal(entered.agent, null)
   const exclude = readFileSync(join(p.repo.path, '.git', 'info', 'exclude'), 'utf8')
   assert.match(exclude, /^\/\.sangam\/$/m)
-  assert.equal(git(p.repo.path, 'status', '--porcelain'), '', 'the lane folder is invisible to the main worktree')
+  assert.equal(
+    git(p.repo.path, 'status', '--porcelain'),
+    '',
+    'the lane folder is invisible to the main worktree',
+  )
   assert.equal(git(entered.lane.worktree ?? '', 'config', 'user.email'), 'dev@example.com')
   assert.equal(git(entered.lane.worktree ?? '', 'config', '--worktree', 'user.email'), 'dev@example.com')
-  const status = await p.json<{ lock: unknown; lanes: { name: string; state: string; behind: number }[] }>(['status'], { code: 0 })
+  const status = await p.json<{ lock: unknown; lanes: { name: string; state: string; behind: number }[] }>(
+    ['status'],
+    { code: 0 },
+  )
   assert.equal(status.lock, null)
-  assert.deepEqual(status.lanes.map((lane) => [lane.name, lane.state, lane.behind]), [['alice', 'clean', 0]])
+  assert.deepEqual(
+    status.lanes.map((lane) => [lane.name, lane.state, lane.behind]),
+    [['alice', 'clean', 0]],
+  )
   const agents = readFileSync(join(entered.lane.worktree ?? '', 'AGENTS.md'), 'utf8')
-  for (const phrase of ['affects only this lane', 'may publish it directly', 'tries a normal Git merge under the integration lock', 'Only if Git cannot merge cleanly', 'behavioural union', 'stop and ask the user'])
+  for (const phrase of [
+    'affects only this lane',
+    'may publish it directly',
+    'tries a normal Git merge under the integration lock',
+    'Only if Git cannot merge cleanly',
+    'behavioural union',
+    'stop and ask the user',
+  ])
     assert.ok(agents.includes(phrase), phrase)
   const bad = await p.cli(['lane', '../x'])
   assert.equal(bad.code, 2)
@@ -70,7 +91,11 @@ test('C5/C6: catch-up moves only the caller, a dirty lane on main publishes dire
   p.write(carol, 'c.txt', 'carol\n')
   const merged = await p.json<Sync>(['sync'], { cwd: carol, code: 0 })
   assert.equal(merged.outcome, 'published-merge')
-  assert.equal(git(p.repo.path, 'rev-list', '--parents', '-n', '1', 'main').split(' ').length, 3, 'a two-parent merge')
+  assert.equal(
+    git(p.repo.path, 'rev-list', '--parents', '-n', '1', 'main').split(' ').length,
+    3,
+    'a two-parent merge',
+  )
   assert.ok(existsSync(join(p.repo.path, 'a.txt')) && existsSync(join(p.repo.path, 'c.txt')))
   assert.equal(p.head(bob), direct.main, 'bob stays where he was')
   const log = await p.json<{ events: { type: string }[] }>(['log'], { code: 0 })
@@ -115,7 +140,10 @@ test('C5/C11/C19: a conflict starts a semantic task under the lock; others are b
   // Re-entering reports the task first; status shows its handles.
   const again = await p.json<{ notices: string[] }>(['lane', 'bob'], { code: 0 })
   assert.match(again.notices[0] ?? '', /unfinished sync task .* must be handled first/)
-  const status = await p.json<{ lock: { lane: string; task: string }; lanes: { name: string; task: { snapshot: string; base: string } | null; next: string }[] }>(['status'], { code: 0 })
+  const status = await p.json<{
+    lock: { lane: string; task: string }
+    lanes: { name: string; task: { snapshot: string; base: string } | null; next: string }[]
+  }>(['status'], { code: 0 })
   assert.equal(status.lock.lane, 'bob')
   assert.equal(status.lock.task, task.id)
   const bobView = status.lanes.find((lane) => lane.name === 'bob')
@@ -123,7 +151,11 @@ test('C5/C11/C19: a conflict starts a semantic task under the lock; others are b
 
   // No candidate yet, then a candidate without a report, then a short one.
   assert.equal((await p.json<Refusal>(['sync'], { cwd: bob, code: 12 })).error.code, 'task-no-candidate')
-  p.write(bob, 'src/app.js', 'export function greet(who = "alice") {\n  return `hello, ${who}` // bob: who is configurable\n}\n')
+  p.write(
+    bob,
+    'src/app.js',
+    'export function greet(who = "alice") {\n  return "hello, " + who // bob: who is configurable\n}\n',
+  )
   assert.equal((await p.json<Refusal>(['sync'], { cwd: bob, code: 12 })).error.code, 'task-dirty')
   p.commit(bob, 'union of alice and bob')
   const missing = await p.json<Refusal>(['sync'], { cwd: bob, code: 12 })
@@ -180,7 +212,10 @@ test('C14: a task that cannot reach an agent lane (no tmux) is refused and the l
   assert.equal(p.head(bob), bobHead, 'the snapshot commit is undone')
   assert.equal(readFileSync(join(bob, 'src/app.js'), 'utf8'), 'bob\n')
   assert.equal(readFileSync(join(bob, 'notes/new.txt'), 'utf8'), 'untracked work\n')
-  const status = await p.json<{ lock: unknown; lanes: { name: string; task: unknown; state: string }[] }>(['status'], { code: 0 })
+  const status = await p.json<{ lock: unknown; lanes: { name: string; task: unknown; state: string }[] }>(
+    ['status'],
+    { code: 0 },
+  )
   assert.equal(status.lock, null)
   assert.deepEqual(status.lanes.find((lane) => lane.name === 'bob')?.task, null)
   await p.checkInvariants()
@@ -220,17 +255,17 @@ test('C16/C17: a task without its file is refused with the lock kept; sangam up 
   assert.equal(refused.error.code, 'task-file-missing')
   assert.equal((await p.json<{ lock: { lane: string } }>(['status'], { code: 0 })).lock.lane, 'bob')
   await p.checkInvariants()
-  const up = await p.cli(['up', '--once'])
-  assert.ok(up.code === 0 || up.code === 2, up.stderr)
-  if (up.code === 2) {
-    // No --once: start it and stop it.
-    const { spawnCli, isolatedEnv } = await import('./helpers/run-cli.ts')
-    const child = spawnCli(['up'], { cwd: p.repo.path, env: isolatedEnv(p.home.path, { SANGAM_USER: 'dev@example.com' }) })
-    await new Promise((resolve) => child.stderr?.once('data', resolve).once('close', resolve) && child.stdout?.once('data', resolve))
-    child.kill('SIGTERM')
-    await new Promise((resolve) => child.once('close', resolve))
-  }
-  const status = await p.json<{ lock: unknown; lanes: { name: string; task: unknown }[] }>(['status'], { code: 0 })
+  // sangam up normalises lanes before it says it started.
+  const up = spawnCli(['up', '--json'], {
+    cwd: p.repo.path,
+    env: isolatedEnv(p.home.path, { SANGAM_USER: 'dev@example.com' }),
+  })
+  await new Promise((resolve) => up.stdout?.once('data', resolve))
+  up.kill('SIGTERM')
+  await new Promise((resolve) => up.once('close', resolve))
+  const status = await p.json<{ lock: unknown; lanes: { name: string; task: unknown }[] }>(['status'], {
+    code: 0,
+  })
   assert.equal(status.lock, null)
   assert.equal(status.lanes.find((lane) => lane.name === 'bob')?.task, null)
   const backups = p.refs('refs/sangam/backups/')
@@ -241,7 +276,7 @@ test('C16/C17: a task without its file is refused with the lock kept; sangam up 
   await p.checkInvariants()
 })
 
-test('C20: a stale lock is taken over with a reason after its owner\'s work is saved; a fresh one is not', async () => {
+test("C20: a stale lock is taken over with a reason after its owner's work is saved; a fresh one is not", async () => {
   await using p = await laneProject()
   const alice = await p.lane('alice')
   const bob = await p.lane('bob')
@@ -252,12 +287,22 @@ test('C20: a stale lock is taken over with a reason after its owner\'s work is s
   await p.json<Sync>(['sync'], { cwd: bob, code: 0 })
   p.write(bob, 'src/app.js', 'bob, mid-task\n')
   p.write(carol, 'c.txt', 'carol\n')
-  const fresh = await p.json<Refusal>(['sync', '--takeover', '--reason', 'bob is away'], { cwd: carol, code: 12 })
+  const fresh = await p.json<Refusal>(['sync', '--takeover', '--reason', 'bob is away'], {
+    cwd: carol,
+    code: 12,
+  })
   assert.equal(fresh.error.code, 'lock-not-stale')
-  p.db((db) => db.prepare('UPDATE integration_lock SET heartbeat_at = heartbeat_at - 3600000, since = since - 3600000').run())
+  p.db((db) =>
+    db
+      .prepare('UPDATE integration_lock SET heartbeat_at = heartbeat_at - 3600000, since = since - 3600000')
+      .run(),
+  )
   const busy = await p.json<Refusal>(['sync'], { cwd: carol, code: 12 })
   assert.match(busy.error.next, /--takeover/)
-  const took = await p.json<Sync & { takeover: { from: string; backupRefs: string[] } }>(['sync', '--takeover', '--reason', 'bob is away'], { cwd: carol, code: 0 })
+  const took = await p.json<Sync & { takeover: { from: string; backupRefs: string[] } }>(
+    ['sync', '--takeover', '--reason', 'bob is away'],
+    { cwd: carol, code: 0 },
+  )
   assert.equal(took.takeover.from, 'bob')
   assert.equal(took.outcome, 'published-merge')
   assert.ok(took.takeover.backupRefs.some((ref) => ref.startsWith('refs/sangam/takeovers/')))
@@ -272,10 +317,16 @@ test('C22: re-entering reports local work or being behind, and never moves the w
   const alice = await p.lane('alice')
   const bob = await p.lane('bob')
   p.write(alice, 'a.txt', 'alice\n')
-  assert.match((await p.json<{ notices: string[] }>(['lane', 'alice'], { code: 0 })).notices[0] ?? '', /local work that is not integrated/)
+  assert.match(
+    (await p.json<{ notices: string[] }>(['lane', 'alice'], { code: 0 })).notices[0] ?? '',
+    /local work that is not integrated/,
+  )
   await p.json<Sync>(['sync'], { cwd: alice, code: 0 })
   const bobHead = p.head(bob)
-  assert.match((await p.json<{ notices: string[] }>(['lane', 'bob'], { code: 0 })).notices[0] ?? '', /behind the latest main/)
+  assert.match(
+    (await p.json<{ notices: string[] }>(['lane', 'bob'], { code: 0 })).notices[0] ?? '',
+    /behind the latest main/,
+  )
   assert.equal(p.head(bob), bobHead)
 })
 
@@ -287,7 +338,10 @@ test('C4: delete saves head and dirty work, writes a manifest, removes worktree 
   p.write(alice, 'a.txt', 'committed\n')
   p.commit(alice, 'alice work')
   p.write(alice, 'b.txt', 'dirty\n')
-  const deleted = await p.json<{ lane: string; manifest: string; backupRefs: string[] }>(['delete', 'alice'], { code: 0 })
+  const deleted = await p.json<{ lane: string; manifest: string; backupRefs: string[] }>(
+    ['delete', 'alice'],
+    { code: 0 },
+  )
   assert.equal(deleted.backupRefs.length, 2)
   assert.ok(existsSync(deleted.manifest))
   assert.ok(!existsSync(alice))

@@ -153,5 +153,6 @@ async function normaliseLanesAtStart(
     pid: options.pid,
   })
   const done = await normaliseLanes(world, { startup: true })
-  for (const entry of done) log.info('lane normalised', { lane: entry.lane, action: entry.action, backupRefs: entry.backupRefs })
+  for (const entry of done)
+    log.info('lane normalised', { lane: entry.lane, action: entry.action, backupRefs: entry.backupRefs })
 }

@@ -10,9 +10,15 @@ export interface LaneProject extends AsyncDisposable {
   readonly repo: TmpRepo
   readonly home: TmpDir
   /** Runs `sangam <args>` in `cwd` (default: the main worktree) as `user`. */
-  cli(args: readonly string[], options?: { cwd?: string; user?: string; env?: Record<string, string> }): Promise<CliResult>
+  cli(
+    args: readonly string[],
+    options?: { cwd?: string; user?: string; env?: Record<string, string> },
+  ): Promise<CliResult>
   /** Runs with --json and parses stdout (a refusal's `{error}` too); asserts the exit code when given. */
-  json<T = Record<string, unknown>>(args: readonly string[], options?: { cwd?: string; user?: string; code?: number; env?: Record<string, string> }): Promise<T>
+  json<T = Record<string, unknown>>(
+    args: readonly string[],
+    options?: { cwd?: string; user?: string; code?: number; env?: Record<string, string> },
+  ): Promise<T>
   /** Creates lane `name` (a human's lane unless `agent` is given) and answers its worktree. */
   lane(name: string, agent?: string): Promise<string>
   main(): string
@@ -46,7 +52,11 @@ export async function laneProject(): Promise<LaneProject> {
     async json(args, options = {}) {
       const result = await project.cli([...args, '--json'], options)
       if (options.code !== undefined)
-        assert.equal(result.code, options.code, `sangam ${args.join(' ')}: ${result.stdout}\n${result.stderr}`)
+        assert.equal(
+          result.code,
+          options.code,
+          `sangam ${args.join(' ')}: ${result.stdout}\n${result.stderr}`,
+        )
       return JSON.parse(result.stdout)
     },
     async lane(name, agent) {
@@ -81,8 +91,15 @@ export async function laneProject(): Promise<LaneProject> {
         .filter((line) => line !== ''),
     async checkInvariants() {
       const { lock, lanes } = project.db((db) => ({
-        lock: db.prepare('SELECT lane, task FROM integration_lock WHERE id = 1').get() as { lane: string | null; task: string | null },
-        lanes: db.prepare('SELECT name, task, state FROM lane').all() as { name: string; task: string | null; state: string }[],
+        lock: db.prepare('SELECT lane, task FROM integration_lock WHERE id = 1').get() as {
+          lane: string | null
+          task: string | null
+        },
+        lanes: db.prepare('SELECT name, task, state FROM lane').all() as {
+          name: string
+          task: string | null
+          state: string
+        }[],
       }))
       if (lock.lane !== null) {
         const holders = lanes.filter((lane) => lane.name === lock.lane)
@@ -92,8 +109,12 @@ export async function laneProject(): Promise<LaneProject> {
         assert.equal(holder.task, lock.task, `the lock's task is its lane's task (${holder.name})`)
       }
       const tasks = lanes.filter((lane) => lane.task !== null)
-      for (const lane of tasks) assert.equal(lock.lane, lane.name, `lane ${lane.name} has a task, so it holds the lock`)
-      assert.ok(lanes.every((lane) => lane.state !== 'integrating'), 'no lane is left integrating')
+      for (const lane of tasks)
+        assert.equal(lock.lane, lane.name, `lane ${lane.name} has a task, so it holds the lock`)
+      assert.ok(
+        lanes.every((lane) => lane.state !== 'integrating'),
+        'no lane is left integrating',
+      )
     },
     [Symbol.asyncDispose]: async () => {
       await repo[Symbol.asyncDispose]()
@@ -102,7 +123,6 @@ export async function laneProject(): Promise<LaneProject> {
   }
   return project
 }
-
 
 /** Whether `commit` (or any ref under refs/sangam/, or a lane branch) holds `text` in `path`. */
 export function recoverable(project: LaneProject, path: string, text: string): boolean {
