@@ -45,9 +45,11 @@ const features: Record<string, Record<string, readonly string[]>> = {
   },
   core: {
     // option-catalog.ts lists every feature's project options.
-    '': ['delivery', 'leases', 'options', 'room', 'sync'],
+    '': ['delivery', 'lanes', 'leases', 'options', 'room', 'sync'],
     // Delivery's words and decisions; its options are part of the room's group.
     delivery: [],
+    // Lanes: names, the sync ladder, task files, refusals; lane settings are project options.
+    lanes: ['options'],
     // The lease lines of the brief are a brief section; lease settings are project options.
     leases: ['memory', 'options'],
     memory: [],
@@ -62,10 +64,11 @@ const features: Record<string, Record<string, readonly string[]>> = {
   config: {},
   store: {
     // migrations.ts lists every feature's tables.
-    '': ['capture', 'delivery', 'leases', 'memory', 'room', 'sync'],
+    '': ['capture', 'delivery', 'lanes', 'leases', 'memory', 'room', 'sync'],
     capture: ['memory'],
     // The ledger's guards read the room's messages, presence and context cursors.
     delivery: ['room'],
+    lanes: [],
     leases: [],
     memory: [],
     room: [],
@@ -78,10 +81,12 @@ const features: Record<string, Record<string, readonly string[]>> = {
   git: {},
   services: {
     // brief-sections.ts composes the brief from every feature's sections.
-    '': ['memory', 'leases', 'sync'],
+    '': ['lanes', 'memory', 'leases', 'sync'],
     capture: [],
     // Delivery reads the room (sessions, messages, presence) and its options.
     delivery: ['options', 'room'],
+    // Lanes and integration; lane settings are project options; the lanes section plugs into the brief.
+    lanes: ['memory', 'options'],
     // The lease section plugs into the brief (memory/brief-section-source.ts); lease settings are options.
     leases: ['memory', 'options'],
     memory: [],
@@ -101,6 +106,7 @@ const features: Record<string, Record<string, readonly string[]>> = {
     // registry.ts lists every command.
     '': [
       'commands/delivery',
+      'commands/lanes',
       'commands/leases',
       'commands/memory',
       'commands/room',
@@ -109,6 +115,7 @@ const features: Record<string, Record<string, readonly string[]>> = {
     ],
     commands: [],
     'commands/delivery': [],
+    'commands/lanes': [],
     'commands/leases': [],
     'commands/memory': [],
     'commands/room': [],

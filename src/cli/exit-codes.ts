@@ -15,8 +15,9 @@ export const exitCodes: Record<ErrorCode, number> = {
   DAEMON_RUNNING: 9,
   GIT_FAILED: 10,
   SERVER_REFUSED: 11,
-  VENDOR_CLI_UNAVAILABLE: 12,
-  SESSION_UNREACHABLE: 13,
+  LANE_REFUSED: 12,
+  VENDOR_CLI_UNAVAILABLE: 13,
+  SESSION_UNREACHABLE: 14,
 }
 
 export function exitCodeFor(error: unknown): number {

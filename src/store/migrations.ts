@@ -1,3 +1,4 @@
+import { createLaneTable } from './lanes/lane-table.ts'
 import type Database from 'better-sqlite3'
 import type { Clock } from '../shared/clock.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
@@ -66,6 +67,7 @@ export const migrations: readonly Migration[] = [
   { version: 14, name: 'room worktree states', sql: createWorktreeStateTable },
   { version: 15, name: 'delivery ledger and turns', sql: createDeliveryTables },
   { version: 17, name: 'codex app-server endpoints', sql: createCodexEndpointTable },
+  { version: 18, name: 'lanes and the integration lock', sql: createLaneTable },
 ]
 
 export const schemaVersion = migrations.reduce((max, step) => Math.max(max, step.version), 0)
