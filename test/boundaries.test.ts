@@ -48,6 +48,8 @@ const features: Record<string, Record<string, readonly string[]>> = {
     '': ['leases', 'options', 'room', 'sync'],
     // The lease lines of the brief are a brief section; lease settings are project options.
     leases: ['memory', 'options'],
+    // The integration lock's pure rule, shared with the team server.
+    lanes: [],
     memory: [],
     options: [],
     // The room's rules read presence and worktrees; its rungs are project options; a message with a
@@ -85,8 +87,9 @@ const features: Record<string, Record<string, readonly string[]>> = {
     // The room's directory, presence, handles and targets; it queues its records for the team;
     // its house rules are project options and a section of the brief.
     room: ['memory', 'options', 'sync'],
-    // Team sync carries leases and notes, adds its sections to the brief, and has its options.
-    sync: ['leases', 'memory', 'options'],
+    // Team sync carries leases and notes, adds its sections to the brief, and has its options;
+    // it holds the team's integration lock (the lanes' IntegrationLock seam).
+    sync: ['lanes', 'leases', 'memory', 'options'],
   },
   hooks: {},
   mcp: {},

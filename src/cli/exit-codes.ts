@@ -15,6 +15,7 @@ export const exitCodes: Record<ErrorCode, number> = {
   DAEMON_RUNNING: 9,
   GIT_FAILED: 10,
   SERVER_REFUSED: 11,
+  LANE_REFUSED: 12,
 }
 
 export function exitCodeFor(error: unknown): number {

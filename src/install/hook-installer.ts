@@ -1,4 +1,7 @@
 import { join } from 'node:path'
+import { gitHooksDir } from '../git/hooks-dir.ts'
+import { readMainGuard } from '../services/lanes/main-guard-file.ts'
+import { systemRandom } from '../shared/random.ts'
 import {
   type CodexInstallReport,
   type CodexUninstallReport,
@@ -8,9 +11,6 @@ import {
 } from './codex-hook-installer.ts'
 import { claudeGroups, claudeProjectEntry, type HookEntries } from './hook-entries.ts'
 import { type HookFileChange, holdsOurHooks, installHookFile, uninstallHookFile } from './hook-file.ts'
-import { gitHooksDir } from '../git/hooks-dir.ts'
-import { readMainGuard } from '../services/lanes/main-guard-file.ts'
-import { systemRandom } from '../shared/random.ts'
 import { installMainGuard, type MainGuardReport, uninstallMainGuard } from './main-guard-installer.ts'
 import { installPrePush, type PrePushChange, uninstallPrePush } from './pre-push-installer.ts'
 

@@ -1,5 +1,6 @@
 import { gitOutputOrNull } from '../git/git.ts'
 import { gitHooksDir } from '../git/hooks-dir.ts'
+import { type GuardHook, guardHooks, mainGuardMarker } from '../services/lanes/guard-state.ts'
 import {
   armMainGuard,
   assertGuardable,
@@ -7,7 +8,6 @@ import {
   integratorVariable,
   mainGuardFile,
 } from '../services/lanes/main-guard-file.ts'
-import { type GuardHook, guardHooks, mainGuardMarker } from '../services/lanes/guard-state.ts'
 import type { Random } from '../shared/random.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import {

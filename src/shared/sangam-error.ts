@@ -28,6 +28,11 @@ export const ErrorCode = {
   GitFailed: 'GIT_FAILED',
   /** The sync server refused us or could not be reached. */
   ServerRefused: 'SERVER_REFUSED',
+  /**
+   * `lane`, `sync` or `delete` refused to move anything (the integration lock is busy, the report is
+   * missing…); `wireCode` names the refusal (core/lanes/lane-refusal.ts) and `next` what to do.
+   */
+  LaneRefused: 'LANE_REFUSED',
   /** A bug: an invariant broke. */
   Internal: 'INTERNAL',
 } as const
@@ -36,6 +41,8 @@ export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
 export interface SangamErrorOptions<WireCode extends string> extends ErrorOptions {
   /** The code of the refusal this error reports, when another party refused us (the sync server). */
   readonly wireCode?: WireCode
+  /** What the person or agent should do next (a command to run, who must act). */
+  readonly next?: string | undefined
 }
 
 /**
@@ -47,6 +54,8 @@ export class SangamError<WireCode extends string = string> extends Error {
   readonly data: unknown
   /** The refusing party's own code (for the sync server: `protocol/sync/error.ts`); null if none. */
   readonly wireCode: WireCode | null
+  /** What to do next, when the refusal says (`--json` carries it as `error.next`); null if not. */
+  readonly next: string | null
 
   constructor(code: ErrorCode, message: string, data?: unknown, options?: SangamErrorOptions<WireCode>) {
     super(message, options)
@@ -54,6 +63,7 @@ export class SangamError<WireCode extends string = string> extends Error {
     this.code = code
     this.data = data
     this.wireCode = options?.wireCode ?? null
+    this.next = options?.next ?? null
   }
 }
 
