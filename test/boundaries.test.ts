@@ -45,11 +45,12 @@ const features: Record<string, Record<string, readonly string[]>> = {
   },
   core: {
     // option-catalog.ts lists every feature's project options.
-    '': ['leases', 'options', 'room', 'sync'],
+    '': ['lanes', 'leases', 'options', 'room', 'sync'],
+    // Lanes: names, the sync ladder, task files, refusals, the team lock's rule; lane settings are
+    // project options.
+    lanes: ['options'],
     // The lease lines of the brief are a brief section; lease settings are project options.
     leases: ['memory', 'options'],
-    // The integration lock's pure rule, shared with the team server.
-    lanes: [],
     memory: [],
     options: [],
     // The room's rules read presence and worktrees; its rungs are project options; a message with a
@@ -62,8 +63,9 @@ const features: Record<string, Record<string, readonly string[]>> = {
   config: {},
   store: {
     // migrations.ts lists every feature's tables.
-    '': ['capture', 'leases', 'memory', 'room', 'sync'],
+    '': ['capture', 'lanes', 'leases', 'memory', 'room', 'sync'],
     capture: ['memory'],
+    lanes: [],
     leases: [],
     memory: [],
     room: [],
@@ -76,10 +78,10 @@ const features: Record<string, Record<string, readonly string[]>> = {
   git: {},
   services: {
     // brief-sections.ts composes the brief from every feature's sections.
-    '': ['memory', 'leases', 'sync'],
+    '': ['lanes', 'memory', 'leases', 'sync'],
     capture: [],
-    // Lanes and integration: the integration lock, the main publisher and the task courier seams.
-    lanes: [],
+    // Lanes and integration; lane settings are project options; the lanes section plugs into the brief.
+    lanes: ['memory', 'options'],
     // The lease section plugs into the brief (memory/brief-section-source.ts); lease settings are options.
     leases: ['memory', 'options'],
     memory: [],
@@ -98,8 +100,16 @@ const features: Record<string, Record<string, readonly string[]>> = {
   install: {},
   cli: {
     // registry.ts lists every command.
-    '': ['commands/leases', 'commands/memory', 'commands/room', 'commands/server', 'commands/setup'],
+    '': [
+      'commands/lanes',
+      'commands/leases',
+      'commands/memory',
+      'commands/room',
+      'commands/server',
+      'commands/setup',
+    ],
     commands: [],
+    'commands/lanes': [],
     'commands/leases': [],
     'commands/memory': [],
     'commands/room': [],

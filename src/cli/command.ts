@@ -15,6 +15,8 @@ export interface CommandContext {
   readonly stopSignal: AbortSignal
   /** Absolute path of the sangam CLI entry (dist/cli/main.js), for commands that register us elsewhere. */
   readonly cliEntry: string
+  /** Called at each step of a lane integration; the crash tests make it kill the process there. */
+  readonly laneFault?: ((step: string) => void) | undefined
 }
 
 /**

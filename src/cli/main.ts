@@ -37,6 +37,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     stderr: process.stderr,
     stopSignal: stop.signal,
     cliEntry: fileURLToPath(import.meta.url),
+    laneFault: laneFault(process.env.SANGAM_LANE_FAULT),
   }
   let exitCode = 0
   const program = buildProgram(
@@ -165,19 +166,42 @@ function printResult(ctx: CommandContext, result: CommandResult, json: boolean):
 }
 
 /**
+ * The crash tests' fault injection (`SANGAM_LANE_FAULT=<step>`): the integrator kills itself with
+ * SIGKILL when it reaches that step of a sync, as a power cut would. Unset, it does nothing.
+ */
+function laneFault(step: string | undefined): (reached: string) => void {
+  if (step === undefined || step === '') return () => undefined
+  return (reached) => {
+    if (reached === step) process.kill(process.pid, 'SIGKILL')
+  }
+}
+
+/**
  * Prints a failure: its message on stderr and, with `--json`, `{"error": {code, message}}` on
  * stdout. A bug (not a SangamError) also gets its stack trace on stderr.
  */
 function reportError(ctx: CommandContext, error: unknown, json: boolean): void {
-  const code = isSangamError(error) ? error.code : 'INTERNAL'
+  // A lane refusal is known by its own code (integration-busy, validation-missing…).
+  const code = isSangamError(error)
+    ? error.code === ErrorCode.LaneRefused && error.wireCode !== null
+      ? error.wireCode
+      : error.code
+    : 'INTERNAL'
   const message = bounded(error instanceof Error ? error.message : String(error))
-  if (json) reportJson(ctx, code, message)
+  const next = isSangamError(error) ? error.next : null
+  if (json) reportJson(ctx, code, message, next)
   ctx.stderr.write(`sangam: ${message}\n`)
+  if (next !== null) ctx.stderr.write(`next: ${next}\n`)
   if (!isSangamError(error) && error instanceof Error && error.stack) ctx.stderr.write(`${error.stack}\n`)
 }
 
-function reportJson(ctx: CommandContext, code: string, message: string): void {
-  ctx.stdout.write(`${JSON.stringify({ error: { code, message: bounded(message.trimEnd()) } }, null, 2)}\n`)
+function reportJson(ctx: CommandContext, code: string, message: string, next: string | null = null): void {
+  const error = {
+    code,
+    message: bounded(message.trimEnd()),
+    ...(next === null ? {} : { next: bounded(next) }),
+  }
+  ctx.stdout.write(`${JSON.stringify({ error }, null, 2)}\n`)
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { AnyCommandSpec } from './command.ts'
 import { defineCommand } from './command-input.ts'
+import { deleteInput, laneInput, laneLogInput, syncInput } from './commands/lanes/inputs.ts'
 import { claimInput, leasesInput, releaseInput, whoHasInput } from './commands/leases/inputs.ts'
 import { indexInput, noteInput, searchInput, threadInput } from './commands/memory/inputs.ts'
 import {
@@ -229,5 +230,38 @@ export const commands: readonly AnyCommandSpec[] = [
     input: serveInput,
     longRunning: true,
     load: () => import('./commands/server/serve.ts'),
+  }),
+  defineCommand({
+    name: 'lane',
+    summary:
+      'Create or re-enter a lane: a worktree of its own on lane/<name> for one agent (or a human, --no-agent); reports unfinished work first',
+    input: laneInput,
+    load: () => import('./commands/lanes/lane.ts'),
+  }),
+  defineCommand({
+    name: 'sync',
+    summary:
+      'Move this lane to its next safe state: catch up, publish to main (directly or by a clean merge), or start a semantic task; exits 12 with what to do when refused',
+    input: syncInput,
+    load: () => import('./commands/lanes/sync.ts'),
+  }),
+  defineCommand({
+    name: 'status',
+    summary:
+      'Show main, the integration lock, the guard hooks and every lane: state, head, dirty, behind, task, next step',
+    load: () => import('./commands/lanes/status.ts'),
+  }),
+  defineCommand({
+    name: 'log',
+    summary: 'List the latest integration events (syncs, publishes, tasks, takeovers, deletions)',
+    input: laneLogInput,
+    load: () => import('./commands/lanes/log.ts'),
+  }),
+  defineCommand({
+    name: 'delete',
+    summary:
+      'Retire a lane: its work saved under refs/sangam/deleted/ and a manifest, then its worktree and branch removed',
+    input: deleteInput,
+    load: () => import('./commands/lanes/delete.ts'),
   }),
 ]

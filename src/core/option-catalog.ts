@@ -1,3 +1,4 @@
+import { laneOptions } from './lanes/settings.ts'
 import { leaseOptions } from './leases/settings.ts'
 import type { AnyOptionGroup, OptionDefinition } from './options/option-group.ts'
 import { roomOptions } from './room/settings.ts'
@@ -7,7 +8,7 @@ import { syncOptions } from './sync/settings.ts'
  * Every group of project options, one per feature, each defined in its feature's `settings.ts`.
  * `options` lists them in this order; `option-set` finds one by its full name.
  */
-export const optionGroups: readonly AnyOptionGroup[] = [leaseOptions, syncOptions, roomOptions]
+export const optionGroups: readonly AnyOptionGroup[] = [leaseOptions, syncOptions, roomOptions, laneOptions]
 
 /** One option as the catalog knows it. */
 export interface CatalogOption {

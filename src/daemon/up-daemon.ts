@@ -2,6 +2,9 @@ import { daemonFile, projectDir } from '../config/data-paths.ts'
 import type { Environment } from '../config/environment.ts'
 import { loadMachineId } from '../config/machine-id.ts'
 import { projectCapture } from '../services/capture/project-capture.ts'
+import { openLaneWorld } from '../services/lanes/lane-world.ts'
+import { normaliseLanes } from '../services/lanes/normalise-lanes.ts'
+import { hasLaneTables, readLanes } from '../store/lanes/lane-table.ts'
 import { openProject } from '../services/project-context.ts'
 import type { SyncStatus } from '../services/sync/replicator.ts'
 import type { Clock } from '../shared/clock.ts'
@@ -57,6 +60,7 @@ export async function runUp(options: UpOptions): Promise<void> {
       startedAt: new Date(options.clock.now()).toISOString(),
     })
     const log = options.log.child({ component: 'daemon', project: project.repo.projectId })
+    await normaliseLanesAtStart(project, options, log)
     const { sangamHome } = options.env
     const { projectId } = project.repo
     const overlap = new OverlapService({
@@ -128,4 +132,26 @@ export async function runUp(options: UpOptions): Promise<void> {
     lock?.release()
   }
   options.onStatus({ type: 'stopped', pid: options.pid })
+}
+
+/**
+ * The restart normalisation of lanes (services/lanes/normalise-lanes.ts): integrations a crash
+ * interrupted are put right, each lane's work backed up first, before any service starts.
+ */
+async function normaliseLanesAtStart(
+  project: ReturnType<typeof openProject>,
+  options: UpOptions,
+  log: Logger,
+): Promise<void> {
+  if (!hasLaneTables(project.db) || readLanes(project.db).length === 0) return
+  const world = openLaneWorld({
+    db: project.db,
+    clock: options.clock,
+    repo: project.repo,
+    human: project.human,
+    childEnv: options.env.vendorCliEnv,
+    pid: options.pid,
+  })
+  const done = await normaliseLanes(world, { startup: true })
+  for (const entry of done) log.info('lane normalised', { lane: entry.lane, action: entry.action, backupRefs: entry.backupRefs })
 }

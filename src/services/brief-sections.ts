@@ -1,3 +1,4 @@
+import { laneBrief } from './lanes/lane-brief.ts'
 import { leaseBrief } from './leases/brief.ts'
 import type { BriefSectionSource } from './memory/brief-section-source.ts'
 import { activeSessions, landedCommits, recentNotes } from './memory/brief-sections.ts'
@@ -12,6 +13,7 @@ import { landedFromTeam, teamPresence } from './sync/brief-sections.ts'
 export const briefSections: readonly BriefSectionSource[] = [
   captureStatus,
   leaseBrief,
+  laneBrief,
   activeSessions,
   teamPresence,
   landedCommits,

@@ -1,3 +1,4 @@
+import { createLaneTable } from './lanes/lane-table.ts'
 import type Database from 'better-sqlite3'
 import type { Clock } from '../shared/clock.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
@@ -62,6 +63,7 @@ export const migrations: readonly Migration[] = [
   { version: 12, name: 'room context cursor', sql: createContextCursorTable },
   { version: 13, name: 'room context alerts', sql: createContextAlertTable },
   { version: 14, name: 'room worktree states', sql: createWorktreeStateTable },
+  { version: 18, name: 'lanes and the integration lock', sql: createLaneTable },
 ]
 
 export const schemaVersion = migrations.reduce((max, step) => Math.max(max, step.version), 0)

@@ -49,3 +49,10 @@ export const positiveIntegerType: OptionType<number> = {
   fromText: (text) =>
     /^\s*\d+\s*$/.test(text) ? positiveIntegerType.check(Number(text)) : problem('is not a positive integer'),
 }
+
+/** Free text (a command line); trimmed, and empty means "none". */
+export const textType: OptionType<string> = {
+  describe: 'text ("" for none)',
+  check: (value) => (typeof value === 'string' ? ok(value.trim()) : problem('is not text')),
+  fromText: (text) => ok(text.trim()),
+}

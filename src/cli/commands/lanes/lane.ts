@@ -1,0 +1,65 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { runGit } from '../../../git/git.ts'
+import { excludeFromGit } from '../../../install/git-exclude.ts'
+import { enterLane } from '../../../services/lanes/enter-lane.ts'
+import { laneWorktreePath } from '../../../services/lanes/lane-world.ts'
+import type { CommandRun } from '../../command.ts'
+import type { laneInput } from './inputs.ts'
+import { openLaneCommand } from './lane-world-for.ts'
+
+export const run: CommandRun<typeof laneInput> = async (ctx, { name }, options) => {
+  const { project, world } = openLaneCommand(ctx)
+  try {
+    excludeFromGit(
+      project.repo.commonDir,
+      '/.sangam/',
+      'lanes, their task files and delete manifests (sangam lane)',
+    )
+    const writeInstructions = !hooksInstalled(laneWorktreePath(world.root, name), ctx.env.claudeConfigDir)
+    // The generated AGENTS.md must not make a lane dirty; a project that tracks its own keeps it.
+    if (writeInstructions && !tracksAgentsFile(project.repo.root, world.mainBranch))
+      excludeFromGit(project.repo.commonDir, '/AGENTS.md', "a lane's generated instructions (sangam lane)")
+    const entered = enterLane(world, { name, agent: options.agent, writeInstructions })
+    const lines = [
+      `${entered.created ? 'Created' : 'Entered'} lane ${entered.lane.name} (${entered.lane.branch}, ${entered.lane.state}) at ${entered.lane.worktree}`,
+      ...entered.notices.map((notice) => `notice: ${notice}`),
+    ]
+    if (entered.agent === null) lines.push("No agent: this lane is a human's; sangam sync prints its tasks.")
+    else if (entered.agent.started)
+      lines.push(`Agent ${entered.agent.command} runs in tmux pane ${entered.agent.pane}.`)
+    else lines.push(`Start its agent: cd ${entered.lane.worktree} && ${entered.agent.command}`)
+    if (entered.instructionsFile !== null)
+      lines.push(`Lane rules written to ${entered.instructionsFile} (no sangam hooks to brief the agent).`)
+    return {
+      json: { lane: entered.lane, created: entered.created, notices: entered.notices, agent: entered.agent },
+      text: lines.join('\n'),
+    }
+  } finally {
+    project.close()
+  }
+}
+
+/**
+ * Whether sangam's agent hooks (which inject the lane's rules at SessionStart) will run in the
+ * lane: Claude Code settings of the lane's worktree (tracked ones come with it) or the user's.
+ */
+function hooksInstalled(root: string, claudeConfigDir: string): boolean {
+  return [
+    join(root, '.claude', 'settings.json'),
+    join(root, '.claude', 'settings.local.json'),
+    join(claudeConfigDir, 'settings.json'),
+  ].some((file) => existsSync(file) && /sangam/.test(readSafe(file)))
+}
+
+function readSafe(file: string): string {
+  try {
+    return readFileSync(file, 'utf8')
+  } catch {
+    return ''
+  }
+}
+
+function tracksAgentsFile(root: string, mainBranch: string): boolean {
+  return runGit(['cat-file', '-e', `${mainBranch}:AGENTS.md`], root).code === 0
+}

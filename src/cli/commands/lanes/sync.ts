@@ -1,0 +1,45 @@
+import { syncLane } from '../../../services/lanes/sync-lane.ts'
+import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
+import type { CommandRun } from '../../command.ts'
+import type { syncInput } from './inputs.ts'
+import { openLaneCommand } from './lane-world-for.ts'
+
+const words: Record<string, string> = {
+  'already-synced': 'already synced with',
+  'caught-up': 'caught up to',
+  'no-changes': 'no changes to sync; main is',
+  'published-direct': 'published directly: main is now',
+  'published-merge': 'published with a git merge: main is now',
+  'task-started': 'started a semantic merge task; main stays',
+  'published-task': 'published its task: main is now',
+}
+
+export const run: CommandRun<typeof syncInput> = async (ctx, _args, options) => {
+  const reason = options.reason?.trim() ?? ''
+  if (options.takeover && reason === '')
+    throw new SangamError(
+      ErrorCode.Usage,
+      'sync --takeover needs --reason "…": it is recorded and shown to the lock\'s owner',
+    )
+  const { project, world, cwd } = openLaneCommand(ctx)
+  try {
+    const result = await syncLane(world, { cwd, takeover: options.takeover ? { reason } : undefined })
+    const lines = [`${result.lane}: ${words[result.outcome]} ${result.main.slice(0, 12)}`]
+    if (result.takeover !== null)
+      lines.unshift(
+        `took the integration lock over from lane ${result.takeover.from}; its work is saved under ${result.takeover.backupRefs.join(', ')}`,
+      )
+    if (result.task !== null && result.outcome === 'task-started') {
+      lines.push(`Task file: ${result.task.file}`, `Validation report: ${result.task.validationFile}`)
+      lines.push(
+        result.channel === 'printed'
+          ? 'This lane has no agent: the task is yours.'
+          : `Handed to the lane's agent through ${result.channel}.`,
+      )
+      if (result.taskText !== null) lines.push('', result.taskText)
+    }
+    return { json: result, text: lines.join('\n') }
+  } finally {
+    project.close()
+  }
+}

@@ -1,0 +1,123 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { stamp } from '../../core/lanes/lane-name.ts'
+import { runGit } from '../../git/git.ts'
+import { deleteLaneRow, readLane, updateLane } from '../../store/lanes/lane-table.ts'
+import { headOf, isDirty, must, refCommit, unsafeGitState, worktreeOfBranch, writeRef } from './lane-git.ts'
+import { laneRefused } from './lane-refused.ts'
+import { laneWorktreePath, type LaneWorld } from './lane-world.ts'
+import { saveLaneWork } from './recovery-refs.ts'
+
+/** What `sangam delete` answers (`--json`). */
+export interface DeletedLane {
+  readonly lane: string
+  readonly manifest: string
+  readonly backupRefs: readonly string[]
+}
+
+/**
+ * Retires a lane: refused while it holds the lock, has an active task, a live agent (its tmux
+ * pane), an unfinished git operation, or ignored files other than sangam's; otherwise its HEAD
+ * and any uncommitted work are saved under refs/sangam/deleted/, a manifest is written under
+ * `.sangam/deleted/`, and the worktree and branch are removed.
+ */
+export async function deleteLane(
+  world: LaneWorld,
+  name: string,
+  paneAlive: (pane: string) => boolean,
+): Promise<DeletedLane> {
+  const lane = readLane(world.db, name)
+  const worktree = lane?.worktree ?? laneWorktreePath(world.root, name)
+  const branch = lane?.branch ?? `lane/${name}`
+  const branchCommit = refCommit(world.root, `refs/heads/${branch}`)
+  if (lane === null && branchCommit === null && !existsSync(worktree))
+    throw laneRefused(
+      'unknown-lane',
+      `there is no lane ${name}: no record, worktree or branch`,
+      'sangam status lists the lanes',
+    )
+  const holder = await world.lock.current()
+  if (holder !== null && holder.lane === name)
+    throw laneRefused(
+      'lane-owns-lock',
+      `lane ${name} holds the integration lock${holder.task ? ` for task ${holder.task}` : ''}`,
+      `finish that sync first (sangam sync in lane ${name}), or take the lock over from another lane`,
+    )
+  if (lane?.task)
+    throw laneRefused(
+      'lane-has-task',
+      `lane ${name} has an active sync task ${lane.task}`,
+      `finish it (sangam sync in lane ${name}) before deleting the lane`,
+    )
+  if (lane?.pane && paneAlive(lane.pane))
+    throw laneRefused(
+      'lane-agent-live',
+      `lane ${name}'s agent still runs in tmux pane ${lane.pane}`,
+      'close that agent (exit it in its tmux window), then delete the lane',
+    )
+  const checkedOut = worktreeOfBranch(world.root, branch)
+  if (checkedOut !== null && checkedOut !== worktree)
+    throw laneRefused(
+      'lane-branch-elsewhere',
+      `branch ${branch} is checked out in another worktree: ${checkedOut}`,
+      `remove that worktree first (git worktree remove ${checkedOut})`,
+    )
+  const present = existsSync(worktree) && checkedOut === worktree
+  if (present) {
+    const unsafe = unsafeGitState(worktree)
+    if (unsafe !== null)
+      throw laneRefused(
+        'lane-unsafe-state',
+        `lane ${name} has an unfinished git operation (${unsafe})`,
+        'resolve or abort it in the lane first',
+      )
+    const ignored = ignoredFiles(worktree)
+    if (ignored.length > 0)
+      throw laneRefused(
+        'lane-ignored-files',
+        `lane ${name} holds ignored files sangam will not delete: ${ignored.slice(0, 5).join(', ')}${ignored.length > 5 ? `, and ${ignored.length - 5} more` : ''}`,
+        'move or remove them yourself, then delete the lane',
+      )
+  }
+  const now = world.clock.now()
+  if (lane !== null) updateLane(world.db, name, { state: 'deleting' }, now)
+  const backupRefs: string[] = []
+  if (present)
+    backupRefs.push(...(await saveLaneWork(worktree, { kind: 'deleted', lane: name, reason: 'lane', now })))
+  else if (branchCommit !== null) {
+    const ref = `refs/sangam/deleted/${stamp(now)}/${name}/lane/head`
+    writeRef(world.root, ref, branchCommit)
+    backupRefs.push(ref)
+  }
+  const folder = join(world.root, '.sangam', 'deleted')
+  mkdirSync(folder, { recursive: true })
+  const manifest = join(folder, `${stamp(now)}-${name}.json`)
+  writeFileSync(
+    manifest,
+    `${JSON.stringify({ deletedAt: new Date(now).toISOString(), lane: name, branch, worktree, head: present ? headOf(worktree) : branchCommit, dirty: present && isDirty(worktree), backupRefs, record: lane }, null, 2)}\n`,
+  )
+  if (present) must(runGit(['worktree', 'remove', '--force', worktree], world.root), 'worktree remove')
+  if (branchCommit !== null) must(runGit(['branch', '-D', branch], world.root), 'branch -D')
+  runGit(['worktree', 'prune'], world.root)
+  deleteLaneRow(world.db, name)
+  world.record('lane.deleted', name, { manifest, backupRefs })
+  return { lane: name, manifest, backupRefs }
+}
+
+/** Ignored files in the worktree, except sangam's own (`.sangam/`, the generated AGENTS.md). */
+function ignoredFiles(worktree: string): string[] {
+  const listed = must(
+    runGit(['status', '--porcelain', '--ignored', '--untracked-files=all'], worktree),
+    'status --ignored',
+  )
+  return listed
+    .split('\n')
+    .filter((line) => line.startsWith('!! '))
+    .map((line) => line.slice(3))
+    .filter(
+      (path) =>
+        !path.startsWith('.sangam/') &&
+        path !== 'AGENTS.md' &&
+        relative(worktree, join(worktree, path)) !== '',
+    )
+}

@@ -1,0 +1,164 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { gitOutput, gitOutputOrNull } from '../../git/git.ts'
+import { readIntegrationEvents, type IntegrationEvent } from '../../store/lanes/integration-event-table.ts'
+import { type LaneRow, readLanes, readLaneTask } from '../../store/lanes/lane-table.ts'
+import { describeState } from './enter-lane.ts'
+import { headOf, isDirty, refCommit } from './lane-git.ts'
+import type { LaneWorld } from './lane-world.ts'
+import { baseRef, snapshotRef } from './recovery-refs.ts'
+
+/** The guard hooks sangam installs to protect main (the main guard), and the mark they carry. */
+export const guardHooks = [
+  'pre-commit',
+  'pre-merge-commit',
+  'pre-rebase',
+  'pre-applypatch',
+  'pre-push',
+  'reference-transaction',
+] as const
+export const guardMarker = 'sangam-main-guard'
+
+export interface LaneTaskView {
+  readonly id: string
+  readonly file: string
+  readonly validationFile: string
+  readonly snapshotRef: string
+  readonly snapshot: string | null
+  readonly baseRef: string
+  readonly base: string | null
+}
+
+export interface LaneView {
+  readonly name: string
+  readonly state: string
+  readonly branch: string
+  readonly head: string | null
+  readonly dirty: boolean
+  /** Commits on main the lane does not have. */
+  readonly behind: number
+  readonly task: LaneTaskView | null
+  readonly owner: string
+  readonly worktree: string
+  readonly agent: string | null
+  /** The next safe step for this lane, in words. */
+  readonly next: string
+}
+
+/** What `sangam status` answers (`--json`). */
+export interface LaneStatus {
+  readonly main: string | null
+  readonly mainBranch: string
+  readonly lock: {
+    readonly lane: string
+    readonly task: string | null
+    readonly since: number
+    readonly owner: string
+    readonly heartbeatAt: number
+  } | null
+  readonly guard: { readonly installed: boolean; readonly missing: readonly string[] }
+  readonly lanes: readonly LaneView[]
+}
+
+export async function laneStatus(world: LaneWorld): Promise<LaneStatus> {
+  const main = refCommit(world.root, world.mainBranch)
+  const holder = await world.lock.current()
+  return {
+    main,
+    mainBranch: world.mainBranch,
+    lock:
+      holder === null
+        ? null
+        : {
+            lane: holder.lane,
+            task: holder.task,
+            since: holder.since,
+            owner: holder.owner,
+            heartbeatAt: holder.heartbeatAt,
+          },
+    guard: guardState(world),
+    lanes: readLanes(world.db).map((lane) => laneView(world, lane, main, holder?.lane ?? null)),
+  }
+}
+
+function laneView(world: LaneWorld, lane: LaneRow, main: string | null, lockLane: string | null): LaneView {
+  const present = existsSync(lane.worktree)
+  const head = present ? headOf(lane.worktree) : refCommit(world.root, `refs/heads/${lane.branch}`)
+  const dirty = present && isDirty(lane.worktree)
+  const behind =
+    head !== null && main !== null
+      ? Number(gitOutput(['rev-list', '--count', `${head}..${main}`], world.root))
+      : 0
+  const task = lane.task === null ? null : readLaneTask(world.db, lane.task)
+  const taskView: LaneTaskView | null =
+    task === null
+      ? null
+      : {
+          id: task.id,
+          file: task.file,
+          validationFile: task.validationFile,
+          snapshotRef: snapshotRef(task.id),
+          snapshot: refCommit(world.root, snapshotRef(task.id)),
+          baseRef: baseRef(task.id),
+          base: refCommit(world.root, baseRef(task.id)),
+        }
+  return {
+    name: lane.name,
+    state: describeState(lane, lane.worktree),
+    branch: lane.branch,
+    head,
+    dirty,
+    behind,
+    task: taskView,
+    owner: lane.owner,
+    worktree: lane.worktree,
+    agent: lane.agent,
+    next: nextStep(lane, { dirty, behind, head, main, lockLane, taskFile: task?.file ?? null }),
+  }
+}
+
+function nextStep(
+  lane: LaneRow,
+  facts: {
+    dirty: boolean
+    behind: number
+    head: string | null
+    main: string | null
+    lockLane: string | null
+    taskFile: string | null
+  },
+): string {
+  if (lane.state === 'integrating')
+    return 'an integration is running or was interrupted: the next sangam sync puts it right'
+  if (lane.task !== null)
+    return `finish task ${lane.task} in this lane (${facts.taskFile ?? 'task file missing'}): commit the union, write the validation report, run sangam sync`
+  if (!existsSync(lane.worktree))
+    return `its worktree is gone: sangam lane ${lane.name} re-creates it, sangam delete ${lane.name} retires it`
+  if (facts.lockLane !== null && facts.lockLane !== lane.name && (facts.dirty || facts.head !== facts.main))
+    return `wait for lane ${facts.lockLane} to publish, then run sangam sync`
+  if (facts.dirty || (facts.behind === 0 && facts.head !== facts.main))
+    return 'run sangam sync to publish this work'
+  if (facts.behind > 0) return 'run sangam sync to catch up'
+  return 'nothing to do: in step with main'
+}
+
+/** Whether the six guard hooks are installed (each carries the main guard's mark). */
+export function guardState(world: LaneWorld): { installed: boolean; missing: string[] } {
+  const configured = gitOutputOrNull(['config', 'core.hooksPath'], world.root)
+  const dir =
+    configured === null || configured === ''
+      ? join(world.commonDir, 'hooks')
+      : configured.startsWith('/')
+        ? configured
+        : join(world.root, configured)
+  const missing = guardHooks.filter((hook) => {
+    const file = join(dir, hook)
+    return !existsSync(file) || !readFileSync(file, 'utf8').includes(guardMarker)
+  })
+  return { installed: missing.length === 0, missing }
+}
+
+/** `sangam log`: the latest integration events, oldest first. */
+export function laneLog(world: LaneWorld, limit = 100): IntegrationEvent[] {
+  return readIntegrationEvents(world.db, limit)
+}
