@@ -64,7 +64,7 @@ test('a takeover of a holder the server heard from recently is refused, naming i
       isSangamError(error) &&
       error.code === 'LANE_REFUSED' &&
       error.wireCode === 'lock-not-stale' &&
-      /held by lane a of alice@example\.com \(machine m_alice\)/.test(error.message) &&
+      /held by lane a@m_alice of alice@example\.com/.test(error.message) &&
       /silent for 30 min/.test(error.next ?? ''),
   )
   assert.equal((await alice.current())?.token, held.holder.token)

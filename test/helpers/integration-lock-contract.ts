@@ -26,7 +26,7 @@ export function integrationLockContract(name: string, make: () => Promise<LockWo
     const granted = answers.filter((answer) => answer.granted)
     assert.equal(granted.length, 1)
     for (const answer of answers) assert.equal(answer.holder.token, granted[0]?.holder.token)
-    for (const lock of world.locks) assert.equal((await lock.current())?.lane, granted[0]?.holder.lane)
+    for (const lock of world.locks) assert.equal((await lock.current())?.token, granted[0]?.holder.token)
   })
 
   test(`${name}: heartbeats and releases count only for the tenure that holds the lock`, async () => {
@@ -43,7 +43,7 @@ export function integrationLockContract(name: string, make: () => Promise<LockWo
     assert.ok(second.holder.token > first.holder.token)
     // The ended tenure can neither keep nor free its successor's lock.
     await view(world, 0).release(first.holder)
-    assert.equal((await view(world, 0).current())?.lane, 'b')
+    assert.equal((await view(world, 0).current())?.token, second.holder.token)
   })
 
   test(`${name}: a stale holder taken over keeps nothing: a larger token, its heartbeat dead`, async () => {
@@ -56,7 +56,7 @@ export function integrationLockContract(name: string, make: () => Promise<LockWo
       owner: 'b@example.com',
       reason: 'a went silent',
     })
-    assert.equal(taken.lane, 'b')
+    assert.match(taken.lane, /^b/)
     assert.ok(taken.token > held.holder.token)
     assert.equal(await view(world, 0).heartbeat(held.holder), false)
     await view(world, 0).release(held.holder)

@@ -52,7 +52,8 @@ export class ServerIntegrationLock implements IntegrationLock {
   }
 
   async current(): Promise<ServerLockHolder | null> {
-    return (await this.#ask('lock query', (http) => http.lock())).holder
+    const { holder } = await this.#ask('lock query', (http) => http.lock())
+    return holder === null ? null : this.#view(holder)
   }
 
   async takeOver(input: { lane: string; owner: string; reason: string }): Promise<ServerLockHolder> {
@@ -63,18 +64,28 @@ export class ServerIntegrationLock implements IntegrationLock {
         staleAfterMs: this.#options.staleAfterMs,
       }),
     )
-    if (answer.taken) return answer.holder
-    const { holder } = answer
+    if (answer.taken) return this.#view(answer.holder)
+    const holder = this.#view(answer.holder)
     const minutes = Math.round(this.#options.staleAfterMs / 60_000)
     throw new SangamError(
       ErrorCode.LaneRefused,
-      `the integration lock is held by lane ${holder.lane} of ${holder.owner} (machine ${holder.machine}), which the team server heard from within the last ${minutes} min: it is not stale, so it was not taken over`,
+      `the integration lock is held by lane ${holder.lane} of ${holder.owner}, which the team server heard from within the last ${minutes} min: it is not stale, so it was not taken over`,
       { holder },
       {
         wireCode: 'lock-not-stale',
         next: `ask ${holder.owner} to finish or release it (\`sangam sync\` in lane ${holder.lane}); a takeover is possible once it has been silent for ${minutes} min`,
       },
     )
+  }
+
+  /**
+   * A holder as the lanes of this machine see it: another machine's lane is named
+   * `<lane>@<machine>`, so a lane here of the same name never takes it for its own tenure.
+   */
+  #view(holder: ServerLockHolder): ServerLockHolder {
+    return holder.machine === this.#options.machine
+      ? holder
+      : { ...holder, lane: `${holder.lane}@${holder.machine}` }
   }
 
   async #ask<T>(what: string, request: (http: SyncHttpClient) => Promise<SyncAnswer<T>>): Promise<T> {
