@@ -82,10 +82,9 @@ export class ServerIntegrationLock implements IntegrationLock {
    * A holder as the lanes of this machine see it: another machine's lane is named
    * `<lane>@<machine>`, so a lane here of the same name never takes it for its own tenure.
    */
-  #view(holder: ServerLockHolder): ServerLockHolder {
-    return holder.machine === this.#options.machine
-      ? holder
-      : { ...holder, lane: `${holder.lane}@${holder.machine}` }
+  #view(holder: ServerLockHolder): ServerLockHolder & { readonly elsewhere: boolean } {
+    if (holder.machine === this.#options.machine) return { ...holder, elsewhere: false }
+    return { ...holder, lane: `${holder.lane}@${holder.machine}`, elsewhere: true }
   }
 
   async #ask<T>(what: string, request: (http: SyncHttpClient) => Promise<SyncAnswer<T>>): Promise<T> {
