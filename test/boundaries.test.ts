@@ -78,6 +78,7 @@ const features: Record<string, Record<string, readonly string[]>> = {
   git: {},
   services: {
     // brief-sections.ts composes the brief from every feature's sections.
+    // claim-forecast.ts matches claimed patterns to the room's worktree states.
     '': ['lanes', 'memory', 'leases', 'sync'],
     capture: [],
     // Lanes and integration; lane settings are project options; the lanes section plugs into the brief.
