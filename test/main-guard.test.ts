@@ -354,3 +354,31 @@ test('plain init leaves git hooks alone; --main without --guard and a bad branch
   assert.match(bad.stderr, /not a branch name the guard can protect/)
   assert.equal(existsSync(join(repo.path, '.git', 'sangam', 'main-guard')), false)
 })
+
+test('the first lane arms the guard; status shows it installed, and sync still moves main through it', async () => {
+  await using home = tmpDir()
+  await using repo = tmpGitRepo()
+  const env = isolatedEnv(home.path, { SANGAM_USER: 'dev@example.com' })
+  await runCliJson(['init', '--no-mcp'], { cwd: repo.path, env })
+  const entered = await runCliJson<{ lane: { worktree: string }; guard: GuardJson['guard'] }>(
+    ['lane', 'a', '--no-agent'],
+    { cwd: repo.path, env },
+  )
+  assert.equal(entered.guard?.mainBranch, 'main')
+  const status = await runCliJson<{ guard: { installed: boolean; missing: string[] } }>(['status'], {
+    cwd: repo.path,
+    env,
+  })
+  assert.deepEqual(status.guard, { installed: true, missing: [] })
+  writeFileSync(join(entered.lane.worktree, 'a.txt'), 'lane work\n')
+  const synced = await runCliJson<{ outcome: string; main: string }>(['sync'], {
+    cwd: entered.lane.worktree,
+    env,
+  })
+  assert.equal(synced.outcome, 'published-direct')
+  assert.equal(git(repo.path, 'rev-parse', 'main'), synced.main)
+  // By hand, main stays put.
+  writeFileSync(join(repo.path, 'b.txt'), 'direct\n')
+  git(repo.path, 'add', '-A')
+  assert.notEqual(run(repo.path, env, 'commit', '-q', '-m', 'direct').status, 0)
+})

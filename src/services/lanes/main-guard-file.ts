@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { gitOutputOrNull } from '../../git/git.ts'
 import type { Random } from '../../shared/random.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 
@@ -84,6 +85,12 @@ export function disarmMainGuard(commonDir: string): boolean {
 export function integratorEnvironment(commonDir: string): Record<string, string> {
   const guard = readMainGuard(commonDir)
   return guard === null ? {} : { [integratorVariable]: guard.token }
+}
+
+/** `integratorEnvironment` for the repository of `cwd` (any of its worktrees). */
+export function integratorEnvironmentAt(cwd: string): Record<string, string> {
+  const common = gitOutputOrNull(['rev-parse', '--path-format=absolute', '--git-common-dir'], cwd)
+  return common === null ? {} : integratorEnvironment(common)
 }
 
 function hex(bytes: Uint8Array): string {
