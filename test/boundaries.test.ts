@@ -48,7 +48,8 @@ const features: Record<string, Record<string, readonly string[]>> = {
     '': ['delivery', 'lanes', 'leases', 'options', 'room', 'sync'],
     // Delivery's words and decisions; its options are part of the room's group.
     delivery: [],
-    // Lanes: names, the sync ladder, task files, refusals; lane settings are project options.
+    // Lanes: names, the sync ladder, task files, refusals, the team lock's rule; lane settings are
+    // project options.
     lanes: ['options'],
     // The lease lines of the brief are a brief section; lease settings are project options.
     leases: ['memory', 'options'],
@@ -81,6 +82,7 @@ const features: Record<string, Record<string, readonly string[]>> = {
   git: {},
   services: {
     // brief-sections.ts composes the brief from every feature's sections.
+    // claim-forecast.ts matches claimed patterns to the room's worktree states.
     '': ['lanes', 'memory', 'leases', 'sync'],
     capture: [],
     // Delivery reads the room (sessions, messages, presence) and its options.
@@ -94,8 +96,9 @@ const features: Record<string, Record<string, readonly string[]>> = {
     // The room's directory, presence, handles and targets; it queues its records for the team;
     // its house rules are project options and a section of the brief.
     room: ['memory', 'options', 'sync'],
-    // Team sync carries leases and notes, adds its sections to the brief, and has its options.
-    sync: ['leases', 'memory', 'options'],
+    // Team sync carries leases and notes, adds its sections to the brief, and has its options;
+    // it holds the team's integration lock (the lanes' IntegrationLock seam).
+    sync: ['lanes', 'leases', 'memory', 'options'],
   },
   hooks: {},
   mcp: {},

@@ -1,4 +1,11 @@
 import { DurableObject } from 'cloudflare:workers'
+import type { z } from 'zod'
+import {
+  lockAcquireRequestSchema,
+  lockHeartbeatRequestSchema,
+  lockReleaseRequestSchema,
+  lockTakeoverRequestSchema,
+} from '../../src/protocol/sync/integration-lock.ts'
 import { serverClaimRequestSchema, serverReleaseRequestSchema } from '../../src/protocol/sync/lease.ts'
 import { maxPullPageBytes } from '../../src/protocol/sync/limits.ts'
 import type { ProjectInfo } from '../../src/protocol/sync/project.ts'
@@ -11,6 +18,7 @@ import type { Env } from './env.ts'
 import { LeaseDesk } from './lease-desk.ts'
 import { LeaseTable } from './lease-table.ts'
 import { readLimits, type ServerLimits } from './limits.ts'
+import { LockDesk } from './lock-desk.ts'
 import { Presence } from './presence.ts'
 import { httpPresenceLimits, presencePage } from './presence-page.ts'
 import { authenticate, createProject } from './project-registration.ts'
@@ -38,6 +46,7 @@ export class ProjectObject extends DurableObject<Env> {
   readonly #conversation: SocketConversation
   readonly #pushes: PushAdmission
   readonly #leases: LeaseDesk
+  readonly #lock: LockDesk
   /** False until a create registers the project: until then this object writes nothing at all. */
   #exists: boolean
   /** Only in the registrar instance (see `admitCreation`). */
@@ -62,6 +71,7 @@ export class ProjectObject extends DurableObject<Env> {
       presence: this.#presence,
       random: systemRandom,
     })
+    this.#lock = new LockDesk(ctx.storage)
     this.#conversation = new SocketConversation({
       storage: ctx.storage,
       limits: this.#limits,
@@ -175,7 +185,29 @@ export class ProjectObject extends DurableObject<Env> {
         return this.#claim(request)
       case 'release':
         return this.#release(request)
+      case 'lock':
+        return jsonResponse(this.#lock.state(Date.now()))
+      case 'lockAcquire':
+        return jsonResponse(
+          this.#lock.acquire(await this.#body(request, lockAcquireRequestSchema), Date.now()),
+        )
+      case 'lockHeartbeat':
+        return jsonResponse(
+          this.#lock.heartbeat(await this.#body(request, lockHeartbeatRequestSchema), Date.now()),
+        )
+      case 'lockRelease':
+        return jsonResponse(
+          this.#lock.release(await this.#body(request, lockReleaseRequestSchema), Date.now()),
+        )
+      case 'lockTakeover':
+        return jsonResponse(
+          this.#lock.takeOver(await this.#body(request, lockTakeoverRequestSchema), Date.now()),
+        )
     }
+  }
+
+  #body<T>(request: Request, schema: z.ZodType<T>): Promise<T> {
+    return readJsonBody(request, this.#limits.sync.maxBodyBytes, schema)
   }
 
   #info(project: ProjectRow): ProjectInfo {

@@ -29,6 +29,17 @@ const steps: readonly string[] = [
     actor          TEXT NOT NULL,     -- the actor as JSON
     last_active_at INTEGER NOT NULL   -- ms epoch of its last push, claim, release or activity message
   );`,
+  /*sql*/ `
+  CREATE TABLE integration_lock (
+    lock       INTEGER PRIMARY KEY CHECK (lock = 1),  -- one row: one integration lock per project
+    holder     TEXT,                 -- the holder as JSON (protocol/sync/integration-lock.ts); NULL when free
+    last_token INTEGER NOT NULL      -- the last fencing token a grant took; tokens only grow
+  );
+  CREATE TABLE integration_lock_event (
+    seq  INTEGER PRIMARY KEY AUTOINCREMENT,
+    at   INTEGER NOT NULL,           -- ms epoch
+    body TEXT NOT NULL               -- the event as JSON: acquired, released, taken-over (with the previous holder and reason)
+  );`,
 ]
 
 export const schemaVersion = steps.length

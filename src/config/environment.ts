@@ -32,6 +32,11 @@ export interface Environment {
   readonly claudeProjectDir: string | undefined
   /** `SANGAM_LOG`: debug | info | warn | error | silent. */
   readonly logLevel: string | undefined
+  /**
+   * `SANGAM_INTEGRATOR`: set only by sangam's integration on the git commands that move `main`;
+   * the main guard (services/lanes/main-guard-file.ts) lets a push through when it matches.
+   */
+  readonly integrator: string | undefined
   /** `PATH`, to tell whether `sangam` by name is this CLI (`init` registers the MCP server so). */
   readonly path: string | undefined
   /**
@@ -55,6 +60,7 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
     codexLauncherPid: pidOf(env.SANGAM_CODEX_LAUNCHER),
     claudeProjectDir: nonEmpty(env.CLAUDE_PROJECT_DIR),
     logLevel: nonEmpty(env.SANGAM_LOG),
+    integrator: nonEmpty(env.SANGAM_INTEGRATOR),
     path: nonEmpty(env.PATH),
     vendorCliEnv: Object.freeze(
       Object.fromEntries(

@@ -3,10 +3,11 @@ import { databasePath, projectDir } from '../config/data-paths.ts'
 import type { Environment } from '../config/environment.ts'
 import { describeLease } from '../core/leases/describe.ts'
 import { decideEdit } from '../core/leases/edit.ts'
-import { parsePrePushInput } from '../git/pre-push-input.ts'
+import { parsePrePushInput, type RefUpdate } from '../git/pre-push-input.ts'
 import { pushedFiles } from '../git/pushed-files.ts'
 import { openRepository } from '../git/repository.ts'
 import type { Actor } from '../protocol/lease.ts'
+import { readMainGuard } from '../services/lanes/main-guard-file.ts'
 import { matchLeasePath } from '../services/leases/matcher.ts'
 import { readLeaseSettings } from '../services/leases/settings.ts'
 import { checkoutHuman } from '../services/project-context.ts'
@@ -41,11 +42,16 @@ export interface PushVerdict {
 
 export function gatePush(run: PushGateRun): PushVerdict {
   const repo = openRepository(run.cwd)
+  const input = parsePrePushInput(run.stdin)
+  const guarded = guardedMainPush(repo.commonDir, run.env, input.updates)
   const database = databasePath(run.env.sangamHome, repo.projectId)
+  if (guarded !== null) {
+    const dir = existsSync(database) ? projectDir(run.env.sangamHome, repo.projectId) : null
+    return { refused: true, message: guarded, outcome: 'deny: main is protected', projectDir: dir }
+  }
   if (!existsSync(database))
     return { refused: false, message: '', outcome: 'not a sangam project', projectDir: null }
   const dir = projectDir(run.env.sangamHome, repo.projectId)
-  const input = parsePrePushInput(run.stdin)
   if (input.malformed.length > 0) {
     return allowWith(
       dir,
@@ -73,6 +79,23 @@ export function gatePush(run: PushGateRun): PushVerdict {
     '',
   ].join('\n')
   return { refused: true, message, outcome: 'deny', projectDir: dir }
+}
+
+/**
+ * Where the main guard is armed, a push that would create, move or delete the remote's main is
+ * refused unless sangam's integration makes it (`SANGAM_INTEGRATOR` is the guard's token). Other
+ * branches (a lane's, recovery refs) pass. Returns the message, or null to go on.
+ */
+function guardedMainPush(commonDir: string, env: Environment, updates: readonly RefUpdate[]): string | null {
+  const guard = readMainGuard(commonDir)
+  if (guard === null || env.integrator === guard.token) return null
+  const main = `refs/heads/${guard.mainBranch}`
+  if (!updates.some((update) => update.remoteRef === main)) return null
+  return [
+    `sangam: push refused: main is protected: '${guard.mainBranch}' on the remote moves only through \`sangam sync\`.`,
+    'Push your lane branch instead, or publish it with `sangam sync` from the lane.',
+    '',
+  ].join('\n')
 }
 
 /** One line per pushed file another human holds: the file, then each lease covering it. */

@@ -1,11 +1,13 @@
 import { join } from 'node:path'
+import { gitHooksDir } from '../git/hooks-dir.ts'
 import { type Heartbeat, readHeartbeats } from '../hooks/hook-heartbeat.ts'
 import type { DoctorSection } from '../services/capture/capture-report.ts'
+import { type GuardState, readGuardState } from '../services/lanes/guard-state.ts'
 import { listCodexHooks } from './codex-app-server.ts'
 import { readJsonObject } from './config-file.ts'
 import { ourHandlerPositions } from './hook-config.ts'
 import { isOurAgentHandler } from './hook-entries.ts'
-import { gitHooksDir, isOurPrePush } from './pre-push-installer.ts'
+import { isOurPrePush } from './pre-push-installer.ts'
 
 /**
  * The hooks section of `sangam doctor`. A hook counts as working only once it has been seen
@@ -32,10 +34,13 @@ export interface HookHealth {
 export interface HooksSection extends DoctorSection {
   readonly name: 'hooks'
   readonly hooks: readonly HookHealth[]
+  /** The main guard: which of its hooks are in place (none while the repository is not armed). */
+  readonly guard: GuardState
 }
 
 export interface HookHealthInput {
   readonly root: string
+  readonly commonDir: string
   readonly projectDir: string
   readonly claudeConfigDir: string
   readonly codexHome: string
@@ -78,10 +83,16 @@ export async function hooksSection(input: HookHealthInput): Promise<HooksSection
     },
   ]
   const notes = hooks.flatMap((hook) => notesFor(hook))
+  const guard = readGuardState(input.root, input.commonDir)
+  if (guard.mainBranch !== null && guard.missing.length > 0) {
+    notes.push(
+      `the main guard protects '${guard.mainBranch}' but ${guard.missing.join(', ')} ${guard.missing.length === 1 ? 'is' : 'are'} not sangam's: run sangam install-hooks (your own hook there is kept and chained)`,
+    )
+  }
   if (trust.reason !== null && hooks.some((hook) => hook.host === 'codex' && hook.installedIn.length > 0)) {
     notes.push(`could not ask Codex whether it trusts the hooks: ${trust.reason}`)
   }
-  return { name: 'hooks', status: notes.length === 0 ? 'ok' : 'warn', notes, hooks }
+  return { name: 'hooks', status: notes.length === 0 ? 'ok' : 'warn', notes, hooks, guard }
 }
 
 /** One line per hook that is in the way of a lease being enforced, saying what to do. */
@@ -194,5 +205,11 @@ export function describeHooks(section: HooksSection): string[] {
         : `last fired ${hook.lastSeen.at}${hook.lastSeen.hostVersion ? ` (${hook.lastSeen.hostVersion})` : ''}: ${hook.lastSeen.outcome}, ${hook.lastSeen.durationMs} ms`
     lines.push(`  ${`${hostName(hook.host)} ${hook.event}`.padEnd(24)} ${where}${trust}; ${seen}`)
   }
+  const { guard } = section
+  lines.push(
+    guard.mainBranch === null
+      ? `  ${'main guard'.padEnd(24)} not armed (sangam init --guard, or sangam lane, protects main)`
+      : `  ${'main guard'.padEnd(24)} protects '${guard.mainBranch}': ${guard.installed.length} of 6 hooks installed${guard.missing.length > 0 ? `, missing ${guard.missing.join(', ')}` : ''}`,
+  )
   return [...lines, ...section.notes.map((note) => `  note: ${note}`)]
 }

@@ -1,8 +1,11 @@
-import { existsSync, lstatSync, readFileSync, renameSync, rmSync } from 'node:fs'
-import { isAbsolute, join, resolve } from 'node:path'
-import { gitOutput } from '../git/git.ts'
-import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
-import { writeTextAtomically } from './config-file.ts'
+import { prePushMarker } from '../services/lanes/guard-state.ts'
+import {
+  chainedHookName,
+  type HookScriptChange,
+  installChainedHook,
+  readIfPresent,
+  uninstallChainedHook,
+} from './chained-hook.ts'
 import { shellQuote } from './hook-entries.ts'
 
 /**
@@ -12,54 +15,17 @@ import { shellQuote } from './hook-entries.ts'
  * our gate runs it after deciding, with the same arguments and the same stdin; uninstalling puts it
  * back.
  */
-export interface PrePushChange {
-  readonly file: string
-  readonly change: 'added' | 'updated' | 'unchanged' | 'removed' | 'absent'
-  /** The user's own hook that now runs after ours (or was put back), if any. */
-  readonly chained: string | null
-}
+export type PrePushChange = HookScriptChange
 
-const marker = '# sangam pre-push gate'
-export const chainedName = 'pre-push.sangam-chained'
-
-export function gitHooksDir(worktreeRoot: string): string {
-  const path = gitOutput(['rev-parse', '--git-path', 'hooks'], worktreeRoot)
-  return isAbsolute(path) ? path : resolve(worktreeRoot, path)
-}
+const marker = prePushMarker
+export const chainedName = chainedHookName('pre-push')
 
 export function installPrePush(hooksDir: string, entry: string): PrePushChange {
-  const file = join(hooksDir, 'pre-push')
-  const chained = join(hooksDir, chainedName)
-  const script = prePushScript(entry)
-  const existing = readIfPresent(file)
-  if (existing !== null && isOurs(existing)) {
-    if (existing === script) return { file, change: 'unchanged', chained: present(chained) }
-    writeTextAtomically(file, script, 0o755)
-    return { file, change: 'updated', chained: present(chained) }
-  }
-  if (existing !== null || isDanglingLink(file)) {
-    if (existsSync(chained) || isDanglingLink(chained)) {
-      throw new SangamError(
-        ErrorCode.InvalidInput,
-        `${file} and ${chained} both exist and neither is sangam's; move one of them away and run install-hooks again`,
-        { file },
-      )
-    }
-    renameSync(file, chained)
-  }
-  writeTextAtomically(file, script, 0o755)
-  return { file, change: 'added', chained: present(chained) }
+  return installChainedHook(hooksDir, 'pre-push', prePushScript(entry), isOurs)
 }
 
 export function uninstallPrePush(hooksDir: string): PrePushChange {
-  const file = join(hooksDir, 'pre-push')
-  const chained = join(hooksDir, chainedName)
-  const existing = readIfPresent(file)
-  if (existing === null || !isOurs(existing)) return { file, change: 'absent', chained: null }
-  rmSync(file)
-  if (!existsSync(chained) && !isDanglingLink(chained)) return { file, change: 'removed', chained: null }
-  renameSync(chained, file)
-  return { file, change: 'removed', chained: file }
+  return uninstallChainedHook(hooksDir, 'pre-push', isOurs)
 }
 
 /** Whether `file` holds our gate (for doctor). */
@@ -75,7 +41,8 @@ export function isOurPrePush(file: string): boolean {
  */
 function prePushScript(entry: string): string {
   return `#!/bin/sh
-${marker}: refuses a push whose commits touch files leased by another actor.
+${marker}: refuses a push whose commits touch files leased by another actor, and where the
+# main guard is armed (.git/sangam/main-guard) any push of main but sangam's own.
 # Installed by \`sangam install-hooks\`; \`sangam install-hooks --uninstall\` removes it and puts back
 # the hook it chains (${chainedName}), which runs after the gate with the same arguments and stdin.
 entry=${shellQuote(entry)}
@@ -93,24 +60,4 @@ exit 0
 
 function isOurs(text: string): boolean {
   return text.split('\n', 3).some((line) => line.startsWith(marker))
-}
-
-function readIfPresent(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8')
-  } catch {
-    return null
-  }
-}
-
-function isDanglingLink(file: string): boolean {
-  try {
-    return lstatSync(file).isSymbolicLink() && !existsSync(file)
-  } catch {
-    return false
-  }
-}
-
-function present(file: string): string | null {
-  return existsSync(file) ? file : null
 }

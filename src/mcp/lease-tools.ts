@@ -1,7 +1,9 @@
 import { z } from 'zod'
 import { parseTtl } from '../core/leases/expiry.ts'
 import { actorSchema, leaseConflictSchema, leaseSchema } from '../protocol/lease.ts'
+import { describeForecast, forecastClaim } from '../services/claim-forecast.ts'
 import { claimLease, describeClaimOutcome } from '../services/leases/claim-lease.ts'
+import { resolvePatternArgument } from '../services/leases/path.ts'
 import { describeReleaseOutcome, releaseLease } from '../services/leases/release-lease.ts'
 import { describeWhoHas, whoHas } from '../services/leases/who-has.ts'
 import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
@@ -46,6 +48,16 @@ const claimTool = defineTool({
     overrode: z.array(leaseSchema),
     tookOver: z.array(leaseSchema),
     actor: actorSchema,
+    forecast: z.array(
+      z.object({
+        worktree: z.string(),
+        machine: z.string().nullable(),
+        branch: z.string().nullable(),
+        lane: z.string().nullable(),
+        paths: z.array(z.string()),
+        pathCount: z.number().int(),
+      }),
+    ),
   },
   readOnly: false,
   async run(input, context) {
@@ -57,7 +69,14 @@ const claimTool = defineTool({
       reason: input.reason,
       ttlMs: input.ttl === undefined ? null : parseTtl(input.ttl),
     })
-    return { structured: outcome, text: describeClaimOutcome(outcome, context.clock.now()) }
+    const patterns = input.patterns.map((raw) =>
+      resolvePatternArgument(raw, project.repo.root, project.repo.worktrees),
+    )
+    const forecast = await forecastClaim(project, patterns, project.repo.root)
+    const text = [describeClaimOutcome(outcome, context.clock.now()), describeForecast(forecast)]
+      .filter((part) => part !== '')
+      .join('\n')
+    return { structured: { ...outcome, forecast }, text }
   },
 })
 

@@ -13,6 +13,11 @@ export const syncActions = {
   claim: { method: 'POST', suffix: '/leases/claim' },
   release: { method: 'POST', suffix: '/leases/release' },
   presence: { method: 'GET', suffix: '/presence' },
+  lock: { method: 'GET', suffix: '/lock' },
+  lockAcquire: { method: 'POST', suffix: '/lock/acquire' },
+  lockHeartbeat: { method: 'POST', suffix: '/lock/heartbeat' },
+  lockRelease: { method: 'POST', suffix: '/lock/release' },
+  lockTakeover: { method: 'POST', suffix: '/lock/takeover' },
   socket: { method: 'GET', suffix: '/socket' },
 } as const
 export type SyncAction = keyof typeof syncActions

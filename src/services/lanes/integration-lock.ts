@@ -6,6 +6,8 @@ export interface LockHolder {
   readonly since: number
   readonly heartbeatAt: number
   readonly token: number
+  /** Held by a lane of another machine (the team lock): this machine cannot judge it orphaned. */
+  readonly elsewhere?: boolean | undefined
 }
 
 /** An acquisition answer: granted (the holder is us) or refused (the holder is someone else). */

@@ -1,23 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { gitOutput, gitOutputOrNull } from '../../git/git.ts'
-import { readIntegrationEvents, type IntegrationEvent } from '../../store/lanes/integration-event-table.ts'
+import { existsSync } from 'node:fs'
+import { gitOutput } from '../../git/git.ts'
+import { type IntegrationEvent, readIntegrationEvents } from '../../store/lanes/integration-event-table.ts'
 import { type LaneRow, readLanes, readLaneTask } from '../../store/lanes/lane-table.ts'
 import { describeState } from './enter-lane.ts'
+import { readGuardState } from './guard-state.ts'
 import { headOf, isDirty, refCommit } from './lane-git.ts'
 import type { LaneWorld } from './lane-world.ts'
 import { baseRef, snapshotRef } from './recovery-refs.ts'
-
-/** The guard hooks sangam installs to protect main (the main guard), and the mark they carry. */
-export const guardHooks = [
-  'pre-commit',
-  'pre-merge-commit',
-  'pre-rebase',
-  'pre-applypatch',
-  'pre-push',
-  'reference-transaction',
-] as const
-export const guardMarker = 'sangam-main-guard'
 
 export interface LaneTaskView {
   readonly id: string
@@ -142,20 +131,10 @@ function nextStep(
   return 'nothing to do: in step with main'
 }
 
-/** Whether the six guard hooks are installed (each carries the main guard's mark). */
+/** Whether the six guard hooks are installed and the repository armed (`guard-state.ts`). */
 export function guardState(world: LaneWorld): { installed: boolean; missing: string[] } {
-  const configured = gitOutputOrNull(['config', 'core.hooksPath'], world.root)
-  const dir =
-    configured === null || configured === ''
-      ? join(world.commonDir, 'hooks')
-      : configured.startsWith('/')
-        ? configured
-        : join(world.root, configured)
-  const missing = guardHooks.filter((hook) => {
-    const file = join(dir, hook)
-    return !existsSync(file) || !readFileSync(file, 'utf8').includes(guardMarker)
-  })
-  return { installed: missing.length === 0, missing }
+  const state = readGuardState(world.root, world.commonDir)
+  return { installed: state.missing.length === 0, missing: [...state.missing] }
 }
 
 /** `sangam log`: the latest integration events, oldest first. */

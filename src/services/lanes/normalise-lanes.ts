@@ -145,7 +145,7 @@ async function checkTask(world: LaneWorld, lane: LaneRow): Promise<NormalisedLan
 /** A lock whose lane is gone, or idle with no task and no integration running, is released. */
 async function releaseOrphanLock(world: LaneWorld): Promise<void> {
   const holder = await world.lock.current()
-  if (holder === null) return
+  if (holder === null || holder.elsewhere === true) return
   const lane = readLanes(world.db).find((row) => row.name === holder.lane)
   if (lane === undefined || (lane.state === 'idle' && lane.task === null)) {
     await world.lock.release(holder)

@@ -1,6 +1,7 @@
-import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import { runGit } from '../../git/git.ts'
+import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import { internalWrite, must, worktreeOfBranch } from './lane-git.ts'
+import { integratorEnvironmentAt } from './main-guard-file.ts'
 import type { MainPublisher } from './main-publisher.ts'
 
 /**
@@ -25,7 +26,7 @@ export class RefMainPublisher implements MainPublisher {
       ['update-ref', `refs/heads/${this.#mainBranch}`, input.to, input.from],
       this.#cwd,
       undefined,
-      internalWrite,
+      { ...internalWrite, ...integratorEnvironmentAt(this.#cwd) },
     )
     if (moved.code !== 0)
       throw new SangamError(

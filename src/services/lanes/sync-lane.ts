@@ -311,17 +311,27 @@ function checkCandidate(world: LaneWorld, lane: LaneRow): Error | null {
   )
 }
 
-/** Moves main (under the lock) and records the lane as built on it. */
+/**
+ * Moves main (under the lock) and records the lane as built on it. A publisher that refuses (the
+ * team remote's main moved, the remote unreachable) moved nothing: the lane is given back as the
+ * sync found it and the lock freed, as for any other refusal.
+ */
 async function publish(
   world: LaneWorld,
   lane: LaneRow,
+  refused: (error: Error) => Promise<never>,
   journal: IntegrationJournal,
   from: string,
   to: string,
 ): Promise<void> {
   setJournal(world, lane, { ...journal, publishFrom: from, publishTo: to })
   world.fault('before-publish')
-  await world.publisher.publish({ from, to })
+  try {
+    await world.publisher.publish({ from, to })
+  } catch (error) {
+    if (mainCommit(world) !== from) throw error
+    await refused(error as Error)
+  }
   world.fault('published')
 }
 
@@ -362,7 +372,7 @@ async function publishDirect(world: LaneWorld, lane: LaneRow, main: string, dirt
     )
   const failed = checkCandidate(world, lane)
   if (failed !== null) await undo(world, lane, holder, journal, failed)
-  await publish(world, lane, journal, main, candidate)
+  await publish(world, lane, (error) => undo(world, lane, holder, journal, error), journal, main, candidate)
   await finish(world, lane, holder, candidate)
 }
 
@@ -409,7 +419,7 @@ async function mergeOrStartTask(
   if (clean) {
     const failed = checkCandidate(world, lane)
     if (failed !== null) await undo(world, lane, holder, journal, failed)
-    await publish(world, lane, journal, main, candidate)
+    await publish(world, lane, (error) => undo(world, lane, holder, journal, error), journal, main, candidate)
     await finish(world, lane, holder, candidate)
     return result('published-merge')
   }
@@ -574,7 +584,11 @@ async function publishTask(world: LaneWorld, lane: LaneRow, id: string): Promise
     updateLane(world.db, lane.name, { state: 'task', journal: null, pid: null }, world.clock.now())
     throw failed
   }
-  await publish(world, lane, journal, main, candidate)
+  const keepTask = async (error: Error): Promise<never> => {
+    updateLane(world.db, lane.name, { state: 'task', journal: null, pid: null }, world.clock.now())
+    throw error
+  }
+  await publish(world, lane, keepTask, journal, main, candidate)
   endLaneTask(world.db, id, 'published', world.clock.now())
   await finish(world, lane, held, candidate)
   return { task: { id, file: task.file, validationFile: task.validationFile } }

@@ -2,6 +2,20 @@ import type { z } from 'zod'
 import { type ClaimResult, claimResultSchema } from '../../protocol/lease.ts'
 import { syncErrorSchema } from '../../protocol/sync/error.ts'
 import {
+  type LockAcquireAnswer,
+  type LockAcquireRequest,
+  type LockHeartbeatRequest,
+  type LockReleaseRequest,
+  type LockState,
+  type LockTakeoverAnswer,
+  type LockTakeoverRequest,
+  lockAcquireAnswerSchema,
+  lockHeartbeatAnswerSchema,
+  lockReleaseAnswerSchema,
+  lockStateSchema,
+  lockTakeoverAnswerSchema,
+} from '../../protocol/sync/integration-lock.ts'
+import {
   type LeasesResponse,
   leasesResponseSchema,
   type ReleaseResult,
@@ -116,6 +130,26 @@ export class SyncHttpClient {
 
   presence(): Promise<SyncAnswer<PresenceResponse>> {
     return this.#call('presence', presenceResponseSchema)
+  }
+
+  lock(): Promise<SyncAnswer<LockState>> {
+    return this.#call('lock', lockStateSchema)
+  }
+
+  lockAcquire(request: LockAcquireRequest): Promise<SyncAnswer<LockAcquireAnswer>> {
+    return this.#call('lockAcquire', lockAcquireAnswerSchema, request)
+  }
+
+  lockHeartbeat(request: LockHeartbeatRequest): Promise<SyncAnswer<{ alive: boolean }>> {
+    return this.#call('lockHeartbeat', lockHeartbeatAnswerSchema, request)
+  }
+
+  lockRelease(request: LockReleaseRequest): Promise<SyncAnswer<{ released: boolean }>> {
+    return this.#call('lockRelease', lockReleaseAnswerSchema, request)
+  }
+
+  lockTakeover(request: LockTakeoverRequest): Promise<SyncAnswer<LockTakeoverAnswer>> {
+    return this.#call('lockTakeover', lockTakeoverAnswerSchema, request)
   }
 
   #call<T>(action: SyncAction, schema: z.ZodType<T>, body?: unknown, query = ''): Promise<SyncAnswer<T>> {

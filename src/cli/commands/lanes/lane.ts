@@ -2,8 +2,11 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { runGit } from '../../../git/git.ts'
 import { excludeFromGit } from '../../../install/git-exclude.ts'
+import { hookEntries } from '../../../install/hook-entries.ts'
+import { installMainGuard } from '../../../install/main-guard-installer.ts'
 import { enterLane } from '../../../services/lanes/enter-lane.ts'
 import { laneWorktreePath } from '../../../services/lanes/lane-world.ts'
+import { systemRandom } from '../../../shared/random.ts'
 import type { CommandRun } from '../../command.ts'
 import type { laneInput } from './inputs.ts'
 import { openLaneCommand } from './lane-world-for.ts'
@@ -21,6 +24,14 @@ export const run: CommandRun<typeof laneInput> = async (ctx, { name }, options) 
     if (writeInstructions && !tracksAgentsFile(project.repo.root, world.mainBranch))
       excludeFromGit(project.repo.commonDir, '/AGENTS.md', "a lane's generated instructions (sangam lane)")
     const entered = enterLane(world, { name, agent: options.agent, writeInstructions })
+    // A project with lanes has main moved by sync alone: the first lane arms the main guard (D220).
+    const guard = installMainGuard({
+      root: world.root,
+      commonDir: world.commonDir,
+      mainBranch: world.mainBranch,
+      prePushEntry: hookEntries(ctx.cliEntry).prePush,
+      random: systemRandom,
+    })
     const lines = [
       `${entered.created ? 'Created' : 'Entered'} lane ${entered.lane.name} (${entered.lane.branch}, ${entered.lane.state}) at ${entered.lane.worktree}`,
       ...entered.notices.map((notice) => `notice: ${notice}`),
@@ -32,7 +43,13 @@ export const run: CommandRun<typeof laneInput> = async (ctx, { name }, options) 
     if (entered.instructionsFile !== null)
       lines.push(`Lane rules written to ${entered.instructionsFile} (no sangam hooks to brief the agent).`)
     return {
-      json: { lane: entered.lane, created: entered.created, notices: entered.notices, agent: entered.agent },
+      json: {
+        lane: entered.lane,
+        created: entered.created,
+        notices: entered.notices,
+        agent: entered.agent,
+        guard,
+      },
       text: lines.join('\n'),
     }
   } finally {

@@ -1,4 +1,4 @@
-import { syncLane } from '../../../services/lanes/sync-lane.ts'
+import { syncLaneWithTeam } from '../../../services/team-lanes.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
 import type { CommandRun } from '../../command.ts'
 import type { syncInput } from './inputs.ts'
@@ -21,9 +21,9 @@ export const run: CommandRun<typeof syncInput> = async (ctx, _args, options) => 
       ErrorCode.Usage,
       'sync --takeover needs --reason "…": it is recorded and shown to the lock\'s owner',
     )
-  const { project, world, cwd } = openLaneCommand(ctx)
+  const { project, team, cwd } = openLaneCommand(ctx)
   try {
-    const result = await syncLane(world, { cwd, takeover: options.takeover ? { reason } : undefined })
+    const result = await syncLaneWithTeam(team, { cwd, takeover: options.takeover ? { reason } : undefined })
     const lines = [`${result.lane}: ${words[result.outcome]} ${result.main.slice(0, 12)}`]
     if (result.takeover !== null)
       lines.unshift(

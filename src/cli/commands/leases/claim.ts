@@ -1,5 +1,7 @@
+import { describeForecast, forecastClaim } from '../../../services/claim-forecast.ts'
 import { resolveActor } from '../../../services/leases/actor.ts'
 import { claimLease, describeClaimOutcome } from '../../../services/leases/claim-lease.ts'
+import { resolvePatternArgument } from '../../../services/leases/path.ts'
 import { openProject } from '../../../services/project-context.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
 import type { CommandRun } from '../../command.ts'
@@ -15,10 +17,14 @@ export const run: CommandRun<typeof claimInput> = async (ctx, { patterns: args }
   try {
     const actor = resolveActor(ctx.env, project.human)
     const outcome = await claimLease(project, { actor, patterns: args, cwd: ctx.cwd, reason, ttlMs })
-    const text = describeClaimOutcome(outcome, ctx.clock.now())
-    if (outcome.granted) return { json: outcome, text }
+    const patterns = args.map((raw) => resolvePatternArgument(raw, ctx.cwd, project.repo.worktrees))
+    const forecast = await forecastClaim(project, patterns, project.repo.root)
+    const text = [describeClaimOutcome(outcome, ctx.clock.now()), describeForecast(forecast)]
+      .filter((part) => part !== '')
+      .join('\n')
+    if (outcome.granted) return { json: { ...outcome, forecast }, text }
     return {
-      json: { ...outcome, code: ErrorCode.LeaseConflict, message: text },
+      json: { ...outcome, forecast, code: ErrorCode.LeaseConflict, message: text },
       text,
       exitCode: exitCodes[ErrorCode.LeaseConflict],
     }

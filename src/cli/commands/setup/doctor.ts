@@ -27,6 +27,7 @@ export const run: CommandRun<typeof doctorInput> = async (ctx, _args, options) =
     const capture = captureSection(project.db, (row) => row.inScope === true && row.mtime >= since)
     const hooks = await hooksSection({
       root: project.repo.root,
+      commonDir: project.repo.commonDir,
       projectDir: projectDir(ctx.env.sangamHome, project.repo.projectId),
       claudeConfigDir: ctx.env.claudeConfigDir,
       codexHome: ctx.env.codexHome,

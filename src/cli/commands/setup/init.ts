@@ -1,6 +1,12 @@
 import { createInterface } from 'node:readline/promises'
 import { databasePath, projectDir } from '../../../config/data-paths.ts'
 import { excludeFromGit } from '../../../install/git-exclude.ts'
+import { hookEntries } from '../../../install/hook-entries.ts'
+import {
+  defaultMainBranch,
+  installMainGuard,
+  type MainGuardReport,
+} from '../../../install/main-guard-installer.ts'
 import {
   isSangamOnPath,
   type McpLaunches,
@@ -9,11 +15,14 @@ import {
   registerMcpServer,
   sangamLaunch,
 } from '../../../install/mcp-registration.ts'
+import { readMainGuard } from '../../../services/lanes/main-guard-file.ts'
 import { openProject, type ProjectContext } from '../../../services/project-context.ts'
 import { readAttachment } from '../../../services/sync/attachment.ts'
 import { writeSyncSettings } from '../../../services/sync/settings.ts'
+import { systemRandom } from '../../../shared/random.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
 import type { CommandContext, CommandRun, ParsedOptions } from '../../command.ts'
+import { guardLines } from './guard-lines.ts'
 import type { initInput } from './inputs.ts'
 
 export const run: CommandRun<typeof initInput> = async (ctx, _args, options) => {
@@ -24,6 +33,7 @@ export const run: CommandRun<typeof initInput> = async (ctx, _args, options) => 
       writeSyncSettings(project.db, { shareToolOutput: options.shareToolOutput })
     const server = options.server === undefined ? null : await createOnServer(ctx, project, options.server)
     const mcp = await offerMcp(ctx, project, options)
+    const guard = guardMain(ctx, project, options)
     const json = {
       projectId: project.repo.projectId,
       root: project.repo.root,
@@ -33,6 +43,7 @@ export const run: CommandRun<typeof initInput> = async (ctx, _args, options) => 
       database,
       mcp,
       server: server?.json ?? null,
+      guard,
     }
     const text = [
       `sangam project ${json.projectId} (${json.identitySource === 'remote' ? json.remote : 'no remote; identified by its git dir'})`,
@@ -40,11 +51,37 @@ export const run: CommandRun<typeof initInput> = async (ctx, _args, options) => 
       `  worktrees ${json.worktrees.join(', ')}`,
       ...describeMcp(mcp),
       ...(server === null ? [] : server.lines.map((line) => `  server    ${line}`)),
+      ...(guard === null ? [] : guardLines(guard).map((line) => `  ${line}`)),
     ].join('\n')
     return { json, text }
   } finally {
     project.close()
   }
+}
+
+/**
+ * `--guard` arms the main guard; a repository already armed gets its hooks refreshed (init run
+ * again after an upgrade). Without either, init leaves git's hooks alone: a project that uses
+ * sangam for memory and leases only keeps committing to main as before (D220).
+ */
+function guardMain(
+  ctx: CommandContext,
+  project: ProjectContext,
+  options: ParsedOptions<typeof initInput>,
+): MainGuardReport | null {
+  const armed = readMainGuard(project.repo.commonDir)
+  if (!options.guard && armed === null) {
+    if (options.main !== undefined)
+      throw new SangamError(ErrorCode.Usage, '--main names the branch --guard protects: add --guard')
+    return null
+  }
+  return installMainGuard({
+    root: project.repo.root,
+    commonDir: project.repo.commonDir,
+    mainBranch: options.main ?? armed?.mainBranch ?? defaultMainBranch(project.repo.root),
+    prePushEntry: hookEntries(ctx.cliEntry).prePush,
+    random: systemRandom,
+  })
 }
 
 /**

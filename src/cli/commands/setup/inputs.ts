@@ -19,6 +19,14 @@ export const initInput = defineInput({
       'share tool output with the team too (not shared by default)',
       { flags: '--no-share-tool-output', description: 'keep tool output on this machine (the default)' },
     ),
+    guard: flag(
+      '--guard',
+      'protect main: git hooks refuse commits, merges, rebases, moves and pushes of main except by `sangam sync` (`sangam lane` does this too)',
+    ),
+    main: text(
+      '--main <branch>',
+      'the branch --guard protects (default: main if it exists, else the current branch)',
+    ),
   },
 })
 

@@ -8,6 +8,7 @@ import {
 } from '../../../install/hook-installer.ts'
 import { openProject } from '../../../services/project-context.ts'
 import type { CommandRun } from '../../command.ts'
+import { guardLines } from './guard-lines.ts'
 import type { installHooksInput } from './inputs.ts'
 
 export const run: CommandRun<typeof installHooksInput> = async (ctx, _args, flags) => {
@@ -16,6 +17,7 @@ export const run: CommandRun<typeof installHooksInput> = async (ctx, _args, flag
   project.close()
   const options: HookInstallOptions = {
     root: project.repo.root,
+    commonDir: project.repo.commonDir,
     claudeConfigDir: ctx.env.claudeConfigDir,
     codexHome: ctx.env.codexHome,
     entries: hookEntries(ctx.cliEntry),
@@ -47,6 +49,7 @@ function installText(report: HookInstallReport): string {
   lines.push(`             trust: ${trustText(codex)}`)
   lines.push(`git push     ${report.git.change.padEnd(9)} ${report.git.file}`)
   if (report.git.chained) lines.push(`             then runs your own hook, now at ${report.git.chained}`)
+  if (report.guard !== null) lines.push(...guardLines(report.guard))
   lines.push('Run `sangam doctor` after your next agent session to see the hooks firing.')
   return lines.join('\n')
 }
@@ -66,6 +69,11 @@ function uninstallText(report: HookUninstallReport): string {
     `git push     ${report.git.change.padEnd(9)} ${report.git.file}`,
   ]
   if (report.git.chained) lines.push(`             your own hook is back at ${report.git.chained}`)
+  for (const hook of report.guard.hooks) {
+    if (hook.hook === 'pre-push' || hook.change === 'absent') continue
+    lines.push(`main guard   ${hook.change.padEnd(9)} ${hook.file}`)
+    if (hook.chained) lines.push(`             your own hook is back at ${hook.chained}`)
+  }
   for (const file of report.remaining)
     lines.push(`sangam hooks remain in ${file} (the other level; not touched)`)
   return lines.join('\n')

@@ -1,0 +1,174 @@
+import { gitOutputOrNull } from '../git/git.ts'
+import { gitHooksDir } from '../git/hooks-dir.ts'
+import { type GuardHook, guardHooks, mainGuardMarker } from '../services/lanes/guard-state.ts'
+import {
+  armMainGuard,
+  assertGuardable,
+  disarmMainGuard,
+  integratorVariable,
+  mainGuardFile,
+} from '../services/lanes/main-guard-file.ts'
+import type { Random } from '../shared/random.ts'
+import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
+import {
+  chainedHookName,
+  type HookScriptChange,
+  installChainedHook,
+  uninstallChainedHook,
+} from './chained-hook.ts'
+import { installPrePush, uninstallPrePush } from './pre-push-installer.ts'
+
+/**
+ * Installs the main guard (`sangam init --guard`, `sangam lane`): the six hooks of
+ * `services/lanes/guard-state.ts` in the hooks directory git runs (`core.hooksPath` honoured), each
+ * chaining the user's own hook of that name, and the file that arms this repository
+ * (`main-guard-file.ts`). `pre-push` is the one pre-push gate sangam has, which also checks leases;
+ * the other five are shell scripts (no node on git's fast path). Running it again changes nothing.
+ */
+export interface MainGuardInstall {
+  readonly root: string
+  readonly commonDir: string
+  readonly mainBranch: string
+  /** The pre-push gate's entry (`hookEntries(...).prePush`). */
+  readonly prePushEntry: string
+  readonly random: Random
+}
+
+export interface MainGuardReport {
+  readonly mainBranch: string | null
+  /** The file that arms the guard in this repository. */
+  readonly armedBy: string
+  readonly hooks: readonly (HookScriptChange & { readonly hook: GuardHook })[]
+}
+
+export function installMainGuard(install: MainGuardInstall): MainGuardReport {
+  assertGuardable(install.mainBranch)
+  const dir = gitHooksDir(install.root)
+  // Armed last: a half-installed guard (a hook we could not write) guards nothing yet.
+  const hooks = guardHooks.map((hook) => ({
+    hook,
+    ...(hook === 'pre-push'
+      ? installPrePush(dir, install.prePushEntry)
+      : installChainedHook(dir, hook, guardScript(hook), isGuardScript)),
+  }))
+  const guard = armMainGuard(install.commonDir, install.mainBranch, install.random)
+  return { mainBranch: guard.mainBranch, armedBy: mainGuardFile(install.commonDir), hooks }
+}
+
+/**
+ * Disarms the repository first, then takes the hooks out, putting back the user's own. The
+ * pre-push gate goes too (`install-hooks --uninstall` is the one way out of sangam's git hooks).
+ */
+export function uninstallMainGuard(root: string, commonDir: string): MainGuardReport {
+  disarmMainGuard(commonDir)
+  const dir = gitHooksDir(root)
+  const hooks = guardHooks.map((hook) => ({
+    hook,
+    ...(hook === 'pre-push' ? uninstallPrePush(dir) : uninstallChainedHook(dir, hook, isGuardScript)),
+  }))
+  return { mainBranch: null, armedBy: mainGuardFile(commonDir), hooks }
+}
+
+/** The branch to protect when none is named: `main` if the repository has one, else the current branch. */
+export function defaultMainBranch(root: string): string {
+  if (gitOutputOrNull(['rev-parse', '-q', '--verify', 'refs/heads/main'], root) !== null) return 'main'
+  const current = gitOutputOrNull(['symbolic-ref', '-q', '--short', 'HEAD'], root)
+  if (current === null || current === '')
+    throw new SangamError(
+      ErrorCode.InvalidInput,
+      'this repository has no main branch and HEAD is detached: name the branch to protect with --main',
+    )
+  return current
+}
+
+function isGuardScript(text: string): boolean {
+  return text.split('\n', 3).some((line) => line.startsWith(mainGuardMarker))
+}
+
+/**
+ * One guard hook. It reads the arming file of the repository it runs in (so a hooks directory
+ * shared by several repositories guards only the armed ones), lets sangam's integration through
+ * (`SANGAM_INTEGRATOR` equal to the token), refuses a write of main, and otherwise runs the
+ * user's chained hook exactly as git would have (same arguments, same stdin).
+ */
+export function guardScript(hook: Exclude<GuardHook, 'pre-push'>): string {
+  const chained = chainedHookName(hook)
+  return `#!/bin/sh
+${mainGuardMarker} (${hook}): only \`sangam sync\` moves the protected main branch.
+# Installed by \`sangam init --guard\` or \`sangam lane\`; \`sangam install-hooks --uninstall\` removes it
+# and puts back the hook it chains (${chained}), which runs after the guard with the same arguments
+# and stdin. Armed per repository by <git-common-dir>/sangam/main-guard; git run with
+# ${integratorVariable}=<its token> (sangam's integration) may move main.
+chained="$(dirname "$0")/${chained}"
+guard_main=''
+guard_token=''
+common="$(git rev-parse --git-common-dir 2>/dev/null)"
+if [ -n "$common" ] && [ -f "$common/sangam/main-guard" ]; then
+  while IFS='=' read -r key value; do
+    case "$key" in
+      main) guard_main="$value" ;;
+      token) guard_token="$value" ;;
+    esac
+  done < "$common/sangam/main-guard"
+fi
+guarding=0
+if [ -n "$guard_main" ] && [ "\${${integratorVariable}:-}" != "$guard_token" ]; then guarding=1; fi
+refuse() {
+  printf 'sangam: main is protected: %s is refused. %s moves only through \`sangam sync\` from a lane (\`sangam lane <name>\`); \`sangam status\` shows the lanes.\\n' "$1" "'$guard_main'" >&2
+  exit 1
+}
+${hookCheck(hook)}
+if [ -x "$chained" ]; then
+  exec "$chained" "$@"
+fi
+exit 0
+`
+}
+
+function hookCheck(hook: Exclude<GuardHook, 'pre-push'>): string {
+  switch (hook) {
+    case 'pre-commit':
+    case 'pre-merge-commit':
+    case 'pre-applypatch': {
+      const what =
+        hook === 'pre-applypatch'
+          ? 'applying a patch on'
+          : hook === 'pre-commit'
+            ? 'a commit on'
+            : 'a merge commit on'
+      return `if [ "$guarding" = 1 ] && [ "$(git symbolic-ref -q HEAD 2>/dev/null)" = "refs/heads/$guard_main" ]; then
+  refuse "${what} '$guard_main'"
+fi`
+    }
+    case 'pre-rebase':
+      // $2 is the branch being rebased; without it, the current branch.
+      return `if [ "$guarding" = 1 ]; then
+  target="\${2:-}"
+  if [ -z "$target" ]; then target="$(git symbolic-ref -q HEAD 2>/dev/null)"; fi
+  if [ "$target" = "$guard_main" ] || [ "$target" = "refs/heads/$guard_main" ]; then
+    refuse "rebasing '$guard_main'"
+  fi
+fi`
+    case 'reference-transaction':
+      // Only the local branch: fetches move refs/remotes/*, which pass. An update that names no
+      // old value (all zeros) is compared with the ref's current value, so rewriting a ref in place
+      // (pack-refs) is no move. Stdin is read only in the prepared state, and handed on whole.
+      return `if [ "$1" = prepared ] && [ "$guarding" = 1 ]; then
+  input="$(cat)"
+  while read -r old new ref; do
+    [ "$ref" = "refs/heads/$guard_main" ] || continue
+    case "$old" in
+      *[!0]*) ;;
+      *) old="$(git rev-parse -q --verify "$ref" 2>/dev/null)" ;;
+    esac
+    if [ "$new" != "$old" ]; then refuse "moving '$guard_main' (to $new)"; fi
+  done <<SANGAM_REFS
+$input
+SANGAM_REFS
+  if [ ! -x "$chained" ]; then exit 0; fi
+  if [ -z "$input" ]; then exec "$chained" "$@" </dev/null; fi
+  printf '%s\\n' "$input" | "$chained" "$@"
+  exit $?
+fi`
+  }
+}

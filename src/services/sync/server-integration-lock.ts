@@ -1,0 +1,108 @@
+import type { ServerLockHolder } from '../../protocol/sync/integration-lock.ts'
+import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
+import type { IntegrationLock, LockAnswer } from '../lanes/integration-lock.ts'
+import type { SyncAnswer, SyncEndpoint, SyncHttpClient } from './http-client.ts'
+import { refusalError } from './refusal.ts'
+import { isUnreachable } from './unreachable.ts'
+
+export interface ServerLockOptions {
+  /** This machine (`config/machine-id.ts`): lanes of one name on two machines are two lanes. */
+  readonly machine: string
+  /** How long without a heartbeat before a takeover may end a tenure (`lanes.lock-stale-minutes`). */
+  readonly staleAfterMs: number
+  /** How long a request waits for the server before it is reported unconfirmed. */
+  readonly timeoutMs?: number | undefined
+}
+
+/**
+ * The integration lock while attached to a team server: the project's Durable Object holds it
+ * (`server/src/lock-desk.ts`), so of the lanes of every machine exactly one holds it, under a
+ * fencing token that grows with every grant. Heartbeats and releases name their tenure's token,
+ * so a holder that was taken over can neither keep nor free its successor's lock. No answer is
+ * never a grant: a request the server did not confirm throws UNCONFIRMED (exit 6), and a lock we
+ * could not release stays held until its holder releases it or it goes stale.
+ */
+export class ServerIntegrationLock implements IntegrationLock {
+  readonly #endpoint: SyncEndpoint
+  readonly #options: ServerLockOptions
+
+  constructor(endpoint: SyncEndpoint, options: ServerLockOptions) {
+    this.#endpoint = endpoint
+    this.#options = options
+  }
+
+  async acquire(input: { lane: string; owner: string; task: string | null }): Promise<LockAnswer> {
+    const answer = await this.#ask('lock request', (http) =>
+      http.lockAcquire({ ...input, machine: this.#options.machine }),
+    )
+    return answer.granted
+      ? { granted: true, holder: answer.holder }
+      : { granted: false, holder: answer.holder }
+  }
+
+  async heartbeat(holder: { token: number; task: string | null }): Promise<boolean> {
+    const answer = await this.#ask('heartbeat', (http) =>
+      http.lockHeartbeat({ token: holder.token, task: holder.task }),
+    )
+    return answer.alive
+  }
+
+  async release(holder: { token: number }): Promise<void> {
+    await this.#ask('lock release', (http) => http.lockRelease({ token: holder.token }))
+  }
+
+  async current(): Promise<ServerLockHolder | null> {
+    const { holder } = await this.#ask('lock query', (http) => http.lock())
+    return holder === null ? null : this.#view(holder)
+  }
+
+  async takeOver(input: { lane: string; owner: string; reason: string }): Promise<ServerLockHolder> {
+    const answer = await this.#ask('takeover', (http) =>
+      http.lockTakeover({
+        ...input,
+        machine: this.#options.machine,
+        staleAfterMs: this.#options.staleAfterMs,
+      }),
+    )
+    if (answer.taken) return this.#view(answer.holder)
+    const holder = this.#view(answer.holder)
+    const minutes = Math.round(this.#options.staleAfterMs / 60_000)
+    throw new SangamError(
+      ErrorCode.LaneRefused,
+      `the integration lock is held by lane ${holder.lane} of ${holder.owner}, which the team server heard from within the last ${minutes} min: it is not stale, so it was not taken over`,
+      { holder },
+      {
+        wireCode: 'lock-not-stale',
+        next: `ask ${holder.owner} to finish or release it (\`sangam sync\` in lane ${holder.lane}); a takeover is possible once it has been silent for ${minutes} min`,
+      },
+    )
+  }
+
+  /**
+   * A holder as the lanes of this machine see it: another machine's lane is named
+   * `<lane>@<machine>`, so a lane here of the same name never takes it for its own tenure.
+   */
+  #view(holder: ServerLockHolder): ServerLockHolder & { readonly elsewhere: boolean } {
+    if (holder.machine === this.#options.machine) return { ...holder, elsewhere: false }
+    return { ...holder, lane: `${holder.lane}@${holder.machine}`, elsewhere: true }
+  }
+
+  async #ask<T>(what: string, request: (http: SyncHttpClient) => Promise<SyncAnswer<T>>): Promise<T> {
+    const { SyncHttpClient } = await import('./http-client.ts')
+    const http = new SyncHttpClient(this.#endpoint, { timeoutMs: this.#options.timeoutMs ?? 10_000 })
+    let answer: SyncAnswer<T>
+    try {
+      answer = await request(http)
+    } catch (error) {
+      if (!isUnreachable(error)) throw error
+      throw new SangamError(
+        ErrorCode.Unconfirmed,
+        `${(error as Error).message}. The ${what} is unconfirmed: the team server holds the integration lock, and nothing moved; try again once it is reachable`,
+        { server: this.#endpoint.url },
+        { cause: error },
+      )
+    }
+    if (answer.ok) return answer.value
+    throw refusalError(answer, { url: this.#endpoint.url, action: what, arbitrated: true })
+  }
+}

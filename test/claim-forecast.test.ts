@@ -1,0 +1,108 @@
+import assert from 'node:assert/strict'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { test } from 'node:test'
+import { openDatabaseFile } from '../src/store/database.ts'
+import { writeWorktreeState } from '../src/store/room/worktree-state-table.ts'
+import { isolatedEnv, runCli, runCliJson } from './helpers/run-cli.ts'
+import { git, tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
+
+/**
+ * The collision forecast at claim time: `claim` names the other worktrees whose work (committed
+ * on their branch, or uncommitted) already touches what it claims, before anyone writes.
+ */
+interface ForecastJson {
+  granted: boolean
+  forecast: {
+    worktree: string
+    machine: string | null
+    branch: string | null
+    paths: string[]
+    pathCount: number
+  }[]
+}
+
+async function project() {
+  const home = tmpDir()
+  const repo = tmpGitRepo()
+  repo.write('src/a.ts', 'export const a = 1\n')
+  repo.write('src/c.ts', 'export const c = 1\n')
+  repo.write('docs/guide.md', '# guide\n')
+  repo.commit('sources')
+  const env = isolatedEnv(home.path, { SANGAM_USER: 'dev@example.com' })
+  const init = await runCliJson<{ database: string }>(['init', '--no-mcp'], { cwd: repo.path, env })
+  const committed = join(home.path, 'lane-b')
+  git(repo.path, 'worktree', 'add', '-q', '-b', 'lane/b', committed, 'main')
+  const edit = (worktree: string, file: string, text: string) => writeFileSync(join(worktree, file), text)
+  edit(committed, 'src/a.ts', 'export const a = 2\n')
+  git(committed, 'commit', '-q', '-am', 'b changes a')
+  const dirty = join(home.path, 'lane-c')
+  git(repo.path, 'worktree', 'add', '-q', '-b', 'lane/c', dirty, 'main')
+  edit(dirty, 'src/c.ts', 'export const c = 2\n')
+  return {
+    home,
+    repo,
+    env,
+    committed,
+    dirty,
+    database: init.database,
+    claim: (cwd: string, ...args: string[]) =>
+      runCliJson<ForecastJson>(['claim', ...args, '--reason', 'refactor'], { cwd, env }),
+    async [Symbol.asyncDispose]() {
+      await repo[Symbol.asyncDispose]()
+      await home[Symbol.asyncDispose]()
+    },
+  }
+}
+
+test('a claim names the lanes whose committed or uncommitted work already touches the claimed paths', async () => {
+  await using p = await project()
+  const out = await p.claim(p.repo.path, 'src/')
+  assert.equal(out.granted, true)
+  const byWorktree = new Map(out.forecast.map((entry) => [entry.worktree, entry]))
+  assert.deepEqual(byWorktree.get(p.committed)?.paths, ['src/a.ts'])
+  assert.equal(byWorktree.get(p.committed)?.branch, 'lane/b')
+  assert.deepEqual(byWorktree.get(p.dirty)?.paths, ['src/c.ts'])
+  assert.equal(byWorktree.get(p.dirty)?.machine, null)
+  const text = await runCli(['claim', 'src/a.ts', '--reason', 'again'], { cwd: p.repo.path, env: p.env })
+  assert.match(text.stdout, /Already changed elsewhere \(committed or not\)/)
+  assert.match(text.stdout, /lane\/b \(.*lane-b\): src\/a\.ts/)
+  assert.doesNotMatch(text.stdout, /src\/c\.ts/)
+})
+
+test('paths no one else touches forecast nothing, and the claimer’s own worktree is never named', async () => {
+  await using p = await project()
+  assert.deepEqual((await p.claim(p.repo.path, 'docs/')).forecast, [])
+  const own = await p.claim(p.committed, 'src/a.ts')
+  assert.deepEqual(own.forecast, [])
+})
+
+test('another machine’s shared worktree state is named with its machine', async () => {
+  await using p = await project()
+  const db = openDatabaseFile(p.database)
+  try {
+    writeWorktreeState(db, {
+      machine: 'm_0123456789abcdef',
+      path: '/home/bob/widget',
+      status: 'present',
+      target: null,
+      branch: 'lane/bob',
+      head: 'a'.repeat(40),
+      base: 'b'.repeat(40),
+      lastCommitAt: 0,
+      uncommitted: 1,
+      changes: [{ path: 'docs/guide.md', ranges: [[1, 1]] }],
+      truncated: false,
+      updatedAt: 0,
+      change: 1,
+      digest: 'd',
+    })
+  } finally {
+    db.close()
+  }
+  const out = await p.claim(p.repo.path, 'docs/guide.md')
+  assert.deepEqual(
+    out.forecast.map((entry) => [entry.machine, entry.worktree, entry.paths]),
+    [['m_0123456789abcdef', '/home/bob/widget', ['docs/guide.md']]],
+  )
+})

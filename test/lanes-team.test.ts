@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { after, test } from 'node:test'
+import { killAllServes } from '../server/test/helpers/serve-process.ts'
+import { type CliResult, runCli } from './helpers/run-cli.ts'
+import { type Machine, type SyncWorld, sharedRemote, syncWorld } from './helpers/sync-world.ts'
+import { git } from './helpers/tmp-git-repo.ts'
+
+/**
+ * Two machines (two clones of one bare remote, two SANGAM_HOMEs) attached to one `sangam serve`,
+ * racing `sangam sync` from a lane each: the server's lock lets one integrate at a time, and the
+ * remote's main moves only by compare-and-swap, so exactly one publishes first; the other is told
+ * integration-busy, or merges cleanly on top of it.
+ */
+after(killAllServes)
+
+async function team(): Promise<{ world: SyncWorld; origin: string }> {
+  const world = await syncWorld()
+  const origin = join(world.root.path, 'origin.git')
+  // The project is identified by the shared URL; git fetches and pushes the bare repository.
+  for (const machine of [world.a, world.b])
+    git(machine.repo, 'config', `url.${origin}.insteadOf`, sharedRemote)
+  await world.a.cliJson(['init', '--no-mcp', '--server', world.server.url])
+  const line = (await runCli(['connection'], { cwd: world.a.repo, env: world.a.env })).stdout
+  const joined = await world.b.cli(['join'], line)
+  assert.equal(joined.code, 0, joined.stderr)
+  return { world, origin }
+}
+
+async function lane(machine: Machine, name: string): Promise<string> {
+  const entered = await machine.cliJson<{ lane: { worktree: string } }>(['lane', name, '--no-agent'])
+  return entered.lane.worktree
+}
+
+function sync(machine: Machine, worktree: string): Promise<CliResult> {
+  return runCli(['sync', '--json'], { cwd: worktree, env: machine.env })
+}
+
+interface SyncJson {
+  outcome?: string
+  main?: string
+  error?: { code: string; message: string; next: string }
+}
+
+test('two machines racing sync through one server: exactly one publishes first, the other is busy or merges after it', async () => {
+  const { world, origin } = await team()
+  await using _ = world
+  const alpha = await lane(world.a, 'alpha')
+  const beta = await lane(world.b, 'beta')
+  writeFileSync(join(alpha, 'alpha.txt'), 'from alice\n')
+  writeFileSync(join(beta, 'beta.txt'), 'from bob\n')
+  const before = git(origin, 'rev-parse', 'refs/heads/main')
+
+  const [fromA, fromB] = await Promise.all([sync(world.a, alpha), sync(world.b, beta)])
+  const answers = [fromA, fromB].map((result) => ({
+    code: result.code,
+    json: JSON.parse(result.stdout) as SyncJson,
+  }))
+  const first = answers.filter((answer) => answer.json.outcome === 'published-direct')
+  assert.equal(first.length, 1, JSON.stringify(answers))
+  const other = answers.find((answer) => answer !== first[0])
+  assert.ok(other)
+  if (other.code !== 0) {
+    assert.equal(other.json.error?.code, 'integration-busy', JSON.stringify(other.json))
+    assert.match(other.json.error?.next ?? '', /run sangam sync again/)
+  } else {
+    assert.equal(other.json.outcome, 'published-merge', JSON.stringify(other.json))
+  }
+  // Whoever was refused syncs again, and merges on top of the first.
+  const loser = first[0] === answers[0] ? { machine: world.b, lane: beta } : { machine: world.a, lane: alpha }
+  if (other.code !== 0) {
+    const again = await sync(loser.machine, loser.lane)
+    assert.equal(again.code, 0, again.stdout + again.stderr)
+    assert.equal((JSON.parse(again.stdout) as SyncJson).outcome, 'published-merge')
+  }
+
+  const main = git(origin, 'rev-parse', 'refs/heads/main')
+  assert.notEqual(main, before)
+  assert.equal(git(origin, 'show', `${main}:alpha.txt`), 'from alice')
+  assert.equal(git(origin, 'show', `${main}:beta.txt`), 'from bob')
+  // First-parent history of the remote's main: every move was a fast-forward of the one before.
+  assert.equal(git(origin, 'merge-base', '--is-ancestor', before, main), '')
+  assert.equal(git(loser.machine.repo, 'rev-parse', 'refs/heads/main'), main)
+  // Each lane's branch went to the remote too (best effort, after each sync).
+  assert.ok(
+    git(origin, 'for-each-ref', '--format=%(refname)', 'refs/heads/lane/').includes('refs/heads/lane/'),
+  )
+
+  for (const machine of [world.a, world.b]) {
+    const status = await machine.cliJson<{ lock: unknown }>(['status'])
+    assert.equal(status.lock, null)
+  }
+})
+
+test("a semantic task on one machine holds the team's lock: the other machine is told busy, naming the lane and its machine", async () => {
+  const { world } = await team()
+  await using _ = world
+  const alpha = await lane(world.a, 'alpha')
+  const beta = await lane(world.b, 'beta')
+  const outcome = async (machine: Machine, worktree: string, code = 0): Promise<SyncJson> => {
+    const result = await sync(machine, worktree)
+    assert.equal(result.code, code, result.stdout + result.stderr)
+    return JSON.parse(result.stdout) as SyncJson
+  }
+  writeFileSync(join(alpha, 'shared.txt'), 'base\n')
+  assert.equal((await outcome(world.a, alpha)).outcome, 'published-direct')
+  assert.equal((await outcome(world.b, beta)).outcome, 'caught-up')
+  writeFileSync(join(alpha, 'shared.txt'), 'alice\n')
+  assert.equal((await outcome(world.a, alpha)).outcome, 'published-direct')
+  // Bob changed the same line: git cannot merge it, so his lane gets the task, and the lock.
+  writeFileSync(join(beta, 'shared.txt'), 'bob\n')
+  assert.equal((await outcome(world.b, beta)).outcome, 'task-started')
+
+  writeFileSync(join(alpha, 'other.txt'), 'more\n')
+  const busy = await outcome(world.a, alpha, 12)
+  assert.equal(busy.error?.code, 'integration-busy')
+  assert.match(busy.error?.message ?? '', /lane beta@m_[0-9a-f]{16} \(beta@x\.dev|lane beta@m_[0-9a-f]{16}/)
+  const status = await world.a.cliJson<{ lock: { lane: string; task: string | null } | null }>(['status'])
+  assert.match(status.lock?.lane ?? '', /^beta@m_/)
+  assert.ok(status.lock?.task)
+  const takeover = await runCli(['sync', '--takeover', '--reason', 'is bob there?', '--json'], {
+    cwd: alpha,
+    env: world.a.env,
+  })
+  assert.equal(takeover.code, 12)
+  assert.equal((JSON.parse(takeover.stdout) as SyncJson).error?.code, 'lock-not-stale')
+})
