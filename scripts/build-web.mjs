@@ -4,7 +4,7 @@
 //   dist/web/main.js    web/main.ts and everything it imports, as one ES module. preact,
 //                       preact/hooks, htm and uplot stay imports: the page's import map (the
 //                       shell `sangam ui` serves) points them at the installed packages' files.
-//   dist/web/style.css  web/style.css with uPlot's stylesheet inlined in front of it.
+//   dist/web/style.css  web/style.css, minified (uPlot's own stylesheet the shell loads from the package).
 // Types are checked by `tsc -p web` (npm run typecheck); esbuild only strips them.
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'

@@ -48,11 +48,11 @@ export async function postMessage(text: string, thread: string | null): Promise<
   return body.message as Message
 }
 
-export async function openThread(input: { title: string; kind: string; text: string }): Promise<void> {
+export async function openThread(input: { title: string; audience: string; reason: string }): Promise<void> {
   await postJson('/api/threads', {
     title: input.title,
-    kind: input.kind,
-    ...(input.text ? { text: input.text } : {}),
+    audience: input.audience,
+    ...(input.reason ? { reason: input.reason } : {}),
   })
 }
 
@@ -101,6 +101,7 @@ export async function loadLanes(): Promise<Lanes> {
   const ready = isRecord(body.ready) && Array.isArray(body.ready.branches) ? body.ready : null
   return {
     ready: ready as Lanes['ready'],
+    readyError: (body.readyError ?? null) as NonNullable<Lanes['readyError']> | null,
     lanes: Array.isArray(body.lanes) ? body.lanes : [],
     lock: isRecord(body.lock) ? body.lock : null,
     publishes: Array.isArray(body.publishes) ? body.publishes : [],

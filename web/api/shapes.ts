@@ -47,6 +47,8 @@ export type Message = {
 export type Now = {
   project: { id: string; name: string }
   me: { handle: string }
+  /** Whether a daemon runs for the project (capture, team sync) and a team server is attached. */
+  live?: { daemon: boolean; attached: boolean }
   actors: Actor[]
   blockedOnHuman: Thread[]
   messages: Message[]
@@ -80,7 +82,8 @@ export type TimelineEvent = {
   cliVersion?: string | null
   sessionId: string | null
   author?: string | null
-  actor?: string | null
+  /** The agent's handle when the event is an agent session's. */
+  handle?: string | null
   at: string | number
   cwd?: string | null
   worktree?: string | null
@@ -161,12 +164,13 @@ export type Ready = {
 /** Lanes, the lock and publishes come from the integration feature; read loosely until it lands. */
 export type Lanes = {
   ready: Ready | null
+  readyError?: string | { code?: string; message?: string } | null
   lanes: Record<string, unknown>[]
   lock: Record<string, unknown> | null
   publishes: Record<string, unknown>[]
 }
 
 export type Charts = {
-  activity: { actor: string; perHour: number[] }[]
+  activity: { actor: string; vendor?: string | null; perHour: number[] }[]
   eventsPerHour: { hour: number; count: number }[]
 }

@@ -3,6 +3,9 @@ import { isRecord } from '../api/request.ts'
 export type FeedStatus = 'connecting' | 'live' | 'reconnecting' | 'closed'
 export type FeedListener = (topics: readonly string[]) => void
 
+/** The topic a `reset` names: every listener refetches. */
+export const everything = '*'
+
 /**
  * The page's one Server-Sent Events stream (`/api/events`). Each `change` names the topics that
  * changed; listeners refetch theirs. The browser reconnects by itself and sends `Last-Event-ID`,
@@ -30,6 +33,9 @@ export class LiveFeed {
       this.#setStatus(source.readyState === EventSource.CLOSED ? 'closed' : 'reconnecting'),
     )
     source.addEventListener('change', (event) => this.#onChange(event as MessageEvent<string>))
+    source.addEventListener('hello', (event) => this.#onHello(event as MessageEvent<string>, false))
+    // The server no longer holds the changes after our cursor (or restarted): refetch everything.
+    source.addEventListener('reset', (event) => this.#onHello(event as MessageEvent<string>, true))
   }
 
   stop(): void {
@@ -65,10 +71,25 @@ export class LiveFeed {
     for (const listener of this.#listeners) listener(change.topics)
   }
 
+  #onHello(event: MessageEvent<string>, reset: boolean): void {
+    this.#cursor = parseCursor(event.data) ?? this.#cursor
+    this.#setStatus('live')
+    if (reset) for (const listener of this.#listeners) listener([everything])
+  }
+
   #setStatus(status: FeedStatus): void {
     if (status === this.#status) return
     this.#status = status
     for (const listener of this.#statusListeners) listener(status)
+  }
+}
+
+function parseCursor(data: string): number | null {
+  try {
+    const body: unknown = JSON.parse(data)
+    return isRecord(body) && typeof body.cursor === 'number' ? body.cursor : null
+  } catch {
+    return null
   }
 }
 

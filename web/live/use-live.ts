@@ -1,6 +1,6 @@
 import { createContext } from 'preact'
 import { useCallback, useContext, useEffect, useRef, useState } from 'preact/hooks'
-import type { FeedStatus, LiveFeed } from './live-feed.ts'
+import { everything, type FeedStatus, type LiveFeed } from './live-feed.ts'
 
 export const FeedContext = createContext<LiveFeed | null>(null)
 
@@ -62,7 +62,7 @@ export function useLive<T>(load: () => Promise<T>, topics: readonly string[], ke
     if (!feed) return undefined
     const wanted = new Set(topicKey.split(','))
     return feed.subscribe((changed) => {
-      if (changed.some((topic) => wanted.has(topic))) void run()
+      if (changed.some((topic) => topic === everything || wanted.has(topic))) void run()
     })
   }, [feed, topicKey, run])
 

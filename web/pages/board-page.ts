@@ -17,8 +17,8 @@ const columns: { id: BoardColumn; title: string; hint: string }[] = [
 /** The board derived from the threads, the open threads themselves, and a form to open one. */
 export function BoardPage(): View {
   const now = useNow()
-  const board = useLive(loadBoard, ['board', 'presence'], 'board')
-  const threads = useLive(() => loadThreads(false), ['board'], 'threads')
+  const board = useLive(loadBoard, ['board', 'threads', 'presence'], 'board')
+  const threads = useLive(() => loadThreads(false), ['threads', 'board'], 'threads')
   const [closing, setClosing] = useState<string | null>(null)
   const [actionError, setActionError] = useState<Error | null>(null)
 
@@ -117,7 +117,7 @@ function OpenThreadForm(props: { onOpened: () => void }): View {
     setBusy(true)
     setError(null)
     try {
-      await openThread({ title: title.trim(), kind, text: text.trim() })
+      await openThread({ title: title.trim(), audience: kind, reason: text.trim() })
       setTitle('')
       setText('')
       props.onOpened()

@@ -1,5 +1,5 @@
 import { loadLanes } from '../api/endpoints.ts'
-import type { Ready, ReadyBranch } from '../api/shapes.ts'
+import type { Lanes, Ready, ReadyBranch } from '../api/shapes.ts'
 import { html, type View } from '../html.ts'
 import { useLive } from '../live/use-live.ts'
 import { ErrorNote, Loading } from '../parts/error-note.ts'
@@ -10,13 +10,13 @@ import { When } from '../parts/when.ts'
 /** Which branches merge, which collide with which on which files; lanes, the lock, publishes. */
 export function LanesPage(): View {
   const now = useNow()
-  const lanes = useLive(loadLanes, ['lanes', 'presence'], 'lanes')
+  const lanes = useLive(loadLanes, ['lanes', 'presence', 'events'], 'lanes')
   const data = lanes.data
   return html`<section aria-labelledby="page-title">
     <h1 id="page-title" tabindex="-1">Lanes</h1>
     <${Loading} when=${lanes.loading && !data} />
     <${ErrorNote} error=${lanes.error} />
-    ${data ? html`<${ReadyView} ready=${data.ready} />` : null}
+    ${data ? html`<${ReadyView} ready=${data.ready} error=${data.readyError} />` : null}
     ${
       data
         ? html`<h2>Lanes</h2>
@@ -33,9 +33,12 @@ export function LanesPage(): View {
   </section>`
 }
 
-function ReadyView(props: { ready: Ready | null }): View {
+function ReadyView(props: { ready: Ready | null; error: Lanes['readyError'] }): View {
   const { ready } = props
-  if (!ready) return html`<p class="empty">No readiness answer yet.</p>`
+  if (!ready) {
+    const why = typeof props.error === 'string' ? props.error : (props.error?.message ?? null)
+    return html`<p class="empty" data-testid="no-ready">Which branches merge is not known yet${why ? html`: ${why}` : '.'}</p>`
+  }
   const lanes = ready.branches
   return html`<section aria-labelledby="ready-title" data-testid="ready">
     <h2 id="ready-title">Into <span class="branch">${ready.into}</span></h2>

@@ -13,7 +13,7 @@ const stateOrder: Record<string, number> = { blocked: 0, online: 1, idle: 2, off
 /** Who is doing what, what waits on a human (first), and the latest of the room. */
 export function NowPage(): View {
   const now = useNow()
-  const live = useLive(loadNow, ['presence', 'messages', 'board', 'events'], 'now')
+  const live = useLive(loadNow, ['presence', 'messages', 'threads', 'board', 'events'], 'now')
   const data = live.data
   const actors = data ? sortActors(data.actors) : []
   const counts = countStates(actors)
@@ -31,6 +31,11 @@ export function NowPage(): View {
               .map((state) => html`<span class=${`count state-${state}`}>${counts[state]} ${state}</span> `)}
             <span class="muted">· you are ${data.me.handle}</span>
           </p>
+          ${
+            data.live && !data.live.daemon
+              ? html`<p class="notice" data-testid="no-daemon">No daemon runs for this project: nothing new is captured${data.live.attached ? " and teammates' work does not arrive" : ''}. <code>sangam up</code> (or <code>sangam up --ui</code>) starts it.</p>`
+              : null
+          }
           <${Waiting} threads=${data.blockedOnHuman} now=${now} />
           <h2>Agents and humans</h2>
           ${actors.length === 0 ? html`<p class="empty">Agents appear here once their hooks run: start Claude Code or Codex in this project (after <code>sangam init</code>).</p>` : html`<${ActorTable} actors=${actors} now=${now} />`}

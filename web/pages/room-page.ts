@@ -17,7 +17,7 @@ export function RoomPage(props: { query: URLSearchParams }): View {
     ['messages'],
     `messages:${thread}`,
   )
-  const threads = useLive(() => loadThreads(false), ['board'], 'threads')
+  const threads = useLive(() => loadThreads(false), ['threads', 'board'], 'threads')
   const targets = useLive(loadTargets, ['presence'], 'targets')
   const names = useMemo(() => (targets.data ? mentionTargets(targets.data) : []), [targets.data])
   const [text, setText] = useState('')

@@ -99,7 +99,7 @@ function EventRow(props: { event: TimelineEvent; now: number }): View {
       setError(failure as Error)
     }
   }
-  const who = event.actor ?? event.author ?? event.sessionId?.slice(0, 8) ?? '—'
+  const who = event.handle ?? event.author ?? event.sessionId?.slice(0, 8) ?? '—'
   const place = event.worktree ?? event.cwd ?? null
   return html`<li class=${`event kind-${event.kind}`} data-event-id=${event.id}>
     <button type="button" class="event-head" data-row aria-expanded=${open ? 'true' : 'false'} onClick=${toggle}>
