@@ -20,6 +20,7 @@ const rank: Record<string, number> = {
   mcp: 6,
   daemon: 6,
   serve: 6,
+  ui: 6,
   install: 7,
   cli: 8,
 }
@@ -90,16 +91,26 @@ const features: Record<string, Record<string, readonly string[]>> = {
   mcp: {},
   daemon: {},
   serve: {},
+  ui: {},
   install: {},
   cli: {
     // registry.ts lists every command.
-    '': ['commands/leases', 'commands/memory', 'commands/room', 'commands/server', 'commands/setup'],
+    '': [
+      'commands/leases',
+      'commands/memory',
+      'commands/room',
+      'commands/server',
+      'commands/setup',
+      'commands/ui',
+    ],
     commands: [],
     'commands/leases': [],
     'commands/memory': [],
     'commands/room': [],
     'commands/server': [],
-    'commands/setup': [],
+    // `up --ui` runs the dashboard beside the daemon.
+    'commands/setup': ['commands/ui'],
+    'commands/ui': [],
   },
 }
 

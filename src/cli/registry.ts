@@ -20,6 +20,7 @@ import {
 } from './commands/room/inputs.ts'
 import { serveInput } from './commands/server/inputs.ts'
 import { doctorInput, initInput, installHooksInput, joinInput, upInput } from './commands/setup/inputs.ts'
+import { uiInput } from './commands/ui/inputs.ts'
 
 /**
  * Every CLI command, in the order `--help` lists them: what each accepts, as data, and where its
@@ -229,5 +230,12 @@ export const commands: readonly AnyCommandSpec[] = [
     input: serveInput,
     longRunning: true,
     load: () => import('./commands/server/serve.ts'),
+  }),
+  defineCommand({
+    name: 'ui',
+    summary: 'Open the dashboard: the team at a glance, live, in a browser (127.0.0.1 only, a token per run)',
+    input: uiInput,
+    longRunning: true,
+    load: () => import('./commands/ui/ui.ts'),
   }),
 ]
