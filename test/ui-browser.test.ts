@@ -244,10 +244,10 @@ describe('the dashboard in Chromium', { timeout: 240_000 }, () => {
     const matrix = page.getByTestId('ready-matrix')
     await matrix.waitFor()
     assert.match(
-      await matrix.locator('tr', { hasText: 'h/lane-one' }).first().innerText(),
+      await matrix.locator('tbody tr', { has: page.locator('th', { hasText: 'h/lane-one' }) }).innerText(),
       /merges, collides/,
     )
-    assert.match(await matrix.locator('tr', { hasText: 'h/docs' }).first().innerText(), /merges/)
+    assert.match(await matrix.locator('tbody tr', { has: page.locator('th', { hasText: 'h/docs' }) }).innerText(), /merges/)
     assert.match(
       await page.getByTestId('collisions').innerText(),
       /h\/lane-one[\s\S]*h\/lane-two[\s\S]*src\/shared\.ts|h\/lane-two[\s\S]*h\/lane-one[\s\S]*src\/shared\.ts/,
@@ -332,6 +332,7 @@ describe('the dashboard in Chromium', { timeout: 240_000 }, () => {
     await page.keyboard.press('Escape')
     await page.keyboard.press('2')
     await page.waitForURL(/#\/board$/)
+    await page.getByTestId('column-blocked').locator('[data-row]').first().waitFor()
     await page.keyboard.press('j')
     assert.equal(await page.evaluate('document.activeElement?.hasAttribute("data-row") ?? false'), true)
     await page.keyboard.press('?')
