@@ -247,7 +247,10 @@ describe('the dashboard in Chromium', { timeout: 240_000 }, () => {
       await matrix.locator('tbody tr', { has: page.locator('th', { hasText: 'h/lane-one' }) }).innerText(),
       /merges, collides/,
     )
-    assert.match(await matrix.locator('tbody tr', { has: page.locator('th', { hasText: 'h/docs' }) }).innerText(), /merges/)
+    assert.match(
+      await matrix.locator('tbody tr', { has: page.locator('th', { hasText: 'h/docs' }) }).innerText(),
+      /merges/,
+    )
     assert.match(
       await page.getByTestId('collisions').innerText(),
       /h\/lane-one[\s\S]*h\/lane-two[\s\S]*src\/shared\.ts|h\/lane-two[\s\S]*h\/lane-one[\s\S]*src\/shared\.ts/,
@@ -261,8 +264,18 @@ describe('the dashboard in Chromium', { timeout: 240_000 }, () => {
     const page = await open('activity')
     await page.getByTestId('charts').locator('canvas').first().waitFor()
     assert.equal(await page.getByTestId('charts').locator('figure').count(), 2)
-    const table = await page.getByTestId('charts').locator('figure').first().locator('table').innerText()
-    assert.match(table, /\b[1-9]\d*\b/, 'some hour counts an event')
+    // The two captured transcript events, within the last day.
+    assert.match(
+      await page.getByTestId('chart-totals').innerText(),
+      /Totals: 2 events captured[\s\S]*busiest: claude-lane-one/,
+    )
+    const perAgent = await page.getByTestId('charts').locator('figure').nth(1).locator('tbody').innerText()
+    const counts = perAgent.split('\n').map((line) => Number(line.split('\t').at(-1)))
+    assert.equal(
+      counts.reduce((a, b) => a + b, 0),
+      2,
+      "the agent's two events are in its hours",
+    )
     await shoot(page, 'activity')
     await page.close()
   })
@@ -327,11 +340,14 @@ describe('the dashboard in Chromium', { timeout: 240_000 }, () => {
     const page = await open('now')
     await page.keyboard.press('4')
     await page.waitForURL(/#\/timeline$/)
+    // A new page moves the focus to its title (for screen readers); the keys act after that.
+    await page.locator('#page-title:focus', { hasText: 'Timeline' }).waitFor()
     await page.keyboard.press('/')
     assert.equal(await page.evaluate('document.activeElement?.getAttribute("name")'), 'q')
     await page.keyboard.press('Escape')
     await page.keyboard.press('2')
     await page.waitForURL(/#\/board$/)
+    await page.locator('#page-title:focus', { hasText: 'Board' }).waitFor()
     await page.getByTestId('column-blocked').locator('[data-row]').first().waitFor()
     await page.keyboard.press('j')
     assert.equal(await page.evaluate('document.activeElement?.hasAttribute("data-row") ?? false'), true)

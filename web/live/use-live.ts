@@ -72,7 +72,13 @@ export function useLive<T>(load: () => Promise<T>, topics: readonly string[], ke
 export function useFeedStatus(): FeedStatus {
   const feed = useContext(FeedContext)
   const [status, setStatus] = useState<FeedStatus>(feed?.status ?? 'closed')
-  useEffect(() => feed?.onStatus(setStatus), [feed])
+  useEffect(() => {
+    if (!feed) return undefined
+    const unsubscribe = feed.onStatus(setStatus)
+    // The stream may have opened between the first render and this effect: catch up.
+    setStatus(feed.status)
+    return unsubscribe
+  }, [feed])
   return status
 }
 

@@ -25,7 +25,7 @@ export function ActivityPage(): View {
                 ? html`<p class="empty">No agent activity in the last day.</p>`
                 : html`<${UplotChart} title="Activity per agent (events per hour)" hours=${shaped.hours} series=${shaped.perActor} />`
             }
-            <p class="muted">Totals: ${shaped.total} events captured in the last day${shaped.busiest ? html`; busiest: <strong>${shaped.busiest}</strong>` : null}.</p>
+            <p class="muted" data-testid="chart-totals">Totals: ${shaped.total} events captured in the last day${shaped.busiest ? html`; busiest: <strong>${shaped.busiest}</strong>` : null}.</p>
           </div>`
         : null
     }
