@@ -99,7 +99,12 @@ function EventRow(props: { event: TimelineEvent; now: number }): View {
       setError(failure as Error)
     }
   }
-  const who = event.handle ?? event.author ?? event.sessionId?.slice(0, 8) ?? '—'
+  // A human turn is the human's words to the session; everything else is the session's own.
+  const agent = event.handle ? `@${event.handle}` : null
+  const who =
+    event.kind === 'human' || event.kind === 'note'
+      ? `${event.author ?? 'someone'}${agent && event.kind === 'human' ? ` → ${agent}` : ''}`
+      : (agent ?? event.author ?? event.sessionId?.slice(0, 8) ?? '—')
   const place = event.worktree ?? event.cwd ?? null
   return html`<li class=${`event kind-${event.kind}`} data-event-id=${event.id}>
     <button type="button" class="event-head" data-row aria-expanded=${open ? 'true' : 'false'} onClick=${toggle}>
