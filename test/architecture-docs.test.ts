@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 
 const root = join(import.meta.dirname, '..')
-const tops = ['src', 'server', 'test', 'bench', 'scripts']
+const tops = ['src', 'server', 'test', 'bench', 'scripts', 'web']
 const skipped = new Set(['node_modules', 'dist'])
 
 function folders(dir: string, name: string): string[] {
@@ -28,7 +28,7 @@ function documentedFolders(): string[] {
     .filter((folder): folder is string => folder !== undefined)
 }
 
-test('docs/architecture.md describes every folder of src/, server/, test/, bench/ and scripts/, one line each', () => {
+test('docs/architecture.md describes every folder of src/, server/, test/, bench/, scripts/ and web/, one line each', () => {
   const actual = tops.flatMap((top) => folders(join(root, top), top)).sort()
   const documented = documentedFolders()
   assert.deepEqual([...documented].sort(), actual)

@@ -20,6 +20,7 @@ const rank: Record<string, number> = {
   mcp: 6,
   daemon: 6,
   serve: 6,
+  ui: 6,
   install: 7,
   cli: 8,
 }
@@ -104,6 +105,7 @@ const features: Record<string, Record<string, readonly string[]>> = {
   mcp: {},
   daemon: {},
   serve: {},
+  ui: {},
   install: {},
   cli: {
     // registry.ts lists every command.
@@ -115,6 +117,7 @@ const features: Record<string, Record<string, readonly string[]>> = {
       'commands/room',
       'commands/server',
       'commands/setup',
+      'commands/ui',
     ],
     commands: [],
     'commands/delivery': [],
@@ -123,7 +126,9 @@ const features: Record<string, Record<string, readonly string[]>> = {
     'commands/memory': [],
     'commands/room': [],
     'commands/server': [],
-    'commands/setup': [],
+    // `up --ui` runs the dashboard beside the daemon.
+    'commands/setup': ['commands/ui'],
+    'commands/ui': [],
   },
 }
 

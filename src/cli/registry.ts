@@ -29,6 +29,7 @@ import {
 } from './commands/delivery/inputs.ts'
 import { serveInput } from './commands/server/inputs.ts'
 import { doctorInput, initInput, installHooksInput, joinInput, upInput } from './commands/setup/inputs.ts'
+import { uiInput } from './commands/ui/inputs.ts'
 
 /**
  * Every CLI command, in the order `--help` lists them: what each accepts, as data, and where its
@@ -310,5 +311,12 @@ export const commands: readonly AnyCommandSpec[] = [
       'Retire a lane: its work saved under refs/sangam/deleted/ and a manifest, then its worktree and branch removed',
     input: deleteInput,
     load: () => import('./commands/lanes/delete.ts'),
+  }),
+  defineCommand({
+    name: 'ui',
+    summary: 'Open the dashboard: the team at a glance, live, in a browser (127.0.0.1 only, a token per run)',
+    input: uiInput,
+    longRunning: true,
+    load: () => import('./commands/ui/ui.ts'),
   }),
 ]

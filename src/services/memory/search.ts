@@ -15,6 +15,10 @@ export interface SearchInput {
   readonly kinds?: readonly EventKind[] | undefined
   readonly sessionId?: string | undefined
   readonly branch?: string | undefined
+  /** Only the events of this human's sessions (the dashboard's actor filter; no CLI flag). */
+  readonly author?: string | undefined
+  /** Only events whose `cwd` is this directory or below it (the dashboard's worktree filter). */
+  readonly cwdUnder?: string | undefined
   /** `--since`: `Nd`/`Nh`/`Nm`, an ISO date, or `all`; absent means the 14-day window. */
   readonly since?: string | undefined
   /** `--until`: same forms as since (not `all`); absent means now and later. */
@@ -87,6 +91,8 @@ export class MemorySearch {
       kinds: input.kinds,
       sessionId: input.sessionId,
       branch: input.branch,
+      author: input.author,
+      cwdUnder: input.cwdUnder,
     }
     return {
       terms: query.terms,

@@ -9,6 +9,10 @@ export interface EventSearchFilters {
   readonly kinds?: readonly EventKind[] | undefined
   readonly sessionId?: string | undefined
   readonly branch?: string | undefined
+  /** The human a session acts for (the dashboard's actor filter). */
+  readonly author?: string | undefined
+  /** An absolute directory: only events whose `cwd` is it or below it (the dashboard's worktree filter). */
+  readonly cwdUnder?: string | undefined
   /** ms epoch, inclusive; undefined for no lower bound. */
   readonly since?: number | undefined
   /** ms epoch, exclusive. */
@@ -46,6 +50,8 @@ export class EventSearch {
         AND (@kinds IS NULL OR e.kind IN (SELECT value FROM json_each(@kinds)))
         AND (@sessionId IS NULL OR e.session_id = @sessionId)
         AND (@branch IS NULL OR e.branch = @branch)
+        AND (@author IS NULL OR e.author = @author)
+        AND (@cwdUnder IS NULL OR e.cwd = @cwdUnder OR substr(e.cwd, 1, length(@cwdUnder) + 1) = @cwdUnder || '/')
         AND (@since IS NULL OR e.at >= @since)
         AND (@until IS NULL OR e.at < @until)
       ORDER BY fts.rowid DESC
@@ -77,6 +83,8 @@ export class EventSearch {
       kinds: filters.kinds === undefined ? null : JSON.stringify(filters.kinds),
       sessionId: filters.sessionId ?? null,
       branch: filters.branch ?? null,
+      author: filters.author ?? null,
+      cwdUnder: filters.cwdUnder ?? null,
       since: filters.since ?? null,
       until: filters.until ?? null,
       limit,

@@ -1,5 +1,6 @@
 import { captureSince } from '../../capture-since.ts'
 import { defineInput, flag, optionalArgument, text, texts, toggle } from '../../command-input.ts'
+import { uiPort } from '../ui/inputs.ts'
 
 /**
  * What the set-up commands accept, declared once: main.ts parses it before a command loads
@@ -52,7 +53,18 @@ export const installHooksInput = defineInput({
   },
 })
 
-export const upInput = defineInput({ options: { since: captureSince } })
+export const upInput = defineInput({
+  options: {
+    since: captureSince,
+    ui: flag('--ui', 'serve the dashboard too, as sangam ui does, for as long as the daemon runs'),
+    uiPort: {
+      ...uiPort,
+      flags: '--ui-port <number>',
+      description: 'with --ui: the port (default: a free one)',
+    },
+    open: flag('--no-open', 'with --ui: print the URL only; do not open a browser'),
+  },
+})
 
 export const doctorInput = defineInput({
   options: {

@@ -1,0 +1,131 @@
+import type { Hono } from 'hono'
+import { z } from 'zod'
+import { maxMessageChars, messageKinds } from '../protocol/room/message.ts'
+import { threadAudiences, threadLifetimes } from '../protocol/room/thread.ts'
+import { projectTargetsInput } from '../services/room/project-targets.ts'
+import { roomBoard } from '../services/room/board.ts'
+import { messageView, threadView } from '../services/room/message-view.ts'
+import { openRoom, projectDirectory } from '../services/room/open-room.ts'
+import { post } from '../services/room/post.ts'
+import { defaultReadLimit, maxReadLimit, readMessages } from '../services/room/read.ts'
+import type { RoomScope } from '../services/room/room-scope.ts'
+import { loadTargets } from '../services/room/targets.ts'
+import { closeThread, listThreads, openThread } from '../services/room/threads.ts'
+import { threadMessages } from '../store/room/message-table.ts'
+import { parseBody, parseQuery } from './request-input.ts'
+import type { UiContext } from './ui-context.ts'
+
+const limitParam = z
+  .string()
+  .regex(/^\d{1,4}$/, 'a whole number')
+  .transform(Number)
+  .pipe(z.number().int().min(1).max(maxReadLimit))
+
+const messagesQuery = z.object({
+  after: z.string().min(1).optional(),
+  thread: z.string().min(1).optional(),
+  limit: limitParam.optional(),
+})
+
+const postBody = z.strictObject({
+  text: z.string().max(maxMessageChars * 2),
+  thread: z.string().min(1).nullish(),
+  to: z.array(z.string().min(1)).max(50).optional(),
+  kind: z.enum(messageKinds).optional(),
+  topic: z.string().min(1).max(200).nullish(),
+})
+
+const threadBody = z.strictObject({
+  title: z.string(),
+  reason: z.string().nullish(),
+  audience: z.enum(threadAudiences).optional(),
+  lifetime: z.enum(threadLifetimes).optional(),
+  participants: z.array(z.string().min(1)).max(50).optional(),
+  paths: z.array(z.string().min(1)).max(200).optional(),
+  text: z
+    .string()
+    .max(maxMessageChars * 2)
+    .optional(),
+})
+
+const closeBody = z.strictObject({
+  text: z
+    .string()
+    .max(maxMessageChars * 2)
+    .optional(),
+})
+
+/** The room: board, targets, messages (read and post), threads (list, open, close). */
+export function roomRoutes(app: Hono, ctx: UiContext): void {
+  const room = (): RoomScope => openRoom(ctx.project, ctx.actor, ctx.patternRoot, ctx.random)
+
+  app.get('/api/board', (c) =>
+    c.json({ columns: roomBoard(ctx.project.db, projectDirectory(ctx.project, ctx.random)) }),
+  )
+
+  app.get('/api/targets', (c) => c.json(loadTargets(ctx.project.db, projectTargetsInput(ctx.project))))
+
+  app.get('/api/messages', (c) => {
+    const query = parseQuery(c, messagesQuery)
+    if (!query.ok) return query.response
+    const { after, thread, limit = defaultReadLimit } = query.value
+    if (thread === undefined)
+      return c.json({
+        messages: readMessages(ctx.project.db, { after: after ?? null, limit }).map(messageView),
+      })
+    // A thread's messages in the room's order, after `after` when it is one of them.
+    const all = threadMessages(ctx.project.db, thread, maxReadLimit)
+    const from = after === undefined ? 0 : all.findIndex((message) => message.id === after) + 1
+    return c.json({ messages: all.slice(from, from + limit).map(messageView) })
+  })
+
+  app.post('/api/messages', async (c) => {
+    const body = await parseBody(c, postBody)
+    if (!body.ok) return body.response
+    const { text, thread, to, kind, topic } = body.value
+    const message = post(room(), {
+      text,
+      to: to ?? [],
+      kind: kind ?? 'message',
+      topic: topic ?? null,
+      threadId: thread ?? null,
+    })
+    return c.json({ message: messageView(message) })
+  })
+
+  app.get('/api/threads', (c) => {
+    const all = c.req.query('all')
+    return c.json({
+      threads: listThreads(ctx.project.db, { all: all === '1' || all === 'true' }).map(threadView),
+    })
+  })
+
+  app.post('/api/threads', async (c) => {
+    const body = await parseBody(c, threadBody)
+    if (!body.ok) return body.response
+    const input = body.value
+    const scope = room()
+    const thread = openThread(scope, {
+      title: input.title,
+      reason: input.reason ?? null,
+      audience: input.audience ?? 'agents',
+      lifetime: input.lifetime ?? 'durable',
+      participants: input.participants ?? [],
+      paths: input.paths ?? [],
+    })
+    if (input.text !== undefined && input.text.trim() !== '')
+      post(scope, { text: input.text, to: [], kind: 'message', topic: null, threadId: thread.id })
+    return c.json({ thread: threadView(thread) })
+  })
+
+  app.post('/api/threads/:id/close', async (c) => {
+    const body = await parseBody(c, closeBody)
+    if (!body.ok) return body.response
+    const id = c.req.param('id')
+    const scope = room()
+    // The last word goes in before the thread closes: a closed thread takes no more posts.
+    if (body.value.text !== undefined && body.value.text.trim() !== '')
+      post(scope, { text: body.value.text, to: [], kind: 'message', topic: null, threadId: id })
+    return c.json({ thread: threadView(closeThread(scope, id)) })
+  })
+}

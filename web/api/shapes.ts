@@ -1,0 +1,176 @@
+// The dashboard API's answers (docs/ui.md, "API"): the same objects the CLI's `--json` prints.
+// Only what the pages read is typed; endpoints.ts checks each answer's outline at the edge.
+
+export type ActorState = 'online' | 'idle' | 'blocked' | 'offline'
+export type Vendor = 'claude' | 'codex'
+
+export type Activity = { at: number | string; kind: string; text: string }
+
+export type Actor = {
+  handle: string
+  kind: 'agent' | 'human'
+  vendor: Vendor | null
+  sessionId: string | null
+  state: ActorState
+  worktree: string | null
+  branch: string | null
+  machine: string | null
+  lastActivity: Activity | null
+}
+
+export type Thread = {
+  id: string
+  title: string
+  reason: string | null
+  audience: 'agents' | 'human-loop'
+  lifetime: string
+  status: 'open' | 'closed'
+  participants: string[]
+  paths: string[]
+  source: string
+  updatedAt: number
+}
+
+export type Message = {
+  id: string
+  kind: string
+  topic: string | null
+  text: string
+  sender: string
+  recipients: string[]
+  threadId: string | null
+  at: number
+  worktree: string | null
+  branch: string | null
+}
+
+export type Now = {
+  project: { id: string; name: string }
+  me: { handle: string }
+  /** Whether a daemon runs for the project (capture, team sync) and a team server is attached. */
+  live?: { daemon: boolean; attached: boolean }
+  actors: Actor[]
+  blockedOnHuman: Thread[]
+  messages: Message[]
+}
+
+export type Card = { threadId: string; title: string; detail: string; owners: string[] }
+export type BoardColumn = 'backlog' | 'doing' | 'blocked' | 'done'
+export type Board = { columns: Record<BoardColumn, Card[]> }
+
+export type Targets = {
+  agents: {
+    handle: string
+    vendor: Vendor | null
+    sessionId: string
+    state: ActorState
+    worktree: string | null
+  }[]
+  worktrees: {
+    path: string
+    target: string
+    branch: string | null
+    machine: string | null
+    missing?: boolean
+  }[]
+}
+
+export type TimelineEvent = {
+  id: string
+  kind: string
+  vendor: string | null
+  cliVersion?: string | null
+  sessionId: string | null
+  author?: string | null
+  /** The agent's handle when the event is an agent session's. */
+  handle?: string | null
+  at: string | number
+  cwd?: string | null
+  worktree?: string | null
+  branch?: string | null
+  toolName?: string | null
+  snippet?: string | null
+  text: string
+  truncated?: boolean
+}
+export type Timeline = { events: TimelineEvent[]; next: string | number | null }
+
+export type ThreadItem = {
+  id: string
+  kind: string
+  at: string | number
+  toolName: string | null
+  text: string
+  truncated: boolean
+  status: string | null
+  focus: boolean
+  subagent: boolean
+}
+export type EventThread = {
+  focus: string
+  session: { id: string; vendor: string; author: string | null; branch: string | null; cwd: string | null }
+  human: ThreadItem | null
+  items: ThreadItem[]
+  omittedBefore: number
+  omittedAfter: number
+}
+
+export type LeaseHolder = {
+  human: string | null
+  vendor: string | null
+  sessionId: string | null
+  handle?: string | null
+}
+export type Lease = {
+  id?: string
+  pattern: string
+  holder: LeaseHolder
+  kind: string
+  reason: string
+  token: number
+  takenAt: number
+  renewedAt: number
+  expiresAt: number
+}
+export type LeaseHistory = {
+  at: number
+  action: string
+  pattern: string
+  token: number
+  holder: LeaseHolder
+  by?: LeaseHolder | null
+  reason?: string | null
+}
+export type Leases = { leases: Lease[]; history: LeaseHistory[] }
+
+export type Collision = { branch: string | null; worktree: string; paths: string[] }
+export type ReadyBranch = {
+  branch: string | null
+  worktree: string
+  mergesCleanly: boolean
+  conflicts: string[]
+  collidesWith: Collision[]
+  uncommitted: number
+  skipped: string | null
+}
+export type Ready = {
+  into: string
+  complete: boolean
+  clean: number
+  latent: number
+  conflicted: number
+  branches: ReadyBranch[]
+}
+/** Lanes, the lock and publishes come from the integration feature; read loosely until it lands. */
+export type Lanes = {
+  ready: Ready | null
+  readyError?: string | { code?: string; message?: string } | null
+  lanes: Record<string, unknown>[]
+  lock: Record<string, unknown> | null
+  publishes: Record<string, unknown>[]
+}
+
+export type Charts = {
+  activity: { actor: string; vendor?: string | null; perHour: number[] }[]
+  eventsPerHour: { hour: number; count: number }[]
+}
