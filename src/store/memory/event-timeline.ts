@@ -57,7 +57,7 @@ export class EventTimeline {
       WHERE e.author = @author AND e.kind = 'human' AND e.at >= @since
       ORDER BY e.at DESC, e.seq DESC LIMIT 1`)
     this.#perHour = db.prepare(/*sql*/ `
-      SELECT e.session_id AS sessionId, e.vendor, (e.at - @since) / ${hourMs} AS hour, count(*) AS count
+      SELECT e.session_id AS sessionId, e.vendor, CAST((e.at - @since) / ${hourMs} AS INTEGER) AS hour, count(*) AS count
       FROM event e INDEXED BY event_by_at
       WHERE e.at >= @since AND e.at < @until
       GROUP BY e.session_id, hour`)
