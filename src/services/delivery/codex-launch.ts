@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { accessSync, chmodSync, constants, mkdirSync, rmSync, statSync } from 'node:fs'
+import { chmodSync, mkdirSync, rmSync, statSync } from 'node:fs'
 import { constants as osConstants } from 'node:os'
-import { delimiter, join } from 'node:path'
 import { codexSocketDir, codexSocketFile } from '../../config/data-paths.ts'
 import type { Logger } from '../../shared/logger.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
@@ -71,30 +70,6 @@ export async function launchCodex(launch: CodexLaunch): Promise<CodexLaunchResul
   }
 }
 
-/** The `codex` executable: on PATH, else the usual install places (npm's global bin, Homebrew). */
-export function findCodex(path: string | undefined, home: string): string {
-  const dirs = [
-    ...(path ?? '').split(delimiter).filter((dir) => dir !== ''),
-    join(home, '.npm-global', 'bin'),
-    join(home, '.local', 'bin'),
-    '/usr/local/bin',
-    '/opt/homebrew/bin',
-  ]
-  for (const dir of dirs) {
-    const candidate = join(dir, 'codex')
-    try {
-      accessSync(candidate, constants.X_OK)
-      if (statSync(candidate).isFile()) return candidate
-    } catch {
-      // not here; the next place
-    }
-  }
-  throw new SangamError(
-    ErrorCode.NotFound,
-    'codex is not installed: it is not on PATH nor in ~/.npm-global/bin, ~/.local/bin, /usr/local/bin or /opt/homebrew/bin (npm install -g @openai/codex)',
-  )
-}
-
 function prepareSocket(sangamHome: string, launcherPid: number): string {
   const dir = codexSocketDir(sangamHome)
   const socket = codexSocketFile(sangamHome, launcherPid)
@@ -126,7 +101,7 @@ function listening(
     const failed = (why: string): void => {
       clearInterval(poll)
       const tail = stderr().trim().split('\n').slice(-3).join('\n')
-      reject(new SangamError(ErrorCode.NotFound, `${why}${tail === '' ? '' : `: ${tail}`}`))
+      reject(new SangamError(ErrorCode.VendorCliUnavailable, `${why}${tail === '' ? '' : `: ${tail}`}`))
     }
     server.once('error', (error: NodeJS.ErrnoException) =>
       failed(
@@ -170,7 +145,9 @@ function runTui(launch: CodexLaunch, endpoint: string, env: Record<string, strin
     launch.stopSignal.addEventListener('abort', onStop, { once: true })
     tui.once('error', (error) => {
       launch.stopSignal.removeEventListener('abort', onStop)
-      reject(new SangamError(ErrorCode.NotFound, `cannot run ${launch.codexBin}: ${error.message}`))
+      reject(
+        new SangamError(ErrorCode.VendorCliUnavailable, `cannot run ${launch.codexBin}: ${error.message}`),
+      )
     })
     tui.once('exit', (code, signal) => {
       launch.stopSignal.removeEventListener('abort', onStop)

@@ -48,6 +48,7 @@ import { pasteIntoPane } from './tmux-paste.ts'
 import { launchTurn } from './turn-launcher.ts'
 import { findVendorCli, type VendorCli, type VendorCliPlaces } from './vendor-cli.ts'
 import { codexThreadIdIn, type SpawnChannel, vendorCommand } from './vendor-command.ts'
+import { codexDaemonListens } from './codex-daemon.ts'
 import type { WakeInPlace } from './wake-in-place.ts'
 
 /** A tag older than this when first weighed is not delivered as a turn (the machine was away). */
@@ -293,7 +294,12 @@ export class DeliveryRouter {
       {
         session: fact,
         tags,
-        abilities: cli.abilities,
+        // `codex queue --resume` runs a turn only on Codex's own daemon (codex-daemon.ts): without
+        // it the message is only queued, so the session is resumed instead.
+        abilities:
+          session.vendor === 'codex' && cli.abilities.queue && !codexDaemonListens(this.#options.vendorEnv)
+            ? { ...cli.abilities, queue: false }
+            : cli.abilities,
         policy: {
           wakeOnTag: settings.wakeOnTag,
           cooldownMs: settings.deliveryCooldown * 1000,

@@ -1,6 +1,9 @@
-import { findCodex, launchCodex } from '../../../services/delivery/codex-launch.ts'
+import { dirname } from 'node:path'
+import { launchCodex } from '../../../services/delivery/codex-launch.ts'
+import { findVendorCli } from '../../../services/delivery/vendor-cli.ts'
 import { openProject } from '../../../services/project-context.ts'
 import { forgetCodexLauncher, listCodexEndpoints } from '../../../store/delivery/codex-endpoint-table.ts'
+import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
 import type { CommandRun } from '../../command.ts'
 import type { codexInput } from './inputs.ts'
 
@@ -14,7 +17,20 @@ export const run: CommandRun<typeof codexInput> = async (ctx, args) => {
   // Opened first so that a directory that is no project fails before Codex starts, and so that the
   // store is migrated before the session's first hook writes to it.
   openProject(ctx.env, ctx.cwd, ctx.clock).close()
-  const codexBin = findCodex(ctx.env.path, ctx.env.vendorCliEnv.HOME ?? '')
+  // Found where delivery finds it (PATH, then the usual install places).
+  const codex = findVendorCli('codex', {
+    path: ctx.env.path,
+    home: ctx.env.vendorCliEnv.HOME ?? dirname(ctx.env.sangamHome),
+    nodeBinDir: dirname(process.execPath),
+    env: ctx.env.vendorCliEnv,
+  })
+  if (codex.path === null) {
+    throw new SangamError(
+      ErrorCode.VendorCliUnavailable,
+      'codex is not installed: not on PATH nor in ~/.local/bin, /usr/local/bin, /opt/homebrew/bin, beside node or in ~/.npm-global/bin (npm install -g @openai/codex)',
+    )
+  }
+  const codexBin = codex.path
   const launched = await launchCodex({
     codexBin,
     args: args.args,
