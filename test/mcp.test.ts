@@ -188,6 +188,8 @@ test('every tool refuses a NUL byte in any string it takes as INVALID_INPUT, nev
     room_ready: {},
     room_rules: {},
     room_alerts: {},
+    lane_status: {},
+    lane_sync: {},
   }
   const { tools } = await mcp.client.listTools()
   assert.deepEqual(tools.map((tool) => tool.name).sort(), Object.keys(valid).sort())

@@ -81,8 +81,11 @@ export function registerTools(server: McpServer, tools: readonly AnyMcpTool[], c
 
 function failure(name: string, error: unknown, context: McpContext): CallToolResult {
   if (isSangamError(error)) {
+    // A lane refusal is named by its own code (integration-busy…) and says what to do next.
+    const code = error.code === ErrorCode.LaneRefused && error.wireCode !== null ? error.wireCode : error.code
+    const next = error.next === null ? '' : `\nnext: ${error.next.slice(0, 1000)}`
     return {
-      content: [{ type: 'text', text: `${error.code}: ${error.message.slice(0, 2000)}` }],
+      content: [{ type: 'text', text: `${code}: ${error.message.slice(0, 2000)}${next}` }],
       isError: true,
     }
   }

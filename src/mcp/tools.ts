@@ -1,3 +1,4 @@
+import { laneTools } from './lane-tools.ts'
 import { leaseTools } from './lease-tools.ts'
 import type { AnyMcpTool } from './mcp-tool.ts'
 import { memoryTools } from './memory-tools.ts'
@@ -17,6 +18,7 @@ export const tools: readonly AnyMcpTool[] = [
   ...roomTools,
   ...roomReadyTools,
   ...roomRuleTools,
+  ...laneTools,
 ]
 
 /** The tools as `sangam mcp --help` lists them: one line each, name and title. */

@@ -1,0 +1,130 @@
+import { z } from 'zod'
+import { openLaneWorld } from '../services/lanes/lane-world.ts'
+import { laneStatus } from '../services/lanes/lane-status.ts'
+import { syncLane, syncOutcomes } from '../services/lanes/sync-lane.ts'
+import type { McpContext } from './mcp-context.ts'
+import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
+
+/**
+ * The lane tools: the same use cases as `sangam status` and `sangam sync`. `lane_sync` runs in the
+ * session's project directory, which is the lane's worktree when the agent works in a lane.
+ */
+
+function world(context: McpContext) {
+  const project = context.project()
+  return openLaneWorld({
+    db: project.db,
+    clock: project.clock,
+    repo: project.repo,
+    human: project.human,
+    childEnv: context.env.vendorCliEnv,
+    pid: process.pid,
+  })
+}
+
+const taskShape = z.object({
+  id: z.string(),
+  file: z.string(),
+  validationFile: z.string(),
+  snapshotRef: z.string(),
+  snapshot: z.string().nullable(),
+  baseRef: z.string(),
+  base: z.string().nullable(),
+})
+
+const statusTool = defineTool({
+  name: 'lane_status',
+  title: 'Lanes and the integration lock',
+  description:
+    'Main, the integration lock (which lane holds it, for which task, since when), the main guard hooks, and every ' +
+    'lane: state, head, dirty, commits behind main, its active semantic task and files, and its next safe step.',
+  input: {},
+  output: {
+    main: z.string().nullable(),
+    mainBranch: z.string(),
+    lock: z
+      .object({
+        lane: z.string(),
+        task: z.string().nullable(),
+        since: z.number(),
+        owner: z.string(),
+        heartbeatAt: z.number(),
+      })
+      .nullable(),
+    guard: z.object({ installed: z.boolean(), missing: z.array(z.string()) }),
+    lanes: z.array(
+      z.object({
+        name: z.string(),
+        state: z.string(),
+        branch: z.string(),
+        head: z.string().nullable(),
+        dirty: z.boolean(),
+        behind: z.number(),
+        task: taskShape.nullable(),
+        owner: z.string(),
+        worktree: z.string(),
+        agent: z.string().nullable(),
+        next: z.string(),
+      }),
+    ),
+  },
+  readOnly: true,
+  async run(_input, context: McpContext) {
+    const status = await laneStatus(world(context))
+    const lines = [
+      `${status.mainBranch}: ${status.main?.slice(0, 12) ?? '(none)'}`,
+      status.lock === null
+        ? 'lock: free'
+        : `lock: lane ${status.lock.lane}${status.lock.task ? ` task ${status.lock.task}` : ''}`,
+      ...status.lanes.map((lane) => `${lane.name}: ${lane.state}, behind ${lane.behind}; next: ${lane.next}`),
+    ]
+    return {
+      structured: {
+        ...status,
+        lanes: [...status.lanes],
+        guard: { ...status.guard, missing: [...status.guard.missing] },
+      },
+      text: lines.join('\n'),
+    }
+  },
+})
+
+const syncTool = defineTool({
+  name: 'lane_sync',
+  title: 'Sync this lane',
+  description:
+    'Moves the lane you work in to its next safe state: catch up with main, publish your work to main (directly, or ' +
+    'by a clean git merge under the integration lock), or start a semantic task (your lane is reset to main, your ' +
+    'work kept under refs/sangam/snapshots/, a task file says what to do); with an active task, publishes it after ' +
+    'checking your commit and validation report. A refusal names its code and what to do next.',
+  input: {},
+  output: {
+    lane: z.string(),
+    outcome: z.enum(syncOutcomes),
+    main: z.string(),
+    task: z.object({ id: z.string(), file: z.string(), validationFile: z.string() }).nullable(),
+    channel: z.string().nullable(),
+    taskText: z.string().nullable(),
+  },
+  readOnly: false,
+  async run(_input, context: McpContext) {
+    const result = await syncLane(world(context), { cwd: context.projectDir })
+    const text = [`${result.lane}: ${result.outcome}, main ${result.main.slice(0, 12)}`]
+    if (result.task !== null)
+      text.push(`task file: ${result.task.file}`, `validation report: ${result.task.validationFile}`)
+    return {
+      structured: {
+        lane: result.lane,
+        outcome: result.outcome,
+        main: result.main,
+        task: result.task,
+        channel: result.channel,
+        taskText: result.taskText,
+      },
+      text: text.join('\n'),
+    }
+  },
+})
+
+/** `lane_status`, `lane_sync`. */
+export const laneTools: readonly AnyMcpTool[] = [statusTool, syncTool]

@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { laneProject } from './helpers/lane-fixture.ts'
+import { isolatedEnv, mcpEntry } from './helpers/run-cli.ts'
+
+async function connect(cwd: string, env: Record<string, string | undefined>) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [mcpEntry],
+    cwd,
+    env: Object.fromEntries(
+      Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    ),
+    stderr: 'pipe',
+  })
+  const client = new Client({ name: 'sangam-test', version: '1.0.0' })
+  await client.connect(transport)
+  return { client, [Symbol.asyncDispose]: () => client.close() }
+}
+
+function text(result: Awaited<ReturnType<Client['callTool']>>): string {
+  const [first] = result.content as { type: string; text: string }[]
+  return first?.text ?? ''
+}
+
+test('an agent in a lane publishes through lane_sync and sees the lanes through lane_status; a refusal names its code and next step', async () => {
+  await using p = await laneProject()
+  const alice = await p.lane('alice')
+  const bob = await p.lane('bob')
+  const env = isolatedEnv(p.home.path, { SANGAM_USER: 'alice@x.dev' })
+  await using inAlice = await connect(alice, env)
+  p.write(alice, 'a.txt', 'alice\n')
+  const synced = await inAlice.client.callTool({ name: 'lane_sync', arguments: {} })
+  assert.notEqual(synced.isError, true, text(synced))
+  assert.deepEqual(
+    {
+      lane: (synced.structuredContent as { lane: string }).lane,
+      outcome: (synced.structuredContent as { outcome: string }).outcome,
+    },
+    { lane: 'alice', outcome: 'published-direct' },
+  )
+  assert.equal(p.main(), p.head(alice))
+  const status = await inAlice.client.callTool({ name: 'lane_status', arguments: {} })
+  const lanes = (status.structuredContent as { lanes: { name: string; behind: number }[] }).lanes
+  assert.deepEqual(
+    lanes.map((lane) => [lane.name, lane.behind]),
+    [
+      ['alice', 0],
+      ['bob', 1],
+    ],
+  )
+
+  await using inMain = await connect(p.repo.path, env)
+  const outside = await inMain.client.callTool({ name: 'lane_sync', arguments: {} })
+  assert.equal(outside.isError, true)
+  assert.match(text(outside), /^not-a-lane: .*\nnext: run sangam sync inside a lane/s)
+  assert.ok(bob)
+})
