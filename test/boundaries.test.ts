@@ -83,8 +83,9 @@ const features: Record<string, Record<string, readonly string[]>> = {
   git: {},
   services: {
     // brief-sections.ts composes the brief from every feature's sections.
-    // claim-forecast.ts matches claimed patterns to the room's worktree states.
-    '': ['lanes', 'memory', 'leases', 'sync'],
+    // claim-forecast.ts matches claimed patterns to the room's worktree states; project-lanes.ts
+    // composes lanes with delivery (a semantic task reaches the lane's agent) and the team.
+    '': ['delivery', 'lanes', 'memory', 'leases', 'room', 'sync'],
     capture: [],
     // Delivery reads the room (sessions, messages, presence) and its options.
     delivery: ['options', 'room'],

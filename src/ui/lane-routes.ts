@@ -1,12 +1,19 @@
 import type { Hono } from 'hono'
+import { laneLog, laneStatus } from '../services/lanes/lane-status.ts'
+import { openProjectLanes } from '../services/project-lanes.ts'
 import { ready } from '../services/room/ready.ts'
 import { isSangamError } from '../shared/sangam-error.ts'
 import type { UiContext } from './ui-context.ts'
 
+/** How many of the latest publishes the page lists. */
+const publishesShown = 20
+
 /**
  * Lanes: the `ready` matrix (which worktree merges into main, which collide with which, on which
- * files). The lanes themselves, the integration lock and the publishes come from the lanes
- * feature, which has not landed: until it does they are `[]`, `null` and `[]` (docs/ui.md).
+ * files), every lane as `sangam status` shows it, the integration lock (the team's when attached)
+ * and the latest publishes from `sangam log`. A part that cannot be read (no main branch yet, a
+ * git that fails, the team server away) says why in its own `…Error` field instead of losing the
+ * others.
  */
 export function laneRoutes(app: Hono, ctx: UiContext): void {
   app.get('/api/lanes', async (c) => {
@@ -15,10 +22,38 @@ export function laneRoutes(app: Hono, ctx: UiContext): void {
     try {
       verdict = await ready(ctx.project.db, ctx.patternRoot, null, { now: ctx.project.clock.now() })
     } catch (error) {
-      // No main branch yet, a git that fails: the page says why instead of losing the other parts.
       if (!isSangamError(error)) throw error
       readyError = { code: error.code, message: error.message }
     }
-    return c.json({ ready: verdict, readyError, lanes: [], lock: null, publishes: [] })
+    let status: Awaited<ReturnType<typeof laneStatus>> | null = null
+    let publishes: ReturnType<typeof laneLog> = []
+    let lanesError: { code: string; message: string } | null = null
+    try {
+      const { world } = openProjectLanes(ctx.project, {
+        cwd: ctx.patternRoot,
+        log: ctx.log,
+        random: ctx.random,
+        pid: process.pid,
+        nodeBinDir: null,
+      })
+      status = await laneStatus(world)
+      publishes = laneLog(world)
+        .filter((event) => event.type.startsWith('sync.published'))
+        .reverse()
+        .slice(0, publishesShown)
+    } catch (error) {
+      if (!isSangamError(error)) throw error
+      lanesError = { code: error.code, message: error.message }
+    }
+    return c.json({
+      ready: verdict,
+      readyError,
+      lanes: status?.lanes ?? [],
+      lock: status?.lock ?? null,
+      main: status === null ? null : { branch: status.mainBranch, commit: status.main },
+      guard: status?.guard ?? null,
+      publishes,
+      lanesError,
+    })
   })
 }

@@ -102,9 +102,12 @@ export async function loadLanes(): Promise<Lanes> {
   return {
     ready: ready as Lanes['ready'],
     readyError: (body.readyError ?? null) as NonNullable<Lanes['readyError']> | null,
-    lanes: Array.isArray(body.lanes) ? body.lanes : [],
-    lock: isRecord(body.lock) ? body.lock : null,
-    publishes: Array.isArray(body.publishes) ? body.publishes : [],
+    lanes: (Array.isArray(body.lanes) ? body.lanes : []) as Lanes['lanes'],
+    lock: (isRecord(body.lock) ? body.lock : null) as Lanes['lock'],
+    main: (isRecord(body.main) ? body.main : null) as Lanes['main'],
+    guard: (isRecord(body.guard) ? body.guard : null) as Lanes['guard'],
+    publishes: (Array.isArray(body.publishes) ? body.publishes : []) as Lanes['publishes'],
+    lanesError: (isRecord(body.lanesError) ? body.lanesError : null) as Lanes['lanesError'],
   }
 }
 

@@ -161,13 +161,44 @@ export type Ready = {
   conflicted: number
   branches: ReadyBranch[]
 }
-/** Lanes, the lock and publishes come from the integration feature; read loosely until it lands. */
+/** A lane as `sangam status --json` shows it. */
+export type LaneRow = {
+  name: string
+  state: 'clean' | 'dirty' | 'task' | 'integrating' | 'deleting' | 'missing'
+  branch: string
+  head: string | null
+  dirty: boolean
+  behind: number
+  task: { id: string; file: string; validationFile: string } | null
+  owner: string
+  worktree: string
+  agent: string | null
+  next: string
+}
+export type LaneLock = {
+  lane: string
+  task: string | null
+  since: number
+  owner: string
+  heartbeatAt: number
+}
+/** One `sync.published-*` entry of `sangam log`. */
+export type Publish = {
+  id: number
+  at: number
+  type: string
+  lane: string | null
+  payload: { main?: string; task?: string | null }
+}
 export type Lanes = {
   ready: Ready | null
   readyError?: string | { code?: string; message?: string } | null
-  lanes: Record<string, unknown>[]
-  lock: Record<string, unknown> | null
-  publishes: Record<string, unknown>[]
+  lanes: LaneRow[]
+  lock: LaneLock | null
+  main: { branch: string; commit: string | null } | null
+  guard: { installed: boolean; missing: string[] } | null
+  publishes: Publish[]
+  lanesError: { code?: string; message?: string } | null
 }
 
 export type Charts = {

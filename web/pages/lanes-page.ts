@@ -1,5 +1,5 @@
 import { loadLanes } from '../api/endpoints.ts'
-import type { Lanes, Ready, ReadyBranch } from '../api/shapes.ts'
+import type { LaneRow, Lanes, Ready, ReadyBranch } from '../api/shapes.ts'
 import { html, type View } from '../html.ts'
 import { useLive } from '../live/use-live.ts'
 import { ErrorNote, Loading } from '../parts/error-note.ts'
@@ -17,19 +17,7 @@ export function LanesPage(): View {
     <${Loading} when=${lanes.loading && !data} />
     <${ErrorNote} error=${lanes.error} />
     ${data ? html`<${ReadyView} ready=${data.ready} error=${data.readyError} />` : null}
-    ${
-      data
-        ? html`<h2>Lanes</h2>
-          ${
-            data.lanes.length === 0
-              ? html`<p class="empty" data-testid="no-lanes">No managed lanes yet. <code>${'sangam lane <name>'}</code> creates one: a worktree and branch for one agent, integrated into the main branch by <code>sangam sync</code> under the integration lock.</p>`
-              : html`<${LooseTable} rows=${data.lanes} now=${now} testid="lanes" />`
-          }
-          <h2>Integration lock</h2>
-          ${data.lock ? html`<${LooseFields} value=${data.lock} now=${now} />` : html`<p class="muted" data-testid="no-lock">Free: nobody is integrating.</p>`}
-          ${data.publishes.length > 0 ? html`<h2>Recent publishes</h2><${LooseTable} rows=${data.publishes} now=${now} testid="publishes" />` : null}`
-        : null
-    }
+    ${data ? html`<${LaneList} data=${data} now=${now} />` : null}
   </section>`
 }
 
@@ -111,25 +99,60 @@ function verdictClass(lane: ReadyBranch): string {
   return lane.collidesWith.length > 0 ? 'warn' : 'ok'
 }
 
-/** A table of records whose fields the integration feature defines (shown as they come). */
-function LooseTable(props: { rows: Record<string, unknown>[]; now: number; testid: string }): View {
-  const columns = [...new Set(props.rows.flatMap((row) => Object.keys(row)))].slice(0, 7)
-  return html`<table data-testid=${props.testid}>
-    <thead><tr>${columns.map((column) => html`<th scope="col">${column}</th>`)}</tr></thead>
-    <tbody>${props.rows.map((row) => html`<tr data-row tabindex="-1">${columns.map((column) => html`<td>${show(row[column], column, props.now)}</td>`)}</tr>`)}</tbody>
-  </table>`
+/** The managed lanes, the integration lock and the latest publishes (`sangam status`, `sangam log`). */
+function LaneList(props: { data: Lanes; now: number }): View {
+  const { data, now } = props
+  return html`<h2>Lanes${data.main ? html` <span class="muted">into <span class="branch">${data.main.branch}</span> at <span class="mono">${short(data.main.commit)}</span></span>` : null}</h2>
+    ${data.lanesError ? html`<p class="muted" data-testid="lanes-error">Lanes could not be read: ${data.lanesError.message ?? data.lanesError.code}</p>` : null}
+    ${
+      data.lanes.length === 0
+        ? html`<p class="empty" data-testid="no-lanes">No managed lanes yet. <code>${'sangam lane <name>'}</code> creates one: a worktree and branch for one agent, integrated into the main branch by <code>sangam sync</code> under the integration lock.</p>`
+        : html`<table data-testid="lanes">
+          <thead><tr><th scope="col">Lane</th><th scope="col">State</th><th scope="col">Agent</th><th scope="col">Head</th><th scope="col">Behind</th><th scope="col">Task</th><th scope="col">Next</th></tr></thead>
+          <tbody>${data.lanes.map(
+            (lane) => html`<tr data-row tabindex="-1">
+              <th scope="row" title=${lane.worktree}>${lane.name} <span class="muted">${lane.owner}</span></th>
+              <td class=${stateClass(lane)}>${lane.state}${lane.dirty && lane.state !== 'dirty' ? ' (dirty)' : ''}</td>
+              <td>${lane.agent ?? html`<span class="muted">human</span>`}</td>
+              <td class="mono">${short(lane.head)}</td>
+              <td>${lane.behind > 0 ? html`<span class="warn">${lane.behind}</span>` : '0'}</td>
+              <td>${lane.task ? html`<span class="mono" title=${lane.task.file}>${lane.task.id}</span>` : '—'}</td>
+              <td>${lane.next}</td>
+            </tr>`,
+          )}</tbody>
+        </table>`
+    }
+    <h2>Integration lock</h2>
+    ${
+      data.lock
+        ? html`<p data-testid="lock"><strong>${data.lock.lane}</strong> (${data.lock.owner}) holds it since <${When} at=${data.lock.since} now=${now} />${data.lock.task ? html`, task <span class="mono">${data.lock.task}</span>` : null}; last sign of life <${When} at=${data.lock.heartbeatAt} now=${now} />.</p>`
+        : html`<p class="muted" data-testid="no-lock">Free: nobody is integrating.</p>`
+    }
+    ${data.guard && !data.guard.installed && data.lanes.length > 0 ? html`<p class="warn" data-testid="guard">The main guard is not armed: ${data.guard.missing.join(', ')} missing (<code>sangam init --guard</code>).</p>` : null}
+    ${
+      data.publishes.length > 0
+        ? html`<h2>Recent publishes</h2>
+          <table data-testid="publishes">
+            <thead><tr><th scope="col">When</th><th scope="col">Lane</th><th scope="col">How</th><th scope="col">Main</th></tr></thead>
+            <tbody>${data.publishes.map(
+              (entry) => html`<tr data-row tabindex="-1">
+                <td><${When} at=${entry.at} now=${now} /></td>
+                <td>${entry.lane ?? '—'}</td>
+                <td>${entry.type.replace(/^sync\.published-/, '')}</td>
+                <td class="mono">${short(entry.payload.main ?? null)}</td>
+              </tr>`,
+            )}</tbody>
+          </table>`
+        : null
+    }`
 }
 
-function LooseFields(props: { value: Record<string, unknown>; now: number }): View {
-  return html`<dl class="fields" data-testid="lock">
-    ${Object.entries(props.value).map(([name, value]) => html`<dt>${name}</dt><dd>${show(value, name, props.now)}</dd>`)}
-  </dl>`
+function short(commit: string | null | undefined): string {
+  return commit ? commit.slice(0, 10) : '—'
 }
 
-function show(value: unknown, name: string, now: number): View | string {
-  if (value === null || value === undefined) return '—'
-  if (typeof value === 'number' && /At$|^at$|since/i.test(name) && value > 1e12)
-    return html`<${When} at=${value} now=${now} />`
-  if (typeof value === 'object') return JSON.stringify(value)
-  return String(value)
+function stateClass(lane: LaneRow): string {
+  if (lane.state === 'missing') return 'bad'
+  if (lane.state === 'task' || lane.state === 'integrating' || lane.behind > 0) return 'warn'
+  return 'ok'
 }

@@ -1,0 +1,67 @@
+import { projectDir } from '../config/data-paths.ts'
+import type { Logger } from '../shared/logger.ts'
+import type { Random } from '../shared/random.ts'
+import { openDeliveryRouter } from './delivery/delivery-use-cases.ts'
+import { DeliveryTaskCourier } from './lane-task-courier.ts'
+import { openLaneWorld } from './lanes/lane-world.ts'
+import { resolveActor } from './leases/actor.ts'
+import type { ProjectContext } from './project-context.ts'
+import { openRoom } from './room/open-room.ts'
+import { type TeamLanes, teamLanes } from './team-lanes.ts'
+
+export interface ProjectLanesInput {
+  /** Where the caller stands (the room's poster context for a task handed over). */
+  readonly cwd: string
+  readonly log: Logger
+  readonly random: Random
+  readonly pid: number
+  /** Where delivery also looks for npm's global vendor CLIs (beside the running node). */
+  readonly nodeBinDir: string | null
+  readonly fault?: ((step: string) => void) | undefined
+  /** The MCP client, when an agent syncs through `lane_sync` (it posts as that session). */
+  readonly mcpClientName?: string | undefined
+}
+
+/**
+ * A project's lanes as every entry point opens them (the CLI, the MCP tools, the dashboard): this
+ * machine's lane world, semantic tasks carried to the lane's agent by delivery before its tmux pane
+ * (lane-task-courier.ts), and with a team attached the server's lock and the remote's main
+ * (team-lanes.ts).
+ */
+export function openProjectLanes(project: ProjectContext, input: ProjectLanesInput): TeamLanes {
+  const local = openLaneWorld({
+    db: project.db,
+    clock: project.clock,
+    repo: project.repo,
+    human: project.human,
+    childEnv: project.env.vendorCliEnv,
+    pid: input.pid,
+    fault: input.fault,
+  })
+  const courier = new DeliveryTaskCourier(
+    project,
+    () => ({
+      scope: openRoom(
+        project,
+        resolveActor(project.env, project.human, input.mcpClientName),
+        input.cwd,
+        input.random,
+      ),
+      router: openDeliveryRouter(project, {
+        pid: input.pid,
+        log: input.log,
+        random: input.random,
+        nodeBinDir: input.nodeBinDir,
+      }),
+    }),
+    local.courier,
+  )
+  return teamLanes(
+    { ...local, courier },
+    {
+      projectDir: projectDir(project.env.sangamHome, project.repo.projectId),
+      sangamHome: project.env.sangamHome,
+      log: input.log,
+    },
+  )
+}
