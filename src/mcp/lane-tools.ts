@@ -1,7 +1,9 @@
 import { z } from 'zod'
-import { openLaneWorld } from '../services/lanes/lane-world.ts'
 import { laneStatus } from '../services/lanes/lane-status.ts'
-import { syncLane, syncOutcomes } from '../services/lanes/sync-lane.ts'
+import { syncOutcomes } from '../services/lanes/sync-lane.ts'
+import { openProjectLanes } from '../services/project-lanes.ts'
+import { syncLaneWithTeam } from '../services/team-lanes.ts'
+import { systemRandom } from '../shared/random.ts'
 import type { McpContext } from './mcp-context.ts'
 import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
 
@@ -10,15 +12,15 @@ import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
  * session's project directory, which is the lane's worktree when the agent works in a lane.
  */
 
-function world(context: McpContext) {
-  const project = context.project()
-  return openLaneWorld({
-    db: project.db,
-    clock: project.clock,
-    repo: project.repo,
-    human: project.human,
-    childEnv: context.env.vendorCliEnv,
+/** The project's lanes as the CLI opens them: with a team attached, its lock and its remote main. */
+function lanes(context: McpContext) {
+  return openProjectLanes(context.project(), {
+    cwd: context.projectDir,
+    log: context.log,
+    random: systemRandom,
     pid: process.pid,
+    nodeBinDir: null,
+    actor: context.actor(),
   })
 }
 
@@ -70,7 +72,7 @@ const statusTool = defineTool({
   },
   readOnly: true,
   async run(_input, context: McpContext) {
-    const status = await laneStatus(world(context))
+    const status = await laneStatus(lanes(context).world)
     const lines = [
       `${status.mainBranch}: ${status.main?.slice(0, 12) ?? '(none)'}`,
       status.lock === null
@@ -108,7 +110,7 @@ const syncTool = defineTool({
   },
   readOnly: false,
   async run(_input, context: McpContext) {
-    const result = await syncLane(world(context), { cwd: context.projectDir })
+    const result = await syncLaneWithTeam(lanes(context), { cwd: context.projectDir })
     const text = [`${result.lane}: ${result.outcome}, main ${result.main.slice(0, 12)}`]
     if (result.task !== null)
       text.push(`task file: ${result.task.file}`, `validation report: ${result.task.validationFile}`)

@@ -1,4 +1,5 @@
 import { projectDir } from '../config/data-paths.ts'
+import type { Actor } from '../protocol/lease.ts'
 import type { Logger } from '../shared/logger.ts'
 import type { Random } from '../shared/random.ts'
 import { openDeliveryRouter } from './delivery/delivery-use-cases.ts'
@@ -18,8 +19,8 @@ export interface ProjectLanesInput {
   /** Where delivery also looks for npm's global vendor CLIs (beside the running node). */
   readonly nodeBinDir: string | null
   readonly fault?: ((step: string) => void) | undefined
-  /** The MCP client, when an agent syncs through `lane_sync` (it posts as that session). */
-  readonly mcpClientName?: string | undefined
+  /** Who hands a task over (posts it in the room); the checkout's human (or the session of the environment) when absent. */
+  readonly actor?: Actor | undefined
 }
 
 /**
@@ -43,7 +44,7 @@ export function openProjectLanes(project: ProjectContext, input: ProjectLanesInp
     () => ({
       scope: openRoom(
         project,
-        resolveActor(project.env, project.human, input.mcpClientName),
+        input.actor ?? resolveActor(project.env, project.human),
         input.cwd,
         input.random,
       ),

@@ -1,12 +1,13 @@
+import { dirname } from 'node:path'
 import { realpathSync } from 'node:fs'
-import { projectDir } from '../../../config/data-paths.ts'
 import type { LaneWorld } from '../../../services/lanes/lane-world.ts'
-import { openLaneWorld } from '../../../services/lanes/lane-world.ts'
 import { openProject, type ProjectContext } from '../../../services/project-context.ts'
-import { type TeamLanes, teamLanes } from '../../../services/team-lanes.ts'
+import { openProjectLanes } from '../../../services/project-lanes.ts'
+import type { TeamLanes } from '../../../services/team-lanes.ts'
+import { systemRandom } from '../../../shared/random.ts'
 import type { CommandContext } from '../../command.ts'
 
-/** Opens the project and this machine's lane world for a lane command; `close` ends both. */
+/** Opens the project and its lanes for a lane command (project-lanes.ts); `close` ends both. */
 export function openLaneCommand(ctx: CommandContext): {
   project: ProjectContext
   world: LaneWorld
@@ -15,20 +16,15 @@ export function openLaneCommand(ctx: CommandContext): {
 } {
   const project = openProject(ctx.env, ctx.cwd, ctx.clock)
   try {
-    const local = openLaneWorld({
-      db: project.db,
-      clock: ctx.clock,
-      repo: project.repo,
-      human: project.human,
-      childEnv: ctx.env.vendorCliEnv,
-      pid: process.pid,
-      fault: ctx.laneFault,
-    })
-    // Attached to a team server, the lock is the server's and publishing moves the remote's main.
-    const team = teamLanes(local, {
-      projectDir: projectDir(ctx.env.sangamHome, project.repo.projectId),
-      sangamHome: ctx.env.sangamHome,
+    // Attached to a team server, the lock is the server's and publishing moves the remote's main;
+    // a semantic task reaches the lane's agent through delivery, else its tmux pane.
+    const team = openProjectLanes(project, {
+      cwd: ctx.cwd,
       log: ctx.log,
+      random: systemRandom,
+      pid: process.pid,
+      nodeBinDir: dirname(process.execPath),
+      fault: ctx.laneFault,
     })
     return { project, world: team.world, team, cwd: realpathSync(ctx.cwd) }
   } catch (error) {
