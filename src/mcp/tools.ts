@@ -1,3 +1,4 @@
+import { deliveryTools } from './delivery-tools.ts'
 import { leaseTools } from './lease-tools.ts'
 import type { AnyMcpTool } from './mcp-tool.ts'
 import { memoryTools } from './memory-tools.ts'
@@ -17,6 +18,7 @@ export const tools: readonly AnyMcpTool[] = [
   ...roomTools,
   ...roomReadyTools,
   ...roomRuleTools,
+  ...deliveryTools,
 ]
 
 /** The tools as `sangam mcp --help` lists them: one line each, name and title. */
