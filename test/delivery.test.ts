@@ -458,8 +458,8 @@ test('two agents tagging each other back stop within the loop budget; the ledger
   const reply = [
     `if [ "$SANGAM_DELIVERY_TURN" != "" ]; then`,
     `  case "$FAKE_SELF" in`,
-    `    claude) cd ${JSON.stringify(w.laneOne)} && CLAUDE_CODE_SESSION_ID=${claudeId} node ${JSON.stringify(cliMain)} post --to @${codex} "your turn";;`,
-    `    codex) cd ${JSON.stringify(w.laneTwo)} && CODEX_THREAD_ID=${codexId} node ${JSON.stringify(cliMain)} post --to @${claude} "your turn";;`,
+    `    claude) cd ${JSON.stringify(w.laneOne)} && CLAUDE_CODE_SESSION_ID=${claudeId} node ${JSON.stringify(cliMain)} post --to @${codex} "your turn $SANGAM_DELIVERY_TURN";;`,
+    `    codex) cd ${JSON.stringify(w.laneTwo)} && CODEX_THREAD_ID=${codexId} node ${JSON.stringify(cliMain)} post --to @${claude} "your turn $SANGAM_DELIVERY_TURN";;`,
     `  esac`,
     `fi`,
   ].join('\n')
@@ -478,7 +478,10 @@ test('two agents tagging each other back stop within the loop budget; the ledger
       if ((await w.ledger()).deliveries.some((row) => row.reason === 'loop-budget')) return true
     return false
   }
-  assert.ok(await refusedForLoop(), 'a tag refused by the loop budget')
+  assert.ok(
+    await refusedForLoop(),
+    `a tag refused by the loop budget: ${JSON.stringify(await w.ledger())} ${JSON.stringify(fakeTurns(w.log))} ${up.stderr()}`,
+  )
   // Let it settle: nothing more starts.
   await new Promise((done) => setTimeout(done, 4000))
   const ledger = await w.ledger()

@@ -190,6 +190,9 @@ test('every tool refuses a NUL byte in any string it takes as INVALID_INPUT, nev
     room_alerts: {},
     lane_status: {},
     lane_sync: {},
+    room_send: { session: 'no-such-session', text: 'hello' },
+    room_session_start: { vendor: 'claude', text: 'begin' },
+    room_session_stop: { session: 'no-such-session' },
   }
   const { tools } = await mcp.client.listTools()
   assert.deepEqual(tools.map((tool) => tool.name).sort(), Object.keys(valid).sort())

@@ -1,4 +1,5 @@
 import { laneTools } from './lane-tools.ts'
+import { deliveryTools } from './delivery-tools.ts'
 import { leaseTools } from './lease-tools.ts'
 import type { AnyMcpTool } from './mcp-tool.ts'
 import { memoryTools } from './memory-tools.ts'
@@ -19,6 +20,7 @@ export const tools: readonly AnyMcpTool[] = [
   ...roomReadyTools,
   ...roomRuleTools,
   ...laneTools,
+  ...deliveryTools,
 ]
 
 /** The tools as `sangam mcp --help` lists them: one line each, name and title. */

@@ -178,11 +178,15 @@ test('the loop budget refuses agents past it, until a human reaches the session'
 })
 
 test('the prompt says who tagged, the message, and to re-observe the repository', () => {
-  const text = deliveryPrompt([{ id: 'msg-1', sender: 'asha', at: now, text: 'please rebase' }], 'tag')
+  const text = deliveryPrompt(
+    [{ id: 'msg-1', sender: 'asha', at: now, text: 'please rebase', fromAgent: false }],
+    'tag',
+  )
   assert.match(text, /tagged in the sangam room by asha/)
   assert.match(text, /msg-1/)
   assert.match(text, /please rebase/)
   assert.match(text, /re-observe the repository/)
+  assert.match(text, /--to @human/)
 })
 
 /**

@@ -4,6 +4,8 @@ export interface PromptMessage {
   readonly sender: string
   readonly at: number
   readonly text: string
+  /** Posted by an agent session (answered by its `@handle`), else by a human (`@human`). */
+  readonly fromAgent: boolean
 }
 
 /** Past this many characters the prompt is too long for a vendor channel that takes it in argv. */
@@ -26,6 +28,11 @@ export function deliveryPrompt(messages: readonly PromptMessage[], why: 'tag' | 
   )
   const tail =
     'Before acting, re-observe the repository (git status, the branch, the files you will touch): it may have changed since this session last looked. ' +
-    `Then answer in the room when useful: \`sangam post --to @${senders[0] ?? 'human'} …\` (or MCP room_post).`
+    `Then answer in the room when useful: \`sangam post --to ${replyTo(messages)} …\` (or MCP room_post).`
   return [head, ...body, tail].join('\n\n')
+}
+
+function replyTo(messages: readonly PromptMessage[]): string {
+  const last = messages[messages.length - 1]
+  return last === undefined || !last.fromAgent ? '@human' : `@${last.sender}`
 }

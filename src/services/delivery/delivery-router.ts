@@ -226,9 +226,13 @@ export class DeliveryRouter {
   async weighSession(session: SessionKey): Promise<SessionOutcome> {
     const { db, clock } = this.#options
     const now = clock.now()
-    const rows = pendingDeliveries(db).filter(
+    const all = pendingDeliveries(db).filter(
       (row) => row.vendor === session.vendor && row.sessionId === session.sessionId,
     )
+    // A send is weighed on its own: its refusal (a session open in a terminal) must not take the
+    // tags waiting for that session's next prompt with it; they are weighed at the next look.
+    const sends = all.filter((row) => row.mode === 'send')
+    const rows = sends.length > 0 ? sends : all
     const presence = readSessionPresence(db, session.vendor, session.sessionId)
     const cursor = readContextCursor(db, session.vendor, session.sessionId)
     const tags: TagFact[] = []
@@ -268,7 +272,10 @@ export class DeliveryRouter {
     const settings = readOptionGroup(db, roomOptions)
     const mode = rows.some((row) => row.mode === 'send') ? 'send' : 'tag'
     const prompt = deliveryPrompt(
-      tags.map((tag) => messages.get(tag.messageId) as StoredMessage),
+      tags.map((tag) => ({
+        ...(messages.get(tag.messageId) as StoredMessage),
+        fromAgent: tag.senderKind === 'agent',
+      })),
       mode,
     )
     const remote = presence !== null && presence.machine !== this.#options.machine

@@ -1,0 +1,114 @@
+import { dirname } from 'node:path'
+import { z } from 'zod'
+import {
+  openDeliveryRouter,
+  sendToSession,
+  startSession,
+  stopSession,
+} from '../services/delivery/delivery-use-cases.ts'
+import { openRoom } from '../services/room/open-room.ts'
+import { systemRandom } from '../shared/random.ts'
+import type { McpContext } from './mcp-context.ts'
+import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
+
+/**
+ * Delivery's tools: the same use cases as `send`, `start` and `stop`, acting as the calling agent
+ * session (an agent's send counts against the loop budget; its own session is never sent to).
+ */
+
+function router(context: McpContext) {
+  return openDeliveryRouter(context.project(), {
+    pid: process.pid,
+    log: context.log,
+    random: systemRandom,
+    nodeBinDir: dirname(process.execPath),
+    earlyExitMs: 1000,
+  })
+}
+
+const turnShape = z.object({
+  id: z.number(),
+  vendor: z.string(),
+  sessionId: z.string(),
+  channel: z.string(),
+  cause: z.string(),
+  why: z.string(),
+  messages: z.array(z.string()),
+  state: z.string(),
+  pid: z.number().nullable(),
+  worktree: z.string().nullable(),
+  logFile: z.string().nullable(),
+  exitCode: z.number().nullable(),
+  detail: z.string().nullable(),
+  startedAt: z.string(),
+  endedAt: z.string().nullable(),
+})
+
+const sendTool = defineTool({
+  name: 'room_send',
+  title: 'Continue a session now',
+  description:
+    'Continue another Claude Code or Codex session of this project now with a message (posted to the room for it): ' +
+    'a turn starts in it when it is at rest on this machine, with the guards a tag has (one turn at a time, a ' +
+    'cooldown, a loop budget between agents). A session open in a terminal is refused (it reads the room at its ' +
+    'next prompt). Name it by id, 8+ characters of it, or @handle.',
+  input: {
+    session: z.string().min(1).describe('the session: id, 8+ characters of it, or @handle'),
+    text: z.string().min(1).describe('what to tell it'),
+  },
+  output: { outcome: z.string(), messageId: z.string(), reason: z.string().nullable() },
+  readOnly: false,
+  async run(input, context) {
+    const project = context.project()
+    const scope = openRoom(project, context.actor(), context.projectDir, systemRandom)
+    const sent = await sendToSession(project, scope, router(context), input)
+    return { structured: sent, text: `${sent.outcome}${sent.reason === null ? '' : `: ${sent.reason}`}` }
+  },
+})
+
+const startTool = defineTool({
+  name: 'room_session_start',
+  title: 'Start a headless session',
+  description:
+    'Start a new headless Claude Code or Codex session in a worktree of this project, the text its first prompt.',
+  input: {
+    vendor: z.enum(['claude', 'codex']),
+    worktree: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('a worktree path of this project (default: the project root)'),
+    text: z.string().min(1).describe('its first prompt'),
+  },
+  output: { turn: turnShape },
+  readOnly: false,
+  async run(input, context) {
+    const project = context.project()
+    const scope = openRoom(project, context.actor(), context.projectDir, systemRandom)
+    const started = await startSession(project, router(context), {
+      vendor: input.vendor,
+      worktree: input.worktree ?? null,
+      cwd: context.projectDir,
+      text: input.text,
+      sender: scope.poster.sender,
+      random: systemRandom,
+    })
+    return { structured: started, text: `started ${started.turn.vendor} session ${started.turn.sessionId}` }
+  },
+})
+
+const stopTool = defineTool({
+  name: 'room_session_stop',
+  title: 'Stop a turn sangam started',
+  description: 'End the turn sangam started in a session (its process, checked to still be that process).',
+  input: { session: z.string().min(1).describe('the session: id, 8+ characters of it, or @handle') },
+  output: { turn: turnShape },
+  readOnly: false,
+  run(input, context) {
+    const stopped = stopSession(context.project(), router(context), input.session)
+    return { structured: stopped, text: `stopped turn ${stopped.turn.id}` }
+  },
+})
+
+/** Delivery's tools: `room_send`, `room_session_start`, `room_session_stop`. */
+export const deliveryTools: readonly AnyMcpTool[] = [sendTool, startTool, stopTool]
