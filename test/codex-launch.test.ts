@@ -21,25 +21,25 @@ function brokenCodex(dir: string): string {
   return bin
 }
 
-test('sangam codex without Codex installed exits 12 saying how to install it, and starts nothing', async () => {
+test('sangam codex without Codex installed exits 13 saying how to install it, and starts nothing', async () => {
   await using repo = tmpGitRepo()
   await using home = tmpDir('sangam-codex-home-')
   const env = isolatedEnv(home.path, { PATH: `${dirname(process.execPath)}:/usr/bin:/bin` })
   const result = await runCli(['codex', '--json', 'hello'], { cwd: repo.path, env })
-  assert.equal(result.code, 12, result.stderr)
+  assert.equal(result.code, 13, result.stderr)
   const error = (JSON.parse(result.stdout) as { error: { code: string; message: string } }).error
   assert.equal(error.code, 'VENDOR_CLI_UNAVAILABLE')
   assert.match(error.message, /codex is not installed: .*npm install -g @openai\/codex/)
   assert.equal(existsSync(join(home.path, '.sangam', 'codex')), false, 'no socket directory was made')
 })
 
-test('sangam codex whose app-server exits before listening exits 12 with what Codex said, leaving no socket', async () => {
+test('sangam codex whose app-server exits before listening exits 13 with what Codex said, leaving no socket', async () => {
   await using repo = tmpGitRepo()
   await using home = tmpDir('sangam-codex-home-')
   const bin = brokenCodex(home.path)
   const env = isolatedEnv(home.path, { PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin` })
   const result = await runCli(['codex', '--json'], { cwd: repo.path, env })
-  assert.equal(result.code, 12, result.stderr)
+  assert.equal(result.code, 13, result.stderr)
   const error = (JSON.parse(result.stdout) as { error: { code: string; message: string } }).error
   assert.equal(error.code, 'VENDOR_CLI_UNAVAILABLE')
   assert.match(

@@ -182,7 +182,7 @@ test('a dormant Codex session is resumed with codex exec resume <id> -', async (
   assert.match(turn?.stdin ?? '', /run the tests/)
 })
 
-test('a missing vendor CLI is a clear refusal: the tag fails saying so, send exits 12', async () => {
+test('a missing vendor CLI is a clear refusal: the tag fails saying so, send exits 13', async () => {
   await using w = await world({}, ['codex'])
   const handle = await dormantClaude(w)
   assert.equal((await w.cli(['post', '--to', `@${handle}`, 'anyone there?'])).code, 0)
@@ -190,10 +190,10 @@ test('a missing vendor CLI is a clear refusal: the tag fails saying so, send exi
   assert.equal(ledger.deliveries[0]?.state, 'failed')
   assert.match(ledger.deliveries[0]?.reason ?? '', /claude CLI was not found/)
   const sent = await w.cli(['send', claudeId, 'hello', '--json'])
-  assert.equal(sent.code, 12, sent.stderr)
+  assert.equal(sent.code, 13, sent.stderr)
   assert.equal(JSON.parse(sent.stdout).outcome, 'failed')
   const started = await w.cli(['start', '--vendor', 'claude', 'begin', '--json'])
-  assert.equal(started.code, 12)
+  assert.equal(started.code, 13)
   assert.equal(JSON.parse(started.stdout).error.code, 'VENDOR_CLI_UNAVAILABLE')
 })
 
@@ -201,7 +201,7 @@ test('a vendor CLI that fails: the turn and its tags are recorded failed, with t
   await using w = await world({ FAKE_VENDOR_EXIT: '3' })
   const handle = await dormantClaude(w)
   const sent = await w.cli(['send', `@${handle}`, 'try this', '--json'])
-  assert.equal(sent.code, 12, sent.stdout)
+  assert.equal(sent.code, 13, sent.stdout)
   const result = JSON.parse(sent.stdout)
   assert.equal(result.outcome, 'failed')
   assert.match(result.reason, /exited with 3/)

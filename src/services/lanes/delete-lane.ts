@@ -4,6 +4,7 @@ import { stamp } from '../../core/lanes/lane-name.ts'
 import { runGit } from '../../git/git.ts'
 import { deleteLaneRow, readLane, updateLane } from '../../store/lanes/lane-table.ts'
 import { headOf, isDirty, must, refCommit, unsafeGitState, worktreeOfBranch, writeRef } from './lane-git.ts'
+import { laneNameInput } from './lane-name-input.ts'
 import { laneRefused } from './lane-refused.ts'
 import { laneWorktreePath, type LaneWorld } from './lane-world.ts'
 import { saveLaneWork } from './recovery-refs.ts'
@@ -23,9 +24,10 @@ export interface DeletedLane {
  */
 export async function deleteLane(
   world: LaneWorld,
-  name: string,
+  typed: string,
   paneAlive: (pane: string) => boolean,
 ): Promise<DeletedLane> {
+  const name = laneNameInput(typed)
   const lane = readLane(world.db, name)
   const worktree = lane?.worktree ?? laneWorktreePath(world.root, name)
   const branch = lane?.branch ?? `lane/${name}`

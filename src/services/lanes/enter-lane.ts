@@ -5,6 +5,7 @@ import { laneBranch } from '../../core/lanes/lane-name.ts'
 import { gitOutputOrNull, runGit } from '../../git/git.ts'
 import { insertLane, type LaneRow, readLane, readLaneTask, updateLane } from '../../store/lanes/lane-table.ts'
 import { headOf, isAncestor, isDirty, must, refCommit, worktreeOfBranch } from './lane-git.ts'
+import { laneNameInput } from './lane-name-input.ts'
 import { laneRefused } from './lane-refused.ts'
 import { laneWorktreePath, type LaneWorld } from './lane-world.ts'
 
@@ -46,7 +47,8 @@ export const instructionsMarker = '<!-- sangam-lane-instructions -->'
  * unfinished before anything else and never moves the worktree. Starts its agent in a new tmux
  * window when we run inside tmux, else says the command to run.
  */
-export function enterLane(world: LaneWorld, input: EnterLaneInput): EnteredLane {
+export function enterLane(world: LaneWorld, typed: EnterLaneInput): EnteredLane {
+  const input = { ...typed, name: laneNameInput(typed.name) }
   const branch = laneBranch(input.name)
   const worktree = laneWorktreePath(world.root, input.name)
   const existing = readLane(world.db, input.name)

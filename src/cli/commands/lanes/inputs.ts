@@ -1,4 +1,3 @@
-import { checkLaneName } from '../../../core/lanes/lane-name.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
 import type { ArgumentDecl, OptionDecl } from '../../command.ts'
 import { defineInput, flag, text } from '../../command-input.ts'
@@ -13,9 +12,10 @@ function laneName(description: string): ArgumentDecl<string> {
     required: true,
     variadic: false,
     parse(raw) {
-      const checked = checkLaneName(String(raw ?? ''))
-      if (!checked.ok) throw new SangamError(ErrorCode.Usage, checked.problem)
-      return checked.value
+      // The name's rules are checked by the lane use cases (lane-name-input.ts): --help loads no core.
+      const name = String(raw ?? '').trim()
+      if (name === '') throw new SangamError(ErrorCode.Usage, 'a lane name is needed: sangam lane <name>')
+      return name
     },
   }
 }
