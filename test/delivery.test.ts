@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
+import { mkdirSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import Database from 'better-sqlite3'
@@ -150,11 +152,16 @@ test('a tag to a dormant Claude Code session resumes it once, the prompt on stdi
   assert.equal(fakeTurns(w.log).length, 1)
 })
 
-test("Claude Code's --bg and Codex's queue are used when the installed CLI lists them", async () => {
+test("Claude Code's --bg and Codex's queue (while Codex's own daemon listens) are used when the installed CLI lists them", async () => {
   await using w = await world({
     FAKE_CLAUDE_HELP: 'Options:\n  --bg, --background   Start the session in the background\n',
     FAKE_CODEX_HELP: 'Commands:\n  queue            Queue a message for an existing session\n',
   })
+  // `codex queue --resume` runs a turn only on Codex's local daemon (codex-daemon.ts): one listens.
+  const control = join(w.env.CODEX_HOME ?? '', 'app-server-control')
+  mkdirSync(control, { recursive: true })
+  const daemon = createServer()
+  await new Promise<void>((done) => daemon.listen(join(control, 'app-server-control.sock'), done))
   const claude = await dormantClaude(w)
   await w.hook('codex', w.laneTwo, 'SessionStart', codexId)
   await w.hook('codex', w.laneTwo, 'SessionEnd', codexId)
@@ -169,6 +176,7 @@ test("Claude Code's --bg and Codex's queue are used when the installed CLI lists
   assert.deepEqual(codexTurn?.argv.slice(0, 4), ['queue', '--thread', codexId, '--message'])
   assert.equal(codexTurn?.argv.at(-1), '--resume')
   assert.deepEqual(ledger.turns.map((turn) => turn.channel).sort(), ['background', 'queue'])
+  daemon.close()
 })
 
 test('a dormant Codex session is resumed with codex exec resume <id> -', async () => {
