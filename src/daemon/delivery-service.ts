@@ -92,16 +92,23 @@ export class DeliveryService implements Service {
       const retryMs = this.#options.retryMs ?? 2000
       let seenSeq = -1
       let lastLook = 0
+      // A look that failed (the store busy past its timeout while capture catches up) has not
+      // scanned its messages into the ledger yet, so nothing else would bring it back: retry it.
+      let failedLook = false
       while (!this.#stop.signal.aborted) {
-        const seq = lastMessageSeq(db)
         const now = this.#options.project.clock.now()
-        const waiting =
-          now - lastLook >= retryMs && (pendingDeliveries(db, 1).length > 0 || liveTurns(db).length > 0)
-        if (seq !== seenSeq || this.#nudged || waiting) {
+        const due = now - lastLook >= retryMs
+        if (failedLook && !due) {
+          await this.#nap.sleep(pollMs, this.#stop.signal)
+          continue
+        }
+        const seq = lastMessageSeq(db)
+        const waiting = due && (pendingDeliveries(db, 1).length > 0 || liveTurns(db).length > 0)
+        if (seq !== seenSeq || this.#nudged || waiting || failedLook) {
           this.#nudged = false
           seenSeq = seq
           lastLook = now
-          await this.#look(router, log)
+          failedLook = !(await this.#look(router, log))
         }
         await this.#nap.sleep(pollMs, this.#stop.signal)
       }
@@ -110,14 +117,14 @@ export class DeliveryService implements Service {
     }
   }
 
-  async #look(router: DeliveryRouter, log: Logger): Promise<void> {
+  /** One look; false when it failed and must be tried again. */
+  async #look(router: DeliveryRouter, log: Logger): Promise<boolean> {
     let outcomes: SessionOutcome[]
     try {
       outcomes = await router.look()
     } catch (error) {
-      // A look that fails (the store busy past its timeout) is tried again at the next one.
-      log.warn('delivery look failed', { error: (error as Error).message })
-      return
+      log.warn('delivery look failed; trying again', { error: (error as Error).message })
+      return false
     }
     for (const outcome of outcomes) {
       const action = outcome.decision.action
@@ -135,5 +142,6 @@ export class DeliveryService implements Service {
         messages: outcome.decision.carried.length,
       })
     }
+    return true
   }
 }
