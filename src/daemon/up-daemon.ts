@@ -8,9 +8,11 @@ import type { Clock } from '../shared/clock.ts'
 import type { Logger } from '../shared/logger.ts'
 import { systemRandom } from '../shared/random.ts'
 import { openProjectDatabase } from '../store/database.ts'
+import type { WakeInPlace } from '../services/delivery/wake-in-place.ts'
 import { transcriptRoots } from '../transcripts/transcript-locations.ts'
 import { CaptureTailer, type TailerStatus } from './capture-tailer.ts'
 import { DaemonLock } from './daemon-lock.ts'
+import { DeliveryService, type DeliveryStatus } from './delivery-service.ts'
 import { OverlapService, type OverlapStatus } from './overlap-service.ts'
 import type { Service } from './service.ts'
 import { SyncService } from './sync-service.ts'
@@ -27,6 +29,7 @@ export type DaemonStatus =
   | TailerStatus
   | SyncStatus
   | OverlapStatus
+  | DeliveryStatus
   | { readonly type: 'stopped'; readonly pid: number }
 
 export interface UpOptions {
@@ -40,6 +43,8 @@ export interface UpOptions {
   /** Aborted by SIGINT/SIGTERM: the one way the daemon stops. */
   readonly stopSignal: AbortSignal
   readonly onStatus: (status: DaemonStatus) => void
+  /** The Codex wake-in-place channel delivery uses; absent → sessions are resumed instead. */
+  readonly wake?: WakeInPlace | undefined
 }
 
 /**
@@ -71,6 +76,14 @@ export async function runUp(options: UpOptions): Promise<void> {
       onStatus: options.onStatus,
       onShared: () => sync.nudge(),
     })
+    const delivery = new DeliveryService({
+      project,
+      openDb: () => openProjectDatabase(sangamHome, projectId),
+      log,
+      pid: options.pid,
+      wake: options.wake,
+      onStatus: options.onStatus,
+    })
     const sync = new SyncService({
       projectDir: projectDir(sangamHome, projectId),
       openDb: () => openProjectDatabase(sangamHome, projectId),
@@ -81,6 +94,8 @@ export async function runUp(options: UpOptions): Promise<void> {
         options.onStatus(status)
         // Another machine's worktree changed: redraw the overlap picture now, not in 15 s.
         if (status.type === 'sync-applied' && status.worktreeStates > 0) overlap.nudge()
+        // Messages from other machines may tag a session of this one.
+        if (status.type === 'sync-applied' && status.records > 0) delivery.nudge()
       },
     })
     const services: Service[] = [
@@ -97,6 +112,7 @@ export async function runUp(options: UpOptions): Promise<void> {
       }),
       sync,
       overlap,
+      delivery,
     ]
     options.onStatus({
       type: 'started',

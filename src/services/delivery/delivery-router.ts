@@ -529,10 +529,16 @@ export class DeliveryRouter {
     void watched.finally(() => this.#children.delete(watched))
     const early = this.#options.earlyExitMs ?? 0
     if (early > 0 || handsOff) {
+      // A timer that holds the process open (the child no longer does): a CLI waits this long for
+      // a CLI that fails at once, then leaves the turn running.
+      let timer: NodeJS.Timeout | undefined
       await Promise.race([
         watched,
-        new Promise((done) => setTimeout(done, handsOff ? Math.max(early, 10_000) : early).unref()),
+        new Promise((done) => {
+          timer = setTimeout(done, handsOff ? Math.max(early, 10_000) : early)
+        }),
       ])
+      clearTimeout(timer)
     }
     if (turn.vendor === 'codex' && turn.sessionId.startsWith('new:'))
       await this.#learnCodexThread(turn.id, logFile)

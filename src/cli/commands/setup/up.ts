@@ -53,6 +53,10 @@ function describe(status: DaemonStatus): string {
       return `team server ${status.url} refused this replica: ${status.message}`
     case 'overlap':
       return `overlap with ${status.target}: ${status.conflicted} conflicted of ${status.rows} shared path row(s) across ${status.lanes} worktree(s); conflict threads opened ${status.opened.length}, closed ${status.closed.length}`
+    case 'delivery':
+      return status.outcome === 'started'
+        ? `delivery: turn ${status.turn} started in ${status.vendor} session ${status.sessionId} (${status.channel}, ${status.messages} message(s))`
+        : `delivery: ${status.vendor} session ${status.sessionId}: ${status.outcome}`
     case 'stopped':
       return 'stopped'
   }

@@ -1,0 +1,139 @@
+import { dirname } from 'node:path'
+import type { DeliveryRouter, SessionOutcome } from '../services/delivery/delivery-router.ts'
+import { openDeliveryRouter } from '../services/delivery/delivery-use-cases.ts'
+import type { WakeInPlace } from '../services/delivery/wake-in-place.ts'
+import type { ProjectContext } from '../services/project-context.ts'
+import type { Logger } from '../shared/logger.ts'
+import { NudgeableSleep } from '../shared/nudgeable-sleep.ts'
+import { systemRandom } from '../shared/random.ts'
+import type { Db } from '../store/database.ts'
+import { pendingDeliveries } from '../store/delivery/delivery-ledger.ts'
+import { liveTurns } from '../store/delivery/delivery-turn-table.ts'
+import { lastMessageSeq } from '../store/room/message-table.ts'
+import type { Service } from './service.ts'
+
+/** A turn delivery started, or a tag it could not carry: `sangam up` prints it. */
+export interface DeliveryStatus {
+  readonly type: 'delivery'
+  readonly vendor: string
+  readonly sessionId: string
+  /** `started`, or what stopped it: a refusal, a failure. */
+  readonly outcome: string
+  readonly channel: string | null
+  readonly turn: number | null
+  readonly messages: number
+}
+
+export interface DeliveryServiceOptions {
+  /** The project as the daemon opened it; the service reads and writes on a connection of its own. */
+  readonly project: ProjectContext
+  readonly openDb: () => Db
+  readonly log: Logger
+  readonly pid: number
+  readonly wake?: WakeInPlace | undefined
+  /** How often the room's newest message is looked at (a post by another process on this machine). */
+  readonly pollMs?: number | undefined
+  /** How often pending tags (a cooldown, a running turn) and running turns are weighed again. */
+  readonly retryMs?: number | undefined
+  readonly onStatus?: ((status: DeliveryStatus) => void) | undefined
+}
+
+/**
+ * The daemon's delivery (`sangam up`): the machine where a session lives delivers to it. It looks
+ * when a message reached the replica (posted here by any process: the newest local seq moved,
+ * read every `pollMs`; or applied from the team server: `nudge()`), and every `retryMs` while tags
+ * wait or turns run. Each look is `DeliveryRouter.look()`; the guards are the ledger's, so a
+ * second daemon, a CLI `send` or an MCP server weighing the same tag never starts a second turn.
+ */
+export class DeliveryService implements Service {
+  readonly id = 'delivery'
+  readonly #options: DeliveryServiceOptions
+  readonly #stop = new AbortController()
+  readonly #nap = new NudgeableSleep()
+  #running: Promise<void> | null = null
+  #nudged = false
+
+  constructor(options: DeliveryServiceOptions) {
+    this.#options = options
+  }
+
+  run(): Promise<void> {
+    this.#running ??= this.#run()
+    return this.#running
+  }
+
+  async stop(): Promise<void> {
+    this.#stop.abort()
+    this.#nap.nudge()
+    await this.#running
+  }
+
+  /** Records arrived from the team server: look now. */
+  nudge(): void {
+    this.#nudged = true
+    this.#nap.nudge()
+  }
+
+  async #run(): Promise<void> {
+    const db = this.#options.openDb()
+    const log = this.#options.log.child({ component: this.id })
+    try {
+      const router = openDeliveryRouter(
+        { ...this.#options.project, db, close: () => db.close() },
+        {
+          pid: this.#options.pid,
+          log,
+          random: systemRandom,
+          nodeBinDir: dirname(process.execPath),
+          wake: this.#options.wake,
+        },
+      )
+      const pollMs = this.#options.pollMs ?? 250
+      const retryMs = this.#options.retryMs ?? 2000
+      let seenSeq = -1
+      let lastLook = 0
+      while (!this.#stop.signal.aborted) {
+        const seq = lastMessageSeq(db)
+        const now = this.#options.project.clock.now()
+        const waiting =
+          now - lastLook >= retryMs && (pendingDeliveries(db, 1).length > 0 || liveTurns(db).length > 0)
+        if (seq !== seenSeq || this.#nudged || waiting) {
+          this.#nudged = false
+          seenSeq = seq
+          lastLook = now
+          await this.#look(router, log)
+        }
+        await this.#nap.sleep(pollMs, this.#stop.signal)
+      }
+    } finally {
+      db.close()
+    }
+  }
+
+  async #look(router: DeliveryRouter, log: Logger): Promise<void> {
+    let outcomes: SessionOutcome[]
+    try {
+      outcomes = await router.look()
+    } catch (error) {
+      // A look that fails (the store busy past its timeout) is tried again at the next one.
+      log.warn('delivery look failed', { error: (error as Error).message })
+      return
+    }
+    for (const outcome of outcomes) {
+      const action = outcome.decision.action
+      if (action.kind === 'none' || action.kind === 'wait') continue
+      this.#options.onStatus?.({
+        type: 'delivery',
+        vendor: outcome.vendor,
+        sessionId: outcome.sessionId,
+        outcome:
+          outcome.turn !== null && outcome.turn.state !== 'failed'
+            ? 'started'
+            : (outcome.problem ?? action.kind),
+        channel: action.kind === 'start' ? action.channel : action.kind === 'paste' ? 'tmux-paste' : null,
+        turn: outcome.turn?.id ?? null,
+        messages: outcome.decision.carried.length,
+      })
+    }
+  }
+}

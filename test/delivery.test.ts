@@ -1,0 +1,489 @@
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import { join } from 'node:path'
+import { test } from 'node:test'
+import Database from 'better-sqlite3'
+import { fakeTurns, writeFakeVendor } from './helpers/fake-vendor.ts'
+import { isolatedEnv, runCli, runCliJson } from './helpers/run-cli.ts'
+import { git, tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
+import { eventually, startUp } from './helpers/up-process.ts'
+import { runAgentHook } from './hooks-agent-run.ts'
+
+/**
+ * Delivery end to end: the compiled CLI, daemon and hooks on a real repository and SQLite file,
+ * with real executables standing in for `claude` and `codex` on PATH (test/helpers/fake-vendor.ts;
+ * the real CLIs are driven in test/agents/).
+ */
+
+const claudeId = 'c1aude00-0000-4000-8000-00000000c0de'
+const codexId = '01a2264c-aff5-7b22-ace8-554acdb41e6a'
+
+interface Ledger {
+  deliveries: {
+    messageId: string
+    sessionId: string
+    state: string
+    channel: string | null
+    reason: string | null
+  }[]
+  turns: {
+    id: number
+    sessionId: string
+    channel: string
+    state: string
+    cause: string
+    why: string
+    messages: string[]
+    pid: number | null
+    exitCode: number | null
+  }[]
+}
+
+async function world(
+  extra: Record<string, string> = {},
+  vendors: readonly ('claude' | 'codex')[] = ['claude', 'codex'],
+) {
+  const home = tmpDir()
+  const repo = tmpGitRepo()
+  const bin = join(home.path, 'fake-bin')
+  for (const vendor of vendors) writeFakeVendor(bin, vendor)
+  const log = join(home.path, 'fake-vendor.jsonl')
+  const env = isolatedEnv(home.path, {
+    SANGAM_USER: 'asha@example.com',
+    PATH: `${bin}:${process.env.PATH}`,
+    FAKE_VENDOR_LOG: log,
+    ...extra,
+  })
+  const { database } = await runCliJson<{ database: string }>(['init', '--no-mcp'], { cwd: repo.path, env })
+  const laneOne = join(repo.path, '..', `lane-one-${process.pid}-${Math.floor(Math.random() * 1e6)}`)
+  git(repo.path, 'worktree', 'add', '-q', laneOne, '-b', `lane-${Math.floor(Math.random() * 1e9)}`)
+  const laneTwo = join(repo.path, '..', `lane-two-${process.pid}-${Math.floor(Math.random() * 1e6)}`)
+  git(repo.path, 'worktree', 'add', '-q', laneTwo, '-b', `lane-${Math.floor(Math.random() * 1e9)}`)
+  const hook = async (
+    host: 'claude' | 'codex',
+    cwd: string,
+    name: string,
+    sessionId: string,
+    more: Record<string, unknown> = {},
+  ) => {
+    const run = await runAgentHook(
+      host,
+      {
+        session_id: sessionId,
+        transcript_path: null,
+        cwd,
+        hook_event_name: name,
+        prompt: 'go',
+        source: 'startup',
+        ...more,
+      },
+      { cwd, env },
+    )
+    assert.equal(run.code, 0, run.stderr)
+    return run
+  }
+  const cli = (
+    args: readonly string[],
+    options: { cwd?: string; env?: Record<string, string | undefined> } = {},
+  ) => runCli(args, { cwd: options.cwd ?? repo.path, env: { ...env, ...options.env } })
+  // The first look starts the scan at the newest message: the room's history is never delivered.
+  assert.equal((await cli(['deliveries', '--deliver'])).code, 0)
+  return {
+    repo,
+    env,
+    database,
+    laneOne,
+    laneTwo,
+    log,
+    hook,
+    cli,
+    ledger: () => runCliJson<Ledger>(['deliveries'], { cwd: repo.path, env }),
+    deliver: () => runCliJson<Ledger>(['deliveries', '--deliver'], { cwd: repo.path, env }),
+    handleOf: async (sessionId: string): Promise<string> => {
+      const listed = await runCliJson<{ sessions: { id: string; handle: string | null }[] }>(['sessions'], {
+        cwd: repo.path,
+        env,
+      })
+      const found = listed.sessions.find((session) => session.id === sessionId)
+      assert.ok(found?.handle, `no handle for ${sessionId}`)
+      return found.handle
+    },
+    async [Symbol.asyncDispose]() {
+      await repo[Symbol.asyncDispose]()
+      await home[Symbol.asyncDispose]()
+    },
+  }
+}
+
+type World = Awaited<ReturnType<typeof world>>
+
+/** A Claude Code session in lane one that ran once and ended: dormant. */
+async function dormantClaude(w: World): Promise<string> {
+  await w.hook('claude', w.laneOne, 'SessionStart', claudeId)
+  await w.hook('claude', w.laneOne, 'SessionEnd', claudeId, { reason: 'other' })
+  return w.handleOf(claudeId)
+}
+
+test('a tag to a dormant Claude Code session resumes it once, the prompt on stdin', async () => {
+  await using w = await world()
+  const handle = await dormantClaude(w)
+  const posted = await w.cli(['post', '--to', `@${handle}`, 'please rebase onto main'])
+  assert.equal(posted.code, 0, posted.stderr)
+  const ledger = await w.deliver()
+  const turns = fakeTurns(w.log)
+  assert.equal(turns.length, 1)
+  const [turn] = turns
+  assert.deepEqual(turn?.argv, ['--print', '--resume', claudeId])
+  assert.match(turn?.stdin ?? '', /tagged in the sangam room by asha@example\.com/)
+  assert.match(turn?.stdin ?? '', /please rebase onto main/)
+  assert.match(turn?.stdin ?? '', /re-observe the repository/)
+  assert.equal(turn?.cwd, w.laneOne, 'run in the session’s own worktree')
+  assert.equal(ledger.turns[0]?.channel, 'resume')
+  assert.equal(ledger.turns[0]?.cause, 'human')
+  assert.deepEqual(
+    ledger.deliveries.map((row) => [row.sessionId, row.state, row.channel]),
+    [[claudeId, 'delivered', 'resume']],
+  )
+  // Looking again, from any process, starts nothing more.
+  await w.deliver()
+  await w.deliver()
+  assert.equal(fakeTurns(w.log).length, 1)
+})
+
+test("Claude Code's --bg and Codex's queue are used when the installed CLI lists them", async () => {
+  await using w = await world({
+    FAKE_CLAUDE_HELP: 'Options:\n  --bg, --background   Start the session in the background\n',
+    FAKE_CODEX_HELP: 'Commands:\n  queue            Queue a message for an existing session\n',
+  })
+  const claude = await dormantClaude(w)
+  await w.hook('codex', w.laneTwo, 'SessionStart', codexId)
+  await w.hook('codex', w.laneTwo, 'SessionEnd', codexId)
+  const codex = await w.handleOf(codexId)
+  assert.equal((await w.cli(['post', '--to', `@${claude}`, '--to', `@${codex}`, 'status?'])).code, 0)
+  const ledger = await w.deliver()
+  const turns = fakeTurns(w.log)
+  const claudeTurn = turns.find((turn) => turn.vendor === 'claude')
+  const codexTurn = turns.find((turn) => turn.vendor === 'codex')
+  assert.deepEqual(claudeTurn?.argv.slice(0, 3), ['--bg', '--resume', claudeId])
+  assert.match(claudeTurn?.argv[3] ?? '', /status\?/)
+  assert.deepEqual(codexTurn?.argv.slice(0, 4), ['queue', '--thread', codexId, '--message'])
+  assert.equal(codexTurn?.argv.at(-1), '--resume')
+  assert.deepEqual(ledger.turns.map((turn) => turn.channel).sort(), ['background', 'queue'])
+})
+
+test('a dormant Codex session is resumed with codex exec resume <id> -', async () => {
+  await using w = await world()
+  await w.hook('codex', w.laneTwo, 'SessionStart', codexId)
+  await w.hook('codex', w.laneTwo, 'SessionEnd', codexId)
+  const codex = await w.handleOf(codexId)
+  assert.equal((await w.cli(['send', `@${codex}`, 'run the tests'])).code, 0)
+  const [turn] = fakeTurns(w.log)
+  assert.deepEqual(turn?.argv, ['exec', 'resume', '--all', codexId, '-'])
+  assert.match(turn?.stdin ?? '', /run the tests/)
+})
+
+test('a missing vendor CLI is a clear refusal: the tag fails saying so, send exits 12', async () => {
+  await using w = await world({}, ['codex'])
+  const handle = await dormantClaude(w)
+  assert.equal((await w.cli(['post', '--to', `@${handle}`, 'anyone there?'])).code, 0)
+  const ledger = await w.deliver()
+  assert.equal(ledger.deliveries[0]?.state, 'failed')
+  assert.match(ledger.deliveries[0]?.reason ?? '', /claude CLI was not found/)
+  const sent = await w.cli(['send', claudeId, 'hello', '--json'])
+  assert.equal(sent.code, 12, sent.stderr)
+  assert.equal(JSON.parse(sent.stdout).outcome, 'failed')
+  const started = await w.cli(['start', '--vendor', 'claude', 'begin', '--json'])
+  assert.equal(started.code, 12)
+  assert.equal(JSON.parse(started.stdout).error.code, 'VENDOR_CLI_UNAVAILABLE')
+})
+
+test('a vendor CLI that fails: the turn and its tags are recorded failed, with the log', async () => {
+  await using w = await world({ FAKE_VENDOR_EXIT: '3' })
+  const handle = await dormantClaude(w)
+  const sent = await w.cli(['send', `@${handle}`, 'try this', '--json'])
+  assert.equal(sent.code, 12, sent.stdout)
+  const result = JSON.parse(sent.stdout)
+  assert.equal(result.outcome, 'failed')
+  assert.match(result.reason, /exited with 3/)
+  const ledger = await w.ledger()
+  assert.equal(ledger.turns[0]?.state, 'failed')
+  assert.equal(ledger.turns[0]?.exitCode, 3)
+  assert.equal(ledger.deliveries[0]?.state, 'failed')
+})
+
+test('a session open in a terminal is never resumed beside it: next prompt for a tag, refused for send', async () => {
+  await using w = await world()
+  await w.hook('claude', w.laneOne, 'SessionStart', claudeId)
+  await w.hook('claude', w.laneOne, 'Stop', claudeId)
+  const handle = await w.handleOf(claudeId)
+  assert.equal((await w.cli(['post', '--to', `@${handle}`, 'when you are back: rebase'])).code, 0)
+  const ledger = await w.deliver()
+  assert.deepEqual(
+    ledger.deliveries.map((row) => [row.state, row.channel, row.reason]),
+    [['pending', 'next-prompt', 'next-prompt']],
+  )
+  const sent = await w.cli(['send', claudeId, 'now please', '--json'])
+  assert.equal(sent.code, 2)
+  assert.equal(JSON.parse(sent.stdout).reason, 'active-elsewhere')
+  assert.equal(fakeTurns(w.log).length, 0, 'no headless turn beside the open session')
+  // Its next prompt carries the message; the ledger then says so.
+  const prompt = await w.hook('claude', w.laneOne, 'UserPromptSubmit', claudeId)
+  assert.match(prompt.stdout, /when you are back: rebase/)
+  const after = await w.deliver()
+  const row = after.deliveries.find((entry) => entry.channel === 'next-prompt')
+  assert.equal(row?.state, 'delivered')
+  assert.equal(fakeTurns(w.log).length, 0)
+})
+
+test('claude agents --json decides: an idle session Claude Code does not list is dormant and resumed', async () => {
+  await using w = await world({
+    FAKE_CLAUDE_HELP: 'Commands:\n  agents [options]   Manage background agents\n',
+    FAKE_CLAUDE_AGENTS: '[]',
+  })
+  await w.hook('claude', w.laneOne, 'SessionStart', claudeId)
+  await w.hook('claude', w.laneOne, 'Stop', claudeId)
+  const handle = await w.handleOf(claudeId)
+  assert.equal((await w.cli(['post', '--to', `@${handle}`, 'you there?'])).code, 0)
+  await w.deliver()
+  assert.deepEqual(fakeTurns(w.log)[0]?.argv, ['--print', '--resume', claudeId])
+})
+
+test('unknown and offline-elsewhere sessions: send names them, nothing starts', async () => {
+  await using w = await world()
+  const unknown = await w.cli(['send', 'no-such-session-1234', 'hi'])
+  assert.equal(unknown.code, 4)
+  assert.match(unknown.stderr, /sangam sessions lists them/)
+  const other = await w.cli(['post', '--to', '@nobody-here', 'hi'])
+  assert.notEqual(other.code, 0, 'a tag for a handle the room does not know is refused at post')
+  assert.equal(fakeTurns(w.log).length, 0)
+})
+
+test('sangam’s own messages, echoes and policy off start nothing; the ledger says why', async () => {
+  await using w = await world()
+  const handle = await dormantClaude(w)
+  // The session tags itself (its own commands carry its id): an echo.
+  const echo = await w.cli(['post', '--to', `@${handle}`, 'note to self'], {
+    cwd: w.laneOne,
+    env: { CLAUDE_CODE_SESSION_ID: claudeId },
+  })
+  assert.equal(echo.code, 0, echo.stderr)
+  await w.deliver()
+  assert.equal(fakeTurns(w.log).length, 0)
+  assert.equal((await w.ledger()).deliveries[0]?.reason, 'echo')
+  assert.equal((await w.cli(['option-set', 'room.wake-on-tag', 'off'])).code, 0)
+  assert.equal((await w.cli(['post', '--to', `@${handle}`, 'are you awake'])).code, 0)
+  await w.deliver()
+  assert.equal(fakeTurns(w.log).length, 0)
+  assert.equal((await w.ledger()).deliveries[0]?.reason, 'policy-off')
+})
+
+test('many processes weighing one tag at once start exactly one turn', async () => {
+  await using w = await world({ FAKE_VENDOR_SLEEP_MS: '3000' })
+  const handle = await dormantClaude(w)
+  assert.equal((await w.cli(['post', '--to', `@${handle}`, 'race me'])).code, 0)
+  const runs = await Promise.all(Array.from({ length: 6 }, () => w.cli(['deliveries', '--deliver'])))
+  for (const run of runs) assert.equal(run.code, 0, run.stderr)
+  assert.equal(fakeTurns(w.log).length, 1)
+  const ledger = await w.ledger()
+  assert.equal(ledger.turns.length, 1)
+  assert.equal(ledger.deliveries.length, 1)
+})
+
+test('a process killed between starting a turn and recording it: unknown, never a second turn', async () => {
+  await using w = await world()
+  const handle = await dormantClaude(w)
+  assert.equal((await w.cli(['post', '--to', `@${handle}`, 'the crash window'])).code, 0)
+  // What a daemon killed right after writing `starting` (before the spawn was recorded) leaves.
+  const dead = spawn(process.execPath, ['-e', ''])
+  const deadPid = await new Promise<number>((done) => dead.on('exit', () => done(dead.pid as number)))
+  {
+    await w.cli(['deliveries'])
+    const db = new Database(w.database)
+    const message = db.prepare('SELECT id FROM room_message ORDER BY seq DESC LIMIT 1').get() as {
+      id: string
+    }
+    const turn = db
+      .prepare(
+        `INSERT INTO delivery_turn (vendor, session_id, channel, cause, why, messages, state, owner_pid, started_at)
+         VALUES ('claude', ?, 'resume', 'human', 'tag', ?, 'starting', ?, ?)`,
+      )
+      .run(claudeId, JSON.stringify([message.id]), deadPid, Date.now())
+    db.prepare(
+      `INSERT INTO delivery (message_id, vendor, session_id, state, channel, sender, sender_kind, mode, turn_id, created_at, updated_at)
+       VALUES (?, 'claude', ?, 'starting', 'resume', 'asha@example.com', 'human', 'handle', ?, ?, ?)`,
+    ).run(message.id, claudeId, turn.lastInsertRowid, Date.now(), Date.now())
+    db.close()
+  }
+  const ledger = await w.deliver()
+  await w.deliver()
+  assert.equal(fakeTurns(w.log).length, 0, 'no second turn for the same tag')
+  assert.equal(ledger.turns[0]?.state, 'unknown')
+  assert.equal(ledger.deliveries[0]?.state, 'unknown')
+})
+
+test('a burst of 50 tags: one turn carries them all; the next tag waits for the cooldown', async () => {
+  await using w = await world()
+  const handle = await dormantClaude(w)
+  // 50 posts land before the daemon looks (one process posting them, as fast as a burst gets).
+  const script = Array.from(
+    { length: 50 },
+    (_, i) =>
+      `node ${JSON.stringify(join(import.meta.dirname, '..', 'dist', 'cli', 'main.js'))} post --to @${handle} "burst ${i}"`,
+  ).join(' && ')
+  const posted = spawn('sh', ['-c', script], {
+    cwd: w.repo.path,
+    env: w.env as NodeJS.ProcessEnv,
+    stdio: 'ignore',
+  })
+  assert.equal(await new Promise((done) => posted.on('exit', done)), 0)
+  const ledger = await w.deliver()
+  const turns = fakeTurns(w.log)
+  assert.equal(turns.length, 1)
+  for (let i = 0; i < 50; i++)
+    assert.ok(
+      turns[0]?.stdin.includes(`burst ${i}\n`) ||
+        turns[0]?.stdin.endsWith(`burst ${i}`) ||
+        turns[0]?.stdin.includes(`burst ${i}\n\n`),
+      `burst ${i} carried`,
+    )
+  assert.equal(ledger.turns[0]?.messages.length, 50)
+  assert.equal(ledger.deliveries.filter((row) => row.state === 'delivered').length, 50)
+  assert.equal((await w.cli(['post', '--to', `@${handle}`, 'one more'])).code, 0)
+  const later = await w.deliver()
+  assert.equal(fakeTurns(w.log).length, 1)
+  assert.deepEqual([later.deliveries[0]?.state, later.deliveries[0]?.reason], ['pending', 'cooldown'])
+})
+
+test('the Stop hook hands tags over once (both hosts), and the daemon then starts nothing for them', async () => {
+  await using w = await world()
+  await w.hook('claude', w.laneOne, 'SessionStart', claudeId)
+  await w.hook('claude', w.laneOne, 'UserPromptSubmit', claudeId)
+  await w.hook('codex', w.laneTwo, 'SessionStart', codexId)
+  await w.hook('codex', w.laneTwo, 'UserPromptSubmit', codexId)
+  const claude = await w.handleOf(claudeId)
+  const codex = await w.handleOf(codexId)
+  assert.equal(
+    (await w.cli(['post', '--to', `@${claude}`, '--to', `@${codex}`, 'stop and look at main'])).code,
+    0,
+  )
+  assert.equal(
+    (await w.cli(['post', 'lunch at noon'])).code,
+    0,
+    'a message to the whole room alone never blocks a stop',
+  )
+  await w.deliver()
+  assert.equal(fakeTurns(w.log).length, 0, 'both run a turn: nothing started beside them')
+  const stop = await w.hook('claude', w.laneOne, 'Stop', claudeId)
+  const block = JSON.parse(stop.stdout)
+  assert.equal(block.decision, 'block')
+  assert.match(block.reason, /stop and look at main/)
+  assert.match(block.reason, /re-observe the repository/)
+  const codexStop = await w.hook('codex', w.laneTwo, 'Stop', codexId)
+  assert.equal(JSON.parse(codexStop.stdout).decision, 'block')
+  // The continued turn ends: it is not blocked a second time.
+  const again = await w.hook('claude', w.laneOne, 'Stop', claudeId, { stop_hook_active: true })
+  assert.equal(again.stdout, '')
+  const codexAgain = await w.hook('codex', w.laneTwo, 'Stop', codexId, { stop_hook_active: true })
+  assert.equal(codexAgain.stdout.trim(), '{}')
+  const third = await w.hook('claude', w.laneOne, 'Stop', claudeId)
+  assert.equal(third.stdout, '', 'already handed over')
+  const ledger = await w.deliver()
+  assert.equal(fakeTurns(w.log).length, 0)
+  assert.deepEqual(ledger.deliveries.map((row) => [row.state, row.channel]).sort(), [
+    ['delivered', 'hand-over'],
+    ['delivered', 'hand-over'],
+  ])
+  assert.deepEqual(
+    ledger.turns.map((turn) => turn.channel),
+    ['hand-over', 'hand-over'],
+  )
+})
+
+test('stop ends a turn sangam started, from another process, and only that process', async () => {
+  await using w = await world({ FAKE_VENDOR_SLEEP_MS: '60000' })
+  const handle = await dormantClaude(w)
+  const sent = await runCliJson<{ outcome: string; turn: { pid: number } }>(
+    ['send', `@${handle}`, 'long job'],
+    { cwd: w.repo.path, env: w.env },
+  )
+  assert.equal(sent.outcome, 'started')
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0)
+      return true
+    } catch {
+      return false
+    }
+  }
+  assert.ok(alive(sent.turn.pid))
+  const listed = await runCliJson<{ sessions: { id: string; delivery: string }[] }>(['sessions'], {
+    cwd: w.repo.path,
+    env: w.env,
+  })
+  assert.equal(listed.sessions.find((session) => session.id === claudeId)?.delivery, 'running')
+  const stopped = await runCliJson<{ turn: { state: string } }>(['stop', claudeId], {
+    cwd: w.repo.path,
+    env: w.env,
+  })
+  assert.equal(stopped.turn.state, 'stopped')
+  await eventually(() => !alive(sent.turn.pid), 15_000, 'the turn’s process ended')
+  const none = await w.cli(['stop', claudeId])
+  assert.equal(none.code, 4)
+})
+
+test('the daemon delivers a tag posted by another process; a second daemon on the machine is refused', async () => {
+  await using w = await world()
+  const handle = await dormantClaude(w)
+  await using up = startUp([], { cwd: w.repo.path, env: w.env })
+  await up.waitFor('ready')
+  const second = await w.cli(['up'])
+  assert.equal(second.code, 9, 'one daemon per project and machine')
+  assert.equal((await w.cli(['post', '--to', `@${handle}`, 'daemon, carry this'])).code, 0)
+  await eventually(() => fakeTurns(w.log).length === 1, 15_000, 'the daemon started the turn')
+  assert.match(fakeTurns(w.log)[0]?.stdin ?? '', /daemon, carry this/)
+})
+
+test('two agents tagging each other back stop within the loop budget; the ledger says why', async () => {
+  const cliMain = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js')
+  await using w = await world()
+  await w.hook('claude', w.laneOne, 'SessionStart', claudeId)
+  await w.hook('claude', w.laneOne, 'SessionEnd', claudeId)
+  await w.hook('codex', w.laneTwo, 'SessionStart', codexId)
+  await w.hook('codex', w.laneTwo, 'SessionEnd', codexId)
+  const claude = await w.handleOf(claudeId)
+  const codex = await w.handleOf(codexId)
+  assert.equal((await w.cli(['option-set', 'room.delivery-cooldown', '1'])).code, 0)
+  assert.equal((await w.cli(['option-set', 'room.delivery-loop-budget', '2'])).code, 0)
+  // Each fake agent, in its turn, tags the other back (as its own session: no echo).
+  const reply = [
+    `if [ "$SANGAM_DELIVERY_TURN" != "" ]; then`,
+    `  case "$FAKE_SELF" in`,
+    `    claude) cd ${JSON.stringify(w.laneOne)} && CLAUDE_CODE_SESSION_ID=${claudeId} node ${JSON.stringify(cliMain)} post --to @${codex} "your turn";;`,
+    `    codex) cd ${JSON.stringify(w.laneTwo)} && CODEX_THREAD_ID=${codexId} node ${JSON.stringify(cliMain)} post --to @${claude} "your turn";;`,
+    `  esac`,
+    `fi`,
+  ].join('\n')
+  const script = join(w.repo.path, '..', `reply-${process.pid}.sh`)
+  const { writeFileSync } = await import('node:fs')
+  writeFileSync(script, reply)
+  await using up = startUp([], { cwd: w.repo.path, env: { ...w.env, FAKE_VENDOR_REPLY: `sh ${script}` } })
+  await up.waitFor('ready')
+  assert.equal((await w.cli(['post', '--to', `@${claude}`, 'start the ping-pong'])).code, 0)
+  const refusedForLoop = async (): Promise<boolean> => {
+    for (
+      const deadline = Date.now() + 60_000;
+      Date.now() < deadline;
+      await new Promise((done) => setTimeout(done, 500))
+    )
+      if ((await w.ledger()).deliveries.some((row) => row.reason === 'loop-budget')) return true
+    return false
+  }
+  assert.ok(await refusedForLoop(), 'a tag refused by the loop budget')
+  // Let it settle: nothing more starts.
+  await new Promise((done) => setTimeout(done, 4000))
+  const ledger = await w.ledger()
+  assert.ok(ledger.turns.length <= 2 * 2 + 1, `${ledger.turns.length} turns, at most 5`)
+  const count = fakeTurns(w.log).length
+  await new Promise((done) => setTimeout(done, 3000))
+  assert.equal(fakeTurns(w.log).length, count, 'the loop stopped')
+})

@@ -1,0 +1,59 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+/**
+ * A real executable standing in for `claude` or `codex` on PATH (the real CLIs are driven by
+ * test/agents/): `--help` prints `$FAKE_<VENDOR>_HELP` (so a test chooses what the installed
+ * version offers), `agents --json` prints `$FAKE_CLAUDE_AGENTS`, and anything else is a turn: it
+ * appends {argv, stdin, cwd, pid, turn} as one JSON line to `$FAKE_VENDOR_LOG`, runs
+ * `$FAKE_VENDOR_REPLY` (a shell command: an agent posting back; `$FAKE_SELF` names the vendor) if set, sleeps
+ * `$FAKE_VENDOR_SLEEP_MS` and exits `$FAKE_VENDOR_EXIT`.
+ */
+export function writeFakeVendor(binDir: string, vendor: 'claude' | 'codex'): string {
+  mkdirSync(binDir, { recursive: true })
+  const path = join(binDir, vendor)
+  const upper = vendor.toUpperCase()
+  writeFileSync(
+    path,
+    `#!${process.execPath}
+const fs = require('node:fs')
+const { execSync } = require('node:child_process')
+const args = process.argv.slice(2)
+if (args[0] === '--help') {
+  process.stdout.write(process.env.FAKE_${upper}_HELP ?? 'Usage: ${vendor} [options]\\n')
+  process.exit(0)
+}
+if (args[0] === 'agents' && args[1] === '--json') {
+  process.stdout.write(process.env.FAKE_CLAUDE_AGENTS ?? '[]')
+  process.exit(0)
+}
+let stdin = ''
+try { if (!args.includes('--bg') && args[0] !== 'queue') stdin = fs.readFileSync(0, 'utf8') } catch {}
+fs.appendFileSync(process.env.FAKE_VENDOR_LOG, JSON.stringify({ vendor: '${vendor}', argv: args, stdin, cwd: process.cwd(), pid: process.pid, turn: process.env.SANGAM_DELIVERY_TURN ?? null }) + '\\n')
+if (process.env.FAKE_VENDOR_REPLY) {
+  try { execSync(process.env.FAKE_VENDOR_REPLY, { stdio: 'ignore', env: { ...process.env, FAKE_SELF: '${vendor}' } }) } catch {}
+}
+setTimeout(() => process.exit(Number(process.env.FAKE_VENDOR_EXIT ?? 0)), Number(process.env.FAKE_VENDOR_SLEEP_MS ?? 0))
+`,
+  )
+  chmodSync(path, 0o755)
+  return path
+}
+
+export interface FakeTurn {
+  readonly vendor: string
+  readonly argv: readonly string[]
+  readonly stdin: string
+  readonly cwd: string
+  readonly pid: number
+  readonly turn: string | null
+}
+
+/** The turns the fake vendors were asked for, in order. */
+export function fakeTurns(log: string): FakeTurn[] {
+  if (!existsSync(log)) return []
+  return readFileSync(log, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as FakeTurn)
+}
