@@ -11,6 +11,7 @@ import type { Clock } from '../shared/clock.ts'
 import type { Logger } from '../shared/logger.ts'
 import { systemRandom } from '../shared/random.ts'
 import { openProjectDatabase } from '../store/database.ts'
+import { codexWake } from '../services/delivery/codex-wake.ts'
 import type { WakeInPlace } from '../services/delivery/wake-in-place.ts'
 import { transcriptRoots } from '../transcripts/transcript-locations.ts'
 import { CaptureTailer, type TailerStatus } from './capture-tailer.ts'
@@ -85,7 +86,8 @@ export async function runUp(options: UpOptions): Promise<void> {
       openDb: () => openProjectDatabase(sangamHome, projectId),
       log,
       pid: options.pid,
-      wake: options.wake,
+      // Sessions started under `sangam codex` are woken in place over their app-server socket.
+      wake: options.wake ?? codexWake({ db: project.db, clientVersion: options.version }),
       onStatus: options.onStatus,
     })
     const sync = new SyncService({

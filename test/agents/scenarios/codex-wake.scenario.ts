@@ -6,7 +6,7 @@ import { version } from '../../../src/config/version.ts'
 import { codexWake, socketPathOf } from '../../../src/services/delivery/codex-wake.ts'
 import { isSangamError } from '../../../src/shared/sangam-error.ts'
 import { openDatabaseFile } from '../../../src/store/database.ts'
-import { cliEntry } from '../../helpers/run-cli.ts'
+import { cliEntry, spawnCli } from '../../helpers/run-cli.ts'
 import { openAgentLab, transcriptLines } from '../agent-lab.ts'
 import { openTmuxPane } from '../tmux-pane.ts'
 
@@ -70,5 +70,65 @@ test('a real Codex TUI under sangam codex takes a turn woken in place over its s
     })
   } finally {
     db.close()
+  }
+})
+
+interface Targets {
+  agents: { handle: string; vendor: string; sessionId: string }[]
+}
+
+/** Issue 10, scenario 2: a tag posted in the room reaches a live Codex session through the daemon. */
+// Known failure at the time of writing: the daemon's first delivery look fails with "database is
+// locked" while capture catches up, and no later look weighs the tag (ledger empty). Marked todo so
+// the suite reports it without failing; drop the option once the DeliveryService retries.
+test('a tag to a real Codex session open under sangam codex is delivered by the daemon as a turn in place, once', {
+  todo: 'the daemon’s delivery look fails on "database is locked" during catch-up and never looks again',
+}, async () => {
+  await using lab = await openAgentLab()
+  const tuiEnv = lab.codexTui()
+  await lab.sangamJson(['install-hooks'])
+  lab.openai.scriptTurns([[{ text: 'READY-first-turn.' }], [{ text: 'DAEMON-WOKEN on it.' }]])
+  await using pane = openTmuxPane(
+    lab.home,
+    lab.repo.path,
+    `${process.execPath} ${cliEntry} codex "Start here."`,
+    tuiEnv,
+  )
+  await pane.waitFor(/READY-first-turn/, 'the first reply')
+  const sessionId = lab.openai.turns()[0]?.sessionId ?? null
+  assert.ok(sessionId)
+  const targets = await lab.sangamJson<Targets>(['targets'])
+  const handle = targets.agents.find((agent) => agent.sessionId === sessionId)?.handle
+  assert.ok(handle, `${JSON.stringify(targets)}\n${lab.heartbeats()}`)
+
+  const daemon = spawnCli(['up'], { cwd: lab.repo.path, env: lab.env })
+  let daemonOut = ''
+  daemon.stdout?.on('data', (chunk: Buffer) => {
+    daemonOut += chunk.toString('utf8')
+  })
+  daemon.stderr?.on('data', (chunk: Buffer) => {
+    daemonOut += chunk.toString('utf8')
+  })
+  try {
+    const note = 'DAEMON-NOTE-77a bob: please look at the red API tests'
+    await lab.sangamJson(['post', '--to', `@${handle}`, note], { SANGAM_USER: 'bob@example.com' })
+    await pane.waitFor(/DAEMON-WOKEN on it\./, 'the turn the tag started').catch(async (error: Error) => {
+      const ledger = await lab.sangam(['deliveries', '--json'])
+      throw new Error(`${error.message}\ndaemon:\n${daemonOut}\nledger:\n${ledger.stdout}${ledger.stderr}`)
+    })
+    assert.deepEqual(
+      lab.openai.promptsWith('DAEMON-NOTE-77a').map((turn) => [turn.sessionId, turn.index]),
+      [[sessionId, 1]],
+      'the model received the tag once, as the thread’s second user turn',
+    )
+    const ledger = await lab.sangamJson<{ turns: { sessionId: string; channel: string }[] }>(['deliveries'])
+    assert.deepEqual(
+      ledger.turns.filter((turn) => turn.sessionId === sessionId).map((turn) => turn.channel),
+      ['wake'],
+      'one turn, carried by wake in place',
+    )
+  } finally {
+    daemon.kill('SIGTERM')
+    await new Promise((resolve) => daemon.once('close', resolve))
   }
 })
