@@ -1,0 +1,223 @@
+/**
+ * `sangam sync` beside the cocodex peer on the same fixtures, in the same run: a clean lane
+ * catching up, a direct publish, a git-merge publish and the start of a semantic task (the lane's
+ * change conflicts with main). Each figure is the wall time of one `sync` process, median of
+ * ROUNDS fresh fixtures. cocodex runs as its release harness runs it (`python3 -m cocodex`, its
+ * daemon up, two joined sessions with `sleep 600` as the agent, no tmux, headless prompts) from
+ * SANGAM_BENCH_COCODEX (default /work/peer/cocodex); without it only sangam's figures print.
+ *
+ *   npm run build && node --import tsx bench/lanes.ts
+ */
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+const rounds = Number(process.env.ROUNDS ?? 5)
+const cli = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js')
+const cocodexDir = process.env.SANGAM_BENCH_COCODEX ?? '/work/peer/cocodex'
+const hasCocodex = existsSync(join(cocodexDir, 'src', 'cocodex', '__main__.py'))
+const operations = ['catch-up', 'direct publish', 'merge publish', 'semantic task start'] as const
+type Operation = (typeof operations)[number]
+const targets: Record<Operation, number | null> = {
+  'catch-up': 200,
+  'direct publish': 300,
+  'merge publish': 400,
+  'semantic task start': null,
+}
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8' }).trim()
+}
+
+function write(dir: string, path: string, text: string): void {
+  mkdirSync(join(dir, path, '..'), { recursive: true })
+  writeFileSync(join(dir, path), text)
+}
+
+function freshRepo(root: string): string {
+  const repo = join(root, 'repo')
+  mkdirSync(repo)
+  git(repo, 'init', '-q', '-b', 'main')
+  git(repo, 'config', 'user.name', 'Main User')
+  git(repo, 'config', 'user.email', 'main@example.test')
+  git(repo, 'config', 'commit.gpgsign', 'false')
+  for (let i = 0; i < 200; i++) write(repo, `src/m${i}.js`, `export const v${i} = ${i}\n`)
+  write(repo, 'app.txt', 'base\n')
+  git(repo, 'add', '-A')
+  git(repo, 'commit', '-q', '-m', 'initial')
+  return repo
+}
+
+function timed(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): number {
+  const start = performance.now()
+  const result = spawnSync(command, args, { cwd, env, encoding: 'utf8' })
+  const ms = performance.now() - start
+  if (result.status !== 0)
+    throw new Error(
+      `${command} ${args.join(' ')} in ${cwd}: exit ${result.status}\n${result.stdout}${result.stderr}`,
+    )
+  return ms
+}
+
+/** One system's fixture: two lanes on a fresh repo, and how to sync one. */
+interface System {
+  readonly lanes: { readonly alice: string; readonly bob: string }
+  sync(lane: string): number
+  close(): void
+}
+
+function sangam(root: string): System {
+  const repo = freshRepo(root)
+  const env = {
+    ...process.env,
+    HOME: root,
+    SANGAM_HOME: join(root, '.sangam'),
+    SANGAM_USER: 'dev@example.test',
+    SANGAM_LOG: 'warn',
+  }
+  const lane = (name: string) =>
+    JSON.parse(
+      execFileSync(process.execPath, [cli, 'lane', name, '--no-agent', '--json'], {
+        cwd: repo,
+        env,
+        encoding: 'utf8',
+      }),
+    ).lane.worktree as string
+  return {
+    lanes: { alice: lane('alice'), bob: lane('bob') },
+    sync: (worktree) => timed(process.execPath, [cli, 'sync', '--json'], worktree, env),
+    close: () => undefined,
+  }
+}
+
+function cocodex(root: string): System {
+  const repo = freshRepo(root)
+  const env = {
+    ...process.env,
+    PYTHONPATH: join(cocodexDir, 'src'),
+    PYTHONUNBUFFERED: '1',
+    COCODEX_NO_TMUX: '1',
+    COCODEX_HEADLESS_PROMPT_OK: '1',
+  }
+  const py = (args: string[], cwd = repo) =>
+    execFileSync('python3', ['-m', 'cocodex', ...args], { cwd, env, encoding: 'utf8' })
+  py(['init', '--main', 'main'])
+  const configFile = join(repo, '.cocodex', 'config.json')
+  const config = JSON.parse(readFileSync(configFile, 'utf8'))
+  config.dirty_interval_s = 0.5
+  config.developers = Object.fromEntries(
+    ['alice', 'bob'].map((name) => [
+      name,
+      { git_user_name: name, git_user_email: `${name}@example.test`, command: ['sleep', '600'] },
+    ]),
+  )
+  writeFileSync(configFile, `${JSON.stringify(config, null, 2)}\n`)
+  const children: ChildProcess[] = []
+  const start = (args: string[]) => {
+    const child = spawn('python3', ['-m', 'cocodex', ...args], { cwd: repo, env, stdio: 'ignore' })
+    children.push(child)
+  }
+  start(['daemon'])
+  waitFor(() => existsSync(join(repo, '.cocodex', 'cocodex.sock')))
+  for (const name of ['alice', 'bob']) {
+    start(['join', name])
+    waitFor(() => connected(repo, name))
+  }
+  return {
+    lanes: {
+      alice: join(repo, '.cocodex', 'worktrees', 'alice'),
+      bob: join(repo, '.cocodex', 'worktrees', 'bob'),
+    },
+    sync: (worktree) => timed('python3', ['-m', 'cocodex', 'sync'], worktree, env),
+    close: () => {
+      for (const child of children) child.kill('SIGTERM')
+    },
+  }
+}
+
+function connected(repo: string, name: string): boolean {
+  const out = spawnSync(
+    'python3',
+    [
+      '-c',
+      'import sqlite3,sys;r=sqlite3.connect(sys.argv[1]).execute("select connected from sessions where name=?",(sys.argv[2],)).fetchone();print(r[0] if r else 0)',
+      join(repo, '.cocodex', 'state.sqlite'),
+      name,
+    ],
+    { encoding: 'utf8' },
+  )
+  return out.stdout.trim() === '1'
+}
+
+function waitFor(ok: () => boolean): void {
+  const until = Date.now() + 20_000
+  while (!ok()) {
+    if (Date.now() > until) throw new Error('timed out waiting for cocodex')
+    spawnSync('sleep', ['0.1'])
+  }
+}
+
+/** The four operations on one fresh fixture of `make`. */
+function measure(make: (root: string) => System): Record<Operation, number> {
+  const root = mkdtempSync(join(tmpdir(), 'sangam-bench-lanes-'))
+  const system = make(root)
+  try {
+    const { alice, bob } = system.lanes
+    system.sync(alice) // warm: both systems' first sync of a lane opens their state
+    write(alice, 'a1.txt', 'alice\n')
+    const direct = system.sync(alice)
+    const catchUp = system.sync(bob)
+    write(alice, 'a2.txt', 'alice again\n')
+    system.sync(alice)
+    write(bob, 'b1.txt', 'bob\n')
+    const merge = system.sync(bob)
+    system.sync(alice)
+    write(alice, 'app.txt', 'alice edit\n')
+    system.sync(alice)
+    write(bob, 'app.txt', 'bob edit\n')
+    const task = system.sync(bob)
+    return {
+      'catch-up': catchUp,
+      'direct publish': direct,
+      'merge publish': merge,
+      'semantic task start': task,
+    }
+  } finally {
+    system.close()
+    rmSync(root, { recursive: true, force: true })
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)] ?? 0
+}
+
+const figures: Record<string, Record<Operation, number[]>> = {}
+for (let round = 0; round < rounds; round++) {
+  for (const [name, make] of [
+    ['sangam', sangam],
+    ...(hasCocodex ? [['cocodex', cocodex] as const] : []),
+  ] as const) {
+    const run = measure(make)
+    figures[name] ??= { 'catch-up': [], 'direct publish': [], 'merge publish': [], 'semantic task start': [] }
+    for (const op of operations) figures[name][op].push(run[op])
+  }
+}
+process.stdout.write(`lanes: median of ${rounds} fresh fixtures (200 files), wall ms of one sync process\n`)
+process.stdout.write(
+  `${'operation'.padEnd(22)}${'sangam'.padStart(9)}${hasCocodex ? `${'cocodex'.padStart(9)}${'ratio'.padStart(8)}` : ''}  target\n`,
+)
+for (const op of operations) {
+  const ours = median(figures.sangam?.[op] ?? [])
+  const theirs = hasCocodex ? median(figures.cocodex?.[op] ?? []) : null
+  const target = targets[op]
+  const line = [
+    op.padEnd(22),
+    ours.toFixed(0).padStart(9),
+    theirs === null ? '' : `${theirs.toFixed(0).padStart(9)}${(ours / theirs).toFixed(2).padStart(7)}x`,
+    target === null ? '  -' : `  < ${target} ms ${ours < target ? 'met' : 'MISSED'}`,
+  ]
+  process.stdout.write(`${line.join('')}\n`)
+}
