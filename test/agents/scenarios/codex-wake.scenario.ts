@@ -78,12 +78,7 @@ interface Targets {
 }
 
 /** Issue 10, scenario 2: a tag posted in the room reaches a live Codex session through the daemon. */
-// Known failure at the time of writing: the daemon's first delivery look fails with "database is
-// locked" while capture catches up, and no later look weighs the tag (ledger empty). Marked todo so
-// the suite reports it without failing; drop the option once the DeliveryService retries.
-test('a tag to a real Codex session open under sangam codex is delivered by the daemon as a turn in place, once', {
-  todo: 'the daemon’s delivery look fails on "database is locked" during catch-up and never looks again',
-}, async () => {
+test('a tag to a real Codex session open under sangam codex is delivered by the daemon as a turn in place, once', async () => {
   await using lab = await openAgentLab()
   const tuiEnv = lab.codexTui()
   await lab.sangamJson(['install-hooks'])
