@@ -114,8 +114,16 @@ export class DeliveryRouter {
   /** Children this process started, so it records their exit (the sweep covers the others). */
   readonly #children = new Set<Promise<void>>()
 
+  /**
+   * The newest message when this router opened: where the first look ever starts. Read here (a
+   * read never waits on the WAL), not at that look, so a first look that fails on a busy store and
+   * runs again later still takes the tags posted in between.
+   */
+  readonly #openedAtSeq: number
+
   constructor(options: DeliveryRouterOptions) {
     this.#options = options
+    this.#openedAtSeq = lastMessageSeq(options.db)
   }
 
   /** One look: sweep ended turns, take new messages into the ledger, weigh every pending session. */
@@ -179,16 +187,13 @@ export class DeliveryRouter {
   /**
    * Takes the messages that reached the replica since the last look into the ledger: one pending
    * row per session of this machine each one tags. The first look ever starts at the newest
-   * message (the room's history is not delivered).
+   * message when the router opened (the room's history is not delivered).
    */
   scan(): void {
     const { db, clock } = this.#options
     const cursor = readScanCursor(db)
-    if (cursor === null) {
-      writeScanCursor(db, lastMessageSeq(db))
-      return
-    }
-    let after = cursor
+    if (cursor === null) writeScanCursor(db, this.#openedAtSeq)
+    let after = cursor ?? this.#openedAtSeq
     for (;;) {
       const messages = messagesArrivedAfter(db, after, 500)
       if (messages.length === 0) return
