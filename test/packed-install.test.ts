@@ -129,6 +129,9 @@ function npm(args: readonly string[], cwd: string, timeoutMs = installAttemptMs)
       npm_config_userconfig: npmUser.userconfig,
       npm_config_cache: npmUser.cache,
       npm_config_update_notifier: 'false',
+      // The machine's trust store, not the caller's: behind a TLS-inspecting proxy the registry
+      // is reached only with it (its absence was a SELF_SIGNED_CERT_IN_CHAIN per packument).
+      ...(process.env.NODE_EXTRA_CA_CERTS ? { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS } : {}),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

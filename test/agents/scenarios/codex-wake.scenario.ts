@@ -105,6 +105,12 @@ test('a tag to a real Codex session open under sangam codex is delivered by the 
     daemonOut += chunk.toString('utf8')
   })
   try {
+    // The daemon delivers what is posted once it runs (D173): wait until it has caught up.
+    const deadline = Date.now() + 60_000
+    while (!/tailing/.test(daemonOut)) {
+      assert.ok(Date.now() < deadline, `the daemon never caught up:\n${daemonOut}`)
+      await new Promise((done) => setTimeout(done, 100))
+    }
     const note = 'DAEMON-NOTE-77a bob: please look at the red API tests'
     await lab.sangamJson(['post', '--to', `@${handle}`, note], { SANGAM_USER: 'bob@example.com' })
     await pane.waitFor(/DAEMON-WOKEN on it\./, 'the turn the tag started').catch(async (error: Error) => {
