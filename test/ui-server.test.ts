@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { test } from 'node:test'
 import { isolatedEnv, runCli, runCliJson } from './helpers/run-cli.ts'
 import { samples } from './helpers/secret-samples.ts'
@@ -394,4 +397,25 @@ test('sangam up --ui serves the dashboard beside the daemon; a taken port is a u
     new RegExp(`port ${up.port} on 127\\.0\\.0\\.1 is in use`),
   )
   assert.equal(await up.stop(), 0)
+})
+
+test('without --no-open the URL goes to xdg-open; with no opener at all the dashboard still serves', async () => {
+  const repo = tmpGitRepo({ commit: true })
+  await using _ = repo
+  const home = repo.path.replace(/\/repo$/, '')
+  const bin = join(home, 'bin')
+  mkdirSync(bin)
+  symlinkSync(execFileSync('which', ['git'], { encoding: 'utf8' }).trim(), join(bin, 'git'))
+  const env = isolatedEnv(home, { SANGAM_USER: 'asha@example.com', PATH: bin })
+  await runCliJson(['init', '--no-mcp'], { cwd: repo.path, env })
+  {
+    // No xdg-open on this PATH: nothing to open with, nothing fails.
+    await using ui = await startUi(['ui', '--json'], { cwd: repo.path, env })
+    assert.equal((await ui.request('/api/now')).status, 200)
+  }
+  const opened = join(home, 'opened.txt')
+  writeFileSync(join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`, { mode: 0o755 })
+  await using ui = await startUi(['ui', '--json'], { cwd: repo.path, env })
+  for (let i = 0; i < 100 && !existsSync(opened); i++) await new Promise((resolve) => setTimeout(resolve, 50))
+  assert.equal(readFileSync(opened, 'utf8'), ui.url)
 })
