@@ -16,7 +16,9 @@ export const run: CommandRun<typeof upInput> = async (ctx, _args, options) => {
     // One that cannot start (its port taken) says why and leaves the daemon running.
     if (status.type === 'started' && options.ui)
       ui = startUiSession(ctx, { port: options.uiPort, open: options.open, json }).catch((error: unknown) => {
-        ctx.log.error(`the dashboard did not start: ${error instanceof Error ? error.message : String(error)}`)
+        ctx.log.error(
+          `the dashboard did not start: ${error instanceof Error ? error.message : String(error)}`,
+        )
         return null
       })
   }
