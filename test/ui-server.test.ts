@@ -198,14 +198,25 @@ test('the reads answer with the CLI’s --json shapes, from state made by CLI pr
   const charts = (await get('/api/charts')) as { eventsPerHour: { count: number }[] }
   assert.equal(charts.eventsPerHour.length, 24)
   assert.equal(charts.eventsPerHour.at(-1)?.count, 1, 'the note, this hour')
-  const lanes = (await get('/api/lanes')) as {
-    ready: unknown
-    lanes: unknown[]
-    lock: unknown
-    publishes: unknown[]
-  }
+  const lanes = (await get('/api/lanes')) as Record<string, unknown>
   const ready = await w.json<Record<string, unknown>>(['ready'])
-  assert.deepEqual(lanes, { ready, readyError: null, lanes: [], lock: null, publishes: [] })
+  const status = await w.json<{
+    main: string | null
+    mainBranch: string
+    lock: unknown
+    guard: unknown
+    lanes: unknown[]
+  }>(['status'])
+  assert.deepEqual(lanes, {
+    ready,
+    readyError: null,
+    lanes: status.lanes,
+    lock: status.lock,
+    main: { branch: status.mainBranch, commit: status.main },
+    guard: status.guard,
+    publishes: [],
+    lanesError: null,
+  })
 })
 
 test('writes from the page go through the use cases: threads opened and closed, leases claimed, refused and released', async () => {
