@@ -1,0 +1,156 @@
+import assert from 'node:assert/strict'
+import { type ChildProcess, spawnSync } from 'node:child_process'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { test } from 'node:test'
+import { spawnCli } from '../../helpers/run-cli.ts'
+import { type AgentLab, openAgentLab, transcriptLines } from '../agent-lab.ts'
+import { agentClisDir, agentClisIn } from '../agent-clis.ts'
+
+/**
+ * Issue 10 with the real Claude Code 2.1.332: a tag to an idle session resumes it once (through
+ * `claude --bg --resume`, its own background sessions, when the workspace is trusted; through
+ * `claude --print --resume` when `--bg` refuses), and a tag that arrives during a turn is handed
+ * over at that turn's Stop, once. The daemon (`sangam up`) delivers; the fake Anthropic server
+ * tells each user turn of a conversation apart, so "once, as the second user turn" is an exact
+ * assertion on what the model was asked.
+ */
+
+interface Targets {
+  agents: { handle: string; vendor: string; sessionId: string }[]
+}
+
+interface Ledger {
+  deliveries: { messageId: string; sessionId: string; state: string; channel: string | null; reason: string | null }[]
+  turns: { sessionId: string; channel: string; state: string; detail: string | null; messages: string[] }[]
+}
+
+const claudeBin = agentClisIn(agentClisDir(process.env)).claude
+
+function definedEnv(env: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  )
+}
+
+/** The real `claude` with the lab's environment (its config dir, the fake server). */
+function claudeCli(lab: AgentLab, args: readonly string[]): { status: number | null; stdout: string; stderr: string } {
+  const run = spawnSync(claudeBin, [...args], {
+    cwd: lab.repo.path,
+    env: definedEnv(lab.env),
+    encoding: 'utf8',
+    timeout: 30_000,
+  })
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr }
+}
+
+/**
+ * What a user who has opened Claude Code in this repository once has in its config: the
+ * workspace trusted and the API key approved. Without trust `claude --bg` exits 1 ("Workspace not
+ * trusted"); without the key approved a background session sits at that question (`claude agents`
+ * says `blocked`) and never calls the model.
+ */
+function trustWorkspace(lab: AgentLab): void {
+  const file = join(lab.env.CLAUDE_CONFIG_DIR ?? '', '.claude.json')
+  const config = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {}
+  const projects = (config.projects ?? {}) as Record<string, Record<string, unknown>>
+  projects[lab.repo.path] = { ...(projects[lab.repo.path] ?? {}), hasTrustDialogAccepted: true }
+  config.projects = projects
+  config.customApiKeyResponses = { approved: [(lab.env.ANTHROPIC_API_KEY ?? '').slice(-20)], rejected: [] }
+  writeFileSync(file, JSON.stringify(config))
+}
+
+async function handleOf(lab: AgentLab, sessionId: string): Promise<string> {
+  const targets = await lab.sangamJson<Targets>(['targets'])
+  const handle = targets.agents.find((agent) => agent.sessionId === sessionId)?.handle
+  assert.ok(handle, `no handle for ${sessionId}: ${JSON.stringify(targets)}\n${lab.heartbeats()}`)
+  return handle
+}
+
+/** `sangam up`, once it has caught up with the room (it delivers what is posted after, D173). */
+async function startDaemon(lab: AgentLab): Promise<{ child: ChildProcess; output: () => string }> {
+  const child = spawnCli(['up'], { cwd: lab.repo.path, env: lab.env })
+  let output = ''
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString('utf8')
+  })
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString('utf8')
+  })
+  await until(() => /tailing/.test(output), () => `the daemon never caught up:\n${output}`)
+  return { child, output: () => output }
+}
+
+async function stopDaemon(daemon: { child: ChildProcess }): Promise<void> {
+  if (daemon.child.exitCode !== null) return
+  daemon.child.kill('SIGTERM')
+  await new Promise((resolve) => daemon.child.once('close', resolve))
+}
+
+/** Polls `ready` every 100 ms, 60 s at most (a hang, not a timing claim). */
+async function until(ready: () => boolean, explain: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000
+  while (!ready()) {
+    if (Date.now() > deadline) assert.fail(explain())
+    await new Promise((done) => setTimeout(done, 100))
+  }
+}
+
+function transcriptHas(file: string | null, needle: string): boolean {
+  return file !== null && existsSync(file) && readFileSync(file, 'utf8').includes(needle)
+}
+
+test('a tag to an idle real Claude Code session is resumed once, in the background under its own id', async () => {
+  await using lab = await openAgentLab()
+  await lab.sangamJson(['install-hooks'])
+  lab.anthropic.scriptTurns([[{ text: 'READY-first-turn.' }], [{ text: 'BG-REPLY on the red tests.' }]])
+  const first = await lab.claude('Start here.', undefined)
+  assert.equal(first.code, 0, first.stderr)
+  assert.ok(first.sessionId, first.stdout)
+  const sessionId = first.sessionId
+  trustWorkspace(lab)
+
+  // The ended print session is not one Claude Code lists as open: delivery may continue it.
+  const listed = claudeCli(lab, ['agents', '--json'])
+  assert.equal(listed.status, 0, listed.stderr)
+  assert.deepEqual(JSON.parse(listed.stdout), [], 'no open session after claude --print ended')
+
+  const handle = await handleOf(lab, sessionId)
+  const daemon = await startDaemon(lab)
+  try {
+    const note = 'BGNOTE-3c1 bob: the API tests are red'
+    await lab.sangamJson(['post', '--to', `@${handle}`, note], { SANGAM_USER: 'bob@example.com' })
+    await until(
+      () => transcriptHas(first.transcript, 'BG-REPLY on the red tests.'),
+      () =>
+        `the background turn never answered\ndaemon:\n${daemon.output()}\n${claudeCli(lab, ['agents', '--json', '--all']).stdout}`,
+    )
+    assert.deepEqual(
+      lab.anthropic.promptsWith('BGNOTE-3c1').map((turn) => [turn.sessionId, turn.index]),
+      [[sessionId, 1]],
+      'the model received the tag once, as the session’s second user turn',
+    )
+    assert.match(transcriptLines(first.transcript, 'BGNOTE-3c1'), /"type":"user"/, 'the transcript shows the turn')
+
+    const agents = JSON.parse(claudeCli(lab, ['agents', '--json']).stdout) as { sessionId: string; kind: string }[]
+    assert.deepEqual(
+      agents.map((agent) => [agent.sessionId, agent.kind]),
+      [[sessionId, 'background']],
+      'Claude Code runs it as a background session under the same id',
+    )
+    const ledger = await lab.sangamJson<Ledger>(['deliveries'])
+    assert.deepEqual(
+      ledger.turns.filter((turn) => turn.sessionId === sessionId).map((turn) => turn.channel),
+      ['background'],
+      `one turn, carried by claude --bg\n${JSON.stringify(ledger, null, 2)}`,
+    )
+    assert.deepEqual(
+      ledger.deliveries.map((row) => [row.sessionId, row.state, row.channel]),
+      [[sessionId, 'delivered', 'background']],
+    )
+  } finally {
+    await stopDaemon(daemon)
+    // The background session and Claude Code's transient daemon are this test's: end them.
+    claudeCli(lab, ['daemon', 'stop', '--any'])
+  }
+})
