@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { deliveryLogFile } from '../../config/data-paths.ts'
 import {
   type DeliveryDecision,
@@ -437,7 +438,63 @@ export class DeliveryRouter {
     const turn = claimed.turn
     if (channel === 'wake') return outcome(...(await this.#wake(turn, prompt)))
     const cwd = this.#cwdFor(worktree)
-    return outcome(...(await this.#spawn(turn, cli, channel, prompt, cwd)))
+    const [after, problem] = await this.#spawn(turn, cli, channel, prompt, cwd)
+    if (channel === 'background' && after !== null && after.state === 'failed' && after.pid !== null) {
+      // `claude --bg` refused at once (2.1.332 says "Workspace not trusted" for a repository never
+      // opened in its TUI, D176): the same tags, in the same look, through `--print --resume`.
+      const retry = this.#resumeInstead(after)
+      if (retry !== null) return outcome(...(await this.#spawn(retry, cli, 'resume', prompt, cwd)))
+    }
+    return outcome(after, problem)
+  }
+
+  /**
+   * A new `resume` turn for the tags a refused background turn failed with, in one IMMEDIATE
+   * transaction (another process may have taken them meanwhile: then null). Not a second claim:
+   * the cooldown is the refused turn's, which never ran.
+   */
+  #resumeInstead(refused: TurnRow): TurnRow | null {
+    const { db, clock } = this.#options
+    return db
+      .transaction(() => {
+        const still = refused.messages.filter((messageId) => {
+          const row = deliveryOf(db, messageId, refused.vendor, refused.sessionId)
+          return row?.state === 'failed' && row.turnId === refused.id
+        })
+        if (still.length === 0) return null
+        const now = clock.now()
+        const id = insertTurn(
+          db,
+          {
+            vendor: refused.vendor,
+            sessionId: refused.sessionId,
+            channel: 'resume',
+            cause: refused.cause,
+            why: refused.why,
+            messages: still,
+            state: 'starting',
+            ownerPid: this.#options.pid,
+            ownerStart: processStart(this.#options.pid),
+            worktree: refused.worktree,
+          },
+          now,
+        )
+        if (id === null) return null
+        updateTurn(db, id, ['starting'], {
+          state: 'starting',
+          detail: `instead of turn ${refused.id}: ${refused.detail ?? 'claude --bg failed'}`,
+        })
+        for (const messageId of still)
+          moveDelivery(
+            db,
+            { messageId, vendor: refused.vendor, sessionId: refused.sessionId },
+            ['failed'],
+            { state: 'starting', channel: 'resume', reason: null, turnId: id },
+            now,
+          )
+        return turnById(db, id)
+      })
+      .immediate()
   }
 
   async #wake(turn: TurnRow, prompt: string): Promise<[TurnRow | null, string | null]> {
@@ -509,14 +566,14 @@ export class DeliveryRouter {
             state: 'ended',
             exitCode: code,
             endedAt: ended,
-            detail: handsOff ? `handed to the ${turn.vendor} CLI's own ${channel}` : null,
+            detail: handsOff ? `handed to the ${turn.vendor} CLI's own ${channel}` : current.detail,
           })
           return
         }
         const why =
           signal !== null
             ? `the ${turn.vendor} CLI was ended by ${signal}`
-            : `the ${turn.vendor} CLI exited with ${code}; see ${logFile}`
+            : `the ${turn.vendor} CLI exited with ${code}${saidIn(logFile)}; see ${logFile}`
         db.transaction(() => {
           updateTurn(db, turn.id, ['running'], {
             state: 'failed',
@@ -781,6 +838,22 @@ export function tagTargets(
     }
   }
   return [...found.values()]
+}
+
+/** `: <the log's last line>` (what the CLI said as it failed, at most 300 characters), or nothing. */
+function saidIn(logFile: string): string {
+  let text: string
+  try {
+    text = readFileSync(logFile, 'utf8')
+  } catch {
+    return ''
+  }
+  const last = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .at(-1)
+  return last === undefined ? '' : `: ${last.slice(0, 300)}`
 }
 
 function messageOf(error: unknown): string {

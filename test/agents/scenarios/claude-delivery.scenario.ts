@@ -96,6 +96,17 @@ async function until(ready: () => boolean, explain: () => string): Promise<void>
   }
 }
 
+/** The ledger once `ready` holds of it (polled, 60 s at most). */
+async function ledgerWhen(lab: AgentLab, ready: (ledger: Ledger) => boolean): Promise<Ledger> {
+  const deadline = Date.now() + 60_000
+  for (;;) {
+    const ledger = await lab.sangamJson<Ledger>(['deliveries'])
+    if (ready(ledger)) return ledger
+    if (Date.now() > deadline) assert.fail(JSON.stringify(ledger, null, 2))
+    await new Promise((done) => setTimeout(done, 200))
+  }
+}
+
 function transcriptHas(file: string | null, needle: string): boolean {
   return file !== null && existsSync(file) && readFileSync(file, 'utf8').includes(needle)
 }
@@ -152,5 +163,50 @@ test('a tag to an idle real Claude Code session is resumed once, in the backgrou
     await stopDaemon(daemon)
     // The background session and Claude Code's transient daemon are this test's: end them.
     claudeCli(lab, ['daemon', 'stop', '--any'])
+  }
+})
+
+test('where claude --bg refuses (a workspace never trusted), the tag resumes the session with claude --print instead, once', async () => {
+  await using lab = await openAgentLab()
+  await lab.sangamJson(['install-hooks'])
+  lab.anthropic.scriptTurns([[{ text: 'READY-first-turn.' }], [{ text: 'RESUMED-REPLY on the schema.' }]])
+  const first = await lab.claude('Start here.', undefined)
+  assert.equal(first.code, 0, first.stderr)
+  assert.ok(first.sessionId, first.stdout)
+  const sessionId = first.sessionId
+  const handle = await handleOf(lab, sessionId)
+  const daemon = await startDaemon(lab)
+  try {
+    const note = 'RESNOTE-8e2 bob: the schema moved'
+    await lab.sangamJson(['post', '--to', `@${handle}`, note], { SANGAM_USER: 'bob@example.com' })
+    await until(
+      () => transcriptHas(first.transcript, 'RESUMED-REPLY on the schema.'),
+      () => `the resumed turn never answered\ndaemon:\n${daemon.output()}`,
+    )
+    assert.deepEqual(
+      lab.anthropic.promptsWith('RESNOTE-8e2').map((turn) => [turn.sessionId, turn.index]),
+      [[sessionId, 1]],
+      'the model received the tag once, as the session’s second user turn',
+    )
+    assert.match(transcriptLines(first.transcript, 'RESNOTE-8e2'), /"type":"user"/)
+    // The headless turn's process is gone once its reply is in the transcript; its exit is recorded after.
+    const ledger = await ledgerWhen(lab, (now) => now.turns.some((turn) => turn.channel === 'resume' && turn.state === 'ended'))
+    const turns = ledger.turns.filter((turn) => turn.sessionId === sessionId).reverse()
+    assert.deepEqual(
+      turns.map((turn) => [turn.channel, turn.state]),
+      [
+        ['background', 'failed'],
+        ['resume', 'ended'],
+      ],
+      JSON.stringify(ledger, null, 2),
+    )
+    assert.match(turns[0]?.detail ?? '', /exited with 1: Workspace not trusted/, 'the refusal in the CLI’s words')
+    assert.match(turns[1]?.detail ?? '', /^instead of turn \d+: /)
+    assert.deepEqual(
+      ledger.deliveries.map((row) => [row.sessionId, row.state, row.channel]),
+      [[sessionId, 'delivered', 'resume']],
+    )
+  } finally {
+    await stopDaemon(daemon)
   }
 })
