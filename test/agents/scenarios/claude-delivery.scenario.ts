@@ -21,7 +21,13 @@ interface Targets {
 }
 
 interface Ledger {
-  deliveries: { messageId: string; sessionId: string; state: string; channel: string | null; reason: string | null }[]
+  deliveries: {
+    messageId: string
+    sessionId: string
+    state: string
+    channel: string | null
+    reason: string | null
+  }[]
   turns: { sessionId: string; channel: string; state: string; detail: string | null; messages: string[] }[]
 }
 
@@ -34,7 +40,10 @@ function definedEnv(env: Record<string, string | undefined>): Record<string, str
 }
 
 /** The real `claude` with the lab's environment (its config dir, the fake server). */
-function claudeCli(lab: AgentLab, args: readonly string[]): { status: number | null; stdout: string; stderr: string } {
+function claudeCli(
+  lab: AgentLab,
+  args: readonly string[],
+): { status: number | null; stdout: string; stderr: string } {
   const run = spawnSync(claudeBin, [...args], {
     cwd: lab.repo.path,
     env: definedEnv(lab.env),
@@ -77,7 +86,10 @@ async function startDaemon(lab: AgentLab): Promise<{ child: ChildProcess; output
   child.stderr?.on('data', (chunk: Buffer) => {
     output += chunk.toString('utf8')
   })
-  await until(() => /tailing/.test(output), () => `the daemon never caught up:\n${output}`)
+  await until(
+    () => /tailing/.test(output),
+    () => `the daemon never caught up:\n${output}`,
+  )
   return { child, output: () => output }
 }
 
@@ -141,9 +153,16 @@ test('a tag to an idle real Claude Code session is resumed once, in the backgrou
       [[sessionId, 1]],
       'the model received the tag once, as the session’s second user turn',
     )
-    assert.match(transcriptLines(first.transcript, 'BGNOTE-3c1'), /"type":"user"/, 'the transcript shows the turn')
+    assert.match(
+      transcriptLines(first.transcript, 'BGNOTE-3c1'),
+      /"type":"user"/,
+      'the transcript shows the turn',
+    )
 
-    const agents = JSON.parse(claudeCli(lab, ['agents', '--json']).stdout) as { sessionId: string; kind: string }[]
+    const agents = JSON.parse(claudeCli(lab, ['agents', '--json']).stdout) as {
+      sessionId: string
+      kind: string
+    }[]
     assert.deepEqual(
       agents.map((agent) => [agent.sessionId, agent.kind]),
       [[sessionId, 'background']],
@@ -190,7 +209,9 @@ test('where claude --bg refuses (a workspace never trusted), the tag resumes the
     )
     assert.match(transcriptLines(first.transcript, 'RESNOTE-8e2'), /"type":"user"/)
     // The headless turn's process is gone once its reply is in the transcript; its exit is recorded after.
-    const ledger = await ledgerWhen(lab, (now) => now.turns.some((turn) => turn.channel === 'resume' && turn.state === 'ended'))
+    const ledger = await ledgerWhen(lab, (now) =>
+      now.turns.some((turn) => turn.channel === 'resume' && turn.state === 'ended'),
+    )
     const turns = ledger.turns.filter((turn) => turn.sessionId === sessionId).reverse()
     assert.deepEqual(
       turns.map((turn) => [turn.channel, turn.state]),
@@ -200,11 +221,92 @@ test('where claude --bg refuses (a workspace never trusted), the tag resumes the
       ],
       JSON.stringify(ledger, null, 2),
     )
-    assert.match(turns[0]?.detail ?? '', /exited with 1: Workspace not trusted/, 'the refusal in the CLI’s words')
+    assert.match(
+      turns[0]?.detail ?? '',
+      /exited with 1: Workspace not trusted/,
+      'the refusal in the CLI’s words',
+    )
     assert.match(turns[1]?.detail ?? '', /^instead of turn \d+: /)
     assert.deepEqual(
       ledger.deliveries.map((row) => [row.sessionId, row.state, row.channel]),
       [[sessionId, 'delivered', 'resume']],
+    )
+  } finally {
+    await stopDaemon(daemon)
+  }
+})
+
+test('a tag arriving during a real Claude Code turn is handed over at its Stop, exactly once, and no turn starts beside it', async () => {
+  await using lab = await openAgentLab()
+  await lab.sangamJson(['install-hooks'])
+  const posted = join(lab.home, 'tag-posted')
+  // The first turn's tool call holds the turn open until the test has posted the tag.
+  lab.anthropic.scriptTurns([
+    [
+      {
+        tool: 'Bash',
+        input: {
+          command: `for i in $(seq 600); do [ -f '${posted}' ] && break; sleep 0.1; done; echo tag-seen`,
+          description: 'Wait for the tag',
+        },
+      },
+      { text: 'FIRST-TURN-DONE.' },
+    ],
+    [{ text: 'HANDOVER-REPLY rebasing now.' }],
+  ])
+  const daemon = await startDaemon(lab)
+  try {
+    const running = lab.claude('Start here.', undefined)
+    await until(
+      () => lab.anthropic.turns().length > 0,
+      () => 'the first turn never reached the model',
+    )
+    const sessionId = lab.anthropic.turns()[0]?.sessionId ?? null
+    assert.ok(sessionId)
+    const handle = await handleOf(lab, sessionId)
+    const note = 'HANDNOTE-5b7 bob: rebase onto main before you push'
+    const post = await lab.sangamJson<{ message: { id: string } }>(['post', '--to', `@${handle}`, note], {
+      SANGAM_USER: 'bob@example.com',
+    })
+    // The daemon has weighed it: the session is in a turn, so the tag waits for its Stop.
+    await ledgerWhen(lab, (ledger) =>
+      ledger.deliveries.some(
+        (row) => row.messageId === post.message.id && row.state === 'pending' && row.channel === 'hand-over',
+      ),
+    )
+    writeFileSync(posted, '')
+    const run = await running
+    assert.equal(run.code, 0, run.stderr)
+    assert.equal(run.sessionId, sessionId)
+
+    assert.deepEqual(
+      lab.anthropic.promptsWith('HANDNOTE-5b7').map((turn) => [turn.sessionId, turn.index]),
+      [[sessionId, 1]],
+      `the model received the tag once, as the continuation after the Stop\n${JSON.stringify(lab.anthropic.turns(), null, 2)}`,
+    )
+    // Claude Code sends the block's reason as the next user message, inside its own reminder.
+    assert.match(
+      lab.anthropic.turns()[1]?.prompt ?? '',
+      /Stop hook feedback:\nsangam: a message tagging you arrived during this turn\./,
+    )
+    const blocked = transcriptLines(run.transcript, 'stop_hook_summary')
+      .split('\n')
+      .filter((line) => line.includes('HANDNOTE-5b7'))
+    assert.equal(blocked.length, 1, `one Stop carried it\n${blocked.join('\n')}`)
+    assert.equal(lab.anthropic.turns().length, 2, 'the second Stop (stop_hook_active) is not blocked again')
+    assert.match(transcriptLines(run.transcript, 'HANDOVER-REPLY'), /HANDOVER-REPLY rebasing now\./)
+
+    // Whatever the daemon and a manual look do now, the tag has been carried.
+    await lab.sangamJson(['deliveries', '--deliver'])
+    const ledger = await lab.sangamJson<Ledger>(['deliveries'])
+    assert.deepEqual(
+      ledger.turns.filter((turn) => turn.sessionId === sessionId).map((turn) => turn.channel),
+      ['hand-over'],
+      `one hand-over, no resume beside it\n${JSON.stringify(ledger, null, 2)}\ndaemon:\n${daemon.output()}`,
+    )
+    assert.deepEqual(
+      ledger.deliveries.map((row) => [row.messageId, row.state, row.channel]),
+      [[post.message.id, 'delivered', 'hand-over']],
     )
   } finally {
     await stopDaemon(daemon)
