@@ -29,6 +29,7 @@ import {
   lastTurnAt,
   liveTurnOf,
   liveTurns,
+  recentTurns,
   type TurnRow,
   turnById,
   updateTurn,
@@ -50,6 +51,8 @@ import { launchTurn } from './turn-launcher.ts'
 import { findVendorCli, type VendorCli, type VendorCliPlaces } from './vendor-cli.ts'
 import { codexThreadIdIn, type SpawnChannel, vendorCommand } from './vendor-command.ts'
 import { codexDaemonListens } from './codex-daemon.ts'
+import { restingBackgroundId, stopClaudeBackground } from './claude-background.ts'
+import type { ClaudeAgent } from '../room/claude-live-sessions.ts'
 import type { WakeInPlace } from './wake-in-place.ts'
 
 /** A tag older than this when first weighed is not delivered as a turn (the machine was away). */
@@ -78,7 +81,7 @@ export interface DeliveryRouterOptions {
   /** The Codex wake-in-place channel; absent → never used (resume instead). */
   readonly wake?: WakeInPlace | undefined
   /** Claude Code's own list of its open sessions (`claude agents --json`), or null when it cannot say. */
-  readonly liveClaudeSessions?: (() => ReadonlySet<string> | null) | undefined
+  readonly claudeAgents?: (() => readonly ClaudeAgent[] | null) | undefined
   /** How long to wait for a just-started CLI to fail at once (a CLI process that exits right after). */
   readonly earlyExitMs?: number | undefined
 }
@@ -285,6 +288,10 @@ export class DeliveryRouter {
       mode,
     )
     const remote = presence !== null && presence.machine !== this.#options.machine
+    const resting =
+      presence?.state === 'idle' && session.vendor === 'claude' && !remote
+        ? this.#restingBackground(session.sessionId)
+        : null
     const fact: SessionFact = {
       vendor: session.vendor,
       sessionId: session.sessionId,
@@ -298,7 +305,7 @@ export class DeliveryRouter {
         this.#options.wake?.endpointOf(session.sessionId) != null,
       openElsewhere:
         presence?.state === 'idle' && session.vendor === 'claude'
-          ? this.#openInClaude(session.sessionId)
+          ? resting === null && this.#openInClaude(session.sessionId)
           : null,
       tmuxPane: paneOf(db, session.vendor, session.sessionId),
     }
@@ -401,6 +408,7 @@ export class DeliveryRouter {
           prompt,
           presence?.worktree ?? null,
           cli,
+          resting,
         )
     }
   }
@@ -414,6 +422,8 @@ export class DeliveryRouter {
     prompt: string,
     worktree: string | null,
     cli: VendorCli,
+    /** A resting background session to stop before the turn starts (`claude stop <id>`). */
+    stopFirst: string | null = null,
   ): Promise<SessionOutcome> {
     const { db, clock } = this.#options
     const outcome = (turn: TurnRow | null, problem: string | null): SessionOutcome => ({
@@ -438,6 +448,10 @@ export class DeliveryRouter {
     const turn = claimed.turn
     if (channel === 'wake') return outcome(...(await this.#wake(turn, prompt)))
     const cwd = this.#cwdFor(worktree)
+    if (stopFirst !== null && cli.path !== null) {
+      const stopped = stopClaudeBackground(cli.path, stopFirst, this.#options.vendorEnv, cwd)
+      if (stopped !== null) return outcome(this.#fail(turn, stopped), stopped)
+    }
     const [after, problem] = await this.#spawn(turn, cli, channel, prompt, cwd)
     if (channel === 'background' && after !== null && after.state === 'failed' && after.pid !== null) {
       // `claude --bg` refused at once (2.1.332 says "Workspace not trusted" for a repository never
@@ -726,8 +740,23 @@ export class DeliveryRouter {
   }
 
   #openInClaude(sessionId: string): boolean | null {
-    const live = this.#options.liveClaudeSessions?.() ?? null
-    return live === null ? null : live.has(sessionId)
+    const agents = this.#options.claudeAgents?.() ?? null
+    return agents === null ? null : agents.some((agent) => agent.sessionId === sessionId)
+  }
+
+  /**
+   * The short id of a background session sangam itself continued (its last turn went through
+   * `background`) that Claude Code lists at rest: nobody's terminal, so it is stopped and
+   * continued again rather than waited on (D177). Null otherwise.
+   */
+  #restingBackground(sessionId: string): string | null {
+    const { db } = this.#options
+    const shortId = restingBackgroundId(this.#options.claudeAgents?.() ?? null, sessionId)
+    if (shortId === null) return null
+    const last = recentTurns(db, { limit: 20, vendor: 'claude', sessionId }).find(
+      (turn) => turn.channel !== 'hand-over' && turn.state !== 'failed',
+    )
+    return last?.channel === 'background' ? shortId : null
   }
 
   #cwdFor(worktree: string | null): string {

@@ -3,7 +3,7 @@ import { type ChildProcess, spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { spawnCli } from '../../helpers/run-cli.ts'
+import { cliEntry, spawnCli } from '../../helpers/run-cli.ts'
 import { type AgentLab, openAgentLab, transcriptLines } from '../agent-lab.ts'
 import { agentClisDir, agentClisIn } from '../agent-clis.ts'
 
@@ -69,6 +69,17 @@ function trustWorkspace(lab: AgentLab): void {
   writeFileSync(file, JSON.stringify(config))
 }
 
+/** The session's state as the room shows it (`targets`), from its hooks. */
+function agentState(lab: AgentLab, sessionId: string): string | null {
+  const run = spawnSync(process.execPath, [cliEntry, 'targets', '--json'], {
+    cwd: lab.repo.path,
+    env: definedEnv(lab.env),
+    encoding: 'utf8',
+  })
+  const targets = JSON.parse(run.stdout) as { agents: { sessionId: string; state: string }[] }
+  return targets.agents.find((agent) => agent.sessionId === sessionId)?.state ?? null
+}
+
 async function handleOf(lab: AgentLab, sessionId: string): Promise<string> {
   const targets = await lab.sangamJson<Targets>(['targets'])
   const handle = targets.agents.find((agent) => agent.sessionId === sessionId)?.handle
@@ -126,7 +137,13 @@ function transcriptHas(file: string | null, needle: string): boolean {
 test('a tag to an idle real Claude Code session is resumed once, in the background under its own id', async () => {
   await using lab = await openAgentLab()
   await lab.sangamJson(['install-hooks'])
-  lab.anthropic.scriptTurns([[{ text: 'READY-first-turn.' }], [{ text: 'BG-REPLY on the red tests.' }]])
+  // One second: the second tag below is weighed as soon as the first turn is at rest.
+  await lab.sangamJson(['option-set', 'room.delivery-cooldown', '1'])
+  lab.anthropic.scriptTurns([
+    [{ text: 'READY-first-turn.' }],
+    [{ text: 'BG-REPLY on the red tests.' }],
+    [{ text: 'BG-REPLY-2 on the lint.' }],
+  ])
   const first = await lab.claude('Start here.', undefined)
   assert.equal(first.code, 0, first.stderr)
   assert.ok(first.sessionId, first.stdout)
@@ -177,6 +194,34 @@ test('a tag to an idle real Claude Code session is resumed once, in the backgrou
     assert.deepEqual(
       ledger.deliveries.map((row) => [row.sessionId, row.state, row.channel]),
       [[sessionId, 'delivered', 'background']],
+    )
+
+    // The background session stays open, at rest, in Claude Code's daemon; nobody's terminal holds
+    // it, so a second tag stops it and continues it again in the background (D177).
+    await until(
+      () => lab.anthropic.turns().length === 2 && agentState(lab, sessionId) === 'idle',
+      () => `the first background turn never came to rest: ${claudeCli(lab, ['agents', '--json']).stdout}`,
+    )
+    const again = 'BGNOTE-9d4 carol: and the lint is failing'
+    await lab.sangamJson(['post', '--to', `@${handle}`, again], { SANGAM_USER: 'carol@example.com' })
+    await until(
+      () => transcriptHas(first.transcript, 'BG-REPLY-2 on the lint.'),
+      () => `the second tag never ran\ndaemon:\n${daemon.output()}`,
+    )
+    assert.deepEqual(
+      lab.anthropic.promptsWith('BGNOTE-9d4').map((turn) => [turn.sessionId, turn.index]),
+      [[sessionId, 2]],
+      'the model received the second tag once, as the third user turn of the same session',
+    )
+    assert.equal(lab.anthropic.promptsWith('BGNOTE-3c1').length, 1, 'the first is not carried again')
+    const second = await lab.sangamJson<Ledger>(['deliveries'])
+    assert.deepEqual(
+      second.turns.filter((turn) => turn.sessionId === sessionId).map((turn) => [turn.channel, turn.state]),
+      [
+        ['background', 'ended'],
+        ['background', 'ended'],
+      ],
+      JSON.stringify(second, null, 2),
     )
   } finally {
     await stopDaemon(daemon)
