@@ -736,7 +736,9 @@ export class DeliveryRouter {
 
   /** Whether Claude Code lists the session as open (true / false), or null when it cannot say or it is not Claude's. */
   openInClaude(session: { readonly vendor: string; readonly id: string }): boolean | null {
-    return session.vendor === 'claude' ? this.#openInClaude(session.id) : null
+    if (session.vendor !== 'claude') return null
+    // A background session sangam continued, at rest: nobody's terminal (D177).
+    return this.#restingBackground(session.id) === null && this.#openInClaude(session.id)
   }
 
   #openInClaude(sessionId: string): boolean | null {

@@ -202,6 +202,12 @@ test('a tag to an idle real Claude Code session is resumed once, in the backgrou
       () => lab.anthropic.turns().length === 2 && agentState(lab, sessionId) === 'idle',
       () => `the first background turn never came to rest: ${claudeCli(lab, ['agents', '--json']).stdout}`,
     )
+    const sessions = await lab.sangamJson<{ sessions: { id: string; delivery: string }[] }>(['sessions'])
+    assert.equal(
+      sessions.sessions.find((entry) => entry.id === sessionId)?.delivery,
+      'resume',
+      'sessions does not call it open in a terminal',
+    )
     const again = 'BGNOTE-9d4 carol: and the lint is failing'
     await lab.sangamJson(['post', '--to', `@${handle}`, again], { SANGAM_USER: 'carol@example.com' })
     await until(
