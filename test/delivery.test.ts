@@ -38,6 +38,7 @@ interface Ledger {
     messages: string[]
     pid: number | null
     exitCode: number | null
+    detail: string | null
   }[]
 }
 
@@ -177,6 +178,85 @@ test("Claude Code's --bg and Codex's queue (while Codex's own daemon listens) ar
   assert.equal(codexTurn?.argv.at(-1), '--resume')
   assert.deepEqual(ledger.turns.map((turn) => turn.channel).sort(), ['background', 'queue'])
   daemon.close()
+})
+
+test('a claude --bg that refuses at once is followed by a --print resume of the same tags, in the same look', async () => {
+  await using w = await world({
+    FAKE_CLAUDE_HELP: 'Options:\n  --bg, --background   Start the session in the background\n',
+    FAKE_CLAUDE_BG_REFUSES:
+      'Workspace not trusted. Run `claude` in . once and accept the trust prompt, then retry.',
+  })
+  const handle = await dormantClaude(w)
+  assert.equal((await w.cli(['post', '--to', `@${handle}`, 'please rebase'])).code, 0)
+  await w.deliver()
+  const turns = fakeTurns(w.log)
+  assert.deepEqual(
+    turns.map((turn) => turn.argv.slice(0, 3)),
+    [
+      ['--bg', '--resume', claudeId],
+      ['--print', '--resume', claudeId],
+    ],
+  )
+  assert.match(turns[1]?.stdin ?? '', /please rebase/)
+  const ledger = await w.ledger()
+  const [resume, refused] = ledger.turns
+  assert.equal(refused?.channel, 'background')
+  assert.equal(refused?.state, 'failed')
+  assert.match(refused?.detail ?? '', /exited with 1: Workspace not trusted/)
+  assert.equal(resume?.channel, 'resume')
+  assert.match(resume?.detail ?? '', new RegExp(`^instead of turn ${refused?.id}: `))
+  assert.deepEqual(
+    ledger.deliveries.map((row) => [row.state, row.channel]),
+    [['delivered', 'resume']],
+  )
+})
+
+test('a background session sangam continued, listed at rest by claude agents, is stopped and continued again', async () => {
+  const help =
+    'Commands:\n  agents [options]   Manage background agents\nOptions:\n  --bg, --background   Start the session in the background\n'
+  const resting = JSON.stringify([
+    { id: 'c1aude00', kind: 'background', sessionId: claudeId, status: 'idle' },
+  ])
+  await using w = await world({ FAKE_CLAUDE_HELP: help, FAKE_CLAUDE_AGENTS: resting })
+  assert.equal((await w.cli(['option-set', 'room.delivery-cooldown', '1'])).code, 0)
+  const handle = await dormantClaude(w)
+  // Listed at rest, but its last turn was not sangam's background one: somebody's; it waits.
+  await w.hook('claude', w.laneOne, 'SessionStart', claudeId)
+  await w.hook('claude', w.laneOne, 'Stop', claudeId)
+  assert.equal((await w.cli(['post', '--to', `@${handle}`, 'first'])).code, 0)
+  let ledger = await w.deliver()
+  assert.deepEqual(
+    ledger.deliveries.map((row) => [row.state, row.channel]),
+    [['pending', 'next-prompt']],
+  )
+  assert.equal(fakeTurns(w.log).length, 0)
+  // Once sangam has continued it through claude --bg, the same listing means its own session.
+  await w.hook('claude', w.laneOne, 'SessionEnd', claudeId, { reason: 'other' })
+  await w.deliver()
+  assert.deepEqual(
+    fakeTurns(w.log).map((turn) => turn.argv[0]),
+    ['--bg'],
+  )
+  await w.hook('claude', w.laneOne, 'SessionStart', claudeId, { source: 'resume' })
+  await w.hook('claude', w.laneOne, 'Stop', claudeId)
+  await new Promise((done) => setTimeout(done, 1100))
+  assert.equal((await w.cli(['post', '--to', `@${handle}`, 'second'])).code, 0)
+  ledger = await w.deliver()
+  assert.deepEqual(
+    fakeTurns(w.log).map((turn) => turn.argv.slice(0, 2)),
+    [
+      ['--bg', '--resume'],
+      ['stop', 'c1aude00'],
+      ['--bg', '--resume'],
+    ],
+  )
+  assert.deepEqual(
+    ledger.turns.map((turn) => [turn.channel, turn.state]),
+    [
+      ['background', 'ended'],
+      ['background', 'ended'],
+    ],
+  )
 })
 
 test('a dormant Codex session is resumed with codex exec resume <id> -', async () => {

@@ -74,7 +74,12 @@ function positionOf(body: unknown, sessionId: string | null): TurnPosition {
   )
 }
 
-/** A user message's own text, or null for a tool result or a message only of the CLI's reminders. */
+/**
+ * A user message's own text, or null for a tool result or a message only of the CLI's reminders.
+ * A Stop hook's `decision: block` comes back (Claude Code 2.1.332) as a user message of its own,
+ * string content `<system-reminder>…Stop hook feedback:\n<reason></system-reminder>`: that is a
+ * user turn (the hand-over), in either form.
+ */
 function promptOf(message: Message): string | null {
   if (typeof message.content === 'string') return message.content
   if (!Array.isArray(message.content)) return null
@@ -83,7 +88,9 @@ function promptOf(message: Message): string | null {
   const texts = blocks
     .filter((block) => block.type === 'text' && typeof block.text === 'string')
     .map((block) => block.text as string)
-    .filter((text) => !text.trimStart().startsWith('<system-reminder>'))
+    .filter(
+      (text) => !text.trimStart().startsWith('<system-reminder>') || text.includes('Stop hook feedback:'),
+    )
   return texts.length === 0 ? null : texts.join('\n')
 }
 

@@ -4,7 +4,9 @@ import { join } from 'node:path'
 /**
  * A real executable standing in for `claude` or `codex` on PATH (the real CLIs are driven by
  * test/agents/): `--help` prints `$FAKE_<VENDOR>_HELP` (so a test chooses what the installed
- * version offers), `agents --json` prints `$FAKE_CLAUDE_AGENTS`, and anything else is a turn: it
+ * version offers), `agents --json` prints `$FAKE_CLAUDE_AGENTS`, `--bg` with `$FAKE_CLAUDE_BG_REFUSES` set logs
+ * the refusal, says it on stderr and exits 1 (as 2.1.332 does in an untrusted workspace), and
+ * anything else is a turn: it
  * appends {argv, stdin, cwd, pid, turn} as one JSON line to `$FAKE_VENDOR_LOG`, runs
  * `$FAKE_VENDOR_REPLY` (a shell command: an agent posting back; `$FAKE_SELF` names the vendor) if set, sleeps
  * `$FAKE_VENDOR_SLEEP_MS` and exits `$FAKE_VENDOR_EXIT`.
@@ -26,6 +28,11 @@ if (args[0] === '--help') {
 if (args[0] === 'agents' && args[1] === '--json') {
   process.stdout.write(process.env.FAKE_CLAUDE_AGENTS ?? '[]')
   process.exit(0)
+}
+if (args.includes('--bg') && process.env.FAKE_CLAUDE_BG_REFUSES) {
+  fs.appendFileSync(process.env.FAKE_VENDOR_LOG, JSON.stringify({ vendor: '${vendor}', argv: args, stdin: '', cwd: process.cwd(), pid: process.pid, turn: process.env.SANGAM_DELIVERY_TURN ?? null, refused: true }) + '\\n')
+  process.stderr.write(process.env.FAKE_CLAUDE_BG_REFUSES + '\\n')
+  process.exit(1)
 }
 let stdin = ''
 try { if (!args.includes('--bg') && args[0] !== 'queue') stdin = fs.readFileSync(0, 'utf8') } catch {}

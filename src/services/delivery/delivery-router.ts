@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { deliveryLogFile } from '../../config/data-paths.ts'
 import {
   type DeliveryDecision,
@@ -28,6 +29,7 @@ import {
   lastTurnAt,
   liveTurnOf,
   liveTurns,
+  recentTurns,
   type TurnRow,
   turnById,
   updateTurn,
@@ -49,6 +51,8 @@ import { launchTurn } from './turn-launcher.ts'
 import { findVendorCli, type VendorCli, type VendorCliPlaces } from './vendor-cli.ts'
 import { codexThreadIdIn, type SpawnChannel, vendorCommand } from './vendor-command.ts'
 import { codexDaemonListens } from './codex-daemon.ts'
+import { restingBackgroundId, stopClaudeBackground } from './claude-background.ts'
+import type { ClaudeAgent } from '../room/claude-live-sessions.ts'
 import type { WakeInPlace } from './wake-in-place.ts'
 
 /** A tag older than this when first weighed is not delivered as a turn (the machine was away). */
@@ -77,7 +81,7 @@ export interface DeliveryRouterOptions {
   /** The Codex wake-in-place channel; absent → never used (resume instead). */
   readonly wake?: WakeInPlace | undefined
   /** Claude Code's own list of its open sessions (`claude agents --json`), or null when it cannot say. */
-  readonly liveClaudeSessions?: (() => ReadonlySet<string> | null) | undefined
+  readonly claudeAgents?: (() => readonly ClaudeAgent[] | null) | undefined
   /** How long to wait for a just-started CLI to fail at once (a CLI process that exits right after). */
   readonly earlyExitMs?: number | undefined
 }
@@ -284,6 +288,10 @@ export class DeliveryRouter {
       mode,
     )
     const remote = presence !== null && presence.machine !== this.#options.machine
+    const resting =
+      presence?.state === 'idle' && session.vendor === 'claude' && !remote
+        ? this.#restingBackground(session.sessionId)
+        : null
     const fact: SessionFact = {
       vendor: session.vendor,
       sessionId: session.sessionId,
@@ -297,7 +305,7 @@ export class DeliveryRouter {
         this.#options.wake?.endpointOf(session.sessionId) != null,
       openElsewhere:
         presence?.state === 'idle' && session.vendor === 'claude'
-          ? this.#openInClaude(session.sessionId)
+          ? resting === null && this.#openInClaude(session.sessionId)
           : null,
       tmuxPane: paneOf(db, session.vendor, session.sessionId),
     }
@@ -400,6 +408,7 @@ export class DeliveryRouter {
           prompt,
           presence?.worktree ?? null,
           cli,
+          resting,
         )
     }
   }
@@ -413,6 +422,8 @@ export class DeliveryRouter {
     prompt: string,
     worktree: string | null,
     cli: VendorCli,
+    /** A resting background session to stop before the turn starts (`claude stop <id>`). */
+    stopFirst: string | null = null,
   ): Promise<SessionOutcome> {
     const { db, clock } = this.#options
     const outcome = (turn: TurnRow | null, problem: string | null): SessionOutcome => ({
@@ -437,7 +448,67 @@ export class DeliveryRouter {
     const turn = claimed.turn
     if (channel === 'wake') return outcome(...(await this.#wake(turn, prompt)))
     const cwd = this.#cwdFor(worktree)
-    return outcome(...(await this.#spawn(turn, cli, channel, prompt, cwd)))
+    if (stopFirst !== null && cli.path !== null) {
+      const stopped = stopClaudeBackground(cli.path, stopFirst, this.#options.vendorEnv, cwd)
+      if (stopped !== null) return outcome(this.#fail(turn, stopped), stopped)
+    }
+    const [after, problem] = await this.#spawn(turn, cli, channel, prompt, cwd)
+    if (channel === 'background' && after !== null && after.state === 'failed' && after.pid !== null) {
+      // `claude --bg` refused at once (2.1.332 says "Workspace not trusted" for a repository never
+      // opened in its TUI, D176): the same tags, in the same look, through `--print --resume`.
+      const retry = this.#resumeInstead(after)
+      if (retry !== null) return outcome(...(await this.#spawn(retry, cli, 'resume', prompt, cwd)))
+    }
+    return outcome(after, problem)
+  }
+
+  /**
+   * A new `resume` turn for the tags a refused background turn failed with, in one IMMEDIATE
+   * transaction (another process may have taken them meanwhile: then null). Not a second claim:
+   * the cooldown is the refused turn's, which never ran.
+   */
+  #resumeInstead(refused: TurnRow): TurnRow | null {
+    const { db, clock } = this.#options
+    return db
+      .transaction(() => {
+        const still = refused.messages.filter((messageId) => {
+          const row = deliveryOf(db, messageId, refused.vendor, refused.sessionId)
+          return row?.state === 'failed' && row.turnId === refused.id
+        })
+        if (still.length === 0) return null
+        const now = clock.now()
+        const id = insertTurn(
+          db,
+          {
+            vendor: refused.vendor,
+            sessionId: refused.sessionId,
+            channel: 'resume',
+            cause: refused.cause,
+            why: refused.why,
+            messages: still,
+            state: 'starting',
+            ownerPid: this.#options.pid,
+            ownerStart: processStart(this.#options.pid),
+            worktree: refused.worktree,
+          },
+          now,
+        )
+        if (id === null) return null
+        updateTurn(db, id, ['starting'], {
+          state: 'starting',
+          detail: `instead of turn ${refused.id}: ${refused.detail ?? 'claude --bg failed'}`,
+        })
+        for (const messageId of still)
+          moveDelivery(
+            db,
+            { messageId, vendor: refused.vendor, sessionId: refused.sessionId },
+            ['failed'],
+            { state: 'starting', channel: 'resume', reason: null, turnId: id },
+            now,
+          )
+        return turnById(db, id)
+      })
+      .immediate()
   }
 
   async #wake(turn: TurnRow, prompt: string): Promise<[TurnRow | null, string | null]> {
@@ -509,14 +580,14 @@ export class DeliveryRouter {
             state: 'ended',
             exitCode: code,
             endedAt: ended,
-            detail: handsOff ? `handed to the ${turn.vendor} CLI's own ${channel}` : null,
+            detail: handsOff ? `handed to the ${turn.vendor} CLI's own ${channel}` : current.detail,
           })
           return
         }
         const why =
           signal !== null
             ? `the ${turn.vendor} CLI was ended by ${signal}`
-            : `the ${turn.vendor} CLI exited with ${code}; see ${logFile}`
+            : `the ${turn.vendor} CLI exited with ${code}${saidIn(logFile)}; see ${logFile}`
         db.transaction(() => {
           updateTurn(db, turn.id, ['running'], {
             state: 'failed',
@@ -665,12 +736,29 @@ export class DeliveryRouter {
 
   /** Whether Claude Code lists the session as open (true / false), or null when it cannot say or it is not Claude's. */
   openInClaude(session: { readonly vendor: string; readonly id: string }): boolean | null {
-    return session.vendor === 'claude' ? this.#openInClaude(session.id) : null
+    if (session.vendor !== 'claude') return null
+    // A background session sangam continued, at rest: nobody's terminal (D177).
+    return this.#restingBackground(session.id) === null && this.#openInClaude(session.id)
   }
 
   #openInClaude(sessionId: string): boolean | null {
-    const live = this.#options.liveClaudeSessions?.() ?? null
-    return live === null ? null : live.has(sessionId)
+    const agents = this.#options.claudeAgents?.() ?? null
+    return agents === null ? null : agents.some((agent) => agent.sessionId === sessionId)
+  }
+
+  /**
+   * The short id of a background session sangam itself continued (its last turn went through
+   * `background`) that Claude Code lists at rest: nobody's terminal, so it is stopped and
+   * continued again rather than waited on (D177). Null otherwise.
+   */
+  #restingBackground(sessionId: string): string | null {
+    const { db } = this.#options
+    const shortId = restingBackgroundId(this.#options.claudeAgents?.() ?? null, sessionId)
+    if (shortId === null) return null
+    const last = recentTurns(db, { limit: 20, vendor: 'claude', sessionId }).find(
+      (turn) => turn.channel !== 'hand-over' && turn.state !== 'failed',
+    )
+    return last?.channel === 'background' ? shortId : null
   }
 
   #cwdFor(worktree: string | null): string {
@@ -781,6 +869,22 @@ export function tagTargets(
     }
   }
   return [...found.values()]
+}
+
+/** `: <the log's last line>` (what the CLI said as it failed, at most 300 characters), or nothing. */
+function saidIn(logFile: string): string {
+  let text: string
+  try {
+    text = readFileSync(logFile, 'utf8')
+  } catch {
+    return ''
+  }
+  const last = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .at(-1)
+  return last === undefined ? '' : `: ${last.slice(0, 300)}`
 }
 
 function messageOf(error: unknown): string {

@@ -17,7 +17,7 @@ import { firstHumanText } from '../../store/delivery/session-title.ts'
 import { listActiveSessions } from '../../store/memory/session-table.ts'
 import { readPresence } from '../../store/room/presence-table.ts'
 import type { ProjectContext } from '../project-context.ts'
-import { claudeLiveSessions } from '../room/claude-live-sessions.ts'
+import { type ClaudeAgent, claudeAgents } from '../room/claude-live-sessions.ts'
 import { post } from '../room/post.ts'
 import type { RoomScope } from '../room/room-scope.ts'
 import { DeliveryRouter, type SessionOutcome } from './delivery-router.ts'
@@ -41,7 +41,7 @@ export interface DeliveryRuntime {
 /** The router as a CLI, an MCP server or the daemon opens it on a project. */
 export function openDeliveryRouter(project: ProjectContext, runtime: DeliveryRuntime): DeliveryRouter {
   const { env } = project
-  let live: { at: number; ids: ReadonlySet<string> | null } | null = null
+  let live: { at: number; agents: readonly ClaudeAgent[] | null } | null = null
   const router: DeliveryRouter = new DeliveryRouter({
     db: project.db,
     projectDir: projectDir(env.sangamHome, project.repo.projectId),
@@ -60,14 +60,14 @@ export function openDeliveryRouter(project: ProjectContext, runtime: DeliveryRun
     vendorEnv: env.vendorCliEnv,
     wake: runtime.wake,
     earlyExitMs: runtime.earlyExitMs,
-    liveClaudeSessions: () => {
+    claudeAgents: () => {
       // Asked at most every 5 s: a spawn of `claude` per look would be most of the daemon's cost.
       const now = project.clock.now()
       if (live === null || now - live.at > 5000) {
         const path = router.vendorCli('claude').path
-        live = { at: now, ids: path === null ? null : claudeLiveSessions(env.vendorCliEnv, path) }
+        live = { at: now, agents: path === null ? null : claudeAgents(env.vendorCliEnv, path) }
       }
-      return live.ids
+      return live.agents
     },
   })
   return router

@@ -15,6 +15,26 @@ export function claudeLiveSessions(
   env: Readonly<Record<string, string>>,
   command = 'claude',
 ): Set<string> | null {
+  const agents = claudeAgents(env, command)
+  return agents === null ? null : new Set(agents.map((agent) => agent.sessionId))
+}
+
+/** One entry of `claude agents --json` (2.1.332: pid, id, cwd, kind, sessionId, name, status, state). */
+export interface ClaudeAgent {
+  readonly sessionId: string
+  /** The short id `claude stop`, `logs` and `attach` take (the first 8 characters of the session id). */
+  readonly shortId: string | null
+  /** `interactive` (a terminal) or `background` (`claude --bg`, run by Claude Code's own daemon). */
+  readonly kind: string | null
+  /** `idle` (at rest, waiting for a prompt) or busy. */
+  readonly status: string | null
+}
+
+/** The sessions `claude agents --json` lists (the same rules as `claudeLiveSessions`), or null. */
+export function claudeAgents(
+  env: Readonly<Record<string, string>>,
+  command = 'claude',
+): ClaudeAgent[] | null {
   const options = {
     encoding: 'utf8' as const,
     timeout: timeoutMs,
@@ -43,13 +63,21 @@ export function claudeLiveSessions(
             : null) ?? null)
       : null
   if (entries === null) return null
-  const ids = new Set<string>()
+  const agents: ClaudeAgent[] = []
+  const text = (entry: Record<string, unknown>, key: string): string | null =>
+    typeof entry[key] === 'string' && entry[key] !== '' ? (entry[key] as string) : null
   for (const entry of entries) {
     if (!isRecord(entry)) continue
-    for (const key of ['sessionId', 'session_id', 'id']) {
-      const id = entry[key]
-      if (typeof id === 'string' && id !== '') ids.add(id)
-    }
+    const ids = new Set(
+      ['sessionId', 'session_id', 'id'].map((key) => text(entry, key)).filter((id) => id !== null),
+    )
+    for (const sessionId of ids)
+      agents.push({
+        sessionId,
+        shortId: text(entry, 'id'),
+        kind: text(entry, 'kind'),
+        status: text(entry, 'status'),
+      })
   }
-  return ids
+  return agents
 }
