@@ -1,0 +1,259 @@
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { test } from 'node:test'
+import { cliEntry, spawnCli } from '../../helpers/run-cli.ts'
+import { agentClisDir, agentClisIn } from '../agent-clis.ts'
+import { type AgentLab, openAgentLab, transcriptLines } from '../agent-lab.ts'
+import type { CodexStep } from '../fake-openai.ts'
+
+/**
+ * Issue 10 with the real Codex 0.171.0 offline, past what codex-wake covers: a dormant session
+ * (its `codex exec` ended) continued by the daemon through `codex exec resume`, or through
+ * `codex queue --resume` while Codex's own app-server daemon listens; and two real sessions whose
+ * (scripted) model makes each tag the other back in every turn, which the ledger's guards stop.
+ */
+
+interface Targets {
+  agents: { handle: string; vendor: string; sessionId: string; state: string }[]
+}
+
+interface Ledger {
+  deliveries: {
+    messageId: string
+    sessionId: string
+    state: string
+    channel: string | null
+    reason: string | null
+    senderKind: string
+    turnId: number | null
+  }[]
+  turns: {
+    id: number
+    sessionId: string
+    channel: string
+    state: string
+    cause: string
+    why: string
+    messages: string[]
+    exitCode: number | null
+    detail: string | null
+    startedAt: string
+    endedAt: string | null
+  }[]
+}
+
+/** `sangam up` in the lab, once it has caught up with the room (D173: it delivers what follows). */
+async function startDaemon(lab: AgentLab) {
+  const daemon = spawnCli(['up'], { cwd: lab.repo.path, env: lab.env })
+  let out = ''
+  const collect = (chunk: Buffer): void => {
+    out += chunk.toString('utf8')
+  }
+  daemon.stdout?.on('data', collect)
+  daemon.stderr?.on('data', collect)
+  const closed = new Promise((resolve) => daemon.once('close', resolve))
+  const deadline = Date.now() + 60_000
+  while (!/tailing/.test(out)) {
+    assert.ok(Date.now() < deadline, `the daemon never caught up:\n${out}`)
+    await new Promise((done) => setTimeout(done, 100))
+  }
+  return {
+    output: () => out,
+    async [Symbol.asyncDispose]() {
+      daemon.kill('SIGTERM')
+      await closed
+    },
+  }
+}
+
+/** Polls `probe` until it answers non-null; past the timeout fails with `context()`. */
+async function until<T>(
+  what: string,
+  probe: () => Promise<T | null>,
+  timeoutMs: number,
+  context: () => Promise<string>,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await probe()
+    if (value !== null) return value
+    if (Date.now() > deadline) throw new Error(`${what} never happened\n${await context()}`)
+    await new Promise((done) => setTimeout(done, 200))
+  }
+}
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms))
+
+/** A session's first `codex exec` turn, ended (so dormant), and its handle in the room. */
+async function dormantSession(lab: AgentLab, prompt: string): Promise<{ sessionId: string; handle: string }> {
+  const first = await lab.codex(prompt, undefined)
+  assert.equal(first.code, 0, first.stderr)
+  const sessionId = first.sessionId
+  assert.ok(sessionId, first.stdout)
+  const targets = await lab.sangamJson<Targets>(['targets'])
+  const agent = targets.agents.find((entry) => entry.sessionId === sessionId)
+  assert.ok(agent, `${JSON.stringify(targets)}\n${lab.heartbeats()}`)
+  assert.equal(agent.state, 'offline', 'its SessionEnd ran: dormant')
+  return { sessionId, handle: agent.handle }
+}
+
+/** The rollout's user messages (prompts the thread took), in order. */
+function rolloutPrompts(file: string | null): string[] {
+  if (file === null) return []
+  const prompts: string[] = []
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (line === '') continue
+    const record = JSON.parse(line) as {
+      type?: string
+      payload?: { type?: string; role?: string; content?: { type?: string; text?: string }[] }
+    }
+    const payload = record.payload
+    if (record.type !== 'response_item' || payload?.type !== 'message' || payload.role !== 'user') continue
+    const text = (payload.content ?? []).map((part) => part.text ?? '').join('\n')
+    if (!/^\s*(<environment_context>|<user_instructions>|# AGENTS\.md instructions)/.test(text))
+      prompts.push(text)
+  }
+  return prompts
+}
+
+async function deliveredOnce(
+  lab: AgentLab,
+  sessionId: string,
+  handle: string,
+  note: string,
+  channel: string,
+) {
+  await using daemon = await startDaemon(lab)
+  await lab.sangamJson(['post', '--to', `@${handle}`, note], { SANGAM_USER: 'bob@example.com' })
+  const context = async () =>
+    `daemon:\n${daemon.output()}\nledger:\n${(await lab.sangam(['deliveries', '--json'])).stdout}`
+  const marker = note.split(' ')[0] as string
+  await until(
+    'the delivered turn reaching the model',
+    async () => (lab.openai.promptsWith(marker).length > 0 ? true : null),
+    60_000,
+    context,
+  )
+  const ledger = await until(
+    'the turn ending in the ledger',
+    async () => {
+      const now = await lab.sangamJson<Ledger>(['deliveries'])
+      return now.turns.length > 0 && now.turns.every((turn) => turn.state === 'ended') ? now : null
+    },
+    60_000,
+    context,
+  )
+  // The reply the model scripted lands in the rollout once the turn completes.
+  await until(
+    'the turn completing in the rollout',
+    async () =>
+      transcriptLines(lab.codexRollout(sessionId), 'SECOND-TURN-REPLY').includes('"type"') ? true : null,
+    30_000,
+    context,
+  )
+  // Given time for a second delivery to happen if one were going to.
+  await sleep(1500)
+  assert.deepEqual(
+    lab.openai.promptsWith(marker).map((turn) => [turn.sessionId, turn.index]),
+    [[sessionId, 1]],
+    'the model received the tag once, as the thread’s second user turn',
+  )
+  const prompts = rolloutPrompts(lab.codexRollout(sessionId))
+  assert.equal(prompts.length, 2, `two user turns in the rollout:\n${prompts.join('\n---\n')}`)
+  assert.match(prompts[1] ?? '', new RegExp(marker))
+  assert.match(prompts[1] ?? '', /bob@example\.com/, 'it says who tagged')
+  assert.match(prompts[1] ?? '', /re-observe the repository/)
+  assert.deepEqual(
+    ledger.turns.map((turn) => [turn.sessionId, turn.channel, turn.cause, turn.why, turn.exitCode]),
+    [[sessionId, channel, 'human', 'tag', 0]],
+    `one turn, carried by ${channel}`,
+  )
+  const rows = ledger.deliveries.filter((row) => row.sessionId === sessionId)
+  assert.deepEqual(
+    rows.map((row) => [row.state, row.channel, row.turnId]),
+    [['delivered', channel, ledger.turns[0]?.id]],
+  )
+  return daemon.output()
+}
+
+/** Issue 10, scenario 2, dormant half: no daemon of Codex's own listens here, so `exec resume`. */
+test('a tag to a dormant real Codex session is resumed by the daemon through codex exec resume, once', async () => {
+  await using lab = await openAgentLab()
+  await lab.sangamJson(['install-hooks'])
+  lab.openai.scriptTurns([[{ text: 'FIRST-TURN done.' }], [{ text: 'SECOND-TURN-REPLY on it.' }]])
+  const { sessionId, handle } = await dormantSession(lab, 'Start here.')
+  await deliveredOnce(lab, sessionId, handle, 'DORMANT-NOTE-5c1 the API tests are red', 'resume')
+})
+
+/**
+ * The same with Codex's own app-server daemon listening (`codex app-server daemon start`, which
+ * works offline: it copies the installed binary under $CODEX_HOME/packages): the installed CLI's
+ * `codex queue --thread … --message … --resume` carries the tag, and the daemon runs the turn.
+ */
+test('with Codex’s own app-server daemon running, a tag to a dormant real Codex session goes through codex queue --resume, once', async () => {
+  await using lab = await openAgentLab()
+  await lab.sangamJson(['install-hooks'])
+  lab.openai.scriptTurns([[{ text: 'FIRST-TURN done.' }], [{ text: 'SECOND-TURN-REPLY queued.' }]])
+  const { sessionId, handle } = await dormantSession(lab, 'Start here.')
+  await using codexDaemon = startCodexDaemon(lab)
+  await deliveredOnce(lab, sessionId, handle, 'QUEUED-NOTE-9e4 the build is red', 'queue')
+  const ledger = await lab.sangamJson<Ledger>(['deliveries'])
+  assert.match(ledger.turns[0]?.detail ?? '', /handed to the codex CLI's own queue/)
+  assert.ok(codexDaemon.pids().length > 0, 'the turn ran on Codex’s daemon')
+})
+
+/**
+ * Starts Codex's local app-server daemon for the lab's CODEX_HOME. Disposing stops it and ends, by
+ * pid, whatever of it is left (its `pid-update-loop` outlives `daemon stop` in 0.171.0).
+ */
+function startCodexDaemon(lab: AgentLab) {
+  const codex = agentClisIn(agentClisDir(process.env)).codex
+  const codexHome = lab.env.CODEX_HOME ?? ''
+  const run = (args: string[]) =>
+    spawnSync(codex, args, {
+      cwd: lab.repo.path,
+      env: definedEnv(lab.env),
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
+  const started = run(['app-server', 'daemon', 'start'])
+  assert.equal(started.status, 0, `codex app-server daemon start: ${started.stdout}${started.stderr}`)
+  assert.match(started.stdout, /"status":"(started|running)"/)
+  const pids = () => processesUnder(join(codexHome, 'packages'))
+  return {
+    pids,
+    [Symbol.dispose]() {
+      run(['app-server', 'daemon', 'stop'])
+      for (const pid of pids()) {
+        try {
+          process.kill(pid, 'SIGKILL')
+        } catch {
+          // Already gone.
+        }
+      }
+    },
+  }
+}
+
+/** Processes whose executable path starts with `dir` (Codex's managed daemon runs from a copy there). */
+function processesUnder(dir: string): number[] {
+  const found: number[] = []
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    try {
+      const argv0 = readFileSync(join('/proc', name, 'cmdline'), 'utf8').split('\0')[0] ?? ''
+      if (argv0.startsWith(dir)) found.push(Number(name))
+    } catch {
+      // Ended while we looked.
+    }
+  }
+  return found
+}
+
+function definedEnv(env: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  )
+}
