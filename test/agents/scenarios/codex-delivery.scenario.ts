@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { readdirSync, readFileSync } from 'node:fs'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { cliEntry, spawnCli } from '../../helpers/run-cli.ts'
@@ -252,8 +252,146 @@ function processesUnder(dir: string): number[] {
   return found
 }
 
+/** The user's Codex sandbox for the turns sangam starts (they take the user's config, no flags). */
+function codexSandbox(lab: AgentLab, mode: string): void {
+  const file = join(lab.env.CODEX_HOME ?? '', 'config.toml')
+  writeFileSync(file, `sandbox_mode = "${mode}"\n${readFileSync(file, 'utf8')}`)
+}
+
 function definedEnv(env: Record<string, string | undefined>): Record<string, string> {
   return Object.fromEntries(
     Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
   )
 }
+
+/**
+ * Issue 10, scenario 4: two real Codex sessions whose model, in every delivered turn, runs
+ * `sangam post --to @<the other> …` in the agent's shell (Codex gives the command CODEX_THREAD_ID,
+ * so each post is that session's). A human tag starts it; the loop budget (2) and the cooldown
+ * (1 s) are set through `option-set`. The loop stops; each session takes at most budget turns
+ * caused by agents (plus the human's one); the ledger explains every tag not delivered; and no two
+ * turns of one session ever ran at once, neither in the ledger nor as the model saw them.
+ */
+test('two real Codex sessions that tag each other back stop within the loop budget; the ledger says why', async () => {
+  await using lab = await openAgentLab()
+  await lab.sangamJson(['install-hooks'])
+  // Turns sangam starts take the user's Codex config (no sandbox flags): a user whose agents post
+  // with the CLI runs them unsandboxed, since inside Codex's sandbox `sangam post` fails (D181).
+  codexSandbox(lab, 'danger-full-access')
+  const budget = 2
+  await lab.sangamJson(['option-set', 'room.delivery-cooldown', '1'])
+  await lab.sangamJson(['option-set', 'room.delivery-loop-budget', String(budget)])
+  lab.openai.script([{ text: 'Created.' }])
+  const a = await dormantSession(lab, 'You are A.')
+  const b = await dormantSession(lab, 'You are B.')
+  assert.notEqual(a.handle, b.handle)
+  const other = new Map([
+    [a.sessionId, b.handle],
+    [b.sessionId, a.handle],
+  ])
+  let posts = 0
+  lab.openai.script((turn): readonly CodexStep[] => {
+    const to = turn.sessionId === null ? undefined : other.get(turn.sessionId)
+    if (turn.index === 0 || to === undefined) return [{ text: 'Created.' }]
+    posts += 1
+    const post = `${process.execPath} ${cliEntry} post --to @${to} "PING-${posts} back to you"`
+    return [{ shell: post }, { text: `Tagged @${to}.` }]
+  })
+
+  await using daemon = await startDaemon(lab)
+  await lab.sangamJson(['post', '--to', `@${a.handle}`, 'LOOP-START ping-pong, please'], {
+    SANGAM_USER: 'bob@example.com',
+  })
+  const context = async () =>
+    `daemon:\n${daemon.output()}\nledger:\n${(await lab.sangam(['deliveries', '--json'])).stdout}\nmodel turns:\n${JSON.stringify(lab.openai.turns(), null, 1)}\nA's rollout:\n${transcriptLines(lab.codexRollout(a.sessionId), 'PING')}\nB's rollout:\n${transcriptLines(lab.codexRollout(b.sessionId), 'PING')}`
+  await until(
+    'a tag refused by the loop budget',
+    async () => {
+      const ledger = await lab.sangamJson<Ledger>(['deliveries'])
+      return ledger.deliveries.some((row) => row.reason === 'loop-budget') ? true : null
+    },
+    120_000,
+    context,
+  )
+  // Settled: no turn runs, and nothing more starts over several cooldowns.
+  const settled = await until(
+    'every turn ending',
+    async () => {
+      const ledger = await lab.sangamJson<Ledger>(['deliveries'])
+      return ledger.turns.every((turn) => turn.state !== 'starting' && turn.state !== 'running')
+        ? ledger
+        : null
+    },
+    60_000,
+    context,
+  )
+  const seen = lab.openai.turns().length
+  await sleep(5000)
+  const ledger = await lab.sangamJson<Ledger>(['deliveries'])
+  assert.equal(lab.openai.turns().length, seen, `the loop stopped\n${await context()}`)
+  assert.equal(ledger.turns.length, settled.turns.length, 'no turn started after it settled')
+
+  for (const session of [a, b]) {
+    const turns = ledger.turns
+      .filter((turn) => turn.sessionId === session.sessionId)
+      .sort((x, y) => x.id - y.id)
+    const byAgents = turns.filter((turn) => turn.cause === 'agent' && turn.state !== 'failed')
+    assert.ok(
+      byAgents.length <= budget,
+      `${session.handle}: ${byAgents.length} turns caused by agents, at most ${budget}\n${await context()}`,
+    )
+    // Every user turn the model answered after the first was one the ledger recorded: a turn sangam
+    // started, or a Stop hook's hand-over (it continues the running turn, and Codex may show its
+    // reason to the model as a prompt of its own).
+    const started = turns.filter((turn) => turn.channel !== 'hand-over')
+    const modelTurns = lab.openai.turns().filter((turn) => turn.sessionId === session.sessionId)
+    assert.ok(
+      modelTurns.length - 1 >= started.length && modelTurns.length - 1 <= turns.length,
+      `${session.handle}: ${modelTurns.length - 1} model turns beyond the first, ${started.length} started and ${turns.length - started.length} handed over in the ledger\n${await context()}`,
+    )
+    assert.deepEqual(
+      modelTurns.map((turn) => turn.index),
+      modelTurns.map((_, index) => index),
+      'one user turn after another',
+    )
+    // Never two at once: in the ledger each started turn began after the one before ended, and as
+    // the model saw them no request of an earlier user turn came after one of a later turn.
+    for (let i = 1; i < started.length; i++) {
+      const before = started[i - 1]
+      const now = started[i]
+      assert.ok(before?.endedAt && now, 'an ended turn before each later one')
+      assert.ok(
+        Date.parse(now.startedAt) >= Date.parse(before.endedAt),
+        `turn ${now.id} began after turn ${before.id} ended`,
+      )
+    }
+    let highest = -1
+    for (const request of lab.openai.requests) {
+      if (request.turn?.sessionId !== session.sessionId) continue
+      assert.ok(
+        request.turn.index >= highest,
+        `${session.handle}: a request of turn ${request.turn.index} after turn ${highest} began`,
+      )
+      highest = request.turn.index
+    }
+  }
+  assert.ok(ledger.turns.length <= 2 * budget + 1, `${ledger.turns.length} turns, at most ${2 * budget + 1}`)
+  assert.ok(ledger.turns.length >= 3, 'the sessions did tag each other')
+  for (const row of ledger.deliveries) {
+    if (row.state === 'delivered')
+      assert.ok(
+        row.channel && row.turnId,
+        `a delivered tag names its channel and turn: ${JSON.stringify(row)}`,
+      )
+    else
+      assert.ok(
+        row.state === 'refused' && row.reason,
+        `every other tag is refused with its reason: ${JSON.stringify(row)}`,
+      )
+  }
+  const refused = ledger.deliveries.filter((row) => row.state === 'refused')
+  assert.ok(
+    refused.every((row) => row.reason === 'loop-budget' && row.senderKind === 'agent'),
+    JSON.stringify(refused),
+  )
+})
