@@ -7,6 +7,7 @@ import { cliEntry, spawnCli } from '../../helpers/run-cli.ts'
 import { agentClisDir, agentClisIn } from '../agent-clis.ts'
 import { type AgentLab, openAgentLab, transcriptLines } from '../agent-lab.ts'
 import type { CodexStep } from '../fake-openai.ts'
+import { openTmuxPane } from '../tmux-pane.ts'
 
 /**
  * Issue 10 with the real Codex 0.171.0 offline, past what codex-wake covers: a dormant session
@@ -205,6 +206,46 @@ test('with Codex’s own app-server daemon running, a tag to a dormant real Code
 })
 
 /**
+ * The real Codex under `sangam codex`: when the launcher is SIGKILLed (no cleanup of its own can
+ * run), its app-server (the real binary, behind Codex's node launcher) ends with it and the socket
+ * goes, through the guard on a pipe (services/delivery/codex-server-guard.ts).
+ */
+test('a SIGKILLed sangam codex leaves no real Codex app-server running', async () => {
+  await using lab = await openAgentLab()
+  const tuiEnv = lab.codexTui()
+  lab.openai.scriptTurns([[{ text: 'READY-first-turn.' }]])
+  await using pane = openTmuxPane(
+    lab.home,
+    lab.repo.path,
+    `${process.execPath} ${cliEntry} codex "Start here."`,
+    tuiEnv,
+  )
+  await pane.waitFor(/READY-first-turn/, 'the first reply')
+  const socketDir = join(lab.env.SANGAM_HOME ?? '', 'codex')
+  const [socketName, ...more] = readdirSync(socketDir)
+  assert.ok(socketName !== undefined && more.length === 0, `one socket: ${readdirSync(socketDir).join(', ')}`)
+  const launcher = Number(/^app-server-(\d+)\.sock$/.exec(socketName)?.[1])
+  const socket = join(socketDir, socketName)
+  // The guard, Codex's node launcher and the native server; not the TUI (`--remote` the same socket).
+  const serving = () => processesWith('app-server', `unix://${socket}`)
+  const servers = serving()
+  assert.ok(servers.length > 0, 'the app-server runs')
+  process.kill(launcher, 'SIGKILL')
+  await until(
+    'the app-server ending with its launcher',
+    async () => (serving().length === 0 ? true : null),
+    15_000,
+    async () => `still running: ${serving().join(', ')}`,
+  )
+  await until(
+    'the socket removed',
+    async () => (readdirSync(socketDir).length === 0 ? true : null),
+    5_000,
+    async () => readdirSync(socketDir).join(', '),
+  )
+})
+
+/**
  * Starts Codex's local app-server daemon for the lab's CODEX_HOME. Disposing stops it and ends, by
  * pid, whatever of it is left (its `pid-update-loop` outlives `daemon stop` in 0.171.0).
  */
@@ -237,14 +278,22 @@ function startCodexDaemon(lab: AgentLab) {
   }
 }
 
+/** Processes whose arguments include `word` and one containing `needle` (the lab's paths are its own). */
+function processesWith(word: string, needle: string): number[] {
+  return pidsWhere((argv) => argv.includes(word) && argv.some((arg) => arg.includes(needle)))
+}
+
 /** Processes whose executable path starts with `dir` (Codex's managed daemon runs from a copy there). */
 function processesUnder(dir: string): number[] {
+  return pidsWhere((argv) => (argv[0] ?? '').startsWith(dir))
+}
+
+function pidsWhere(match: (argv: string[]) => boolean): number[] {
   const found: number[] = []
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue
     try {
-      const argv0 = readFileSync(join('/proc', name, 'cmdline'), 'utf8').split('\0')[0] ?? ''
-      if (argv0.startsWith(dir)) found.push(Number(name))
+      if (match(readFileSync(join('/proc', name, 'cmdline'), 'utf8').split('\0'))) found.push(Number(name))
     } catch {
       // Ended while we looked.
     }
