@@ -97,6 +97,11 @@ async function dormantSession(lab: AgentLab, prompt: string): Promise<{ sessionI
   const agent = targets.agents.find((entry) => entry.sessionId === sessionId)
   assert.ok(agent, `${JSON.stringify(targets)}\n${lab.heartbeats()}`)
   assert.equal(agent.state, 'offline', 'its SessionEnd ran: dormant')
+  const listed = await lab.sangamJson<{ sessions: { id: string; delivery: string; why: string }[] }>([
+    'sessions',
+  ])
+  const session = listed.sessions.find((each) => each.id === sessionId)
+  assert.equal(session?.delivery, 'resume', `sessions says a tag continues it: ${JSON.stringify(session)}`)
   return { sessionId, handle: agent.handle }
 }
 
