@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict'
-import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { test } from 'node:test'
-import { isolatedEnv, runCli } from './helpers/run-cli.ts'
+import { isolatedEnv, runCli, spawnCli } from './helpers/run-cli.ts'
 import { tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
 
 /**
  * `sangam codex` when Codex cannot serve it: not installed, an app-server that dies before it
- * listens, a data dir too deep for a Unix socket. The working launch, with the real Codex, is
+ * listens, a data dir too deep for a Unix socket; and a launcher SIGKILLed under a stand-in Codex
+ * whose app-server must not outlive it. The working launch, with the real Codex, is
  * test/agents/scenarios/codex-wake.scenario.ts.
  */
 
@@ -61,4 +62,86 @@ test('sangam codex under a data dir too deep for a Unix socket path exits 7 nami
   const result = await runCli(['codex', '--json'], { cwd: repo.path, env })
   assert.equal(result.code, 7, result.stderr)
   assert.match(result.stdout, /over the 107 a Unix socket path may be; use a shorter SANGAM_HOME/)
+})
+
+/**
+ * A `codex` whose app-server listens on its `--listen unix://PATH` and whose TUI (`--remote`) just
+ * waits, each writing `<role> <pid>` to `$FAKE_CODEX_PIDS`; neither watches its parent.
+ */
+function listeningCodex(dir: string): string {
+  const bin = join(dir, 'bin')
+  mkdirSync(bin, { recursive: true })
+  const script = join(bin, 'codex')
+  writeFileSync(
+    script,
+    `#!${process.execPath}
+const { appendFileSync } = require('node:fs')
+const { createServer } = require('node:net')
+const args = process.argv.slice(2)
+const note = (role) => appendFileSync(process.env.FAKE_CODEX_PIDS, role + ' ' + process.pid + '\\n')
+if (args[0] === 'app-server') {
+  const path = args[args.indexOf('--listen') + 1].replace('unix://', '')
+  createServer((connection) => connection.destroy()).listen(path, () => note('server'))
+} else if (args[0] === '--remote') {
+  note('tui')
+  setInterval(() => {}, 60000)
+}
+`,
+  )
+  chmodSync(script, 0o755)
+  return bin
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+async function waitFor<T>(what: string, probe: () => T | null, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = probe()
+    if (value !== null) return value
+    assert.ok(Date.now() < deadline, `${what} within ${timeoutMs} ms`)
+    await new Promise((done) => setTimeout(done, 50))
+  }
+}
+
+test('a SIGKILLed sangam codex takes its app-server with it and removes the socket', async () => {
+  await using repo = tmpGitRepo()
+  await using home = tmpDir('sangam-codex-home-')
+  const bin = listeningCodex(home.path)
+  const pids = join(home.path, 'pids')
+  writeFileSync(pids, '')
+  const env = isolatedEnv(home.path, {
+    PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin`,
+    FAKE_CODEX_PIDS: pids,
+  })
+  const launcher = spawnCli(['codex', 'hello'], { cwd: repo.path, env })
+  const exited = new Promise((resolve) => launcher.once('exit', resolve))
+  const pidOf = (role: string): number | null => {
+    const line = readFileSync(pids, 'utf8')
+      .split('\n')
+      .find((each) => each.startsWith(`${role} `))
+    return line === undefined ? null : Number(line.split(' ')[1])
+  }
+  const tui = await waitFor('the TUI starting against the server', () => pidOf('tui'))
+  try {
+    const server = pidOf('server')
+    assert.ok(server !== null && alive(server), 'the app-server listens')
+    const socketDir = join(home.path, '.sangam', 'codex')
+    assert.deepEqual(readdirSync(socketDir), [`app-server-${launcher.pid}.sock`])
+
+    launcher.kill('SIGKILL')
+    await exited
+    await waitFor('the app-server ending after its launcher', () => (alive(server) ? null : true))
+    await waitFor('the socket removed', () => (readdirSync(socketDir).length === 0 ? true : null))
+  } finally {
+    // The stand-in TUI is ours to end (a real one exits when its server goes).
+    if (alive(tui)) process.kill(tui, 'SIGKILL')
+  }
 })

@@ -4,6 +4,7 @@ import { constants as osConstants } from 'node:os'
 import { codexSocketDir, codexSocketFile } from '../../config/data-paths.ts'
 import type { Logger } from '../../shared/logger.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
+import { guardedServer } from './codex-server-guard.ts'
 
 /**
  * `sangam codex [args…]`: Codex with its app-server on a private Unix socket, so a tag can start a
@@ -12,7 +13,7 @@ import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
  * unix://PATH` runs the TUI against it. The launcher starts the server (with the endpoint and its
  * own pid in the server's environment, where the session's hooks read them), waits for the socket,
  * runs the TUI attached to the terminal, and stops the server when the TUI ends, or when it is
- * told to stop.
+ * told to stop; a guard stops it too when the launcher dies without doing so (SIGKILL).
  */
 export interface CodexLaunch {
   readonly codexBin: string
@@ -24,6 +25,8 @@ export interface CodexLaunch {
   readonly env: Readonly<Record<string, string>>
   /** This process: the server's lifetime is bound to it, and the hooks record it. */
   readonly launcherPid: number
+  /** The node that runs the server's guard (`process.execPath`). */
+  readonly nodePath: string
   readonly stopSignal: AbortSignal
   readonly log: Logger
   /** How long the app-server may take to listen (it loads its config and plugins first). */
@@ -49,11 +52,19 @@ export async function launchCodex(launch: CodexLaunch): Promise<CodexLaunchResul
     SANGAM_CODEX_ENDPOINT: endpoint,
     SANGAM_CODEX_LAUNCHER: String(launch.launcherPid),
   }
-  const server = spawn(launch.codexBin, ['app-server', '--listen', endpoint], {
+  // Under the guard, whose stdin is a pipe from this process: the server ends with the launcher
+  // even when it is SIGKILLed (codex-server-guard.ts).
+  const guarded = guardedServer(launch.nodePath, socket, launch.codexBin, [
+    'app-server',
+    '--listen',
+    endpoint,
+  ])
+  const server = spawn(guarded.command, [...guarded.argv], {
     cwd: launch.cwd,
     env,
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['pipe', 'ignore', 'pipe'],
   })
+  server.stdin?.on('error', () => {})
   let serverErr = ''
   server.stderr?.on('data', (chunk: Buffer) => {
     serverErr = (serverErr + chunk.toString('utf8')).slice(-4000)

@@ -38,6 +38,7 @@ export const run: CommandRun<typeof codexInput> = async (ctx, args) => {
     sangamHome: ctx.env.sangamHome,
     env: ctx.env.vendorCliEnv,
     launcherPid: process.pid,
+    nodePath: process.execPath,
     stopSignal: ctx.stopSignal,
     log: ctx.log,
   })
