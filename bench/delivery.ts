@@ -22,14 +22,13 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import Database from 'better-sqlite3'
-import { WebSocketServer } from 'ws'
 import { killAllServes } from '../server/test/helpers/serve-process.ts'
 import { agentClisDir, agentClisIn } from '../test/agents/agent-clis.ts'
 import { claudeHuman, codexHuman, codexMeta } from '../test/helpers/capture-transcripts.ts'
+import { fakeAppServer } from '../test/helpers/fake-app-server.ts'
 import { isolatedEnv, runCli, runCliJson } from '../test/helpers/run-cli.ts'
 import { syncWorld } from '../test/helpers/sync-world.ts'
 import { tmpDir, tmpGitRepo } from '../test/helpers/tmp-git-repo.ts'
@@ -79,36 +78,6 @@ function startedTurns(log: string): Map<string, number> {
     if (at !== undefined && id !== undefined && !started.has(id)) started.set(id, Number(at))
   }
   return started
-}
-
-/** A Codex app-server on a Unix socket: answers `initialize`, notes when `turn/start` arrives. */
-async function fakeAppServer(path: string): Promise<{ woken: Map<string, number>; server: Server }> {
-  const woken = new Map<string, number>()
-  const server = createServer()
-  const sockets = new WebSocketServer({ server })
-  sockets.on('connection', (socket) => {
-    socket.on('message', (data) => {
-      const message = JSON.parse(String(data)) as {
-        id?: number
-        method?: string
-        params?: { threadId?: string }
-      }
-      if (message.method === 'initialize')
-        socket.send(JSON.stringify({ id: message.id, result: { userAgent: 'fake-app-server/0' } }))
-      if (message.method === 'turn/start') {
-        const threadId = message.params?.threadId ?? ''
-        if (!woken.has(threadId)) woken.set(threadId, Date.now())
-        socket.send(
-          JSON.stringify({
-            id: message.id,
-            result: { turn: { id: `turn-${threadId}`, status: 'inProgress' } },
-          }),
-        )
-      }
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(path, resolve))
-  return { woken, server }
 }
 
 async function hook(place: Place, host: 'claude' | 'codex', name: string, sessionId: string, env: Env = {}) {
@@ -360,7 +329,7 @@ async function oneMachine(out: string[]): Promise<{ resume: number[]; wake: numb
   const socket = join(home.path, 'app-server.sock')
   const app = await fakeAppServer(socket)
   try {
-    const sessions = await makeSessions(place, rounds + 1, `unix://${socket}`)
+    const sessions = await makeSessions(place, rounds + 1, app.endpoint)
     const handles = await handlesOf(place, [...sessions.claude, ...sessions.codex])
     const resume = await tagEach(
       place,
@@ -369,7 +338,7 @@ async function oneMachine(out: string[]): Promise<{ resume: number[]; wake: numb
       (id) => startedTurns(turnLog).get(id),
       'resume',
     )
-    const wake = await tagEach(place, sessions.codex, handles, (id) => app.woken.get(id), 'wake')
+    const wake = await tagEach(place, sessions.codex, handles, (id) => app.woken.get(id)?.at, 'wake')
     out.push(
       `one machine, sangam up running, ${rounds} tags each (a distinct session per tag):`,
       line('resume (claude --print --resume), tag posted → fake claude started', resume.turn),
@@ -378,7 +347,7 @@ async function oneMachine(out: string[]): Promise<{ resume: number[]; wake: numb
     )
     return { resume: resume.turn, wake: wake.turn }
   } finally {
-    app.server.close()
+    await app.close()
   }
 }
 
@@ -403,7 +372,7 @@ async function twoMachines(out: string[]): Promise<{ resume: number[]; wake: num
   const socket = join(a.home, 'app-server.sock')
   const app = await fakeAppServer(socket)
   try {
-    const sessions = await makeSessions(onA, rounds + 1, `unix://${socket}`)
+    const sessions = await makeSessions(onA, rounds + 1, app.endpoint)
     // B sees A's sessions (their presence) through the server before it can tag them.
     const handles = await handlesOf(onB, [...sessions.claude, ...sessions.codex])
     const resume = await tagEach(
@@ -413,7 +382,7 @@ async function twoMachines(out: string[]): Promise<{ resume: number[]; wake: num
       (id) => startedTurns(turnLog).get(id),
       'resume',
     )
-    const wake = await tagEach(onB, sessions.codex, handles, (id) => app.woken.get(id), 'wake')
+    const wake = await tagEach(onB, sessions.codex, handles, (id) => app.woken.get(id)?.at, 'wake')
     out.push(
       `two machines (own SANGAM_HOME and clone each, sangam up on both, one sangam serve on 127.0.0.1), tag posted on B for a session on A, ${rounds} tags each:`,
       line('resume on A, tag posted on B → fake claude started on A', resume.turn),
@@ -421,7 +390,7 @@ async function twoMachines(out: string[]): Promise<{ resume: number[]; wake: num
     )
     return { resume: resume.turn, wake: wake.turn }
   } finally {
-    app.server.close()
+    await app.close()
   }
 }
 

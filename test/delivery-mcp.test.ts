@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { fakeAppServer } from './helpers/fake-app-server.ts'
 import { fakeTurns, writeFakeVendor } from './helpers/fake-vendor.ts'
 import { isolatedEnv, mcpEntry, runCliJson } from './helpers/run-cli.ts'
 import { git, tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
@@ -58,7 +59,7 @@ async function world(vendors: readonly ('claude' | 'codex')[] = ['claude', 'code
   await runCliJson(['init', '--no-mcp'], { cwd: repo.path, env })
   const lane = join(repo.path, '..', `lane-mcp-${process.pid}-${Math.floor(Math.random() * 1e6)}`)
   git(repo.path, 'worktree', 'add', '-q', lane, '-b', `lane-${Math.floor(Math.random() * 1e9)}`)
-  const hook = async (host: 'claude' | 'codex', name: string, sessionId: string) => {
+  const hook = async (host: 'claude' | 'codex', name: string, sessionId: string, more: Env = {}) => {
     const run = await runAgentHook(
       host,
       {
@@ -70,7 +71,7 @@ async function world(vendors: readonly ('claude' | 'codex')[] = ['claude', 'code
         source: 'startup',
         reason: 'other',
       },
-      { cwd: lane, env },
+      { cwd: lane, env: { ...env, ...more } },
     )
     assert.equal(run.code, 0, run.stderr)
   }
@@ -152,17 +153,20 @@ test('room_send continues a dormant session once: a ledger row, a turn, the text
   await using w = await world()
   await w.dormant('claude', claudeId)
   await using mcp = await connect(w.repo.path, w.env)
-  const first = structured<Sent>(await mcp.call('room_send', { session: claudeId, text: 'please rebase onto main' }))
+  const first = structured<Sent>(
+    await mcp.call('room_send', { session: claudeId, text: 'please rebase onto main' }),
+  )
   assert.equal(first.outcome, 'started')
   assert.equal(first.channel, 'resume')
   assert.equal(first.turn?.channel, 'resume')
+  // On a loaded machine the fake may take longer to write its line than the server waits for it.
+  await eventually(() => fakeTurns(w.log).length === 1, 15_000, 'the fake turn')
   const turns = fakeTurns(w.log)
   assert.equal(turns.length, 1)
   assert.deepEqual(turns[0]?.argv, ['--print', '--resume', claudeId])
   assert.match(turns[0]?.stdin ?? '', /please rebase onto main/)
   assert.equal(turns[0]?.cwd, w.lane, 'run in the session’s own worktree')
   // The MCP server watches the turn it started and records its end.
-  await eventually(() => fakeTurns(w.log).length === 1, 5000, 'the fake turn')
   let ledger = await w.ledger()
   for (let i = 0; i < 100 && ledger.turns[0]?.state !== 'ended'; i++) {
     await new Promise((done) => setTimeout(done, 100))
@@ -213,6 +217,7 @@ test('room_session_start starts a headless session in a worktree; room_session_s
   assert.equal(started.turn.channel, 'new')
   assert.equal(started.turn.state, 'running')
   assert.equal(started.turn.worktree, w.lane)
+  await eventually(() => fakeTurns(w.log).length === 1, 15_000, 'the fake turn')
   const [turn] = fakeTurns(w.log)
   assert.equal(turn?.cwd, w.lane)
   assert.ok(turn?.argv.includes(started.turn.sessionId), `the session id sangam chose is in ${turn?.argv}`)
@@ -271,4 +276,17 @@ test('a missing vendor CLI is a clear tool error for room_send and room_session_
   const tools = await mcp.client.listTools()
   assert.ok(tools.tools.some((tool) => tool.name === 'room_send'))
   assert.doesNotMatch(mcp.stderr(), /INTERNAL|TypeError|at .*\.js:\d+/)
+})
+
+test('room_send wakes a Codex session under sangam codex in place, over its app-server', async () => {
+  await using w = await world()
+  await using app = await fakeAppServer(join(w.env.HOME ?? '', 'app-server.sock'))
+  const live = { SANGAM_CODEX_ENDPOINT: app.endpoint, SANGAM_CODEX_LAUNCHER: String(process.pid) }
+  await w.hook('codex', 'SessionStart', codexId, live)
+  await w.hook('codex', 'Stop', codexId, live)
+  await using mcp = await connect(w.repo.path, w.env)
+  const sent = structured<Sent>(await mcp.call('room_send', { session: codexId, text: 'rebase please' }))
+  assert.deepEqual([sent.outcome, sent.channel], ['started', 'wake'])
+  assert.match(app.woken.get(codexId)?.text ?? '', /rebase please/)
+  assert.equal(fakeTurns(w.log).length, 0)
 })

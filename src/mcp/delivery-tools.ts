@@ -1,5 +1,6 @@
 import { dirname } from 'node:path'
 import { z } from 'zod'
+import { codexWake } from '../services/delivery/codex-wake.ts'
 import {
   openDeliveryRouter,
   sendToSession,
@@ -19,12 +20,15 @@ import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
  */
 
 function router(context: McpContext) {
-  return openDeliveryRouter(context.project(), {
+  const project = context.project()
+  return openDeliveryRouter(project, {
     pid: process.pid,
     log: context.log,
     random: systemRandom,
     nodeBinDir: dirname(process.execPath),
     earlyExitMs: 1000,
+    // As the daemon and `send`: a Codex session under `sangam codex` takes the turn in place.
+    wake: codexWake({ db: project.db, clientVersion: context.version }),
   })
 }
 

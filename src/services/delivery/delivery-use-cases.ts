@@ -437,7 +437,11 @@ function liveTurnSession(project: ProjectContext, named: string): { vendor: stri
   const turns = liveTurns(project.db)
   const exact = turns.filter((turn) => turn.sessionId === wanted)
   const found =
-    exact.length > 0 ? exact : wanted.length >= 8 ? turns.filter((turn) => turn.sessionId.startsWith(wanted)) : []
+    exact.length > 0
+      ? exact
+      : wanted.length >= 8
+        ? turns.filter((turn) => turn.sessionId.startsWith(wanted))
+        : []
   const [only] = found
   return found.length === 1 && only !== undefined ? { vendor: only.vendor, id: only.sessionId } : null
 }
