@@ -165,6 +165,9 @@ async function tagEach(
   const post: number[] = []
   try {
     for (const [index, id] of sessions.entries()) {
+      // A random pause first: tags posted back to back lock onto the daemon's 250 ms poll and
+      // would always meet it at the same phase.
+      await sleep(Math.random() * 500)
       const began = performance.now()
       const posted = await runCli(
         ['post', '--to', `@${handles.get(id)}`, `${label} tag ${index}`, '--json'],
