@@ -5,6 +5,7 @@ import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import Database from 'better-sqlite3'
+import { fakeAppServer } from './helpers/fake-app-server.ts'
 import { fakeTurns, writeFakeVendor } from './helpers/fake-vendor.ts'
 import { isolatedEnv, runCli, runCliJson } from './helpers/run-cli.ts'
 import { git, tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
@@ -577,4 +578,65 @@ test('two agents tagging each other back stop within the loop budget; the ledger
   const count = fakeTurns(w.log).length
   await new Promise((done) => setTimeout(done, 3000))
   assert.equal(fakeTurns(w.log).length, count, 'the loop stopped')
+})
+
+/** A Codex session at rest whose hooks ran under `sangam codex`: its endpoint is the app-server's. */
+async function liveCodex(w: World, endpoint: string): Promise<void> {
+  const env = { ...w.env, SANGAM_CODEX_ENDPOINT: endpoint, SANGAM_CODEX_LAUNCHER: String(process.pid) }
+  for (const name of ['SessionStart', 'Stop']) {
+    const run = await runAgentHook(
+      'codex',
+      {
+        session_id: codexId,
+        transcript_path: null,
+        cwd: w.laneTwo,
+        hook_event_name: name,
+        prompt: 'go',
+        source: 'startup',
+      },
+      { cwd: w.laneTwo, env },
+    )
+    assert.equal(run.code, 0, run.stderr)
+  }
+}
+
+test('send wakes a Codex session under sangam codex in place, as the daemon does; sessions shows it live', async () => {
+  await using w = await world()
+  await using app = await fakeAppServer(join(w.env.HOME ?? '', 'app-server.sock'))
+  await liveCodex(w, app.endpoint)
+  const listed = await runCliJson<{ sessions: { id: string; delivery: string }[] }>(['sessions'], {
+    cwd: w.repo.path,
+    env: w.env,
+  })
+  assert.equal(listed.sessions.find((session) => session.id === codexId)?.delivery, 'live')
+  const sent = await runCliJson<{
+    outcome: string
+    channel: string
+    turn: { state: string; detail: string }
+  }>(['send', codexId, 'look at main now'], { cwd: w.repo.path, env: w.env })
+  assert.deepEqual([sent.outcome, sent.channel, sent.turn.state], ['started', 'wake', 'ended'])
+  assert.match(sent.turn.detail, /turn started in place at unix:/)
+  const woken = app.woken.get(codexId)
+  assert.match(woken?.text ?? '', /look at main now/)
+  assert.match(woken?.text ?? '', /re-observe the repository/)
+  assert.equal(fakeTurns(w.log).length, 0, 'no headless codex beside the live session')
+  const ledger = await w.ledger()
+  assert.deepEqual(
+    ledger.deliveries.map((row) => [row.sessionId, row.state, row.channel]),
+    [[codexId, 'delivered', 'wake']],
+  )
+})
+
+test('a send whose app-server refuses the turn fails naming the refusal, and nothing is resumed beside the live session', async () => {
+  await using w = await world()
+  await using app = await fakeAppServer(join(w.env.HOME ?? '', 'app-server.sock'), { refuse: 'thread busy' })
+  await liveCodex(w, app.endpoint)
+  const sent = await w.cli(['send', codexId, 'are you there', '--json'])
+  assert.equal(sent.code, 13, sent.stdout)
+  const result = JSON.parse(sent.stdout)
+  assert.equal(result.outcome, 'failed')
+  assert.match(result.reason, /wake failed: .*refused turn\/start: thread busy/)
+  await w.deliver()
+  assert.equal(fakeTurns(w.log).length, 0)
+  assert.equal(app.woken.size, 0)
 })

@@ -1,13 +1,16 @@
 import { dirname } from 'node:path'
 import { z } from 'zod'
+import { codexWake } from '../services/delivery/codex-wake.ts'
 import {
   openDeliveryRouter,
   sendToSession,
   startSession,
   stopSession,
 } from '../services/delivery/delivery-use-cases.ts'
+import { describeSend } from '../services/delivery/send-summary.ts'
 import { openRoom } from '../services/room/open-room.ts'
 import { systemRandom } from '../shared/random.ts'
+import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import type { McpContext } from './mcp-context.ts'
 import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
 
@@ -17,12 +20,15 @@ import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
  */
 
 function router(context: McpContext) {
-  return openDeliveryRouter(context.project(), {
+  const project = context.project()
+  return openDeliveryRouter(project, {
     pid: process.pid,
     log: context.log,
     random: systemRandom,
     nodeBinDir: dirname(process.execPath),
     earlyExitMs: 1000,
+    // As the daemon and `send`: a Codex session under `sangam codex` takes the turn in place.
+    wake: codexWake({ db: project.db, clientVersion: context.version }),
   })
 }
 
@@ -56,13 +62,24 @@ const sendTool = defineTool({
     session: z.string().min(1).describe('the session: id, 8+ characters of it, or @handle'),
     text: z.string().min(1).describe('what to tell it'),
   },
-  output: { outcome: z.string(), messageId: z.string(), reason: z.string().nullable() },
+  output: {
+    outcome: z.string(),
+    messageId: z.string(),
+    reason: z.string().nullable(),
+    retryAt: z.string().nullable(),
+  },
   readOnly: false,
   async run(input, context) {
     const project = context.project()
     const scope = openRoom(project, context.actor(), context.projectDir, systemRandom)
     const sent = await sendToSession(project, scope, router(context), input)
-    return { structured: sent, text: `${sent.outcome}${sent.reason === null ? '' : `: ${sent.reason}`}` }
+    // As `send` exits 13: the CLI is missing or failed, which the agent cannot fix by waiting.
+    if (sent.outcome === 'failed')
+      throw new SangamError(
+        ErrorCode.VendorCliUnavailable,
+        `${sent.reason ?? 'the vendor CLI failed'}; message ${sent.messageId} is in the room and the ledger records it failed (sangam deliveries)`,
+      )
+    return { structured: sent, text: describeSend(sent) }
   },
 })
 

@@ -67,14 +67,14 @@ export function startUp(
   }
 }
 
-/** Polls until `check` returns true; throws after `timeoutMs`. */
+/** Polls until `check` returns (or resolves to) true; throws after `timeoutMs`. */
 export async function eventually(
-  check: () => boolean,
+  check: () => boolean | Promise<boolean>,
   timeoutMs = 15_000,
   what = 'condition',
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
     await new Promise((resolve) => setTimeout(resolve, 25))
   }

@@ -3,12 +3,15 @@ import { projectDir } from '../../config/data-paths.ts'
 import { loadMachineId } from '../../config/machine-id.ts'
 import type { DeliveryVendor } from '../../core/delivery/delivery-vocabulary.ts'
 import { isDeliveryVendor } from '../../core/delivery/delivery-vocabulary.ts'
+import { roomOptions } from '../../core/room/settings.ts'
 import type { Logger } from '../../shared/logger.ts'
 import type { Random } from '../../shared/random.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import { addDelivery, type DeliveryRow, recentDeliveries } from '../../store/delivery/delivery-ledger.ts'
 import {
+  lastTurnAt,
   liveTurnOf,
+  liveTurns,
   recentTurns,
   type TurnRow,
   updateTurn,
@@ -16,6 +19,7 @@ import {
 import { firstHumanText } from '../../store/delivery/session-title.ts'
 import { listActiveSessions } from '../../store/memory/session-table.ts'
 import { readPresence } from '../../store/room/presence-table.ts'
+import { readOptionGroup } from '../options/option-store.ts'
 import type { ProjectContext } from '../project-context.ts'
 import { type ClaudeAgent, claudeAgents } from '../room/claude-live-sessions.ts'
 import { post } from '../room/post.ts'
@@ -191,6 +195,8 @@ export interface SendResult {
   readonly outcome: 'started' | 'pending' | 'refused' | 'failed' | 'pasted'
   readonly channel: string | null
   readonly reason: string | null
+  /** For a send waiting out the cooldown: when it passes (ISO); null otherwise. */
+  readonly retryAt: string | null
   readonly turn: TurnView | null
 }
 
@@ -248,11 +254,15 @@ export async function sendToSession(
     })
     .immediate()
   const outcome = await router.weighSession({ vendor: view.vendor, sessionId: view.id })
-  return sendResult(message.id, view, outcome)
+  const sent = sendResult(message.id, view, outcome)
+  if (sent.outcome !== 'pending' || sent.reason !== 'cooldown') return sent
+  const last = lastTurnAt(project.db, view.vendor, view.id)
+  const cooldownMs = readOptionGroup(project.db, roomOptions).deliveryCooldown * 1000
+  return { ...sent, retryAt: last === null ? null : new Date(last + cooldownMs).toISOString() }
 }
 
 function sendResult(messageId: string, view: SessionView, outcome: SessionOutcome): SendResult {
-  const base = { messageId, session: { vendor: view.vendor, id: view.id } }
+  const base = { messageId, session: { vendor: view.vendor, id: view.id }, retryAt: null }
   const refused = outcome.decision.refused.find((entry) => entry.messageId === messageId)
   if (refused !== undefined)
     return { ...base, outcome: 'refused', channel: null, reason: refused.reason, turn: null }
@@ -382,7 +392,7 @@ export function stopSession(
   router: DeliveryRouter,
   named: string,
 ): { turn: TurnView } {
-  const view = resolveSession(project, router, named)
+  const view = liveTurnSession(project, named) ?? resolveSession(project, router, named)
   const turn = liveTurnOf(project.db, view.vendor, view.id)
   if (turn === null)
     throw new SangamError(
@@ -416,6 +426,24 @@ export function stopSession(
   })
   const after = recentTurns(project.db, { limit: 1, vendor: view.vendor, sessionId: view.id })[0] ?? turn
   return { turn: turnView(after) }
+}
+
+/**
+ * The session of a turn sangam started that still runs, named by its whole id or 8+ characters of
+ * it: a session `start` began is known to the ledger before (or without) any hook of its own.
+ */
+function liveTurnSession(project: ProjectContext, named: string): { vendor: string; id: string } | null {
+  const wanted = named.trim()
+  const turns = liveTurns(project.db)
+  const exact = turns.filter((turn) => turn.sessionId === wanted)
+  const found =
+    exact.length > 0
+      ? exact
+      : wanted.length >= 8
+        ? turns.filter((turn) => turn.sessionId.startsWith(wanted))
+        : []
+  const [only] = found
+  return found.length === 1 && only !== undefined ? { vendor: only.vendor, id: only.sessionId } : null
 }
 
 /** A ledger row as `deliveries` shows it. */

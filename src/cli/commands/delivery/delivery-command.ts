@@ -1,4 +1,6 @@
 import { dirname } from 'node:path'
+import { version } from '../../../config/version.ts'
+import { codexWake } from '../../../services/delivery/codex-wake.ts'
 import { openDeliveryRouter } from '../../../services/delivery/delivery-use-cases.ts'
 import type { DeliveryRouter } from '../../../services/delivery/delivery-router.ts'
 import { resolveActor } from '../../../services/leases/actor.ts'
@@ -13,7 +15,8 @@ const earlyExitMs = 1000
 
 /**
  * Opens what every delivery command needs: the project, the room as the caller sees it, and the
- * delivery router of this process (no wake-in-place channel: only the daemon holds one).
+ * delivery router of this process, with the wake-in-place channel the daemon has: `send` starts a
+ * turn in a Codex session under `sangam codex` in place, and `sessions` shows it `live`.
  */
 export async function withDelivery<T>(
   ctx: CommandContext,
@@ -27,6 +30,7 @@ export async function withDelivery<T>(
       random: systemRandom,
       nodeBinDir: dirname(process.execPath),
       earlyExitMs,
+      wake: codexWake({ db: project.db, clientVersion: version }),
     })
     const scope = openRoom(project, resolveActor(ctx.env, project.human), ctx.cwd, systemRandom)
     return await use(project, router, scope)

@@ -1,0 +1,292 @@
+import assert from 'node:assert/strict'
+import { join } from 'node:path'
+import { test } from 'node:test'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { fakeAppServer } from './helpers/fake-app-server.ts'
+import { fakeTurns, writeFakeVendor } from './helpers/fake-vendor.ts'
+import { isolatedEnv, mcpEntry, runCliJson } from './helpers/run-cli.ts'
+import { git, tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
+import { eventually } from './helpers/up-process.ts'
+import { runAgentHook } from './hooks-agent-run.ts'
+
+/**
+ * Delivery's MCP tools (`room_send`, `room_session_start`, `room_session_stop`) driven by a real
+ * MCP client over stdio against the bundled `sangam mcp`, with real executables standing in for
+ * `claude` and `codex` on PATH (test/helpers/fake-vendor.ts), a real repository and SQLite file.
+ */
+
+const claudeId = 'c1aude00-0000-4000-8000-0000000000mc'
+const codexId = '01a2264c-aff5-7b22-ace8-554acdb4mcp0'
+
+type Env = Record<string, string | undefined>
+
+interface Ledger {
+  deliveries: { messageId: string; sessionId: string; state: string; channel: string | null; mode: string }[]
+  turns: { id: number; sessionId: string; channel: string; state: string; why: string; pid: number | null }[]
+}
+
+interface Sent {
+  outcome: string
+  messageId: string
+  channel: string | null
+  reason: string | null
+  retryAt: string | null
+  turn: { id: number; channel: string; state: string; pid: number | null } | null
+}
+
+interface Turn {
+  id: number
+  sessionId: string
+  channel: string
+  state: string
+  why: string
+  pid: number | null
+  worktree: string | null
+}
+
+async function world(vendors: readonly ('claude' | 'codex')[] = ['claude', 'codex']) {
+  const home = tmpDir('sangam-delivery-mcp-')
+  const repo = tmpGitRepo()
+  const bin = join(home.path, 'fake-bin')
+  for (const vendor of vendors) writeFakeVendor(bin, vendor)
+  const log = join(home.path, 'fake-vendor.jsonl')
+  const env = isolatedEnv(home.path, {
+    SANGAM_USER: 'asha@example.com',
+    PATH: `${bin}:${process.env.PATH}`,
+    FAKE_VENDOR_LOG: log,
+  })
+  await runCliJson(['init', '--no-mcp'], { cwd: repo.path, env })
+  const lane = join(repo.path, '..', `lane-mcp-${process.pid}-${Math.floor(Math.random() * 1e6)}`)
+  git(repo.path, 'worktree', 'add', '-q', lane, '-b', `lane-${Math.floor(Math.random() * 1e9)}`)
+  const hook = async (host: 'claude' | 'codex', name: string, sessionId: string, more: Env = {}) => {
+    const run = await runAgentHook(
+      host,
+      {
+        session_id: sessionId,
+        transcript_path: null,
+        cwd: lane,
+        hook_event_name: name,
+        prompt: 'go',
+        source: 'startup',
+        reason: 'other',
+      },
+      { cwd: lane, env: { ...env, ...more } },
+    )
+    assert.equal(run.code, 0, run.stderr)
+  }
+  // The first look starts the ledger's scan at the newest message: the room's history is not delivered.
+  await runCliJson(['deliveries', '--deliver'], { cwd: repo.path, env })
+  return {
+    repo,
+    env,
+    lane,
+    log,
+    hook,
+    ledger: () => runCliJson<Ledger>(['deliveries'], { cwd: repo.path, env }),
+    /** A session that ran once and ended: dormant, so a send resumes it. */
+    async dormant(host: 'claude' | 'codex', sessionId: string): Promise<void> {
+      await hook(host, 'SessionStart', sessionId)
+      await hook(host, 'SessionEnd', sessionId)
+    },
+    async [Symbol.asyncDispose]() {
+      await repo[Symbol.asyncDispose]()
+      await home[Symbol.asyncDispose]()
+    },
+  }
+}
+
+interface Connected extends AsyncDisposable {
+  readonly client: Client
+  call(name: string, args: Record<string, unknown>): ReturnType<Client['callTool']>
+  stderr(): string
+}
+
+/** Connects the way Claude Code and Codex do: the bundled server `init` registers, over stdio. */
+async function connect(cwd: string, env: Env): Promise<Connected> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [mcpEntry],
+    cwd,
+    env: Object.fromEntries(
+      Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    ),
+    stderr: 'pipe',
+  })
+  let stderr = ''
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8')
+  })
+  const client = new Client({ name: 'sangam-test', version: '1.0.0' })
+  await client.connect(transport)
+  return {
+    client,
+    call: (name, args) => client.callTool({ name, arguments: args }),
+    stderr: () => stderr,
+    [Symbol.asyncDispose]: () => client.close(),
+  }
+}
+
+type ToolResult = Awaited<ReturnType<Client['callTool']>>
+
+function structured<T>(result: ToolResult): T {
+  assert.notEqual(result.isError, true, JSON.stringify(result.content))
+  assert.ok(result.structuredContent, 'a structured result')
+  return result.structuredContent as T
+}
+
+function text(result: ToolResult): string {
+  const [first] = result.content as { type: string; text: string }[]
+  return first?.text ?? ''
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+test('room_send continues a dormant session once: a ledger row, a turn, the text on stdin; a second send within the cooldown waits, saying so', async () => {
+  await using w = await world()
+  await w.dormant('claude', claudeId)
+  await using mcp = await connect(w.repo.path, w.env)
+  const first = structured<Sent>(
+    await mcp.call('room_send', { session: claudeId, text: 'please rebase onto main' }),
+  )
+  assert.equal(first.outcome, 'started')
+  assert.equal(first.channel, 'resume')
+  assert.equal(first.turn?.channel, 'resume')
+  // On a loaded machine the fake may take longer to write its line than the server waits for it.
+  await eventually(() => fakeTurns(w.log).length === 1, 15_000, 'the fake turn')
+  const turns = fakeTurns(w.log)
+  assert.equal(turns.length, 1)
+  assert.deepEqual(turns[0]?.argv, ['--print', '--resume', claudeId])
+  assert.match(turns[0]?.stdin ?? '', /please rebase onto main/)
+  assert.equal(turns[0]?.cwd, w.lane, 'run in the session’s own worktree')
+  // The MCP server watches the turn it started and records its end.
+  let ledger = await w.ledger()
+  for (let i = 0; i < 100 && ledger.turns[0]?.state !== 'ended'; i++) {
+    await new Promise((done) => setTimeout(done, 100))
+    ledger = await w.ledger()
+  }
+  assert.equal(ledger.turns[0]?.state, 'ended')
+  assert.equal(ledger.turns[0]?.why, 'send')
+  assert.deepEqual(
+    ledger.deliveries.map((row) => [row.messageId, row.sessionId, row.state, row.channel, row.mode]),
+    [[first.messageId, claudeId, 'delivered', 'resume', 'send']],
+  )
+
+  const second = await mcp.call('room_send', { session: claudeId, text: 'and run the tests' })
+  const waited = structured<Sent>(second)
+  assert.deepEqual([waited.outcome, waited.reason, waited.turn], ['pending', 'cooldown', null])
+  assert.match(text(second), /cooldown/)
+  const retryAt = Date.parse(waited.retryAt ?? '')
+  assert.ok(
+    Math.abs(retryAt - Date.now() - 60_000) < 15_000,
+    `retryAt ${waited.retryAt}: the default 60 s cooldown from the first turn`,
+  )
+  assert.match(text(second), new RegExp(`waits until ${waited.retryAt}`), 'the text says until when')
+  assert.equal(fakeTurns(w.log).length, 1, 'no second turn within the cooldown')
+  const after = await w.ledger()
+  const row = after.deliveries.find((entry) => entry.messageId === waited.messageId)
+  assert.deepEqual([row?.state, row?.mode], ['pending', 'send'])
+})
+
+test('room_send from an agent session to itself is refused as an echo; an unknown session is a tool error naming sangam sessions', async () => {
+  await using w = await world()
+  await w.dormant('claude', claudeId)
+  await using mcp = await connect(w.lane, { ...w.env, CLAUDE_CODE_SESSION_ID: claudeId })
+  const echo = structured<Sent>(await mcp.call('room_send', { session: claudeId, text: 'note to self' }))
+  assert.deepEqual([echo.outcome, echo.reason], ['refused', 'echo'])
+  const unknown = await mcp.call('room_send', { session: 'no-such-session-1234', text: 'hi' })
+  assert.equal(unknown.isError, true)
+  assert.match(text(unknown), /^NOT_FOUND: .*sangam sessions lists them/)
+  assert.equal(fakeTurns(w.log).length, 0)
+})
+
+test('room_session_start starts a headless session in a worktree; room_session_stop ends that turn from another server', async () => {
+  await using w = await world()
+  const env = { ...w.env, FAKE_VENDOR_SLEEP_MS: '60000' }
+  await using starter = await connect(w.repo.path, env)
+  const started = structured<{ turn: Turn }>(
+    await starter.call('room_session_start', { vendor: 'claude', worktree: w.lane, text: 'map the modules' }),
+  )
+  assert.equal(started.turn.channel, 'new')
+  assert.equal(started.turn.state, 'running')
+  assert.equal(started.turn.worktree, w.lane)
+  await eventually(() => fakeTurns(w.log).length === 1, 15_000, 'the fake turn')
+  const [turn] = fakeTurns(w.log)
+  assert.equal(turn?.cwd, w.lane)
+  assert.ok(turn?.argv.includes(started.turn.sessionId), `the session id sangam chose is in ${turn?.argv}`)
+  assert.match(turn?.stdin ?? '', /map the modules/)
+  const pid = started.turn.pid
+  assert.ok(pid !== null && alive(pid))
+
+  // Another agent's server stops it: the ledger knows the turn, whatever the session's hooks said.
+  await using stopper = await connect(w.repo.path, w.env)
+  const stopped = structured<{ turn: Turn }>(
+    await stopper.call('room_session_stop', { session: started.turn.sessionId }),
+  )
+  assert.equal(stopped.turn.id, started.turn.id)
+  assert.equal(stopped.turn.state, 'stopped')
+  await eventually(() => !alive(pid), 15_000, 'the turn’s process ended')
+  const again = await stopper.call('room_session_stop', { session: started.turn.sessionId })
+  assert.equal(again.isError, true)
+  assert.match(text(again), /^NOT_FOUND: /)
+})
+
+test('room_session_stop ends a resumed turn room_send started, and only a turn sangam started', async () => {
+  await using w = await world()
+  await w.dormant('codex', codexId)
+  await using mcp = await connect(w.repo.path, { ...w.env, FAKE_VENDOR_SLEEP_MS: '60000' })
+  const sent = structured<Sent>(await mcp.call('room_send', { session: codexId, text: 'long job' }))
+  assert.equal(sent.outcome, 'started')
+  const pid = sent.turn?.pid ?? null
+  assert.ok(pid !== null && alive(pid))
+  const stopped = structured<{ turn: Turn }>(await mcp.call('room_session_stop', { session: codexId }))
+  assert.equal(stopped.turn.state, 'stopped')
+  await eventually(() => !alive(pid), 15_000, 'the turn’s process ended')
+  await w.dormant('claude', claudeId)
+  const none = await mcp.call('room_session_stop', { session: claudeId })
+  assert.equal(none.isError, true)
+  assert.match(text(none), /^NOT_FOUND: no turn sangam started runs for claude session/)
+})
+
+test('a missing vendor CLI is a clear tool error for room_send and room_session_start, and the server keeps answering', async () => {
+  await using w = await world(['codex'])
+  await w.dormant('claude', claudeId)
+  await using mcp = await connect(w.repo.path, w.env)
+  const sent = await mcp.call('room_send', { session: claudeId, text: 'anyone there?' })
+  assert.equal(sent.isError, true, text(sent))
+  assert.match(text(sent), /^VENDOR_CLI_UNAVAILABLE: .*claude CLI was not found/)
+  const started = await mcp.call('room_session_start', { vendor: 'claude', text: 'begin' })
+  assert.equal(started.isError, true)
+  assert.match(text(started), /^VENDOR_CLI_UNAVAILABLE: .*claude CLI was not found/)
+  // The message was posted and the ledger says why it was not carried.
+  const ledger = await w.ledger()
+  assert.deepEqual(
+    ledger.deliveries.map((row) => [row.sessionId, row.state]),
+    [[claudeId, 'failed']],
+  )
+  assert.equal(ledger.turns.length, 0)
+  // Still up: the next call is answered.
+  const tools = await mcp.client.listTools()
+  assert.ok(tools.tools.some((tool) => tool.name === 'room_send'))
+  assert.doesNotMatch(mcp.stderr(), /INTERNAL|TypeError|at .*\.js:\d+/)
+})
+
+test('room_send wakes a Codex session under sangam codex in place, over its app-server', async () => {
+  await using w = await world()
+  await using app = await fakeAppServer(join(w.env.HOME ?? '', 'app-server.sock'))
+  const live = { SANGAM_CODEX_ENDPOINT: app.endpoint, SANGAM_CODEX_LAUNCHER: String(process.pid) }
+  await w.hook('codex', 'SessionStart', codexId, live)
+  await w.hook('codex', 'Stop', codexId, live)
+  await using mcp = await connect(w.repo.path, w.env)
+  const sent = structured<Sent>(await mcp.call('room_send', { session: codexId, text: 'rebase please' }))
+  assert.deepEqual([sent.outcome, sent.channel], ['started', 'wake'])
+  assert.match(app.woken.get(codexId)?.text ?? '', /rebase please/)
+  assert.equal(fakeTurns(w.log).length, 0)
+})
