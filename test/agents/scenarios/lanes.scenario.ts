@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { spawnSync } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join, relative } from 'node:path'
 import { test } from 'node:test'
 import { git } from '../../helpers/tmp-git-repo.ts'
 import { runCli } from '../../helpers/run-cli.ts'
 import { type AgentLab, openAgentLab, transcriptLines } from '../agent-lab.ts'
+import type { ClaudeStep } from '../fake-anthropic.ts'
 import type { CodexStep } from '../fake-openai.ts'
 
 /**
@@ -13,6 +15,7 @@ import type { CodexStep } from '../fake-openai.ts'
  * task. Delivery carries the task to the lane's own (dormant) Codex thread by resuming it; the
  * fake model answers that turn with the merged function, a commit and a validation report written
  * to the path the task named, and the lane's next `sync` publishes it: `main` holds both changes.
+ * The second test swaps the vendors: the task reaches a dormant Claude Code session (`claude --bg`).
  */
 
 const file = 'src/greet.mjs'
@@ -61,7 +64,7 @@ async function sync(lab: AgentLab, worktree: string, context = ''): Promise<Sync
   assert.equal(
     run.code,
     0,
-    `sangam sync in ${worktree}: ${run.stdout}\n${run.stderr}\nmain worktree:\n${git(lab.repo.path, 'status', '--porcelain', '--ignored')}\nlane:\n${git(worktree, 'status', '--porcelain')}\n${context}`,
+    `sangam sync in ${worktree}: ${run.stdout}\n${run.stderr}\nmain worktree:\n${git(lab.repo.path, 'status', '--porcelain', '--ignored')}\nlane:\n${git(worktree, 'status', '--porcelain')}\n${context}${turnLogs(lab)}`,
   )
   return JSON.parse(run.stdout) as Sync
 }
@@ -93,6 +96,13 @@ async function turnEnded(lab: AgentLab, sessionId: string): Promise<Ledger['turn
 function allowCodexCommits(lab: AgentLab): void {
   const config = join(lab.env.CODEX_HOME ?? '', 'config.toml')
   writeFileSync(config, `sandbox_mode = "danger-full-access"\n${readFileSync(config, 'utf8')}`)
+}
+
+/** Every delivered turn's output, for failure messages. */
+function turnLogs(lab: AgentLab): string {
+  const dir = join(dirname(lab.databaseFile()), 'delivery-log')
+  const names = existsSync(dir) ? readdirSync(dir) : []
+  return names.map((name) => `\n--- ${name}\n${safeRead(join(dir, name))}`).join('')
 }
 
 function safeRead(path: string): string {
@@ -251,3 +261,157 @@ test('a real Claude Code lane and a real Codex lane edit one function; the seman
     ],
   )
 })
+
+/** The task turn of a Claude Code lane: the merged file, a commit, the check and its report. */
+function claudeTaskSteps(prompt: string, worktree: string): readonly ClaudeStep[] {
+  const named = /write the validation report to (\S+?),? then run sangam sync/.exec(prompt)?.[1]
+  if (named === undefined) return [{ text: `NO-VALIDATION-PATH in the task prompt: ${prompt}` }]
+  const target = join(worktree, file)
+  return [
+    { tool: 'Read', input: { file_path: target } },
+    { tool: 'Write', input: { file_path: target, content: merged } },
+    {
+      tool: 'Bash',
+      input: {
+        command: `git add -A && git commit -q -m 'greet: trimmed and exclaimed (semantic merge)'`,
+        description: 'Commit the union',
+      },
+    },
+    {
+      tool: 'Bash',
+      input: {
+        command: `${check} && cat > '${named}' <<'REPORT'\nMerged greet: main exclaims, the lane trims the name; both kept.\n## Commands\n- \`${check}\` → passed\nREPORT`,
+        description: 'Check both behaviours and write the report',
+      },
+    },
+    { text: 'TASK-DONE: greet is the union of both sides, committed, report written.' },
+  ]
+}
+
+/**
+ * The user's Claude Code settings for unattended turns: a resumed `claude --print` asks before it
+ * edits or runs a command, and nobody is there to answer (D211).
+ */
+function allowClaudeEdits(lab: AgentLab): void {
+  writeFileSync(
+    join(lab.env.CLAUDE_CONFIG_DIR ?? '', 'settings.json'),
+    `${JSON.stringify({ permissions: { defaultMode: 'acceptEdits', allow: ['Bash'] } }, null, 2)}\n`,
+  )
+}
+
+/**
+ * What a user who has run Claude Code's TUI has in its `.claude.json`: onboarding done, the API key
+ * approved, and the lane's folder trusted (the TUI asks once per folder; `sangam lane` in tmux
+ * starts it there). Print mode never asks, but `claude --bg`, delivery's background channel,
+ * refuses an untrusted folder ("Workspace not trusted") and, without the rest, its session sits
+ * `blocked` on a prompt nobody sees while the ledger says the turn was handed over.
+ */
+function trustClaudeWorkspace(lab: AgentLab, worktree: string): void {
+  const file = join(lab.env.CLAUDE_CONFIG_DIR ?? '', '.claude.json')
+  const config = existsSync(file)
+    ? (JSON.parse(readFileSync(file, 'utf8')) as { projects?: Record<string, Record<string, unknown>> })
+    : {}
+  const projects = config.projects ?? {}
+  projects[worktree] = { ...projects[worktree], hasTrustDialogAccepted: true }
+  const key = lab.env.ANTHROPIC_API_KEY ?? ''
+  writeFileSync(
+    file,
+    `${JSON.stringify(
+      {
+        ...config,
+        hasCompletedOnboarding: true,
+        theme: 'dark',
+        bypassPermissionsModeAccepted: true,
+        customApiKeyResponses: { approved: [key.slice(-20)], rejected: [] },
+        projects,
+      },
+      null,
+      2,
+    )}\n`,
+  )
+}
+
+test('the other way round: the Codex lane publishes first and the semantic task reaches the real Claude Code lane', async () => {
+  await using lab = await openAgentLab()
+  lab.repo.write(file, original)
+  lab.repo.commit('greet')
+  await lab.sangamJson(['install-hooks'])
+  allowClaudeEdits(lab)
+  const a = await lab.sangamJson<Lane>(['lane', 'a', '--agent', 'codex'])
+  const b = await lab.sangamJson<Lane>(['lane', 'b', '--agent', 'claude'])
+
+  const codex = await lab.codex(
+    'End the greeting with an exclamation mark.',
+    [
+      {
+        patch: `*** Begin Patch\n*** Update File: ${file}\n@@\n-  return 'Hello, ' + name\n+  return 'Hello, ' + name + '!'\n*** End Patch\n`,
+      },
+      { text: 'greet exclaims now.' },
+    ],
+    undefined,
+    a.lane.worktree,
+  )
+  assert.equal(codex.code, 0, codex.stderr)
+  const fileB = join(b.lane.worktree, file)
+  lab.anthropic.script((turn) =>
+    turn.prompt.includes('semantic merge task')
+      ? claudeTaskSteps(turn.prompt, b.lane.worktree)
+      : [
+          { tool: 'Read', input: { file_path: fileB } },
+          { tool: 'Write', input: { file_path: fileB, content: trimmed } },
+          { text: 'greet trims the name now.' },
+        ],
+  )
+  const claude = await lab.claude('Trim the name in greet.', undefined, undefined, b.lane.worktree)
+  assert.equal(claude.code, 0, claude.stderr)
+  assert.ok(claude.sessionId, claude.stdout)
+  assert.equal(readFileSync(fileB, 'utf8'), trimmed)
+  trustClaudeWorkspace(lab, b.lane.worktree)
+  try {
+    assert.equal((await sync(lab, a.lane.worktree)).outcome, 'published-direct')
+    const started = await sync(lab, b.lane.worktree)
+    assert.equal(started.outcome, 'task-started', JSON.stringify(started))
+    assert.ok(started.task)
+    const task = started.task
+    assert.match(
+      started.channel ?? '',
+      new RegExp(`^delivery:(resume|background):claude:${claude.sessionId}$`),
+      `the task went to lane b's own Claude Code session through delivery: ${JSON.stringify(started)}`,
+    )
+    const turn = await turnEnded(lab, claude.sessionId)
+    const log = turn.logFile !== null && existsSync(turn.logFile) ? readFileSync(turn.logFile, 'utf8') : ''
+    // `claude --bg` hands the turn to Claude Code's own background runner and exits at once.
+    for (
+      let waited = 0;
+      !safeRead(task.validationFile).includes('→ passed') && waited < 60_000;
+      waited += 250
+    )
+      await new Promise((resolve) => setTimeout(resolve, 250))
+    assert.deepEqual(
+      lab.anthropic.promptsWith(task.id).map((prompt) => [prompt.sessionId, prompt.index]),
+      [[claude.sessionId, 1]],
+      "the task reached lane b's Claude Code session once, as its second user turn",
+    )
+    assert.equal(readFileSync(fileB, 'utf8'), merged, `the lane holds the merged function\n${log}`)
+    assert.ok(existsSync(task.validationFile), `the report is where the task said\n${log}`)
+
+    await lab.sangamJson(['option-set', 'lanes.check-command', check])
+    const published = await sync(lab, b.lane.worktree, log)
+    assert.equal(published.outcome, 'published-task', JSON.stringify(published))
+    assert.equal(git(lab.repo.path, 'show', `main:${file}`), merged.trimEnd(), 'main holds both edits')
+    assert.equal((await lab.sangamJson<Status>(['status'])).lock, null, 'the lock is free')
+  } finally {
+    // The background runner `claude --bg` started outlives the turn: stop it and its sessions.
+    spawnSync('claude', ['daemon', 'stop', '--any'], {
+      env: definedEnv(lab.env),
+      stdio: 'ignore',
+      timeout: 30_000,
+    })
+  }
+})
+
+function definedEnv(env: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  )
+}
