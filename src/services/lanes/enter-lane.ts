@@ -18,6 +18,8 @@ export interface EnterLaneInput {
   readonly agent?: LaneAgent | undefined
   /** Write the generated lane instructions (AGENTS.md) because no sangam hooks will inject them. */
   readonly writeInstructions: boolean
+  /** Runs on the lane's worktree once it exists, before its agent starts (files it must find). */
+  readonly prepare?: ((worktree: string) => void) | undefined
 }
 
 export interface EnteredLane {
@@ -62,6 +64,7 @@ export function enterLane(world: LaneWorld, typed: EnterLaneInput): EnteredLane 
   const created = checkedOut === null
   if (created) addWorktree(world, branch, worktree)
   setIdentity(world, worktree)
+  input.prepare?.(worktree)
   const now = world.clock.now()
   const agentCommand =
     input.agent === undefined

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { runGit } from '../../../git/git.ts'
 import { excludeFromGit } from '../../../install/git-exclude.ts'
 import { hookEntries } from '../../../install/hook-entries.ts'
+import { copyHookFilesInto, shareUntrackedHookFiles } from '../../../install/lane-hook-files.ts'
 import { installMainGuard } from '../../../install/main-guard-installer.ts'
 import { enterLane } from '../../../services/lanes/enter-lane.ts'
 import { laneWorktreePath } from '../../../services/lanes/lane-world.ts'
@@ -19,11 +20,24 @@ export const run: CommandRun<typeof laneInput> = async (ctx, { name }, options) 
       '/.sangam/',
       'lanes, their task files and delete manifests (sangam lane)',
     )
-    const writeInstructions = !hooksInstalled(laneWorktreePath(world.root, name), ctx.env.claudeConfigDir)
+    // sangam's untracked hook files of the main worktree go with every lane (D212).
+    const hookFiles = shareUntrackedHookFiles({
+      root: world.root,
+      commonDir: world.commonDir,
+      mainBranch: world.mainBranch,
+    })
+    const writeInstructions =
+      !hookFiles.some((shared) => shared.path.startsWith('.claude/')) &&
+      !hooksInstalled(laneWorktreePath(world.root, name), ctx.env.claudeConfigDir)
     // The generated AGENTS.md must not make a lane dirty; a project that tracks its own keeps it.
     if (writeInstructions && !tracksAgentsFile(project.repo.root, world.mainBranch))
       excludeFromGit(project.repo.commonDir, '/AGENTS.md', "a lane's generated instructions (sangam lane)")
-    const entered = enterLane(world, { name, agent: options.agent, writeInstructions })
+    const entered = enterLane(world, {
+      name,
+      agent: options.agent,
+      writeInstructions,
+      prepare: (worktree) => copyHookFilesInto(worktree, hookFiles),
+    })
     // A project with lanes has main moved by sync alone: the first lane arms the main guard (D220).
     const guard = installMainGuard({
       root: world.root,
