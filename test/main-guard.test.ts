@@ -124,6 +124,16 @@ test('moving main by hand is refused from any worktree, and sangam integration (
     laneHead,
   )
   assert.notEqual(wrong.status, 0)
+  // Nor is the mark sangam's lane git once carried (SANGAM_INTERNAL_WRITE): the token is the one pass.
+  const marked = run(
+    g.lane,
+    { ...g.env, SANGAM_INTERNAL_WRITE: '1' },
+    'update-ref',
+    'refs/heads/main',
+    laneHead,
+  )
+  assert.notEqual(marked.status, 0)
+  assert.match(marked.stderr, protectedMessage)
   const integrated = run(g.lane, g.integrator, 'update-ref', 'refs/heads/main', laneHead, before)
   assert.equal(integrated.status, 0, integrated.stderr)
   assert.equal(git(g.repo.path, 'rev-parse', 'main'), laneHead)
