@@ -1,4 +1,3 @@
-import { gitOutputOrNull } from '../git/git.ts'
 import { gitHooksDir } from '../git/hooks-dir.ts'
 import { type GuardHook, guardHooks, mainGuardMarker } from '../services/lanes/guard-state.ts'
 import {
@@ -9,7 +8,6 @@ import {
   mainGuardFile,
 } from '../services/lanes/main-guard-file.ts'
 import type { Random } from '../shared/random.ts'
-import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import {
   chainedHookName,
   type HookScriptChange,
@@ -67,18 +65,6 @@ export function uninstallMainGuard(root: string, commonDir: string): MainGuardRe
     ...(hook === 'pre-push' ? uninstallPrePush(dir) : uninstallChainedHook(dir, hook, isGuardScript)),
   }))
   return { mainBranch: null, armedBy: mainGuardFile(commonDir), hooks }
-}
-
-/** The branch to protect when none is named: `main` if the repository has one, else the current branch. */
-export function defaultMainBranch(root: string): string {
-  if (gitOutputOrNull(['rev-parse', '-q', '--verify', 'refs/heads/main'], root) !== null) return 'main'
-  const current = gitOutputOrNull(['symbolic-ref', '-q', '--short', 'HEAD'], root)
-  if (current === null || current === '')
-    throw new SangamError(
-      ErrorCode.InvalidInput,
-      'this repository has no main branch and HEAD is detached: name the branch to protect with --main',
-    )
-  return current
 }
 
 function isGuardScript(text: string): boolean {
