@@ -95,6 +95,12 @@ export function resetMixed(worktree: string, commit: string): void {
   must(runGit(['reset', '-q', '--mixed', commit], worktree), `reset --mixed ${commit}`)
 }
 
+/** Writes every `[ref, commit]` (creating or moving each) in one git process and one transaction. */
+export function writeRefs(cwd: string, refs: readonly (readonly [string, string])[]): void {
+  const input = refs.map(([ref, commit]) => `update ${ref} ${commit}\n`).join('')
+  must(runGit(['update-ref', '--stdin'], cwd, input), `update-ref ${refs.map(([ref]) => ref).join(' ')}`)
+}
+
 /** Writes `ref` = `commit` (creating or moving it). */
 export function writeRef(cwd: string, ref: string, commit: string): void {
   must(runGit(['update-ref', ref, commit], cwd), `update-ref ${ref}`)

@@ -30,7 +30,7 @@ import {
   unsafeGitState,
   worktreeOfBranch,
   worktreeState,
-  writeRef,
+  writeRefs,
 } from './lane-git.ts'
 import { laneRefused } from './lane-refused.ts'
 import { laneTaskFolder, type LaneWorld } from './lane-world.ts'
@@ -414,11 +414,14 @@ async function mergeOrStartTask(
   }
   const holder = await begin(world, lane, journal)
   const snapshot = dirty ? commitAll(lane.worktree, `sangam snapshot: ${lane.name} ${task}`) : start.head
-  writeRef(world.root, snapshotRef(task), snapshot)
-  writeRef(world.root, baseRef(task), main)
+  writeRefs(world.root, [
+    [snapshotRef(task), snapshot],
+    [baseRef(task), main],
+  ])
   world.fault('snapshot')
   const merged = runGit(
-    ['merge', '-q', '--no-ff', '--no-edit', '-m', `sangam merge: ${lane.name} ${task}`, main],
+    // --no-verify: as for its snapshot commit, sangam's own merge in the lane (never on main).
+    ['merge', '-q', '--no-ff', '--no-edit', '--no-verify', '-m', `sangam merge: ${lane.name} ${task}`, main],
     lane.worktree,
   )
   const after = worktreeState(lane.worktree)
