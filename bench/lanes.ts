@@ -5,8 +5,10 @@
  * ROUNDS fresh fixtures. cocodex runs as its release harness runs it (`python3 -m cocodex`, its
  * daemon up, two joined sessions with `sleep 600` as the agent, no tmux, headless prompts) from
  * SANGAM_BENCH_COCODEX (default /work/peer/cocodex); without it only sangam's figures print.
+ * SANGAM_BENCH_BASELINE names another build's dist/cli/main.js (node_modules beside it): it runs
+ * interleaved on fixtures of its own, a before/after in the same run.
  *
- *   npm run build && node --import tsx bench/lanes.ts
+ *   npm run build && ROUNDS=5 node --import tsx bench/lanes.ts
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -15,10 +17,18 @@ import { join } from 'node:path'
 
 const rounds = Number(process.env.ROUNDS ?? 5)
 const cli = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js')
+const baselineCli = process.env.SANGAM_BENCH_BASELINE ?? null
 const cocodexDir = process.env.SANGAM_BENCH_COCODEX ?? '/work/peer/cocodex'
 const hasCocodex = existsSync(join(cocodexDir, 'src', 'cocodex', '__main__.py'))
 const operations = ['catch-up', 'direct publish', 'merge publish', 'semantic task start'] as const
 type Operation = (typeof operations)[number]
+/** The peer's figures in the issue, beside which its targets were set. */
+const issuePeer: Record<Operation, number> = {
+  'catch-up': 375,
+  'direct publish': 674,
+  'merge publish': 928,
+  'semantic task start': 1005,
+}
 const targets: Record<Operation, number | null> = {
   'catch-up': 200,
   'direct publish': 300,
@@ -67,7 +77,7 @@ interface System {
   close(): void
 }
 
-function sangam(root: string): System {
+function sangam(root: string, entry = cli): System {
   const repo = freshRepo(root)
   const env = {
     ...process.env,
@@ -78,7 +88,7 @@ function sangam(root: string): System {
   }
   const lane = (name: string) =>
     JSON.parse(
-      execFileSync(process.execPath, [cli, 'lane', name, '--no-agent', '--json'], {
+      execFileSync(process.execPath, [entry, 'lane', name, '--no-agent', '--json'], {
         cwd: repo,
         env,
         encoding: 'utf8',
@@ -86,7 +96,7 @@ function sangam(root: string): System {
     ).lane.worktree as string
   return {
     lanes: { alice: lane('alice'), bob: lane('bob') },
-    sync: (worktree) => timed(process.execPath, [cli, 'sync', '--json'], worktree, env),
+    sync: (worktree) => timed(process.execPath, [entry, 'sync', '--json'], worktree, env),
     close: () => undefined,
   }
 }
@@ -198,6 +208,7 @@ const figures: Record<string, Record<Operation, number[]>> = {}
 for (let round = 0; round < rounds; round++) {
   for (const [name, make] of [
     ['sangam', sangam],
+    ...(baselineCli === null ? [] : [['baseline', (root: string) => sangam(root, baselineCli)] as const]),
     ...(hasCocodex ? [['cocodex', cocodex] as const] : []),
   ] as const) {
     const run = measure(make)
@@ -207,17 +218,27 @@ for (let round = 0; round < rounds; round++) {
 }
 process.stdout.write(`lanes: median of ${rounds} fresh fixtures (200 files), wall ms of one sync process\n`)
 process.stdout.write(
-  `${'operation'.padEnd(22)}${'sangam'.padStart(9)}${hasCocodex ? `${'cocodex'.padStart(9)}${'ratio'.padStart(8)}` : ''}  target\n`,
+  `${'operation'.padEnd(22)}${'sangam'.padStart(9)}${baselineCli === null ? '' : `${'baseline'.padStart(9)}${'ratio'.padStart(8)}`}${hasCocodex ? `${'cocodex'.padStart(9)}${'ratio'.padStart(8)}` : ''}  target\n`,
 )
 for (const op of operations) {
   const ours = median(figures.sangam?.[op] ?? [])
+  const base = baselineCli === null ? null : median(figures.baseline?.[op] ?? [])
   const theirs = hasCocodex ? median(figures.cocodex?.[op] ?? []) : null
   const target = targets[op]
+  // The issue's targets are ms beside the peer's figures there: beside the peer here, the same ratio.
+  const goal = target === null ? null : target / issuePeer[op]
+  const verdict =
+    target === null || goal === null
+      ? '  -'
+      : theirs === null
+        ? `  < ${target} ms ${ours < target ? 'met' : 'MISSED'}`
+        : `  < ${goal.toFixed(2)}x (${target} of ${issuePeer[op]} ms) ${ours / theirs < goal ? 'met' : 'MISSED'}`
   const line = [
     op.padEnd(22),
     ours.toFixed(0).padStart(9),
+    base === null ? '' : `${base.toFixed(0).padStart(9)}${(ours / base).toFixed(2).padStart(7)}x`,
     theirs === null ? '' : `${theirs.toFixed(0).padStart(9)}${(ours / theirs).toFixed(2).padStart(7)}x`,
-    target === null ? '  -' : `  < ${target} ms ${ours < target ? 'met' : 'MISSED'}`,
+    verdict,
   ]
   process.stdout.write(`${line.join('')}\n`)
 }

@@ -124,6 +124,16 @@ test('moving main by hand is refused from any worktree, and sangam integration (
     laneHead,
   )
   assert.notEqual(wrong.status, 0)
+  // Nor is the mark sangam's lane git once carried (SANGAM_INTERNAL_WRITE): the token is the one pass.
+  const marked = run(
+    g.lane,
+    { ...g.env, SANGAM_INTERNAL_WRITE: '1' },
+    'update-ref',
+    'refs/heads/main',
+    laneHead,
+  )
+  assert.notEqual(marked.status, 0)
+  assert.match(marked.stderr, protectedMessage)
   const integrated = run(g.lane, g.integrator, 'update-ref', 'refs/heads/main', laneHead, before)
   assert.equal(integrated.status, 0, integrated.stderr)
   assert.equal(git(g.repo.path, 'rev-parse', 'main'), laneHead)
@@ -353,6 +363,30 @@ test('plain init leaves git hooks alone; --main without --guard and a bad branch
   assert.equal(bad.code, 2)
   assert.match(bad.stderr, /not a branch name the guard can protect/)
   assert.equal(existsSync(join(repo.path, '.git', 'sangam', 'main-guard')), false)
+})
+
+test('init --guard protects the branch lanes publish to: what origin/HEAD names, else main, master, trunk', async () => {
+  await using home = tmpDir()
+  await using repo = tmpGitRepo()
+  const env = isolatedEnv(home.path)
+  repo.write('a.txt', 'one\n')
+  repo.commit('base')
+  git(repo.path, 'branch', 'develop')
+  git(repo.path, 'update-ref', 'refs/remotes/origin/develop', 'HEAD')
+  git(repo.path, 'symbolic-ref', 'refs/remotes/origin/HEAD', 'refs/remotes/origin/develop')
+  const init = await runCliJson<GuardJson>(['init', '--no-mcp', '--guard'], { cwd: repo.path, env })
+  assert.equal(init.guard?.mainBranch, 'develop')
+
+  // No such branch at all: said, with what to do, and nothing armed (no guessing from HEAD).
+  await using bare = tmpGitRepo()
+  git(bare.path, 'checkout', '-q', '-b', 'work')
+  bare.write('a.txt', 'one\n')
+  bare.commit('base')
+  git(bare.path, 'branch', '-D', 'main')
+  const none = await runCli(['init', '--no-mcp', '--guard'], { cwd: bare.path, env })
+  assert.notEqual(none.code, 0)
+  assert.match(none.stderr, /no main branch .*--main <branch>/)
+  assert.equal(existsSync(join(bare.path, '.git', 'sangam', 'main-guard')), false)
 })
 
 test('the first lane arms the guard; status shows it installed, and sync still moves main through it', async () => {

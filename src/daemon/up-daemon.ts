@@ -3,20 +3,24 @@ import type { Environment } from '../config/environment.ts'
 import { loadMachineId } from '../config/machine-id.ts'
 import { projectCapture } from '../services/capture/project-capture.ts'
 import { openLaneWorld } from '../services/lanes/lane-world.ts'
+import { keepLaneLock, type LockKept, tmuxPaneAlive } from '../services/lanes/lock-keeper.ts'
 import { normaliseLanes } from '../services/lanes/normalise-lanes.ts'
 import { hasLaneTables, readLanes } from '../store/lanes/lane-table.ts'
 import { openProject } from '../services/project-context.ts'
+import { teamLanes } from '../services/team-lanes.ts'
 import type { SyncStatus } from '../services/sync/replicator.ts'
 import type { Clock } from '../shared/clock.ts'
 import type { Logger } from '../shared/logger.ts'
+import { isAlive } from '../shared/process-alive.ts'
 import { systemRandom } from '../shared/random.ts'
-import { openProjectDatabase } from '../store/database.ts'
+import { type Db, openProjectDatabase } from '../store/database.ts'
 import { codexWake } from '../services/delivery/codex-wake.ts'
 import type { WakeInPlace } from '../services/delivery/wake-in-place.ts'
 import { transcriptRoots } from '../transcripts/transcript-locations.ts'
 import { CaptureTailer, type TailerStatus } from './capture-tailer.ts'
 import { DaemonLock } from './daemon-lock.ts'
 import { DeliveryService, type DeliveryStatus } from './delivery-service.ts'
+import { LaneLockService } from './lane-lock-service.ts'
 import { OverlapService, type OverlapStatus } from './overlap-service.ts'
 import type { Service } from './service.ts'
 import { SyncService } from './sync-service.ts'
@@ -119,6 +123,11 @@ export async function runUp(options: UpOptions): Promise<void> {
       sync,
       overlap,
       delivery,
+      new LaneLockService({
+        openDb: () => openProjectDatabase(sangamHome, projectId),
+        keep: (db) => keepLockOf(project, db, options),
+        log,
+      }),
     ]
     options.onStatus({
       type: 'started',
@@ -150,6 +159,38 @@ export async function runUp(options: UpOptions): Promise<void> {
     lock?.release()
   }
   options.onStatus({ type: 'stopped', pid: options.pid })
+}
+
+/**
+ * One look at the integration lock for the daemon's LaneLockService: the lock as lane commands see
+ * it (this machine's, or the team server's when attached), the stale window as the option says now.
+ */
+async function keepLockOf(
+  project: ReturnType<typeof openProject>,
+  db: Db,
+  options: UpOptions,
+): Promise<LockKept | null> {
+  if (!hasLaneTables(db) || readLanes(db).length === 0) return null
+  const local = openLaneWorld({
+    db,
+    clock: options.clock,
+    repo: project.repo,
+    human: project.human,
+    childEnv: options.env.vendorCliEnv,
+    pid: options.pid,
+  })
+  const { world } = teamLanes(local, {
+    projectDir: projectDir(options.env.sangamHome, project.repo.projectId),
+    sangamHome: options.env.sangamHome,
+  })
+  return await keepLaneLock({
+    db,
+    lock: world.lock,
+    clock: options.clock,
+    staleMs: world.settings.lockStaleMinutes * 60_000,
+    paneAlive: tmuxPaneAlive(options.env.vendorCliEnv),
+    isAlive,
+  })
 }
 
 /**

@@ -1,4 +1,3 @@
-import { gitOutputOrNull } from '../git/git.ts'
 import { gitHooksDir } from '../git/hooks-dir.ts'
 import { type GuardHook, guardHooks, mainGuardMarker } from '../services/lanes/guard-state.ts'
 import {
@@ -9,7 +8,6 @@ import {
   mainGuardFile,
 } from '../services/lanes/main-guard-file.ts'
 import type { Random } from '../shared/random.ts'
-import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import {
   chainedHookName,
   type HookScriptChange,
@@ -69,18 +67,6 @@ export function uninstallMainGuard(root: string, commonDir: string): MainGuardRe
   return { mainBranch: null, armedBy: mainGuardFile(commonDir), hooks }
 }
 
-/** The branch to protect when none is named: `main` if the repository has one, else the current branch. */
-export function defaultMainBranch(root: string): string {
-  if (gitOutputOrNull(['rev-parse', '-q', '--verify', 'refs/heads/main'], root) !== null) return 'main'
-  const current = gitOutputOrNull(['symbolic-ref', '-q', '--short', 'HEAD'], root)
-  if (current === null || current === '')
-    throw new SangamError(
-      ErrorCode.InvalidInput,
-      'this repository has no main branch and HEAD is detached: name the branch to protect with --main',
-    )
-  return current
-}
-
 function isGuardScript(text: string): boolean {
   return text.split('\n', 3).some((line) => line.startsWith(mainGuardMarker))
 }
@@ -99,8 +85,9 @@ ${mainGuardMarker} (${hook}): only \`sangam sync\` moves the protected main bran
 # and puts back the hook it chains (${chained}), which runs after the guard with the same arguments
 # and stdin. Armed per repository by <git-common-dir>/sangam/main-guard; git run with
 # ${integratorVariable}=<its token> (sangam's integration) may move main.
-chained="$(dirname "$0")/${chained}"
-guard_main=''
+case "$0" in */*) hooks="\${0%/*}" ;; *) hooks=. ;; esac
+chained="$hooks/${chained}"
+${earlyExit(hook)}guard_main=''
 guard_token=''
 common="$(git rev-parse --git-common-dir 2>/dev/null)"
 if [ -n "$common" ] && [ -f "$common/sangam/main-guard" ]; then
@@ -122,6 +109,16 @@ if [ -x "$chained" ]; then
   exec "$chained" "$@"
 fi
 exit 0
+`
+}
+
+/**
+ * What a hook may answer before it asks git anything: reference-transaction runs two or three
+ * times for every ref git moves (most of them not main), and only its prepared state can refuse.
+ */
+function earlyExit(hook: Exclude<GuardHook, 'pre-push'>): string {
+  if (hook !== 'reference-transaction') return ''
+  return `if [ "$1" != prepared ] && [ ! -x "$chained" ]; then exit 0; fi
 `
 }
 
@@ -152,20 +149,26 @@ fi`
     case 'reference-transaction':
       // Only the local branch: fetches move refs/remotes/*, which pass. An update that names no
       // old value (all zeros) is compared with the ref's current value, so rewriting a ref in place
-      // (pack-refs) is no move. Stdin is read only in the prepared state, and handed on whole.
-      return `if [ "$1" = prepared ] && [ "$guarding" = 1 ]; then
+      // (pack-refs) is no move. Stdin is read only in the prepared state, and handed on whole (read
+      // straight from git when there is no chained hook to hand it to: no \`cat\` process).
+      return `check_ref() {
+  [ "$3" = "refs/heads/$guard_main" ] || return 0
+  old="$1"
+  case "$old" in
+    *[!0]*) ;;
+    *) old="$(git rev-parse -q --verify "$3" 2>/dev/null)" ;;
+  esac
+  if [ "$2" != "$old" ]; then refuse "moving '$guard_main' (to $2)"; fi
+}
+if [ "$1" = prepared ] && [ "$guarding" = 1 ]; then
+  if [ ! -x "$chained" ]; then
+    while read -r old new ref; do check_ref "$old" "$new" "$ref"; done
+    exit 0
+  fi
   input="$(cat)"
-  while read -r old new ref; do
-    [ "$ref" = "refs/heads/$guard_main" ] || continue
-    case "$old" in
-      *[!0]*) ;;
-      *) old="$(git rev-parse -q --verify "$ref" 2>/dev/null)" ;;
-    esac
-    if [ "$new" != "$old" ]; then refuse "moving '$guard_main' (to $new)"; fi
-  done <<SANGAM_REFS
+  while read -r old new ref; do check_ref "$old" "$new" "$ref"; done <<SANGAM_REFS
 $input
 SANGAM_REFS
-  if [ ! -x "$chained" ]; then exit 0; fi
   if [ -z "$input" ]; then exec "$chained" "$@" </dev/null; fi
   printf '%s\\n' "$input" | "$chained" "$@"
   exit $?

@@ -2,12 +2,9 @@ import { projectDir } from '../config/data-paths.ts'
 import type { Actor } from '../protocol/lease.ts'
 import type { Logger } from '../shared/logger.ts'
 import type { Random } from '../shared/random.ts'
-import { openDeliveryRouter } from './delivery/delivery-use-cases.ts'
-import { DeliveryTaskCourier } from './lane-task-courier.ts'
 import { openLaneWorld } from './lanes/lane-world.ts'
-import { resolveActor } from './leases/actor.ts'
+import type { TaskCourier } from './lanes/task-courier.ts'
 import type { ProjectContext } from './project-context.ts'
-import { openRoom } from './room/open-room.ts'
 import { type TeamLanes, teamLanes } from './team-lanes.ts'
 
 export interface ProjectLanesInput {
@@ -39,24 +36,38 @@ export function openProjectLanes(project: ProjectContext, input: ProjectLanesInp
     pid: input.pid,
     fault: input.fault,
   })
-  const courier = new DeliveryTaskCourier(
-    project,
-    () => ({
-      scope: openRoom(
+  // Delivery and the room (some 200 modules with zod) are loaded only when a task is handed
+  // over: every other sync, status and log never pays for them.
+  const courier: TaskCourier = {
+    deliver: async (task) => {
+      const [{ DeliveryTaskCourier }, { openDeliveryRouter }, { resolveActor }, { openRoom }] =
+        await Promise.all([
+          import('./lane-task-courier.ts'),
+          import('./delivery/delivery-use-cases.ts'),
+          import('./leases/actor.ts'),
+          import('./room/open-room.ts'),
+        ])
+      const delivery = new DeliveryTaskCourier(
         project,
-        input.actor ?? resolveActor(project.env, project.human),
-        input.cwd,
-        input.random,
-      ),
-      router: openDeliveryRouter(project, {
-        pid: input.pid,
-        log: input.log,
-        random: input.random,
-        nodeBinDir: input.nodeBinDir,
-      }),
-    }),
-    local.courier,
-  )
+        () => ({
+          scope: openRoom(
+            project,
+            input.actor ?? resolveActor(project.env, project.human),
+            input.cwd,
+            input.random,
+          ),
+          router: openDeliveryRouter(project, {
+            pid: input.pid,
+            log: input.log,
+            random: input.random,
+            nodeBinDir: input.nodeBinDir,
+          }),
+        }),
+        local.courier,
+      )
+      return await delivery.deliver(task)
+    },
+  }
   return teamLanes(
     { ...local, courier },
     {

@@ -1,14 +1,16 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { gitOutput, gitOutputOrNull, runGit } from '../../git/git.ts'
+import { findGitLayout, headBranch, worktreeRoots } from '../../git/git-layout.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 
 /**
- * The git a lane's integration runs, each call through `runGit` (the one spawner). Writes that
- * move `main` or touch a worktree carry `internalWrite`, the mark sangam's own main guard lets
- * through.
+ * The git a lane's integration runs, each call through `runGit` (the one spawner). Each spawn is
+ * several milliseconds of a sync, so what the file system answers (a worktree's git dir, which
+ * worktree has a branch checked out) is read without git, and one status answers both HEAD and
+ * dirtiness. Only the git that moves `main` carries the guard's token
+ * (`integratorEnvironment`, main-guard-file.ts); nothing else needs letting through.
  */
-export const internalWrite: Readonly<Record<string, string>> = { SANGAM_INTERNAL_WRITE: '1' }
 
 /** The files of an unfinished git operation, in a worktree's own git dir. */
 const unsafeMarkers = [
@@ -24,13 +26,31 @@ const unsafeMarkers = [
 
 /** The unfinished git operation in `worktree` (MERGE_HEAD, rebase-merge…), or null. */
 export function unsafeGitState(worktree: string): string | null {
-  const gitDir = gitOutput(['rev-parse', '--absolute-git-dir'], worktree)
+  const layout = findGitLayout(worktree)
+  const gitDir =
+    layout !== null && layout.worktreeRoot === worktree
+      ? layout.gitDir
+      : gitOutput(['rev-parse', '--absolute-git-dir'], worktree)
   return unsafeMarkers.find((marker) => existsSync(join(gitDir, marker))) ?? null
 }
 
 /** Whether `worktree` has uncommitted changes (untracked files count, ignored ones do not). */
 export function isDirty(worktree: string): boolean {
   return gitOutput(['status', '--porcelain', '--untracked-files=all'], worktree) !== ''
+}
+
+/** A worktree's HEAD commit and whether it has uncommitted changes, from one `git status`. */
+export function worktreeState(worktree: string): { readonly head: string; readonly dirty: boolean } {
+  const out = gitOutput(['status', '--porcelain=v2', '--branch', '--untracked-files=all'], worktree)
+  let head: string | null = null
+  let dirty = false
+  for (const line of out.split('\n')) {
+    if (line.startsWith('# branch.oid ')) head = line.slice('# branch.oid '.length).trim()
+    else if (line !== '' && !line.startsWith('#')) dirty = true
+  }
+  if (head === null || !/^[0-9a-f]{40,64}$/.test(head))
+    throw new SangamError(ErrorCode.GitFailed, `git status in ${worktree} named no HEAD commit`)
+  return { head, dirty }
 }
 
 export function headOf(worktree: string): string {
@@ -47,47 +67,43 @@ export function isAncestor(cwd: string, ancestor: string, descendant: string): b
   return runGit(['merge-base', '--is-ancestor', ancestor, descendant], cwd).code === 0
 }
 
-/** Whether the commits of `head` since its merge base with `main` change no file. */
-export function changesNothing(cwd: string, head: string, main: string): boolean {
-  const base = gitOutputOrNull(['merge-base', head, main], cwd)
-  if (base === null) return false
+/** The best common ancestor of `a` and `b` (one of them when it is the other's ancestor), or null. */
+export function mergeBase(cwd: string, a: string, b: string): string | null {
+  if (a === b) return a
+  return gitOutputOrNull(['merge-base', a, b], cwd)
+}
+
+/** Whether the commits of `head` since `base` (its merge base with main) change no file. */
+export function changesNothing(cwd: string, base: string, head: string): boolean {
   return runGit(['diff', '--quiet', base, head], cwd).code === 0
 }
 
 /** Commits everything uncommitted in `worktree` (the lane's own identity, set per worktree). */
 export function commitAll(worktree: string, message: string): string {
-  must(runGit(['add', '-A'], worktree, undefined, internalWrite), 'add -A')
-  must(
-    runGit(
-      ['commit', '-q', '--no-verify', '--no-gpg-sign', '-m', message],
-      worktree,
-      undefined,
-      internalWrite,
-    ),
-    'commit',
-  )
+  must(runGit(['add', '-A'], worktree), 'add -A')
+  must(runGit(['commit', '-q', '--no-verify', '--no-gpg-sign', '-m', message], worktree), 'commit')
   return headOf(worktree)
 }
 
 /** Moves the worktree's branch, index and files to `commit`; untracked files stay. */
 export function resetHard(worktree: string, commit: string): void {
-  must(
-    runGit(['reset', '-q', '--hard', commit], worktree, undefined, internalWrite),
-    `reset --hard ${commit}`,
-  )
+  must(runGit(['reset', '-q', '--hard', commit], worktree), `reset --hard ${commit}`)
 }
 
 /** Moves the branch to `commit` and leaves the files: a snapshot commit becomes uncommitted work again. */
 export function resetMixed(worktree: string, commit: string): void {
-  must(
-    runGit(['reset', '-q', '--mixed', commit], worktree, undefined, internalWrite),
-    `reset --mixed ${commit}`,
-  )
+  must(runGit(['reset', '-q', '--mixed', commit], worktree), `reset --mixed ${commit}`)
+}
+
+/** Writes every `[ref, commit]` (creating or moving each) in one git process and one transaction. */
+export function writeRefs(cwd: string, refs: readonly (readonly [string, string])[]): void {
+  const input = refs.map(([ref, commit]) => `update ${ref} ${commit}\n`).join('')
+  must(runGit(['update-ref', '--stdin'], cwd, input), `update-ref ${refs.map(([ref]) => ref).join(' ')}`)
 }
 
 /** Writes `ref` = `commit` (creating or moving it). */
 export function writeRef(cwd: string, ref: string, commit: string): void {
-  must(runGit(['update-ref', ref, commit], cwd, undefined, internalWrite), `update-ref ${ref}`)
+  must(runGit(['update-ref', ref, commit], cwd), `update-ref ${ref}`)
 }
 
 export function must(result: { code: number; stderr: string; stdout: string }, what: string): string {
@@ -99,8 +115,16 @@ export function must(result: { code: number; stderr: string; stdout: string }, w
   return result.stdout
 }
 
-/** The worktree (absolute path) where `branch` is checked out, or null. */
+/**
+ * The worktree (absolute path) where `branch` is checked out, or null: read from each worktree's
+ * HEAD file (`git-layout.ts`), asking `git worktree list` only where the layout is unusual.
+ */
 export function worktreeOfBranch(cwd: string, branch: string): string | null {
+  const layout = findGitLayout(cwd)
+  if (layout !== null) {
+    for (const root of worktreeRoots(layout)) if (existsSync(root) && headBranch(root) === branch) return root
+    return null
+  }
   const listing = gitOutput(['worktree', 'list', '--porcelain'], cwd)
   let path: string | null = null
   for (const line of listing.split('\n')) {

@@ -1,7 +1,7 @@
 import { runGit } from '../../git/git.ts'
 import type { Db } from '../../store/db.ts'
 import { readLanes } from '../../store/lanes/lane-table.ts'
-import { internalWrite, refCommit } from './lane-git.ts'
+import { refCommit } from './lane-git.ts'
 import type { RemoteMain } from './remote-main-publisher.ts'
 
 /**
@@ -17,12 +17,7 @@ export function pushLaneRefs(db: Db, remote: RemoteMain): string[] {
   const recovery = runGit(['for-each-ref', '--format=%(refname)', 'refs/sangam/'], remote.root)
   if (recovery.code === 0 && recovery.stdout.trim() !== '') refspecs.push('+refs/sangam/*:refs/sangam/*')
   if (refspecs.length === 0) return []
-  const pushed = runGit(
-    ['push', '--quiet', remote.remote, ...refspecs],
-    remote.root,
-    undefined,
-    internalWrite,
-  )
+  const pushed = runGit(['push', '--quiet', remote.remote, ...refspecs], remote.root)
   if (pushed.code === 0) return []
   const why = pushed.stderr.trim().split('\n').at(-1) ?? `exit ${pushed.code}`
   return [

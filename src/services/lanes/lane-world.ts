@@ -85,7 +85,7 @@ export function openLaneWorld(input: LaneWorldInput): LaneWorld {
     mainBranch: main.name,
     human: input.human,
     lock: new StoreIntegrationLock(db, clock),
-    publisher: new RefMainPublisher(root, main.name, fault),
+    publisher: new RefMainPublisher(root, main.name, fault, input.repo.commonDir),
     courier: new TmuxTaskCourier((lane) => readLane(db, lane)?.pane ?? null, input.childEnv),
     settings: readOptionGroup(db, laneOptions),
     pid: input.pid,

@@ -1,7 +1,7 @@
 import { runGit } from '../../git/git.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
-import { internalWrite, must, worktreeOfBranch } from './lane-git.ts'
-import { integratorEnvironmentAt } from './main-guard-file.ts'
+import { must, worktreeOfBranch } from './lane-git.ts'
+import { integratorEnvironment, integratorEnvironmentAt } from './main-guard-file.ts'
 import type { MainPublisher } from './main-publisher.ts'
 
 /**
@@ -14,11 +14,19 @@ export class RefMainPublisher implements MainPublisher {
   readonly #cwd: string
   readonly #mainBranch: string
   readonly #fault: (step: string) => void
+  readonly #commonDir: string | null
 
-  constructor(cwd: string, mainBranch: string, fault: (step: string) => void = () => undefined) {
+  /** `commonDir`, when the caller knows it, saves asking git for it on every publish. */
+  constructor(
+    cwd: string,
+    mainBranch: string,
+    fault: (step: string) => void = () => undefined,
+    commonDir: string | null = null,
+  ) {
     this.#cwd = cwd
     this.#mainBranch = mainBranch
     this.#fault = fault
+    this.#commonDir = commonDir
   }
 
   async publish(input: { from: string; to: string }): Promise<void> {
@@ -26,7 +34,7 @@ export class RefMainPublisher implements MainPublisher {
       ['update-ref', `refs/heads/${this.#mainBranch}`, input.to, input.from],
       this.#cwd,
       undefined,
-      { ...internalWrite, ...integratorEnvironmentAt(this.#cwd) },
+      this.#commonDir === null ? integratorEnvironmentAt(this.#cwd) : integratorEnvironment(this.#commonDir),
     )
     if (moved.code !== 0)
       throw new SangamError(
@@ -45,8 +53,9 @@ export class RefMainPublisher implements MainPublisher {
  * normalisation runs after a publish interrupted between the ref and the files.
  */
 export function bringWorktreeAlong(worktree: string, from: string, to: string): void {
-  const index = must(runGit(['write-tree'], worktree), 'write-tree').trim()
-  const fromTree = must(runGit(['rev-parse', `${from}^{tree}`], worktree), 'rev-parse').trim()
-  if (index !== fromTree) return
-  must(runGit(['read-tree', '-m', '-u', from, to], worktree, undefined, internalWrite), 'read-tree -m -u')
+  // One question: does the index still hold `from`'s tree (exit 0), or not (1)?
+  const same = runGit(['diff-index', '--cached', '--quiet', from, '--'], worktree)
+  if (same.code === 1) return
+  must(same, `diff-index --cached ${from}`)
+  must(runGit(['read-tree', '-m', '-u', from, to], worktree), 'read-tree -m -u')
 }

@@ -1,7 +1,7 @@
 import { runGit } from '../../git/git.ts'
 import { type Logger, silentLogger } from '../../shared/logger.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
-import { internalWrite, isAncestor, refCommit } from './lane-git.ts'
+import { isAncestor, refCommit } from './lane-git.ts'
 import { laneRefused } from './lane-refused.ts'
 import { integratorEnvironment } from './main-guard-file.ts'
 import type { MainPublisher } from './main-publisher.ts'
@@ -49,7 +49,7 @@ export class RemoteMainPublisher implements MainPublisher {
       ['push', '--porcelain', `--force-with-lease=${main}:${seen ?? ''}`, remote, `${input.to}:${main}`],
       root,
       undefined,
-      { ...internalWrite, ...integratorEnvironment(commonDir) },
+      integratorEnvironment(commonDir),
     )
     if (pushed.code !== 0) {
       const said = `${pushed.stdout}\n${pushed.stderr}`

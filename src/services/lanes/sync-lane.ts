@@ -4,7 +4,8 @@ import { taskId } from '../../core/lanes/lane-name.ts'
 import { nextSyncStep } from '../../core/lanes/sync-ladder.ts'
 import { checkValidationReport, taskFileText, taskPrompt } from '../../core/lanes/task-file.ts'
 import { isLockStale } from '../../core/lanes/sync-ladder.ts'
-import { gitOutput, runGit } from '../../git/git.ts'
+import { gitOutput, gitOutputOrNull, runGit } from '../../git/git.ts'
+import { findGitLayout } from '../../git/git-layout.ts'
 import {
   beginIntegration,
   endLaneTask,
@@ -21,14 +22,15 @@ import {
   changesNothing,
   commitAll,
   headOf,
-  internalWrite,
   isAncestor,
   isDirty,
+  mergeBase,
   refCommit,
   resetHard,
   unsafeGitState,
   worktreeOfBranch,
-  writeRef,
+  worktreeState,
+  writeRefs,
 } from './lane-git.ts'
 import { laneRefused } from './lane-refused.ts'
 import { laneTaskFolder, type LaneWorld } from './lane-world.ts'
@@ -90,23 +92,27 @@ export async function syncLane(world: LaneWorld, input: SyncInput): Promise<Sync
   const holder = await world.lock.current()
   if (holder !== null && holder.lane === lane.name) await world.lock.heartbeat(holder)
   const main = mainCommit(world)
-  const head = headOf(lane.worktree)
-  const dirty = isDirty(lane.worktree)
+  const { head, dirty } = worktreeState(lane.worktree)
+  // One merge-base answers both ancestries: it is main when main is in head, head when head is in main.
+  const base = mergeBase(world.root, main, head)
+  const headInMain = base === head
   const step = nextSyncStep(lane.name, {
     head,
     main,
     dirty,
-    mainInHead: isAncestor(world.root, main, head),
-    headInMain: isAncestor(world.root, head, main),
-    emptyChange: !dirty && changesNothing(world.root, head, main),
+    mainInHead: base === main,
+    headInMain,
+    // The ladder reads it only for a clean lane main does not already hold.
+    emptyChange: !dirty && !headInMain && base !== null && changesNothing(world.root, base, head),
     lockLane: holder?.lane ?? null,
     activeTask: lane.task,
   })
+  // Main after the sync: as read above, unless this sync moved it (`extra.main`: what it published).
   const result = (outcome: SyncOutcome, extra: Partial<SyncResult> = {}): SyncResult => {
     const answer: SyncResult = {
       lane: lane.name,
       outcome,
-      main: mainCommit(world),
+      main,
       task: null,
       channel: null,
       taskText: null,
@@ -117,8 +123,9 @@ export async function syncLane(world: LaneWorld, input: SyncInput): Promise<Sync
     return answer
   }
   switch (step.kind) {
-    case 'publish-task':
+    case 'publish-task': {
       return result('published-task', await publishTask(world, lane, step.task))
+    }
     case 'already-synced':
       if (lane.base !== main) updateLane(world.db, lane.name, { base: main }, world.clock.now())
       return result('already-synced')
@@ -130,17 +137,18 @@ export async function syncLane(world: LaneWorld, input: SyncInput): Promise<Sync
     case 'busy':
       throw busy(world, lane, await world.lock.current())
     case 'publish-direct':
-      await publishDirect(world, lane, main, dirty)
-      return result('published-direct')
+      return result('published-direct', { main: await publishDirect(world, lane, { main, head, dirty }) })
     case 'merge':
-      return await mergeOrStartTask(world, lane, main, dirty, result)
+      return await mergeOrStartTask(world, lane, { main, head, dirty }, result)
   }
 }
 
 /** The lane whose worktree holds `cwd`, or a refusal naming the lanes there are. */
 export function laneAt(world: LaneWorld, cwd: string): LaneRow {
-  const top = runGit(['rev-parse', '--show-toplevel'], cwd)
-  const root = top.code === 0 ? top.stdout.trim() : null
+  // The worktree's top level from its `.git` (git-layout.ts), asking git only where that is unusual.
+  const layout = findGitLayout(cwd)
+  const top = layout === null ? runGit(['rev-parse', '--show-toplevel'], cwd) : null
+  const root = layout !== null ? layout.worktreeRoot : top?.code === 0 ? top.stdout.trim() : null
   const lanes = readLanes(world.db)
   const lane = lanes.find((row) => row.worktree === root)
   if (lane !== undefined) return lane
@@ -166,7 +174,7 @@ async function catchUp(world: LaneWorld, lane: LaneRow, main: string, reset: boo
     })
     resetHard(lane.worktree, main)
   } else {
-    const merged = runGit(['merge', '-q', '--ff-only', main], lane.worktree, undefined, internalWrite)
+    const merged = runGit(['merge', '-q', '--ff-only', main], lane.worktree)
     if (merged.code !== 0)
       throw laneRefused(
         'lane-unsafe-state',
@@ -346,22 +354,30 @@ async function finish(world: LaneWorld, lane: LaneRow, holder: LockHolder, base:
   )
 }
 
-async function publishDirect(world: LaneWorld, lane: LaneRow, main: string, dirty: boolean): Promise<void> {
+/** The facts a sync read at its start: main, the lane's HEAD, and whether it has uncommitted work. */
+interface SyncStart {
+  readonly main: string
+  readonly head: string
+  readonly dirty: boolean
+}
+
+/** Publishes a lane built on the latest main; answers main's new commit. */
+async function publishDirect(world: LaneWorld, lane: LaneRow, start: SyncStart): Promise<string> {
+  const { main, dirty } = start
   requireMainPublishable(world)
   requireLaneSafe(lane)
   const journal: IntegrationJournal = {
     kind: 'direct',
     resume: 'idle',
-    headBefore: headOf(lane.worktree),
+    headBefore: start.head,
     snapshotted: dirty,
     task: null,
     publishFrom: null,
     publishTo: null,
   }
   const holder = await begin(world, lane, journal)
-  if (dirty) commitAll(lane.worktree, `sangam direct publish: ${lane.name}`)
+  const candidate = dirty ? commitAll(lane.worktree, `sangam direct publish: ${lane.name}`) : start.head
   world.fault('snapshot')
-  const candidate = headOf(lane.worktree)
   if (mainCommit(world) !== main)
     await undo(
       world,
@@ -374,46 +390,47 @@ async function publishDirect(world: LaneWorld, lane: LaneRow, main: string, dirt
   if (failed !== null) await undo(world, lane, holder, journal, failed)
   await publish(world, lane, (error) => undo(world, lane, holder, journal, error), journal, main, candidate)
   await finish(world, lane, holder, candidate)
+  return candidate
 }
 
 async function mergeOrStartTask(
   world: LaneWorld,
   lane: LaneRow,
-  main: string,
-  dirty: boolean,
+  start: SyncStart,
   result: (outcome: SyncOutcome, extra?: Partial<SyncResult>) => SyncResult,
 ): Promise<SyncResult> {
+  const { main, dirty } = start
   requireMainPublishable(world)
   requireLaneSafe(lane)
   const task = taskId(lane.name, world.clock.now())
   const journal: IntegrationJournal = {
     kind: 'merge',
     resume: 'idle',
-    headBefore: headOf(lane.worktree),
+    headBefore: start.head,
     snapshotted: dirty,
     task,
     publishFrom: null,
     publishTo: null,
   }
   const holder = await begin(world, lane, journal)
-  if (dirty) commitAll(lane.worktree, `sangam snapshot: ${lane.name} ${task}`)
-  const snapshot = headOf(lane.worktree)
-  writeRef(world.root, snapshotRef(task), snapshot)
-  writeRef(world.root, baseRef(task), main)
+  const snapshot = dirty ? commitAll(lane.worktree, `sangam snapshot: ${lane.name} ${task}`) : start.head
+  writeRefs(world.root, [
+    [snapshotRef(task), snapshot],
+    [baseRef(task), main],
+  ])
   world.fault('snapshot')
   const merged = runGit(
-    ['merge', '-q', '--no-ff', '--no-edit', '-m', `sangam merge: ${lane.name} ${task}`, main],
+    // --no-verify: as for its snapshot commit, sangam's own merge in the lane (never on main).
+    ['merge', '-q', '--no-ff', '--no-edit', '--no-verify', '-m', `sangam merge: ${lane.name} ${task}`, main],
     lane.worktree,
-    undefined,
-    internalWrite,
   )
-  const candidate = headOf(lane.worktree)
+  const after = worktreeState(lane.worktree)
+  const candidate = after.head
   const clean =
     merged.code === 0 &&
     unsafeGitState(lane.worktree) === null &&
-    !isDirty(lane.worktree) &&
-    isAncestor(world.root, main, candidate) &&
-    isAncestor(world.root, snapshot, candidate) &&
+    !after.dirty &&
+    bothSidesIn(world, candidate, snapshot, main) &&
     runGit(['diff', '--check', main, candidate], world.root).code === 0
   world.fault('merged')
   if (clean) {
@@ -421,7 +438,7 @@ async function mergeOrStartTask(
     if (failed !== null) await undo(world, lane, holder, journal, failed)
     await publish(world, lane, (error) => undo(world, lane, holder, journal, error), journal, main, candidate)
     await finish(world, lane, holder, candidate)
-    return result('published-merge')
+    return result('published-merge', { main: candidate })
   }
   if (unsafeGitState(lane.worktree) === 'MERGE_HEAD') runGit(['merge', '--abort'], lane.worktree)
   world.record('merge.fallback', lane.name, {
@@ -429,6 +446,16 @@ async function mergeOrStartTask(
     reason: merged.code !== 0 ? 'conflict' : 'merge not clean (diff --check or ancestry)',
   })
   return await startTask(world, lane, holder, journal, { task, main, snapshot }, result)
+}
+
+/**
+ * Whether `snapshot` and `main` are both ancestors of the merge `candidate`: one `rev-parse` of
+ * its two parents (what `merge --no-ff` makes), else the two ancestry questions.
+ */
+function bothSidesIn(world: LaneWorld, candidate: string, snapshot: string, main: string): boolean {
+  const parents = gitOutputOrNull(['rev-parse', `${candidate}^1`, `${candidate}^2`], world.root)
+  if (parents === `${snapshot}\n${main}`) return true
+  return isAncestor(world.root, main, candidate) && isAncestor(world.root, snapshot, candidate)
 }
 
 async function startTask(
@@ -591,5 +618,5 @@ async function publishTask(world: LaneWorld, lane: LaneRow, id: string): Promise
   await publish(world, lane, keepTask, journal, main, candidate)
   endLaneTask(world.db, id, 'published', world.clock.now())
   await finish(world, lane, held, candidate)
-  return { task: { id, file: task.file, validationFile: task.validationFile } }
+  return { main: candidate, task: { id, file: task.file, validationFile: task.validationFile } }
 }

@@ -2,11 +2,8 @@ import { createInterface } from 'node:readline/promises'
 import { databasePath, projectDir } from '../../../config/data-paths.ts'
 import { excludeFromGit } from '../../../install/git-exclude.ts'
 import { hookEntries } from '../../../install/hook-entries.ts'
-import {
-  defaultMainBranch,
-  installMainGuard,
-  type MainGuardReport,
-} from '../../../install/main-guard-installer.ts'
+import { findMainBranch } from '../../../git/branch.ts'
+import { installMainGuard, type MainGuardReport } from '../../../install/main-guard-installer.ts'
 import {
   isSangamOnPath,
   type McpLaunches,
@@ -78,10 +75,24 @@ function guardMain(
   return installMainGuard({
     root: project.repo.root,
     commonDir: project.repo.commonDir,
-    mainBranch: options.main ?? armed?.mainBranch ?? defaultMainBranch(project.repo.root),
+    mainBranch: options.main ?? armed?.mainBranch ?? guardedMain(project.repo.root),
     prePushEntry: hookEntries(ctx.cliEntry).prePush,
     random: systemRandom,
   })
+}
+
+/**
+ * The branch to protect when none is named: the one lanes publish to (`findMainBranch`), so the
+ * guard and `sync` never disagree about which branch is main (D247).
+ */
+function guardedMain(root: string): string {
+  const main = findMainBranch(root)
+  if (main === null)
+    throw new SangamError(
+      ErrorCode.InvalidInput,
+      'this repository has no main branch (what origin/HEAD names, else main, master or trunk): name the branch to protect with --main <branch>',
+    )
+  return main.name
 }
 
 /**
