@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs'
+import { isLockStale } from '../../core/lanes/sync-ladder.ts'
 import { gitOutput } from '../../git/git.ts'
+import type { Db } from '../../store/db.ts'
 import { type IntegrationEvent, readIntegrationEvents } from '../../store/lanes/integration-event-table.ts'
 import { type LaneRow, readLanes, readLaneTask } from '../../store/lanes/lane-table.ts'
 import { describeState } from './enter-lane.ts'
@@ -44,6 +46,8 @@ export interface LaneStatus {
     readonly since: number
     readonly owner: string
     readonly heartbeatAt: number
+    /** Silent for `lanes.lock-stale-minutes`: `sync --takeover --reason` may take it over. */
+    readonly stale: boolean
   } | null
   readonly guard: { readonly installed: boolean; readonly missing: readonly string[] }
   readonly lanes: readonly LaneView[]
@@ -52,6 +56,7 @@ export interface LaneStatus {
 export async function laneStatus(world: LaneWorld): Promise<LaneStatus> {
   const main = refCommit(world.root, world.mainBranch)
   const holder = await world.lock.current()
+  const staleAfterMs = world.settings.lockStaleMinutes * 60_000
   return {
     main,
     mainBranch: world.mainBranch,
@@ -64,13 +69,23 @@ export async function laneStatus(world: LaneWorld): Promise<LaneStatus> {
             since: holder.since,
             owner: holder.owner,
             heartbeatAt: holder.heartbeatAt,
+            stale: isLockStale(holder.heartbeatAt, world.clock.now(), staleAfterMs),
           },
     guard: guardState(world),
     lanes: readLanes(world.db).map((lane) => laneView(world, lane, main, holder?.lane ?? null)),
   }
 }
 
-function laneView(world: LaneWorld, lane: LaneRow, main: string | null, lockLane: string | null): LaneView {
+/**
+ * One lane as `status` shows it, read from its worktree (or its branch when the worktree is gone):
+ * `root` is any worktree of the repository, `main` main's commit and `lockLane` the lock's holder.
+ */
+export function laneView(
+  world: { readonly db: Db; readonly root: string },
+  lane: LaneRow,
+  main: string | null,
+  lockLane: string | null,
+): LaneView {
   const present = existsSync(lane.worktree)
   const head = present ? headOf(lane.worktree) : refCommit(world.root, `refs/heads/${lane.branch}`)
   const dirty = present && isDirty(lane.worktree)
@@ -93,7 +108,7 @@ function laneView(world: LaneWorld, lane: LaneRow, main: string | null, lockLane
         }
   return {
     name: lane.name,
-    state: describeState(lane, lane.worktree),
+    state: describeState(lane, lane.worktree, dirty),
     branch: lane.branch,
     head,
     dirty,
