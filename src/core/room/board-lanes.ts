@@ -40,8 +40,9 @@ export function boardLanesText(
 ): string[] {
   if (lanes.length === 0 && lock === null) return []
   const lines = [`LANES (${lanes.length})`, `  lock: ${lockText(lock, now)}`]
+  if (lock?.stale === true) lines.push(`    ${takeoverHint}`)
   for (const lane of lanes) {
-    const facts = [lane.state]
+    const facts = lane.task !== null && lane.state === 'task' ? [] : [lane.state]
     if (lane.dirty && lane.state !== 'dirty') facts.push('dirty')
     if (lane.behind > 0) facts.push(`behind ${lane.behind}`)
     if (lane.task !== null) facts.push(`task ${lane.task}`)
@@ -51,15 +52,15 @@ export function boardLanesText(
   return lines.map((line) => (line.length <= width ? line : `${line.slice(0, Math.max(0, width - 1))}…`))
 }
 
+/** What a human may do about a stale lock. */
+export const takeoverHint = 'a human may take it over: sangam sync --takeover --reason "…" in their lane'
+
 /** `free`, or who holds the lock, for which task, for how long, and whether it has gone stale. */
 export function lockText(lock: BoardLock | null, now: number): string {
   if (lock === null) return 'free'
   const task = lock.task === null ? '' : `, task ${lock.task}`
-  const held = `held ${minutes(now - lock.since)}`
-  const stale = lock.stale
-    ? `, stale (silent ${minutes(now - lock.heartbeatAt)}: sync --takeover --reason may take it)`
-    : ''
-  return `lane ${lock.lane} (${lock.owner})${task}, ${held}${stale}`
+  const stale = lock.stale ? `, stale (silent ${minutes(now - lock.heartbeatAt)})` : ''
+  return `lane ${lock.lane} (${lock.owner})${task}, held ${minutes(now - lock.since)}${stale}`
 }
 
 function minutes(ms: number): string {

@@ -31,11 +31,9 @@ export const laneBrief: BriefSectionSource = ({ db, cwd, now, git }) => {
   if (team) lines.push('Integration lock: the team server holds it; sangam status or sangam board shows who.')
   else {
     const staleAfterMs = readOptionGroup(db, laneOptions).lockStaleMinutes * 60_000
+    const held = lock === null ? null : { ...lock, stale: isLockStale(lock.heartbeatAt, now, staleAfterMs) }
     lines.push(
-      `Integration lock: ${lockText(
-        lock === null ? null : { ...lock, stale: isLockStale(lock.heartbeatAt, now, staleAfterMs) },
-        now,
-      )}.`,
+      `Integration lock: ${lockText(held, now)}${held?.stale === true ? ': sangam sync --takeover --reason may take it' : ''}.`,
     )
   }
   if (mine !== undefined) lines.push(...laneRules(git.mainBranch ?? 'main'))
@@ -63,7 +61,7 @@ export const laneBrief: BriefSectionSource = ({ db, cwd, now, git }) => {
 /** `You work in lane alice: dirty, behind 2. Next: run sangam sync to publish this work.` */
 function ownLaneLine(db: Db, lane: LaneRow, main: string | null, lockLane: string | null): string {
   const view = laneView({ db, root: lane.worktree }, lane, main, lockLane)
-  const facts = [view.state]
+  const facts = view.task !== null && view.state === 'task' ? [] : [view.state]
   if (view.behind > 0) facts.push(`behind main by ${view.behind}`)
   if (view.task !== null) facts.push(`task ${view.task.id}`)
   return `You work in lane ${lane.name} (branch ${lane.branch}): ${facts.join(', ')}. Next: ${view.next}.`
