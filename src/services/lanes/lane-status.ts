@@ -89,8 +89,9 @@ export function laneView(
   const present = existsSync(lane.worktree)
   const head = present ? headOf(lane.worktree) : refCommit(world.root, `refs/heads/${lane.branch}`)
   const dirty = present && isDirty(lane.worktree)
+  // A lane on main's commit is behind by nothing: no rev-list for the common, quiet case.
   const behind =
-    head !== null && main !== null
+    head !== null && main !== null && head !== main
       ? Number(gitOutput(['rev-list', '--count', `${head}..${main}`], world.root))
       : 0
   const task = lane.task === null ? null : readLaneTask(world.db, lane.task)
