@@ -4,7 +4,7 @@
  * without lanes, in the same run. Prints median and p95 of each and their ratio (what the lanes
  * part costs), and `sangam status --json` on the lanes project for reference. With
  * `SANGAM_BENCH_BEFORE=<dist/cli/main.js of an older build>` (one without the lanes part) it also
- * times that build's board on the lanes project: before and after, same fixture, same run.
+ * times that build's board on both projects: before and after, same fixtures, same run.
  *
  *   npm run build && node --import tsx bench/board-lanes.ts [runs]
  */
@@ -107,10 +107,13 @@ try {
       `ratio 5 lanes / no lanes (this build, this run): ${(percentile(withLanes, 50) / percentile(withoutLanes, 50)).toFixed(2)}×\n`,
   )
   if (before !== undefined && existsSync(before)) {
+    const oldPlain = time(board(before, plain))
     const old = time(board(before, laned))
     process.stdout.write(
-      `${line(`sangam board before the lanes part (${before}), 5 lanes`, old)}\n` +
-        `ratio after / before (same fixture, this run): ${(percentile(withLanes, 50) / percentile(old, 50)).toFixed(2)}×\n`,
+      `${line(`sangam board before the lanes part (${before}), no lanes`, oldPlain)}\n` +
+        `${line('sangam board before the lanes part, 5 lanes (it ignores them)', old)}\n` +
+        `ratio after / before, no lanes: ${(percentile(withoutLanes, 50) / percentile(oldPlain, 50)).toFixed(2)}×; ` +
+        `5 lanes: ${(percentile(withLanes, 50) / percentile(old, 50)).toFixed(2)}× (same fixtures, this run)\n`,
     )
   } else {
     process.stdout.write('no older build timed (SANGAM_BENCH_BEFORE unset or missing)\n')

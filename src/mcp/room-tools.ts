@@ -272,12 +272,9 @@ const boardTool = defineTool({
   readOnly: true,
   async run(_input, context) {
     const board = await projectBoard(context.project(), {
-      cwd: context.projectDir,
       log: context.log,
       random: systemRandom,
       pid: process.pid,
-      nodeBinDir: null,
-      actor: context.actor(),
     })
     return {
       structured: { ...board, lanes: [...board.lanes] },

@@ -1,11 +1,11 @@
 import type { Board } from '../core/room/board.ts'
 import { type BoardLane, type BoardLock, boardLanesText } from '../core/room/board-lanes.ts'
 import { boardText } from '../core/room/board-text.ts'
+import type { Logger } from '../shared/logger.ts'
+import type { Random } from '../shared/random.ts'
 import { isSangamError } from '../shared/sangam-error.ts'
 import { hasLaneTables, readLanes } from '../store/lanes/lane-table.ts'
-import { laneStatus } from './lanes/lane-status.ts'
 import type { ProjectContext } from './project-context.ts'
-import { openProjectLanes, type ProjectLanesInput } from './project-lanes.ts'
 import { roomBoard } from './room/board.ts'
 import { projectDirectory } from './room/open-room.ts'
 
@@ -22,16 +22,28 @@ export interface ProjectBoard {
 
 /**
  * The board with its lanes part. The lanes are read through the same lane world and status as
- * `sangam status` (`openProjectLanes`, `laneStatus`), so the two never disagree; a project
+ * `sangam status` (`openLanesForReading`: `openProjectLanes` without the task courier; `laneStatus`), so the two never disagree; a project
  * without lanes spawns no git and adds nothing. A lanes part that cannot be read says why in
  * `lanesError` and the columns still show. Reading it writes nothing.
  */
-export async function projectBoard(project: ProjectContext, input: ProjectLanesInput): Promise<ProjectBoard> {
+export interface ProjectBoardInput {
+  readonly log: Logger
+  readonly random: Random
+  readonly pid: number
+}
+
+export async function projectBoard(project: ProjectContext, input: ProjectBoardInput): Promise<ProjectBoard> {
   const columns = roomBoard(project.db, projectDirectory(project, input.random))
   if (!hasLaneTables(project.db) || readLanes(project.db).length === 0)
     return { columns, lanes: [], lock: null, lanesError: null }
+  // Loaded only when there are lanes: the lane world and team sync would cost a board without
+  // lanes tens of milliseconds of module loading (bench/board-lanes.ts).
+  const [{ laneStatus }, { openLanesForReading }] = await Promise.all([
+    import('./lanes/lane-status.ts'),
+    import('./project-lane-world.ts'),
+  ])
   try {
-    const status = await laneStatus(openProjectLanes(project, input).world)
+    const status = await laneStatus(openLanesForReading(project, input).world)
     return {
       columns,
       lanes: status.lanes.map((lane) => ({

@@ -1,14 +1,13 @@
-import { projectDir } from '../config/data-paths.ts'
 import type { Actor } from '../protocol/lease.ts'
 import type { Logger } from '../shared/logger.ts'
 import type { Random } from '../shared/random.ts'
 import { openDeliveryRouter } from './delivery/delivery-use-cases.ts'
 import { DeliveryTaskCourier } from './lane-task-courier.ts'
-import { openLaneWorld } from './lanes/lane-world.ts'
 import { resolveActor } from './leases/actor.ts'
 import type { ProjectContext } from './project-context.ts'
+import { openLocalLanes, withTeam } from './project-lane-world.ts'
 import { openRoom } from './room/open-room.ts'
-import { type TeamLanes, teamLanes } from './team-lanes.ts'
+import type { TeamLanes } from './team-lanes.ts'
 
 export interface ProjectLanesInput {
   /** Where the caller stands (the room's poster context for a task handed over). */
@@ -30,15 +29,7 @@ export interface ProjectLanesInput {
  * (team-lanes.ts).
  */
 export function openProjectLanes(project: ProjectContext, input: ProjectLanesInput): TeamLanes {
-  const local = openLaneWorld({
-    db: project.db,
-    clock: project.clock,
-    repo: project.repo,
-    human: project.human,
-    childEnv: project.env.vendorCliEnv,
-    pid: input.pid,
-    fault: input.fault,
-  })
+  const local = openLocalLanes(project, input)
   const courier = new DeliveryTaskCourier(
     project,
     () => ({
@@ -57,12 +48,5 @@ export function openProjectLanes(project: ProjectContext, input: ProjectLanesInp
     }),
     local.courier,
   )
-  return teamLanes(
-    { ...local, courier },
-    {
-      projectDir: projectDir(project.env.sangamHome, project.repo.projectId),
-      sangamHome: project.env.sangamHome,
-      log: input.log,
-    },
-  )
+  return withTeam(project, { ...local, courier }, input.log)
 }

@@ -62,11 +62,9 @@ export function roomRoutes(app: Hono, ctx: UiContext): void {
   app.get('/api/board', async (c) =>
     c.json(
       await projectBoard(ctx.project, {
-        cwd: ctx.patternRoot,
         log: ctx.log,
         random: ctx.random,
         pid: process.pid,
-        nodeBinDir: null,
       }),
     ),
   )

@@ -7,11 +7,9 @@ import { terminalWidth, withProject } from './room-command.ts'
 export const run: CommandRun<typeof boardInput> = (ctx) =>
   withProject(ctx, async (project) => {
     const board = await projectBoard(project, {
-      cwd: ctx.cwd,
       log: ctx.log,
       random: systemRandom,
       pid: process.pid,
-      nodeBinDir: null,
     })
     return { json: board, text: projectBoardText(board, ctx.clock.now(), terminalWidth(ctx)) }
   })
