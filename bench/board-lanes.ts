@@ -40,15 +40,20 @@ const run = (command: string, args: readonly string[], cwd: string): string => {
 }
 const git = (cwd: string, ...args: string[]) =>
   run('git', ['-c', 'user.email=b@x', '-c', 'user.name=b', ...args], cwd)
-const time = (once: () => void): number[] => {
-  once() // warm the page cache
-  const times: number[] = []
-  for (let i = 0; i < runs; i += 1) {
-    const started = performance.now()
-    once()
-    times.push(performance.now() - started)
-  }
-  return times.sort((a, b) => a - b)
+/**
+ * Times every command `runs` times, interleaved (one of each per round), so a machine whose load
+ * drifts during the run weighs on all of them alike; each list comes back sorted.
+ */
+const timeInterleaved = (commands: readonly (() => void)[]): number[][] => {
+  for (const once of commands) once() // warm the page cache
+  const times = commands.map((): number[] => [])
+  for (let i = 0; i < runs; i += 1)
+    commands.forEach((once, index) => {
+      const started = performance.now()
+      once()
+      times[index]?.push(performance.now() - started)
+    })
+  return times.map((list) => list.sort((a, b) => a - b))
 }
 const line = (what: string, times: readonly number[]) =>
   `${what}: median ${percentile(times, 50).toFixed(0)} ms, p95 ${percentile(times, 95).toFixed(0)} ms over ${times.length} runs`
@@ -97,27 +102,28 @@ try {
   run(process.execPath, [cli, 'sync', '--json'], worktree('d')) // main moves: e and the others are behind
 
   const board = (entry: string, cwd: string) => () => run(process.execPath, [entry, 'board', '--json'], cwd)
-  const withoutLanes = time(board(cli, plain))
-  const withLanes = time(board(cli, laned))
-  const status = time(() => run(process.execPath, [cli, 'status', '--json'], laned))
+  const older = before !== undefined && existsSync(before) ? before : null
+  const [withoutLanes = [], withLanes = [], status = [], oldPlain = [], old = []] = timeInterleaved([
+    board(cli, plain),
+    board(cli, laned),
+    () => run(process.execPath, [cli, 'status', '--json'], laned),
+    ...(older === null ? [] : [board(older, plain), board(older, laned)]),
+  ])
+  const median = (times: readonly number[]) => percentile(times, 50)
   process.stdout.write(
     `${line(`sangam board, ${threadCount} threads, no lanes`, withoutLanes)}\n` +
       `${line(`sangam board, ${threadCount} threads, 5 lanes`, withLanes)}\n` +
       `${line('sangam status, 5 lanes (reference)', status)}\n` +
-      `ratio 5 lanes / no lanes (this build, this run): ${(percentile(withLanes, 50) / percentile(withoutLanes, 50)).toFixed(2)}×\n`,
+      `ratio 5 lanes / no lanes (this build, this run): ${(median(withLanes) / median(withoutLanes)).toFixed(2)}×\n`,
   )
-  if (before !== undefined && existsSync(before)) {
-    const oldPlain = time(board(before, plain))
-    const old = time(board(before, laned))
+  if (older !== null)
     process.stdout.write(
-      `${line(`sangam board before the lanes part (${before}), no lanes`, oldPlain)}\n` +
+      `${line(`sangam board before the lanes part (${older}), no lanes`, oldPlain)}\n` +
         `${line('sangam board before the lanes part, 5 lanes (it ignores them)', old)}\n` +
-        `ratio after / before, no lanes: ${(percentile(withoutLanes, 50) / percentile(oldPlain, 50)).toFixed(2)}×; ` +
-        `5 lanes: ${(percentile(withLanes, 50) / percentile(old, 50)).toFixed(2)}× (same fixtures, this run)\n`,
+        `ratio after / before, no lanes: ${(median(withoutLanes) / median(oldPlain)).toFixed(2)}×; ` +
+        `5 lanes: ${(median(withLanes) / median(old)).toFixed(2)}× (same fixtures, interleaved, this run)\n`,
     )
-  } else {
-    process.stdout.write('no older build timed (SANGAM_BENCH_BEFORE unset or missing)\n')
-  }
+  else process.stdout.write('no older build timed (SANGAM_BENCH_BEFORE unset or missing)\n')
 } finally {
   rmSync(dir, { recursive: true, force: true })
 }

@@ -6,7 +6,7 @@ import { type IntegrationEvent, readIntegrationEvents } from '../../store/lanes/
 import { type LaneRow, readLanes, readLaneTask } from '../../store/lanes/lane-table.ts'
 import { describeState } from './enter-lane.ts'
 import { readGuardState } from './guard-state.ts'
-import { headOf, isDirty, refCommit } from './lane-git.ts'
+import { refCommit } from './lane-git.ts'
 import type { LaneWorld } from './lane-world.ts'
 import { baseRef, snapshotRef } from './recovery-refs.ts'
 
@@ -86,9 +86,9 @@ export function laneView(
   main: string | null,
   lockLane: string | null,
 ): LaneView {
-  const present = existsSync(lane.worktree)
-  const head = present ? headOf(lane.worktree) : refCommit(world.root, `refs/heads/${lane.branch}`)
-  const dirty = present && isDirty(lane.worktree)
+  const here = existsSync(lane.worktree) ? worktreeState(lane.worktree) : null
+  const head = here !== null ? here.head : refCommit(world.root, `refs/heads/${lane.branch}`)
+  const dirty = here?.dirty ?? false
   // A lane on main's commit is behind by nothing: no rev-list for the common, quiet case.
   const behind =
     head !== null && main !== null && head !== main
@@ -145,6 +145,22 @@ function nextStep(
     return 'run sangam sync to publish this work'
   if (facts.behind > 0) return 'run sangam sync to catch up'
   return 'nothing to do: in step with main'
+}
+
+/**
+ * A worktree's HEAD and whether it has uncommitted changes (untracked files count, ignored ones do
+ * not: `isDirty`'s rule), from one `git status` rather than a `rev-parse` and a `status`: `status`
+ * and the board read every lane, so each git process saved is saved per lane.
+ */
+function worktreeState(worktree: string): { head: string | null; dirty: boolean } {
+  const lines = gitOutput(['status', '--porcelain=v2', '--branch', '--untracked-files=all'], worktree).split(
+    '\n',
+  )
+  const oid = lines.find((line) => line.startsWith('# branch.oid '))?.slice('# branch.oid '.length) ?? null
+  return {
+    head: oid === null || oid === '(initial)' ? null : oid,
+    dirty: lines.some((line) => line !== '' && !line.startsWith('# ')),
+  }
 }
 
 /** Whether the six guard hooks are installed and the repository armed (`guard-state.ts`). */
