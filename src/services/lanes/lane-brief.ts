@@ -14,7 +14,8 @@ import { laneView } from './lane-status.ts'
  * The brief's lanes section (so the SessionStart context carries it), most important first: inside
  * a lane, its state and next step as `sangam status` reads them; who holds the integration lock;
  * inside a lane, its rules in short; the other lanes on one line. Left out in a project without
- * lanes. Only the reader's own lane asks git (three short reads); the rest is the store's.
+ * lanes. Only the reader's own lane asks git (a `git status`, and a `rev-list` when main has
+ * moved); the rest is the store's.
  */
 export const laneBrief: BriefSectionSource = ({ db, cwd, now, git }) => {
   if (!hasLaneTables(db)) return []
