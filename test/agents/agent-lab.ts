@@ -43,9 +43,20 @@ export interface AgentLab extends AsyncDisposable {
    * One prompt in print mode; `resume` continues that session (a second prompt of it). `steps`
    * replaces the fake server's script; undefined keeps the one set (say, per turn) before.
    */
-  claude(prompt: string, steps: Script<ClaudeStep> | undefined, resume?: string): Promise<AgentRun>
+  claude(
+    prompt: string,
+    steps: Script<ClaudeStep> | undefined,
+    resume?: string,
+    /** Where the session runs (a lane's worktree); the repository by default. */
+    cwd?: string,
+  ): Promise<AgentRun>
   /** One prompt of `codex exec`; `resume` continues that thread (`codex exec resume <id>`). */
-  codex(prompt: string, steps: Script<CodexStep> | undefined, resume?: string): Promise<AgentRun>
+  codex(
+    prompt: string,
+    steps: Script<CodexStep> | undefined,
+    resume?: string,
+    cwd?: string,
+  ): Promise<AgentRun>
 }
 
 export interface AgentRun {
@@ -107,7 +118,7 @@ export async function openAgentLab(): Promise<AgentLab> {
       }
       return files.join('\n')
     },
-    async claude(prompt, steps, resume) {
+    async claude(prompt, steps, resume, cwd = repo.path) {
       if (steps !== undefined) anthropic.script(steps)
       const args = [
         ...(resume === undefined ? [] : ['--resume', resume]),
@@ -120,7 +131,7 @@ export async function openAgentLab(): Promise<AgentLab> {
         '--allowedTools',
         'Bash',
       ]
-      const run = await runProcess(clis.claude, args, repo.path, env)
+      const run = await runProcess(clis.claude, args, cwd, env)
       const sessionId = claudeSessionId(run.stdout)
       const transcript =
         sessionId === null
@@ -128,7 +139,7 @@ export async function openAgentLab(): Promise<AgentLab> {
           : findFile(join(env.CLAUDE_CONFIG_DIR ?? '', 'projects'), `${sessionId}.jsonl`)
       return { ...run, sessionId, transcript }
     },
-    async codex(prompt, steps, resume) {
+    async codex(prompt, steps, resume, cwd = repo.path) {
       if (steps !== undefined) openai.script(steps)
       // `exec resume` takes only some of exec's flags; the rest go before the subcommand.
       const flags = ['--sandbox', 'workspace-write', '--skip-git-repo-check']
@@ -136,7 +147,7 @@ export async function openAgentLab(): Promise<AgentLab> {
         resume === undefined
           ? ['exec', '--json', ...flags, prompt]
           : ['exec', ...flags, 'resume', '--json', resume, prompt]
-      const run = await runProcess(clis.codex, args, repo.path, env)
+      const run = await runProcess(clis.codex, args, cwd, env)
       const sessionId = codexThreadId(run.stdout) ?? resume ?? null
       const transcript =
         sessionId === null ? null : findFile(join(env.CODEX_HOME ?? '', 'sessions'), sessionId)
