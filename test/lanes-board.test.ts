@@ -3,6 +3,7 @@ import { test } from 'node:test'
 import { runAgentHook, sessionEvent } from './hooks-agent-run.ts'
 import { laneProject } from './helpers/lane-fixture.ts'
 import { isolatedEnv } from './helpers/run-cli.ts'
+import { git } from './helpers/tmp-git-repo.ts'
 
 interface BoardLane {
   name: string
@@ -175,4 +176,20 @@ test('without lanes the board adds nothing: an empty list, the lock null, no lan
   assert.doesNotMatch((await p.cli(['board'])).stdout, /LANES/)
   const brief = await p.json<Brief>(['brief'], { code: 0 })
   assert.equal(lanesOf(brief), undefined, 'the brief has no lanes section')
+})
+
+test('lanes that cannot be read leave the columns on the board and say why (D217)', async () => {
+  await using p = await laneProject()
+  await p.lane('alice')
+  // Without a main branch (main, master or trunk) there is no lane world to read. The guard
+  // refuses to move main, so the rename goes around sangam's hooks.
+  git(p.repo.path, '-c', 'core.hooksPath=/dev/null', 'branch', '-m', 'main', 'develop')
+  const board = await p.json<Board>(['board'], { code: 0 })
+  assert.deepEqual(Object.keys(board.columns), ['backlog', 'doing', 'blocked', 'done'])
+  assert.deepEqual([board.lanes, board.lock], [[], null])
+  assert.equal((board.lanesError as { code: string } | null)?.code, 'INVALID_INPUT')
+  assert.match(
+    (await p.cli(['board'])).stdout,
+    /^LANES: not read \(INVALID_INPUT\): this repository has no main branch/m,
+  )
 })
