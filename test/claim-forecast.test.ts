@@ -2,9 +2,12 @@ import assert from 'node:assert/strict'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { openDatabaseFile } from '../src/store/database.ts'
 import { writeWorktreeState } from '../src/store/room/worktree-state-table.ts'
-import { isolatedEnv, runCli, runCliJson } from './helpers/run-cli.ts'
+import { laneProject } from './helpers/lane-fixture.ts'
+import { isolatedEnv, mcpEntry, runCli, runCliJson } from './helpers/run-cli.ts'
 import { git, tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
 
 /**
@@ -17,6 +20,7 @@ interface ForecastJson {
     worktree: string
     machine: string | null
     branch: string | null
+    lane: string | null
     paths: string[]
     pathCount: number
   }[]
@@ -105,4 +109,62 @@ test('another machine’s shared worktree state is named with its machine', asyn
     out.forecast.map((entry) => [entry.machine, entry.worktree, entry.paths]),
     [['m_0123456789abcdef', '/home/bob/widget', ['docs/guide.md']]],
   )
+})
+
+test('real lanes: committed work not in main and untracked files are named with their lane; work main already holds and a lane only behind main are not', async () => {
+  await using p = await laneProject()
+  const alice = await p.lane('alice')
+  const bob = await p.lane('bob')
+  const carol = await p.lane('carol')
+  const dave = await p.lane('dave')
+  // carol's work is published: main holds it, so it is no one's pending work.
+  p.write(carol, 'src/carol.js', 'export const carol = 1\n')
+  assert.equal(
+    (await p.json<{ outcome: string }>(['sync'], { cwd: carol, code: 0 })).outcome,
+    'published-direct',
+  )
+  // alice committed in her lane, not in main; bob has an untracked new file, never added.
+  p.write(alice, 'src/app.js', 'export function greet() {\n  return "hello, alice"\n}\n')
+  p.commit(alice, 'alice greets')
+  p.write(bob, 'src/bob.js', 'export const bob = 1\n')
+  // dave touched nothing: he is only behind main (which changed src/carol.js).
+  const expected = [
+    ['alice', alice, ['src/app.js']],
+    ['bob', bob, ['src/bob.js']],
+  ]
+  const shape = (out: ForecastJson) =>
+    out.forecast
+      .map((entry) => [entry.lane, entry.worktree, entry.paths])
+      .sort((a, b) => String(a[0]).localeCompare(String(b[0])))
+  const fromMain = await p.json<ForecastJson>(['claim', 'src/', '--reason', 'refactor'], { code: 0 })
+  assert.deepEqual(shape(fromMain), expected)
+  assert.match(
+    (await p.cli(['claim', 'src/', '--reason', 'again'])).stdout,
+    /lane alice \(.*alice\): src\/app\.js\n {2}lane bob \(.*bob\): src\/bob\.js/,
+  )
+
+  // ctx_claim from inside dave's lane: the same lanes, and never dave's own.
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [mcpEntry],
+    cwd: dave,
+    env: Object.fromEntries(
+      Object.entries(isolatedEnv(p.home.path, { SANGAM_USER: 'dave@x.dev' })).filter(
+        (entry): entry is [string, string] => entry[1] !== undefined,
+      ),
+    ),
+    stderr: 'pipe',
+  })
+  const client = new Client({ name: 'sangam-test', version: '1.0.0' })
+  await client.connect(transport)
+  try {
+    const claimed = await client.callTool({
+      name: 'ctx_claim',
+      arguments: { patterns: ['src/'], reason: 'refactor' },
+    })
+    assert.notEqual(claimed.isError, true, JSON.stringify(claimed.content))
+    assert.deepEqual(shape(claimed.structuredContent as unknown as ForecastJson), expected)
+  } finally {
+    await client.close()
+  }
 })

@@ -51,6 +51,24 @@ test('an agent in a lane publishes through lane_sync and sees the lanes through 
       ['bob', 1],
     ],
   )
+  const board = await inAlice.client.callTool({ name: 'room_board', arguments: {} })
+  assert.notEqual(board.isError, true, text(board))
+  const onBoard = board.structuredContent as { lanes: { name: string; behind: number }[]; lock: unknown }
+  assert.deepEqual(
+    onBoard.lanes.map((lane) => [lane.name, lane.behind]),
+    [
+      ['alice', 0],
+      ['bob', 1],
+    ],
+    'room_board shows the lanes as lane_status does',
+  )
+  assert.equal(onBoard.lock, null)
+  assert.match(text(board), /LANES \(2\)\n {2}lock: free\n/)
+  const brief = await inAlice.client.callTool({ name: 'ctx_brief', arguments: {} })
+  assert.match(
+    text(brief),
+    /\nLane alice:\n- You work in lane alice \(branch lane\/alice\): clean\. Next: nothing to do/,
+  )
 
   await using inMain = await connect(p.repo.path, env)
   const outside = await inMain.client.callTool({ name: 'lane_sync', arguments: {} })

@@ -119,6 +119,22 @@ test("a semantic task on one machine holds the team's lock: the other machine is
   const status = await world.a.cliJson<{ lock: { lane: string; task: string | null } | null }>(['status'])
   assert.match(status.lock?.lane ?? '', /^beta@m_/)
   assert.ok(status.lock?.task)
+  // The board reads the team's lock as status does; the brief, which asks no server, says where it is (D216).
+  const board = await world.a.cliJson<{
+    lock: { lane: string; stale: boolean } | null
+    lanes: { name: string }[]
+  }>(['board'])
+  assert.match(board.lock?.lane ?? '', /^beta@m_/)
+  assert.equal(board.lock?.stale, false)
+  assert.deepEqual(
+    board.lanes.map((entry) => entry.name),
+    ['alpha'],
+  )
+  const brief = await runCli(['brief'], { cwd: alpha, env: world.a.env })
+  assert.match(
+    brief.stdout,
+    /- Integration lock: the team server holds it; sangam status or sangam board shows who\./,
+  )
   const takeover = await runCli(['sync', '--takeover', '--reason', 'is bob there?', '--json'], {
     cwd: alpha,
     env: world.a.env,

@@ -106,8 +106,14 @@ test('a closed thread refuses posts; a human-loop thread has @human and shows bl
     'src/schema.ts',
   ])
   assert.deepEqual(thread.participants, ['@human'])
-  const board = await w.json<{ columns: Record<string, { threadId: string }[]> }>(['board'])
+  const board = await w.json<{
+    columns: Record<string, { threadId: string }[]>
+    lanes: unknown[]
+    lock: unknown
+    lanesError: unknown
+  }>(['board'])
   assert.deepEqual(Object.keys(board.columns), ['backlog', 'doing', 'blocked', 'done'])
+  assert.deepEqual([board.lanes, board.lock, board.lanesError], [[], null, null], 'no lanes, nothing extra')
   assert.equal(board.columns.blocked?.[0]?.threadId, thread.id)
   const text = await w.cli(['board'])
   assert.match(text.stdout, /BLOCKED \(1\)/)

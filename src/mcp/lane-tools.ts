@@ -51,6 +51,7 @@ const statusTool = defineTool({
         since: z.number(),
         owner: z.string(),
         heartbeatAt: z.number(),
+        stale: z.boolean(),
       })
       .nullable(),
     guard: z.object({ installed: z.boolean(), missing: z.array(z.string()) }),
@@ -77,7 +78,7 @@ const statusTool = defineTool({
       `${status.mainBranch}: ${status.main?.slice(0, 12) ?? '(none)'}`,
       status.lock === null
         ? 'lock: free'
-        : `lock: lane ${status.lock.lane}${status.lock.task ? ` task ${status.lock.task}` : ''}`,
+        : `lock: lane ${status.lock.lane}${status.lock.task ? ` task ${status.lock.task}` : ''}${status.lock.stale ? ' (stale)' : ''}`,
       ...status.lanes.map((lane) => `${lane.name}: ${lane.state}, behind ${lane.behind}; next: ${lane.next}`),
     ]
     return {

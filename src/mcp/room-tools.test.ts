@@ -57,8 +57,13 @@ test('an agent posts, hands off, opens and closes a thread and reads the board t
   const thread = (opened.structuredContent as { thread: { id: string; participants: string[] } }).thread
   assert.deepEqual(thread.participants, ['@claude-c-123456', '@human'])
   const board = await claude.callTool({ name: 'room_board', arguments: {} })
-  const columns = (board.structuredContent as { columns: Record<string, { threadId: string }[]> }).columns
-  assert.equal(columns.blocked?.[0]?.threadId, thread.id)
+  const structured = board.structuredContent as {
+    columns: Record<string, { threadId: string }[]>
+    lanes: unknown[]
+    lock: unknown
+  }
+  assert.equal(structured.columns.blocked?.[0]?.threadId, thread.id)
+  assert.deepEqual([structured.lanes, structured.lock], [[], null], 'a project without lanes adds nothing')
 
   const handed = await claude.callTool({
     name: 'room_handoff',

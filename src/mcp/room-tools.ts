@@ -1,11 +1,10 @@
 import { z } from 'zod'
-import { boardText } from '../core/room/board-text.ts'
 import { maxMessageChars, messageKinds } from '../protocol/room/message.ts'
 import { threadAudiences, threadLifetimes } from '../protocol/room/thread.ts'
-import { roomBoard } from '../services/room/board.ts'
+import { projectBoard, projectBoardText } from '../services/project-board.ts'
 import { handoff } from '../services/room/handoff.ts'
 import { type MessageView, messageView, type ThreadView, threadView } from '../services/room/message-view.ts'
-import { openRoom, projectDirectory } from '../services/room/open-room.ts'
+import { openRoom } from '../services/room/open-room.ts'
 import { post } from '../services/room/post.ts'
 import { defaultReadLimit, maxReadLimit, readMessages } from '../services/room/read.ts'
 import { closeThread, listThreads, openThread } from '../services/room/threads.ts'
@@ -236,7 +235,8 @@ const boardTool = defineTool({
   title: 'The board',
   description:
     "The room's board, derived from the threads now: backlog (nobody active), doing (an active participant), " +
-    'blocked (waiting on a human), done (closed).',
+    'blocked (waiting on a human), done (closed); then every lane (state, owner, agent, commits behind main, ' +
+    'dirty, active task, next step) and who holds the integration lock, since when, and whether it is stale.',
   input: {},
   output: {
     columns: z.object({
@@ -245,12 +245,41 @@ const boardTool = defineTool({
       blocked: z.array(cardShape),
       done: z.array(cardShape),
     }),
+    lanes: z.array(
+      z.object({
+        name: z.string(),
+        state: z.string(),
+        owner: z.string(),
+        agent: nullableString,
+        behind: z.number(),
+        dirty: z.boolean(),
+        task: nullableString,
+        next: z.string(),
+      }),
+    ),
+    lock: z
+      .object({
+        lane: z.string(),
+        owner: z.string(),
+        task: nullableString,
+        since: z.number(),
+        heartbeatAt: z.number(),
+        stale: z.boolean(),
+      })
+      .nullable(),
+    lanesError: z.object({ code: z.string(), message: z.string() }).nullable(),
   },
   readOnly: true,
-  run(_input, context) {
-    const project = context.project()
-    const columns = roomBoard(project.db, projectDirectory(project, systemRandom))
-    return { structured: { columns }, text: boardText(columns, 100) }
+  async run(_input, context) {
+    const board = await projectBoard(context.project(), {
+      log: context.log,
+      random: systemRandom,
+      pid: process.pid,
+    })
+    return {
+      structured: { ...board, lanes: [...board.lanes] },
+      text: projectBoardText(board, context.clock.now(), 100),
+    }
   },
 })
 

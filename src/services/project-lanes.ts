@@ -1,11 +1,10 @@
-import { projectDir } from '../config/data-paths.ts'
 import type { Actor } from '../protocol/lease.ts'
 import type { Logger } from '../shared/logger.ts'
 import type { Random } from '../shared/random.ts'
-import { openLaneWorld } from './lanes/lane-world.ts'
 import type { TaskCourier } from './lanes/task-courier.ts'
 import type { ProjectContext } from './project-context.ts'
-import { type TeamLanes, teamLanes } from './team-lanes.ts'
+import { openLocalLanes, withTeam } from './project-lane-world.ts'
+import type { TeamLanes } from './team-lanes.ts'
 
 export interface ProjectLanesInput {
   /** Where the caller stands (the room's poster context for a task handed over). */
@@ -27,15 +26,7 @@ export interface ProjectLanesInput {
  * (team-lanes.ts).
  */
 export function openProjectLanes(project: ProjectContext, input: ProjectLanesInput): TeamLanes {
-  const local = openLaneWorld({
-    db: project.db,
-    clock: project.clock,
-    repo: project.repo,
-    human: project.human,
-    childEnv: project.env.vendorCliEnv,
-    pid: input.pid,
-    fault: input.fault,
-  })
+  const local = openLocalLanes(project, input)
   // Delivery and the room (some 200 modules with zod) are loaded only when a task is handed
   // over: every other sync, status and log never pays for them.
   const courier: TaskCourier = {
@@ -68,12 +59,5 @@ export function openProjectLanes(project: ProjectContext, input: ProjectLanesInp
       return await delivery.deliver(task)
     },
   }
-  return teamLanes(
-    { ...local, courier },
-    {
-      projectDir: projectDir(project.env.sangamHome, project.repo.projectId),
-      sangamHome: project.env.sangamHome,
-      log: input.log,
-    },
-  )
+  return withTeam(project, { ...local, courier }, input.log)
 }

@@ -2,10 +2,10 @@ import type { Hono } from 'hono'
 import { z } from 'zod'
 import { maxMessageChars, messageKinds } from '../protocol/room/message.ts'
 import { threadAudiences, threadLifetimes } from '../protocol/room/thread.ts'
+import { projectBoard } from '../services/project-board.ts'
 import { projectTargetsInput } from '../services/room/project-targets.ts'
-import { roomBoard } from '../services/room/board.ts'
 import { messageView, threadView } from '../services/room/message-view.ts'
-import { openRoom, projectDirectory } from '../services/room/open-room.ts'
+import { openRoom } from '../services/room/open-room.ts'
 import { post } from '../services/room/post.ts'
 import { defaultReadLimit, maxReadLimit, readMessages } from '../services/room/read.ts'
 import type { RoomScope } from '../services/room/room-scope.ts'
@@ -59,8 +59,14 @@ const closeBody = z.strictObject({
 export function roomRoutes(app: Hono, ctx: UiContext): void {
   const room = (): RoomScope => openRoom(ctx.project, ctx.actor, ctx.patternRoot, ctx.random)
 
-  app.get('/api/board', (c) =>
-    c.json({ columns: roomBoard(ctx.project.db, projectDirectory(ctx.project, ctx.random)) }),
+  app.get('/api/board', async (c) =>
+    c.json(
+      await projectBoard(ctx.project, {
+        log: ctx.log,
+        random: ctx.random,
+        pid: process.pid,
+      }),
+    ),
   )
 
   app.get('/api/targets', (c) => c.json(loadTargets(ctx.project.db, projectTargetsInput(ctx.project))))

@@ -181,6 +181,8 @@ export type LaneLock = {
   since: number
   owner: string
   heartbeatAt: number
+  /** Silent past lanes.lock-stale-minutes: a takeover may end it. */
+  stale: boolean
 }
 /** One `sync.published-*` entry of `sangam log`. */
 export type Publish = {

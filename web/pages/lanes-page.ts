@@ -125,7 +125,7 @@ function LaneList(props: { data: Lanes; now: number }): View {
     <h2>Integration lock</h2>
     ${
       data.lock
-        ? html`<p data-testid="lock"><strong>${data.lock.lane}</strong> (${data.lock.owner}) holds it since <${When} at=${data.lock.since} now=${now} />${data.lock.task ? html`, task <span class="mono">${data.lock.task}</span>` : null}; last sign of life <${When} at=${data.lock.heartbeatAt} now=${now} />.</p>`
+        ? html`<p data-testid="lock"><strong>${data.lock.lane}</strong> (${data.lock.owner}) holds it since <${When} at=${data.lock.since} now=${now} />${data.lock.task ? html`, task <span class="mono">${data.lock.task}</span>` : null}; last sign of life <${When} at=${data.lock.heartbeatAt} now=${now} />.</p>${data.lock.stale ? html`<p class="warn" data-testid="lock-stale">Stale: silent past <code>lanes.lock-stale-minutes</code>, so a human may take it over with <code>sangam sync --takeover --reason "…"</code>.</p>` : null}`
         : html`<p class="muted" data-testid="no-lock">Free: nobody is integrating.</p>`
     }
     ${data.guard && !data.guard.installed && data.lanes.length > 0 ? html`<p class="warn" data-testid="guard">The main guard is not armed: ${data.guard.missing.join(', ')} missing (<code>sangam init --guard</code>).</p>` : null}

@@ -108,11 +108,14 @@ export function enterLane(world: LaneWorld, typed: EnterLaneInput): EnteredLane 
   }
 }
 
-/** A lane's state as `lane` and `status` show it: task, integrating, deleting, dirty or clean. */
-export function describeState(lane: LaneRow, worktree: string): string {
+/**
+ * A lane's state as `lane` and `status` show it: task, integrating, deleting, dirty or clean.
+ * `dirty`, when the caller has already asked git, spares a second `git status`.
+ */
+export function describeState(lane: LaneRow, worktree: string, dirty?: boolean): string {
   if (lane.state !== 'idle') return lane.state
   if (!existsSync(worktree)) return 'missing'
-  return isDirty(worktree) ? 'dirty' : 'clean'
+  return (dirty ?? isDirty(worktree)) ? 'dirty' : 'clean'
 }
 
 function addWorktree(world: LaneWorld, branch: string, worktree: string): void {

@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs'
+import { isLockStale } from '../../core/lanes/sync-ladder.ts'
 import { gitOutput } from '../../git/git.ts'
+import type { Db } from '../../store/db.ts'
 import { type IntegrationEvent, readIntegrationEvents } from '../../store/lanes/integration-event-table.ts'
 import { type LaneRow, readLanes, readLaneTask } from '../../store/lanes/lane-table.ts'
 import { describeState } from './enter-lane.ts'
 import { readGuardState } from './guard-state.ts'
-import { headOf, isDirty, refCommit } from './lane-git.ts'
+import { refCommit } from './lane-git.ts'
 import type { LaneWorld } from './lane-world.ts'
 import { baseRef, snapshotRef } from './recovery-refs.ts'
 
@@ -44,6 +46,8 @@ export interface LaneStatus {
     readonly since: number
     readonly owner: string
     readonly heartbeatAt: number
+    /** Silent for `lanes.lock-stale-minutes`: `sync --takeover --reason` may take it over. */
+    readonly stale: boolean
   } | null
   readonly guard: { readonly installed: boolean; readonly missing: readonly string[] }
   readonly lanes: readonly LaneView[]
@@ -52,6 +56,7 @@ export interface LaneStatus {
 export async function laneStatus(world: LaneWorld): Promise<LaneStatus> {
   const main = refCommit(world.root, world.mainBranch)
   const holder = await world.lock.current()
+  const staleAfterMs = world.settings.lockStaleMinutes * 60_000
   return {
     main,
     mainBranch: world.mainBranch,
@@ -64,18 +69,29 @@ export async function laneStatus(world: LaneWorld): Promise<LaneStatus> {
             since: holder.since,
             owner: holder.owner,
             heartbeatAt: holder.heartbeatAt,
+            stale: isLockStale(holder.heartbeatAt, world.clock.now(), staleAfterMs),
           },
     guard: guardState(world),
     lanes: readLanes(world.db).map((lane) => laneView(world, lane, main, holder?.lane ?? null)),
   }
 }
 
-function laneView(world: LaneWorld, lane: LaneRow, main: string | null, lockLane: string | null): LaneView {
-  const present = existsSync(lane.worktree)
-  const head = present ? headOf(lane.worktree) : refCommit(world.root, `refs/heads/${lane.branch}`)
-  const dirty = present && isDirty(lane.worktree)
+/**
+ * One lane as `status` shows it, read from its worktree (or its branch when the worktree is gone):
+ * `root` is any worktree of the repository, `main` main's commit and `lockLane` the lock's holder.
+ */
+export function laneView(
+  world: { readonly db: Db; readonly root: string },
+  lane: LaneRow,
+  main: string | null,
+  lockLane: string | null,
+): LaneView {
+  const here = existsSync(lane.worktree) ? worktreeState(lane.worktree) : null
+  const head = here !== null ? here.head : refCommit(world.root, `refs/heads/${lane.branch}`)
+  const dirty = here?.dirty ?? false
+  // A lane on main's commit is behind by nothing: no rev-list for the common, quiet case.
   const behind =
-    head !== null && main !== null
+    head !== null && main !== null && head !== main
       ? Number(gitOutput(['rev-list', '--count', `${head}..${main}`], world.root))
       : 0
   const task = lane.task === null ? null : readLaneTask(world.db, lane.task)
@@ -93,7 +109,7 @@ function laneView(world: LaneWorld, lane: LaneRow, main: string | null, lockLane
         }
   return {
     name: lane.name,
-    state: describeState(lane, lane.worktree),
+    state: describeState(lane, lane.worktree, dirty),
     branch: lane.branch,
     head,
     dirty,
@@ -129,6 +145,22 @@ function nextStep(
     return 'run sangam sync to publish this work'
   if (facts.behind > 0) return 'run sangam sync to catch up'
   return 'nothing to do: in step with main'
+}
+
+/**
+ * A worktree's HEAD and whether it has uncommitted changes (untracked files count, ignored ones do
+ * not: `isDirty`'s rule), from one `git status` rather than a `rev-parse` and a `status`: `status`
+ * and the board read every lane, so each git process saved is saved per lane.
+ */
+function worktreeState(worktree: string): { head: string | null; dirty: boolean } {
+  const lines = gitOutput(['status', '--porcelain=v2', '--branch', '--untracked-files=all'], worktree).split(
+    '\n',
+  )
+  const oid = lines.find((line) => line.startsWith('# branch.oid '))?.slice('# branch.oid '.length) ?? null
+  return {
+    head: oid === null || oid === '(initial)' ? null : oid,
+    dirty: lines.some((line) => line !== '' && !line.startsWith('# ')),
+  }
 }
 
 /** Whether the six guard hooks are installed and the repository armed (`guard-state.ts`). */

@@ -11,7 +11,7 @@ export const run: CommandRun = async (ctx) => {
       `${status.mainBranch}: ${status.main?.slice(0, 12) ?? '(none)'}`,
       status.lock === null
         ? 'lock: free'
-        : `lock: lane ${status.lock.lane} (${status.lock.owner})${status.lock.task ? ` task ${status.lock.task}` : ''}, ${Math.round((now - status.lock.since) / 60_000)} min`,
+        : `lock: lane ${status.lock.lane} (${status.lock.owner})${status.lock.task ? ` task ${status.lock.task}` : ''}, ${Math.round((now - status.lock.since) / 60_000)} min${status.lock.stale ? ', stale (sync --takeover --reason may take it over)' : ''}`,
       status.guard.installed ? 'guard: installed' : `guard: missing ${status.guard.missing.join(', ')}`,
       status.lanes.length === 0 ? 'lanes: none (sangam lane <name> creates one)' : 'lanes:',
     ]

@@ -1,13 +1,15 @@
-import { boardText } from '../../../core/room/board-text.ts'
-import { roomBoard } from '../../../services/room/board.ts'
-import { projectDirectory } from '../../../services/room/open-room.ts'
+import { projectBoard, projectBoardText } from '../../../services/project-board.ts'
 import { systemRandom } from '../../../shared/random.ts'
 import type { CommandRun } from '../../command.ts'
 import type { boardInput } from './inputs.ts'
 import { terminalWidth, withProject } from './room-command.ts'
 
 export const run: CommandRun<typeof boardInput> = (ctx) =>
-  withProject(ctx, (project) => {
-    const columns = roomBoard(project.db, projectDirectory(project, systemRandom))
-    return { json: { columns }, text: boardText(columns, terminalWidth(ctx)) }
+  withProject(ctx, async (project) => {
+    const board = await projectBoard(project, {
+      log: ctx.log,
+      random: systemRandom,
+      pid: process.pid,
+    })
+    return { json: board, text: projectBoardText(board, ctx.clock.now(), terminalWidth(ctx)) }
   })

@@ -1,0 +1,86 @@
+import type { Board } from '../core/room/board.ts'
+import { type BoardLane, type BoardLock, boardLanesText } from '../core/room/board-lanes.ts'
+import { boardText } from '../core/room/board-text.ts'
+import type { Logger } from '../shared/logger.ts'
+import type { Random } from '../shared/random.ts'
+import { isSangamError } from '../shared/sangam-error.ts'
+import { hasLaneTables, readLanes } from '../store/lanes/lane-table.ts'
+import type { ProjectContext } from './project-context.ts'
+import { roomBoard } from './room/board.ts'
+import { projectDirectory } from './room/open-room.ts'
+
+/** `sangam board` and MCP `room_board`: the room's columns, then the lanes and the lock. */
+export interface ProjectBoard {
+  readonly columns: Board
+  /** Every lane as `sangam status` reads it; empty in a project without lanes. */
+  readonly lanes: readonly BoardLane[]
+  /** The integration lock (the team server's when attached); null when free or without lanes. */
+  readonly lock: BoardLock | null
+  /** Why the lanes part could not be read (the team server away, git failing), or null. */
+  readonly lanesError: { readonly code: string; readonly message: string } | null
+}
+
+/**
+ * The board with its lanes part. The lanes are read through the same lane world and status as
+ * `sangam status` (`openLanesForReading`: `openProjectLanes` without the task courier; `laneStatus`), so the two never disagree; a project
+ * without lanes spawns no git and adds nothing. A lanes part that cannot be read says why in
+ * `lanesError` and the columns still show. Reading it writes nothing.
+ */
+export interface ProjectBoardInput {
+  readonly log: Logger
+  readonly random: Random
+  readonly pid: number
+}
+
+export async function projectBoard(project: ProjectContext, input: ProjectBoardInput): Promise<ProjectBoard> {
+  const columns = roomBoard(project.db, projectDirectory(project, input.random))
+  if (!hasLaneTables(project.db) || readLanes(project.db).length === 0)
+    return { columns, lanes: [], lock: null, lanesError: null }
+  // Loaded only when there are lanes: the lane world and team sync would cost a board without
+  // lanes tens of milliseconds of module loading (bench/board-lanes.ts).
+  const [{ laneStatus }, { openLanesForReading }] = await Promise.all([
+    import('./lanes/lane-status.ts'),
+    import('./project-lane-world.ts'),
+  ])
+  try {
+    const status = await laneStatus(openLanesForReading(project, input).world)
+    return {
+      columns,
+      lanes: status.lanes.map((lane) => ({
+        name: lane.name,
+        state: lane.state,
+        owner: lane.owner,
+        agent: lane.agent,
+        behind: lane.behind,
+        dirty: lane.dirty,
+        task: lane.task?.id ?? null,
+        next: lane.next,
+      })),
+      lock:
+        status.lock === null
+          ? null
+          : {
+              lane: status.lock.lane,
+              owner: status.lock.owner,
+              task: status.lock.task,
+              since: status.lock.since,
+              heartbeatAt: status.lock.heartbeatAt,
+              stale: status.lock.stale,
+            },
+      lanesError: null,
+    }
+  } catch (error) {
+    if (!isSangamError(error)) throw error
+    return { columns, lanes: [], lock: null, lanesError: { code: error.code, message: error.message } }
+  }
+}
+
+/** The board as text: the columns (`boardText`), then the lanes and the lock when there are lanes. */
+export function projectBoardText(board: ProjectBoard, now: number, width: number): string {
+  const lanes =
+    board.lanesError === null
+      ? boardLanesText(board.lanes, board.lock, now, width)
+      : [`LANES: not read (${board.lanesError.code}): ${board.lanesError.message}`]
+  const columns = boardText(board.columns, width)
+  return lanes.length === 0 ? columns : `${columns}\n\n${lanes.join('\n')}`
+}
