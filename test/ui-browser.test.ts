@@ -302,7 +302,20 @@ describe('the dashboard in Chromium', { timeout: 240_000 }, () => {
     assert.equal(await composer.inputValue(), 'looks good @claude-lane-one ')
     await composer.pressSequentially('ship it')
     await composer.press('Enter')
-    await page.getByTestId('messages').getByText('looks good @claude-lane-one ship it').waitFor()
+    await page
+      .getByTestId('messages')
+      .getByText('looks good @claude-lane-one ship it')
+      .waitFor()
+      .catch(async (error: Error) => {
+        // Seen once in a full CI run, never alone: say what the page held, to tell a post that
+        // failed from one that was not shown.
+        const stored = (await read()).map((message) => message.text).slice(-3)
+        const held = await composer.inputValue()
+        const shown = await page.locator('main').innerText()
+        throw new Error(
+          `${error.message}\ncomposer: ${JSON.stringify(held)}\nstored: ${JSON.stringify(stored)}\npage:\n${shown}`,
+        )
+      })
     const posted = (await read()).find((message) => message.text === 'looks good @claude-lane-one ship it')
     assert.ok(posted, 'sangam read has the post')
     assert.equal(posted.sender, 'asha@example.com')
