@@ -62,6 +62,12 @@ test('a real Codex TUI under sangam codex takes a turn woken in place over its s
     )
     assert.throws(() => statSync(socket), /ENOENT/, 'the socket is removed')
     assert.equal(wake.endpointOf(sessionId), null, 'a finished launcher is no endpoint')
+    // The TUI's own SessionEnd ran as it quit: the session is dormant, and a tag resumes it.
+    const listed = await lab.sangamJson<{ sessions: { id: string; presence: string; delivery: string }[] }>([
+      'sessions',
+    ])
+    const ended = listed.sessions.find((session) => session.id === sessionId)
+    assert.deepEqual([ended?.presence, ended?.delivery], ['offline', 'resume'], JSON.stringify(listed))
     await assert.rejects(wake.wake(endpoint, sessionId, 'too late'), (error: unknown) => {
       assert.ok(isSangamError(error))
       assert.equal(error.code, 'SESSION_UNREACHABLE')
