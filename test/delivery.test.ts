@@ -121,6 +121,16 @@ async function world(
 
 type World = Awaited<ReturnType<typeof world>>
 
+/** Whether a process of this machine still runs. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** A Claude Code session in lane one that ran once and ended: dormant. */
 async function dormantClaude(w: World): Promise<string> {
   await w.hook('claude', w.laneOne, 'SessionStart', claudeId)
@@ -257,6 +267,23 @@ test('a background session sangam continued, listed at rest by claude agents, is
       ['background', 'ended'],
       ['background', 'ended'],
     ],
+  )
+})
+
+test('reading the ledger, from any process, shows a turn whose process ended as ended, not running', async () => {
+  await using w = await world({ FAKE_VENDOR_SLEEP_MS: '2000' })
+  const handle = await dormantClaude(w)
+  assert.equal((await w.cli(['post', '--to', `@${handle}`, 'a short one'])).code, 0)
+  const started = await w.deliver()
+  const pid = started.turns[0]?.pid
+  assert.ok(pid, JSON.stringify(started))
+  assert.equal(started.turns[0]?.state, 'running', 'the look returns while the turn runs')
+  await eventually(() => !alive(pid), 15_000, 'the vendor process ended')
+  const read = await w.ledger()
+  assert.deepEqual(
+    read.turns.map((turn) => turn.state),
+    ['ended'],
+    'the turn is ended without a daemon or a --deliver',
   )
 })
 
@@ -496,14 +523,6 @@ test('stop ends a turn sangam started, from another process, and only that proce
     { cwd: w.repo.path, env: w.env },
   )
   assert.equal(sent.outcome, 'started')
-  const alive = (pid: number) => {
-    try {
-      process.kill(pid, 0)
-      return true
-    } catch {
-      return false
-    }
-  }
   assert.ok(alive(sent.turn.pid))
   const listed = await runCliJson<{ sessions: { id: string; delivery: string }[] }>(['sessions'], {
     cwd: w.repo.path,

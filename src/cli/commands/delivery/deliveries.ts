@@ -5,7 +5,10 @@ import type { deliveriesInput } from './inputs.ts'
 
 export const run: CommandRun<typeof deliveriesInput> = (ctx, _args, options) =>
   withDelivery(ctx, async (project, router) => {
+    // Without --deliver nothing is delivered, but turns whose process has gone are still marked
+    // ended: with no daemon running nobody else would, and the ledger would say `running`.
     if (options.deliver) await router.look()
+    else router.sweep()
     const ledger = listDeliveries(project, router, {
       limit: options.limit ?? 50,
       session: options.session ?? null,
