@@ -15,15 +15,15 @@ function withConfig(text: string | null, check: (home: string) => void): void {
   }
 }
 
-const modeOf = (text: string | null): string =>
-  (() => {
-    let seen = ''
-    withConfig(text, (home) => {
-      const sandbox = codexSandbox(home)
-      seen = sandbox.kind === 'mode' ? sandbox.mode : sandbox.kind
-    })
-    return seen
-  })()
+/** The mode a config.toml text gives, or `default` / `unreadable`. */
+function modeOf(text: string | null): string {
+  let seen = ''
+  withConfig(text, (home) => {
+    const sandbox = codexSandbox(home)
+    seen = sandbox.kind === 'mode' ? sandbox.mode : sandbox.kind
+  })
+  return seen
+}
 
 test('the top-level sandbox_mode, whatever its quoting and comments', () => {
   assert.equal(modeOf('sandbox_mode = "danger-full-access"\n'), 'danger-full-access')
