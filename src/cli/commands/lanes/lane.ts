@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { runGit } from '../../../git/git.ts'
+import { laneSandboxWarning } from '../../../install/codex-sandbox.ts'
 import { excludeFromGit } from '../../../install/git-exclude.ts'
 import { hookEntries } from '../../../install/hook-entries.ts'
 import { copyHookFilesInto, shareUntrackedHookFiles } from '../../../install/lane-hook-files.ts'
@@ -56,6 +57,10 @@ export const run: CommandRun<typeof laneInput> = async (ctx, { name }, options) 
     else lines.push(`Start its agent: cd ${entered.lane.worktree} && ${entered.agent.command}`)
     if (entered.instructionsFile !== null)
       lines.push(`Lane rules written to ${entered.instructionsFile} (no sangam hooks to brief the agent).`)
+    // sangam never widens the agent's sandbox (D211); it says when that sandbox cannot commit (D225).
+    const sandboxWarning = laneSandboxWarning(entered.agent?.command ?? null, ctx.env.codexHome)
+    const warnings = sandboxWarning === null ? [] : [sandboxWarning]
+    if (!options.json) for (const warning of warnings) ctx.stderr.write(`warning: ${warning}\n`)
     return {
       json: {
         lane: entered.lane,
@@ -63,6 +68,7 @@ export const run: CommandRun<typeof laneInput> = async (ctx, { name }, options) 
         notices: entered.notices,
         agent: entered.agent,
         guard,
+        warnings,
       },
       text: lines.join('\n'),
     }

@@ -1,3 +1,5 @@
+import { laneSandboxWarning } from '../../../install/codex-sandbox.ts'
+import { readLane } from '../../../store/lanes/lane-table.ts'
 import { syncLaneWithTeam } from '../../../services/team-lanes.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
 import type { CommandRun } from '../../command.ts'
@@ -21,7 +23,7 @@ export const run: CommandRun<typeof syncInput> = async (ctx, _args, options) => 
       ErrorCode.Usage,
       'sync --takeover needs --reason "…": it is recorded and shown to the lock\'s owner',
     )
-  const { project, team, cwd } = openLaneCommand(ctx)
+  const { project, world, team, cwd } = openLaneCommand(ctx)
   try {
     const result = await syncLaneWithTeam(team, { cwd, takeover: options.takeover ? { reason } : undefined })
     const lines = [`${result.lane}: ${words[result.outcome]} ${result.main.slice(0, 12)}`]
@@ -38,7 +40,14 @@ export const run: CommandRun<typeof syncInput> = async (ctx, _args, options) => 
       )
       if (result.taskText !== null) lines.push('', result.taskText)
     }
-    return { json: result, text: lines.join('\n') }
+    // A task handed to a Codex that cannot commit it is refused at the next sync: say why now (D225).
+    const sandboxWarning =
+      result.outcome === 'task-started'
+        ? laneSandboxWarning(readLane(world.db, result.lane)?.agent ?? null, ctx.env.codexHome)
+        : null
+    const warnings = sandboxWarning === null ? [] : [sandboxWarning]
+    if (!options.json) for (const warning of warnings) ctx.stderr.write(`warning: ${warning}\n`)
+    return { json: { ...result, warnings }, text: lines.join('\n') }
   } finally {
     project.close()
   }
