@@ -172,11 +172,9 @@ function startAgent(
   command: string,
   notices: readonly string[],
 ): EnteredLane['agent'] {
-  const program = command === 'claude' || command === 'codex' ? command : command
-  if (world.childEnv.TMUX === undefined || world.childEnv.TMUX === '')
-    return { started: false, command: program }
+  if (world.childEnv.TMUX === undefined || world.childEnv.TMUX === '') return { started: false, command }
   if (lane.pane !== null && tmux(world, ['display-message', '-p', '-t', lane.pane, '#{pane_id}']) !== null)
-    return { started: true, pane: lane.pane, command: program }
+    return { started: true, pane: lane.pane, command }
   const pane = tmux(world, [
     'new-window',
     '-P',
@@ -186,9 +184,9 @@ function startAgent(
     lane.worktree,
     '-n',
     `lane-${lane.name}`,
-    program,
+    command,
   ])
-  if (pane === null) return { started: false, command: program }
+  if (pane === null) return { started: false, command }
   updateLane(world.db, lane.name, { pane }, world.clock.now())
   if (notices.length > 0) {
     // Pasted, never submitted: the agent's human reads it first.
@@ -200,7 +198,7 @@ function startAgent(
       env: world.childEnv,
     })
   }
-  return { started: true, pane, command: program }
+  return { started: true, pane, command }
 }
 
 function tmux(world: LaneWorld, args: readonly string[]): string | null {
