@@ -18,7 +18,8 @@ import {
   type UiServer,
 } from './helpers/ui-browser.ts'
 import { runAgentHook } from './hooks-agent-run.ts'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import Database from 'better-sqlite3'
 
 /**
  * The dashboard in a real headless Chromium, against the real `sangam ui` on a project whose
@@ -228,6 +229,32 @@ describe('the dashboard in Chromium', { timeout: 240_000 }, () => {
     )
     assert.equal(await page.getByTestId('lanes-error').count(), 0)
     await shoot(page, 'board')
+
+    // Silent for an hour, the lock is stale: the mark and how a human may take it over.
+    const age = (ms: number) => {
+      const [id] = readdirSync(join(w.home.path, '.sangam', 'projects'))
+      const db = new Database(join(w.home.path, '.sangam', 'projects', id ?? '', 'sangam.db'))
+      try {
+        db.prepare('UPDATE integration_lock SET heartbeat_at = heartbeat_at + ?, since = since + ?').run(
+          ms,
+          ms,
+        )
+      } finally {
+        db.close()
+      }
+    }
+    age(-3_600_000)
+    try {
+      await page.reload()
+      assert.match(await lanes.getByTestId('lock').innerText(), /holds it since 1 h ago/)
+      assert.match(
+        await lanes.getByTestId('lock-stale').innerText(),
+        /^Stale: .*a human may take it over with sangam sync --takeover --reason "…"\.$/,
+      )
+      await shoot(page, 'board-stale')
+    } finally {
+      age(3_600_000)
+    }
     await page.close()
   })
 

@@ -93,7 +93,7 @@ function BoardLanes(props: { board: Board; now: number }): View | null {
   const { lanes, lock, lanesError } = props.board
   if (lanes.length === 0 && lock === null) return html`<${LanesErrorNote} error=${lanesError} />`
   return html`<section aria-labelledby="board-lanes-title" data-testid="board-lanes">
-    <h2 id="board-lanes-title">Lanes <span class="count-pill">${lanes.length}</span> <a class="muted" href="#/lanes">what merges</a></h2>
+    <h2 id="board-lanes-title">Lanes <span class="count-pill">${lanes.length}</span> <a class="heading-link" href="#/lanes">what merges →</a></h2>
     <${LanesErrorNote} error=${lanesError} />
     <${LockNote} lock=${lock} now=${props.now} lead="Integration lock:" />
     ${lanes.length > 0 ? html`<${LaneTable} testid="board-lane-rows" lanes=${lanes} />` : null}

@@ -31,7 +31,7 @@ export function LaneTable(props: { lanes: LaneLine[]; testid: string; head?: boo
         <td>${lane.agent ?? html`<span class="muted">human</span>`}</td>
         ${head ? html`<td class="mono">${shortCommit(lane.head)}</td>` : null}
         <td>${lane.behind > 0 ? html`<span class="warn">${lane.behind}</span>` : '0'}</td>
-        <td>${lane.task ? html`<span class="mono" title=${lane.taskFile}>${lane.task}</span>` : '—'}</td>
+        <td>${lane.task ? html`<span class="mono task-id" title=${lane.taskFile}>${lane.task}</span>` : '—'}</td>
         <td>${lane.next}</td>
       </tr>`,
     )}</tbody>
