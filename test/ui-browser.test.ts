@@ -255,6 +255,15 @@ describe('the dashboard in Chromium', { timeout: 240_000 }, () => {
     } finally {
       age(3_600_000)
     }
+
+    // A lane made by the CLI while the page is open appears without a reload.
+    const made = await runCli(['lane', 'tess', '--no-agent', '--json'], {
+      cwd: w.repo.path,
+      env: { ...w.env, SANGAM_USER: 'tess@x.dev' },
+    })
+    assert.equal(made.code, 0, made.stderr)
+    await rows.filter({ hasText: 'tess@x.dev' }).waitFor()
+    assert.equal(await rows.count(), 3)
     await page.close()
   })
 
