@@ -18,7 +18,8 @@ import {
   type UiServer,
 } from './helpers/ui-browser.ts'
 import { runAgentHook } from './hooks-agent-run.ts'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import Database from 'better-sqlite3'
 
 /**
  * The dashboard in a real headless Chromium, against the real `sangam ui` on a project whose
@@ -35,6 +36,7 @@ interface World {
   laneOne: string
   laneTwo: string
   token: number
+  taskId: string
   ui: UiServer
   browser: Browser
   context: BrowserContext
@@ -120,10 +122,25 @@ async function makeWorld(): Promise<World> {
   const claim = await cli(['claim', 'src/auth/**', '--reason', 'rewrite the session store'])
   const token = (claim.leases as { token: number }[])[0]?.token ?? -1
 
+  // Two managed lanes (`sangam lane`): mira (a Codex lane) publishes a change, then ravi's colliding change
+  // starts a semantic task under the integration lock, so the lock is held by ravi.
+  const as = (user: string, cwd: string, args: string[]) =>
+    runCliJson<Record<string, unknown>>(args, { cwd, env: { ...env, SANGAM_USER: user } })
+  const laneAt = async (name: string, agent: string[]) =>
+    ((await as(`${name}@x.dev`, repo.path, ['lane', name, ...agent])).lane as { worktree: string }).worktree
+  const mira = await laneAt('mira', ['--agent', 'codex'])
+  const ravi = await laneAt('ravi', ['--no-agent'])
+  writeFileSync(join(mira, 'plan.md'), '# plan: mira\n')
+  assert.match(String((await as('mira@x.dev', mira, ['sync'])).outcome), /^published/)
+  writeFileSync(join(ravi, 'plan.md'), '# plan: ravi\n')
+  const task = await as('ravi@x.dev', ravi, ['sync'])
+  assert.equal(task.outcome, 'task-started', JSON.stringify(task))
+  const taskId = (task.task as { id: string }).id
+
   const ui = await startUi(repo.path, env)
   const browser = await launchChromium({ hostRules: 'MAP evil.example 127.0.0.1' })
   const context = await signedIn(browser, ui)
-  return { home, repo, env, laneOne, laneTwo, token, ui, browser, context }
+  return { home, repo, env, laneOne, laneTwo, token, taskId, ui, browser, context }
 }
 
 async function open(route: string, context = w.context): Promise<Page> {
@@ -191,7 +208,62 @@ describe('the dashboard in Chromium', { timeout: 240_000 }, () => {
     const page = await open('board')
     await page.getByTestId('column-blocked').getByText('Need a decision on the schema').waitFor()
     await page.getByTestId('column-doing').getByText('Projection rewrite').waitFor()
+    // Under the columns, the lanes and the lock as `sangam board` has them.
+    const lanes = page.getByTestId('board-lanes')
+    assert.match(
+      await lanes.getByTestId('lock').innerText(),
+      new RegExp(
+        `^Integration lock: ravi \\(ravi@x\\.dev\\) holds it since .+, task ${w.taskId}; last sign of life`,
+      ),
+    )
+    assert.equal(await lanes.getByTestId('lock-stale').count(), 0, 'a fresh lock is not stale')
+    const rows = lanes.getByTestId('board-lane-rows').locator('tbody tr')
+    assert.equal(await rows.count(), 2)
+    assert.match(
+      await rows.filter({ hasText: 'mira' }).innerText(),
+      /mira\s+mira@x\.dev\s+clean\s+codex\s+0\s+—/,
+    )
+    assert.match(
+      await rows.filter({ hasText: 'ravi' }).innerText(),
+      new RegExp(`ravi\\s+ravi@x\\.dev\\s+task[^\\n]*\\s+human\\s+\\d+\\s+${w.taskId}\\s+\\S`),
+    )
+    assert.equal(await page.getByTestId('lanes-error').count(), 0)
     await shoot(page, 'board')
+
+    // Silent for an hour, the lock is stale: the mark and how a human may take it over.
+    const age = (ms: number) => {
+      const [id] = readdirSync(join(w.home.path, '.sangam', 'projects'))
+      const db = new Database(join(w.home.path, '.sangam', 'projects', id ?? '', 'sangam.db'))
+      try {
+        db.prepare('UPDATE integration_lock SET heartbeat_at = heartbeat_at + ?, since = since + ?').run(
+          ms,
+          ms,
+        )
+      } finally {
+        db.close()
+      }
+    }
+    age(-3_600_000)
+    try {
+      await page.reload()
+      assert.match(await lanes.getByTestId('lock').innerText(), /holds it since 1 h ago/)
+      assert.match(
+        await lanes.getByTestId('lock-stale').innerText(),
+        /^Stale: .*a human may take it over with sangam sync --takeover --reason "…"\.$/,
+      )
+      await shoot(page, 'board-stale')
+    } finally {
+      age(3_600_000)
+    }
+
+    // A lane made by the CLI while the page is open appears without a reload.
+    const made = await runCli(['lane', 'tess', '--no-agent', '--json'], {
+      cwd: w.repo.path,
+      env: { ...w.env, SANGAM_USER: 'tess@x.dev' },
+    })
+    assert.equal(made.code, 0, made.stderr)
+    await rows.filter({ hasText: 'tess@x.dev' }).waitFor()
+    assert.equal(await rows.count(), 3)
     await page.close()
   })
 
@@ -255,7 +327,12 @@ describe('the dashboard in Chromium', { timeout: 240_000 }, () => {
       await page.getByTestId('collisions').innerText(),
       /h\/lane-one[\s\S]*h\/lane-two[\s\S]*src\/shared\.ts|h\/lane-two[\s\S]*h\/lane-one[\s\S]*src\/shared\.ts/,
     )
-    await page.getByTestId('no-lanes').waitFor()
+    const lanes = page.getByTestId('lanes')
+    assert.match(
+      await lanes.locator('tr', { hasText: 'ravi' }).innerText(),
+      new RegExp(`task[\\s\\S]*${w.taskId}`),
+    )
+    assert.match(await page.getByTestId('lock').innerText(), /ravi \(ravi@x\.dev\) holds it since/)
     await shoot(page, 'lanes')
     await page.close()
   })

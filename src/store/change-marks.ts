@@ -3,7 +3,9 @@ import type { Db, Statement } from './db.ts'
 /**
  * What the dashboard's live feed names as changed: each topic a part of the page redraws.
  * `board` is derived from the threads, the messages and presence; `lanes` from the worktree
- * states, the overlap picture and the conflict threads of `ready`.
+ * states, the overlap picture and the conflict threads of `ready`, and the managed lanes, the
+ * integration lock (who holds it, not its heartbeat) and the integration log. The Board page
+ * listens to `lanes` too for its lanes part.
  */
 export const changeTopics = ['messages', 'threads', 'board', 'presence', 'events', 'leases', 'lanes'] as const
 export type ChangeTopic = (typeof changeTopics)[number]
@@ -37,6 +39,9 @@ export class ChangeMarkReader {
         (SELECT count(*) || ':' || coalesce(max(updated_at), 0) FROM worktree_state) || ':' ||
           (SELECT count(*) || ':' || coalesce(max(computed_at), 0) || ':' || coalesce(sum(conflicted), 0) FROM overlap)
           || ':' || (SELECT count(*) || ':' || coalesce(max(updated_at), 0) FROM ready_conflict)
+          || ':' || (SELECT count(*) || ':' || coalesce(max(updated_at), 0) FROM lane)
+          || ':' || (SELECT coalesce(lane, '') || ':' || token || ':' || coalesce(task, '') FROM integration_lock)
+          || ':' || (SELECT coalesce(max(id), 0) FROM integration_event)
           AS lanes`)
   }
 

@@ -61,6 +61,35 @@ test('a commit from another connection is one change naming its topics; a quiet 
   assert.deepEqual(w.feed.tick(), { cursor: 2, topics: ['messages', 'board', 'leases'] })
 })
 
+test('a lane, the integration lock changing hands and the integration log are lanes; a heartbeat is none', async () => {
+  await using w = world()
+  w.writer
+    .prepare(
+      `INSERT INTO lane (name, branch, worktree, owner, state, created_at, updated_at)
+       VALUES ('mira', 'lane/mira', '/w/mira', 'mira@x.dev', 'idle', 1, 1)`,
+    )
+    .run()
+  assert.deepEqual(w.feed.tick()?.topics, ['lanes'])
+  w.writer
+    .prepare(
+      `UPDATE integration_lock SET lane = 'mira', owner = 'mira@x.dev', since = 2, heartbeat_at = 2, token = token + 1`,
+    )
+    .run()
+  assert.deepEqual(w.feed.tick()?.topics, ['lanes'])
+  w.writer.prepare('UPDATE integration_lock SET heartbeat_at = 3').run()
+  assert.equal(w.feed.tick(), null, 'a heartbeat changes nothing a page shows')
+  w.writer
+    .prepare(`UPDATE integration_lock SET lane = NULL, owner = NULL, since = NULL, heartbeat_at = NULL`)
+    .run()
+  assert.deepEqual(w.feed.tick()?.topics, ['lanes'])
+  w.writer
+    .prepare(
+      `INSERT INTO integration_event (at, type, lane, payload) VALUES (4, 'sync.published-direct', 'mira', '{}')`,
+    )
+    .run()
+  assert.deepEqual(w.feed.tick()?.topics, ['lanes'])
+})
+
 test('a commit that touches nothing a page shows is no change', async () => {
   await using w = world()
   w.writer.prepare(`INSERT INTO setting (key, value) VALUES ('x', '{}')`).run()

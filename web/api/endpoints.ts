@@ -20,9 +20,14 @@ export async function loadNow(): Promise<Now> {
 }
 
 export async function loadBoard(): Promise<Board> {
-  const body = outline<Board>(await getJson('/api/board'), '/api/board', [])
+  const body = outline<Partial<Board>>(await getJson('/api/board'), '/api/board', [])
   if (!isRecord(body.columns)) throw malformed('/api/board', 'columns')
-  return body
+  return {
+    columns: body.columns as Board['columns'],
+    lanes: (Array.isArray(body.lanes) ? body.lanes : []) as Board['lanes'],
+    lock: (isRecord(body.lock) ? body.lock : null) as Board['lock'],
+    lanesError: (isRecord(body.lanesError) ? body.lanesError : null) as Board['lanesError'],
+  }
 }
 
 export async function loadTargets(): Promise<Targets> {

@@ -56,7 +56,24 @@ export type Now = {
 
 export type Card = { threadId: string; title: string; detail: string; owners: string[] }
 export type BoardColumn = 'backlog' | 'doing' | 'blocked' | 'done'
-export type Board = { columns: Record<BoardColumn, Card[]> }
+/** A lane as `sangam board --json` shows it (the task is its id only). */
+export type BoardLane = {
+  name: string
+  state: string
+  owner: string
+  agent: string | null
+  behind: number
+  dirty: boolean
+  task: string | null
+  next: string
+}
+export type Board = {
+  columns: Record<BoardColumn, Card[]>
+  /** Empty in a project without lanes. */
+  lanes: BoardLane[]
+  lock: LaneLock | null
+  lanesError: { code?: string; message?: string } | null
+}
 
 export type Targets = {
   agents: {

@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks'
 import { closeThread, loadBoard, loadThreads, openThread } from '../api/endpoints.ts'
-import type { BoardColumn, Card, Thread } from '../api/shapes.ts'
+import type { Board, BoardColumn, Card, Thread } from '../api/shapes.ts'
 import { html, type View } from '../html.ts'
 import { useLive } from '../live/use-live.ts'
 import { ErrorNote, Loading } from '../parts/error-note.ts'
+import { LanesErrorNote, LaneTable, LockNote } from '../parts/lane-rows.ts'
 import { useNow } from '../parts/use-now.ts'
 import { When } from '../parts/when.ts'
 
@@ -17,7 +18,7 @@ const columns: { id: BoardColumn; title: string; hint: string }[] = [
 /** The board derived from the threads, the open threads themselves, and a form to open one. */
 export function BoardPage(): View {
   const now = useNow()
-  const board = useLive(loadBoard, ['board', 'threads', 'presence'], 'board')
+  const board = useLive(loadBoard, ['board', 'threads', 'presence', 'lanes'], 'board')
   const threads = useLive(() => loadThreads(false), ['threads', 'board'], 'threads')
   const [closing, setClosing] = useState<string | null>(null)
   const [actionError, setActionError] = useState<Error | null>(null)
@@ -48,6 +49,7 @@ export function BoardPage(): View {
           </div>`
         : null
     }
+    ${board.data ? html`<${BoardLanes} board=${board.data} now=${now} />` : null}
     <h2>Open threads</h2>
     <${ErrorNote} error=${threads.error ?? actionError} />
     ${
@@ -83,6 +85,18 @@ function Column(props: { column: { id: BoardColumn; title: string; hint: string 
         </li>`,
       )}
     </ul>
+  </section>`
+}
+
+/** The lanes under the columns (as `sangam board` prints them): the lock line, one row per lane. */
+function BoardLanes(props: { board: Board; now: number }): View | null {
+  const { lanes, lock, lanesError } = props.board
+  if (lanes.length === 0 && lock === null) return html`<${LanesErrorNote} error=${lanesError} />`
+  return html`<section aria-labelledby="board-lanes-title" data-testid="board-lanes">
+    <h2 id="board-lanes-title">Lanes <span class="count-pill">${lanes.length}</span> <a class="heading-link" href="#/lanes">what merges →</a></h2>
+    <${LanesErrorNote} error=${lanesError} />
+    <${LockNote} lock=${lock} now=${props.now} lead="Integration lock:" />
+    ${lanes.length > 0 ? html`<${LaneTable} testid="board-lane-rows" lanes=${lanes} />` : null}
   </section>`
 }
 

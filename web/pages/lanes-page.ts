@@ -3,6 +3,7 @@ import type { LaneRow, Lanes, Ready, ReadyBranch } from '../api/shapes.ts'
 import { html, type View } from '../html.ts'
 import { useLive } from '../live/use-live.ts'
 import { ErrorNote, Loading } from '../parts/error-note.ts'
+import { type LaneLine, LanesErrorNote, LaneTable, LockNote, shortCommit } from '../parts/lane-rows.ts'
 import { baseName } from '../parts/place.ts'
 import { useNow } from '../parts/use-now.ts'
 import { When } from '../parts/when.ts'
@@ -102,32 +103,15 @@ function verdictClass(lane: ReadyBranch): string {
 /** The managed lanes, the integration lock and the latest publishes (`sangam status`, `sangam log`). */
 function LaneList(props: { data: Lanes; now: number }): View {
   const { data, now } = props
-  return html`<h2>Lanes${data.main ? html` <span class="muted">into <span class="branch">${data.main.branch}</span> at <span class="mono">${short(data.main.commit)}</span></span>` : null}</h2>
-    ${data.lanesError ? html`<p class="muted" data-testid="lanes-error">Lanes could not be read: ${data.lanesError.message ?? data.lanesError.code}</p>` : null}
+  return html`<h2>Lanes${data.main ? html` <span class="muted">into <span class="branch">${data.main.branch}</span> at <span class="mono">${shortCommit(data.main.commit)}</span></span>` : null}</h2>
+    <${LanesErrorNote} error=${data.lanesError} />
     ${
       data.lanes.length === 0
         ? html`<p class="empty" data-testid="no-lanes">No managed lanes yet. <code>${'sangam lane <name>'}</code> creates one: a worktree and branch for one agent, integrated into the main branch by <code>sangam sync</code> under the integration lock.</p>`
-        : html`<table data-testid="lanes">
-          <thead><tr><th scope="col">Lane</th><th scope="col">State</th><th scope="col">Agent</th><th scope="col">Head</th><th scope="col">Behind</th><th scope="col">Task</th><th scope="col">Next</th></tr></thead>
-          <tbody>${data.lanes.map(
-            (lane) => html`<tr data-row tabindex="-1">
-              <th scope="row" title=${lane.worktree}>${lane.name} <span class="muted">${lane.owner}</span></th>
-              <td class=${stateClass(lane)}>${lane.state}${lane.dirty && lane.state !== 'dirty' ? ' (dirty)' : ''}</td>
-              <td>${lane.agent ?? html`<span class="muted">human</span>`}</td>
-              <td class="mono">${short(lane.head)}</td>
-              <td>${lane.behind > 0 ? html`<span class="warn">${lane.behind}</span>` : '0'}</td>
-              <td>${lane.task ? html`<span class="mono" title=${lane.task.file}>${lane.task.id}</span>` : '—'}</td>
-              <td>${lane.next}</td>
-            </tr>`,
-          )}</tbody>
-        </table>`
+        : html`<${LaneTable} testid="lanes" head=${true} lanes=${data.lanes.map(laneLine)} />`
     }
     <h2>Integration lock</h2>
-    ${
-      data.lock
-        ? html`<p data-testid="lock"><strong>${data.lock.lane}</strong> (${data.lock.owner}) holds it since <${When} at=${data.lock.since} now=${now} />${data.lock.task ? html`, task <span class="mono">${data.lock.task}</span>` : null}; last sign of life <${When} at=${data.lock.heartbeatAt} now=${now} />.</p>${data.lock.stale ? html`<p class="warn" data-testid="lock-stale">Stale: silent past <code>lanes.lock-stale-minutes</code>, so a human may take it over with <code>sangam sync --takeover --reason "…"</code>.</p>` : null}`
-        : html`<p class="muted" data-testid="no-lock">Free: nobody is integrating.</p>`
-    }
+    <${LockNote} lock=${data.lock} now=${now} />
     ${data.guard && !data.guard.installed && data.lanes.length > 0 ? html`<p class="warn" data-testid="guard">The main guard is not armed: ${data.guard.missing.join(', ')} missing (<code>sangam init --guard</code>).</p>` : null}
     ${
       data.publishes.length > 0
@@ -139,7 +123,7 @@ function LaneList(props: { data: Lanes; now: number }): View {
                 <td><${When} at=${entry.at} now=${now} /></td>
                 <td>${entry.lane ?? '—'}</td>
                 <td>${entry.type.replace(/^sync\.published-/, '')}</td>
-                <td class="mono">${short(entry.payload.main ?? null)}</td>
+                <td class="mono">${shortCommit(entry.payload.main ?? null)}</td>
               </tr>`,
             )}</tbody>
           </table>`
@@ -147,12 +131,6 @@ function LaneList(props: { data: Lanes; now: number }): View {
     }`
 }
 
-function short(commit: string | null | undefined): string {
-  return commit ? commit.slice(0, 10) : '—'
-}
-
-function stateClass(lane: LaneRow): string {
-  if (lane.state === 'missing') return 'bad'
-  if (lane.state === 'task' || lane.state === 'integrating' || lane.behind > 0) return 'warn'
-  return 'ok'
+function laneLine(lane: LaneRow): LaneLine {
+  return { ...lane, task: lane.task?.id ?? null, taskFile: lane.task?.file }
 }
