@@ -2,12 +2,11 @@ import assert from 'node:assert/strict'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { openDatabaseFile } from '../src/store/database.ts'
 import { writeWorktreeState } from '../src/store/room/worktree-state-table.ts'
 import { laneProject } from './helpers/lane-fixture.ts'
-import { isolatedEnv, mcpEntry, runCli, runCliJson } from './helpers/run-cli.ts'
+import { connectMcp } from './helpers/mcp-client.ts'
+import { isolatedEnv, runCli, runCliJson } from './helpers/run-cli.ts'
 import { git, tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
 
 /**
@@ -144,27 +143,8 @@ test('real lanes: committed work not in main and untracked files are named with 
   )
 
   // ctx_claim from inside dave's lane: the same lanes, and never dave's own.
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [mcpEntry],
-    cwd: dave,
-    env: Object.fromEntries(
-      Object.entries(isolatedEnv(p.home.path, { SANGAM_USER: 'dave@x.dev' })).filter(
-        (entry): entry is [string, string] => entry[1] !== undefined,
-      ),
-    ),
-    stderr: 'pipe',
-  })
-  const client = new Client({ name: 'sangam-test', version: '1.0.0' })
-  await client.connect(transport)
-  try {
-    const claimed = await client.callTool({
-      name: 'ctx_claim',
-      arguments: { patterns: ['src/'], reason: 'refactor' },
-    })
-    assert.notEqual(claimed.isError, true, JSON.stringify(claimed.content))
-    assert.deepEqual(shape(claimed.structuredContent as unknown as ForecastJson), expected)
-  } finally {
-    await client.close()
-  }
+  await using mcp = await connectMcp(dave, isolatedEnv(p.home.path, { SANGAM_USER: 'dave@x.dev' }))
+  const claimed = await mcp.call('ctx_claim', { patterns: ['src/'], reason: 'refactor' })
+  assert.notEqual(claimed.isError, true, JSON.stringify(claimed.content))
+  assert.deepEqual(shape(claimed.structuredContent as unknown as ForecastJson), expected)
 })

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { fakeAppServer } from './helpers/fake-app-server.ts'
 import { fakeTurns, writeFakeVendor } from './helpers/fake-vendor.ts'
-import { isolatedEnv, mcpEntry, runCliJson } from './helpers/run-cli.ts'
+import { connectMcp } from './helpers/mcp-client.ts'
+import { isolatedEnv, runCliJson } from './helpers/run-cli.ts'
 import { git, tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
 import { eventually } from './helpers/up-process.ts'
 import { runAgentHook } from './hooks-agent-run.ts'
@@ -96,37 +96,6 @@ async function world(vendors: readonly ('claude' | 'codex')[] = ['claude', 'code
   }
 }
 
-interface Connected extends AsyncDisposable {
-  readonly client: Client
-  call(name: string, args: Record<string, unknown>): ReturnType<Client['callTool']>
-  stderr(): string
-}
-
-/** Connects the way Claude Code and Codex do: the bundled server `init` registers, over stdio. */
-async function connect(cwd: string, env: Env): Promise<Connected> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [mcpEntry],
-    cwd,
-    env: Object.fromEntries(
-      Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
-    ),
-    stderr: 'pipe',
-  })
-  let stderr = ''
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8')
-  })
-  const client = new Client({ name: 'sangam-test', version: '1.0.0' })
-  await client.connect(transport)
-  return {
-    client,
-    call: (name, args) => client.callTool({ name, arguments: args }),
-    stderr: () => stderr,
-    [Symbol.asyncDispose]: () => client.close(),
-  }
-}
-
 type ToolResult = Awaited<ReturnType<Client['callTool']>>
 
 function structured<T>(result: ToolResult): T {
@@ -152,7 +121,7 @@ function alive(pid: number): boolean {
 test('room_send continues a dormant session once: a ledger row, a turn, the text on stdin; a second send within the cooldown waits, saying so', async () => {
   await using w = await world()
   await w.dormant('claude', claudeId)
-  await using mcp = await connect(w.repo.path, w.env)
+  await using mcp = await connectMcp(w.repo.path, w.env)
   const first = structured<Sent>(
     await mcp.call('room_send', { session: claudeId, text: 'please rebase onto main' }),
   )
@@ -198,7 +167,7 @@ test('room_send continues a dormant session once: a ledger row, a turn, the text
 test('room_send from an agent session to itself is refused as an echo; an unknown session is a tool error naming sangam sessions', async () => {
   await using w = await world()
   await w.dormant('claude', claudeId)
-  await using mcp = await connect(w.lane, { ...w.env, CLAUDE_CODE_SESSION_ID: claudeId })
+  await using mcp = await connectMcp(w.lane, { ...w.env, CLAUDE_CODE_SESSION_ID: claudeId })
   const echo = structured<Sent>(await mcp.call('room_send', { session: claudeId, text: 'note to self' }))
   assert.deepEqual([echo.outcome, echo.reason], ['refused', 'echo'])
   const unknown = await mcp.call('room_send', { session: 'no-such-session-1234', text: 'hi' })
@@ -210,7 +179,7 @@ test('room_send from an agent session to itself is refused as an echo; an unknow
 test('room_session_start starts a headless session in a worktree; room_session_stop ends that turn from another server', async () => {
   await using w = await world()
   const env = { ...w.env, FAKE_VENDOR_SLEEP_MS: '60000' }
-  await using starter = await connect(w.repo.path, env)
+  await using starter = await connectMcp(w.repo.path, env)
   const started = structured<{ turn: Turn }>(
     await starter.call('room_session_start', { vendor: 'claude', worktree: w.lane, text: 'map the modules' }),
   )
@@ -226,7 +195,7 @@ test('room_session_start starts a headless session in a worktree; room_session_s
   assert.ok(pid !== null && alive(pid))
 
   // Another agent's server stops it: the ledger knows the turn, whatever the session's hooks said.
-  await using stopper = await connect(w.repo.path, w.env)
+  await using stopper = await connectMcp(w.repo.path, w.env)
   const stopped = structured<{ turn: Turn }>(
     await stopper.call('room_session_stop', { session: started.turn.sessionId }),
   )
@@ -241,7 +210,7 @@ test('room_session_start starts a headless session in a worktree; room_session_s
 test('room_session_stop ends a resumed turn room_send started, and only a turn sangam started', async () => {
   await using w = await world()
   await w.dormant('codex', codexId)
-  await using mcp = await connect(w.repo.path, { ...w.env, FAKE_VENDOR_SLEEP_MS: '60000' })
+  await using mcp = await connectMcp(w.repo.path, { ...w.env, FAKE_VENDOR_SLEEP_MS: '60000' })
   const sent = structured<Sent>(await mcp.call('room_send', { session: codexId, text: 'long job' }))
   assert.equal(sent.outcome, 'started')
   const pid = sent.turn?.pid ?? null
@@ -258,7 +227,7 @@ test('room_session_stop ends a resumed turn room_send started, and only a turn s
 test('a missing vendor CLI is a clear tool error for room_send and room_session_start, and the server keeps answering', async () => {
   await using w = await world(['codex'])
   await w.dormant('claude', claudeId)
-  await using mcp = await connect(w.repo.path, w.env)
+  await using mcp = await connectMcp(w.repo.path, w.env)
   const sent = await mcp.call('room_send', { session: claudeId, text: 'anyone there?' })
   assert.equal(sent.isError, true, text(sent))
   assert.match(text(sent), /^VENDOR_CLI_UNAVAILABLE: .*claude CLI was not found/)
@@ -284,7 +253,7 @@ test('room_send wakes a Codex session under sangam codex in place, over its app-
   const live = { SANGAM_CODEX_ENDPOINT: app.endpoint, SANGAM_CODEX_LAUNCHER: String(process.pid) }
   await w.hook('codex', 'SessionStart', codexId, live)
   await w.hook('codex', 'Stop', codexId, live)
-  await using mcp = await connect(w.repo.path, w.env)
+  await using mcp = await connectMcp(w.repo.path, w.env)
   const sent = structured<Sent>(await mcp.call('room_send', { session: codexId, text: 'rebase please' }))
   assert.deepEqual([sent.outcome, sent.channel], ['started', 'wake'])
   assert.match(app.woken.get(codexId)?.text ?? '', /rebase please/)

@@ -1,24 +1,9 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { laneProject } from './helpers/lane-fixture.ts'
-import { isolatedEnv, mcpEntry } from './helpers/run-cli.ts'
-
-async function connect(cwd: string, env: Record<string, string | undefined>) {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [mcpEntry],
-    cwd,
-    env: Object.fromEntries(
-      Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
-    ),
-    stderr: 'pipe',
-  })
-  const client = new Client({ name: 'sangam-test', version: '1.0.0' })
-  await client.connect(transport)
-  return { client, [Symbol.asyncDispose]: () => client.close() }
-}
+import { connectMcp } from './helpers/mcp-client.ts'
+import { isolatedEnv } from './helpers/run-cli.ts'
 
 function text(result: Awaited<ReturnType<Client['callTool']>>): string {
   const [first] = result.content as { type: string; text: string }[]
@@ -30,7 +15,7 @@ test('an agent in a lane publishes through lane_sync and sees the lanes through 
   const alice = await p.lane('alice')
   const bob = await p.lane('bob')
   const env = isolatedEnv(p.home.path, { SANGAM_USER: 'alice@x.dev' })
-  await using inAlice = await connect(alice, env)
+  await using inAlice = await connectMcp(alice, env)
   p.write(alice, 'a.txt', 'alice\n')
   const synced = await inAlice.client.callTool({ name: 'lane_sync', arguments: {} })
   assert.notEqual(synced.isError, true, text(synced))
@@ -70,7 +55,7 @@ test('an agent in a lane publishes through lane_sync and sees the lanes through 
     /\nLane alice:\n- You work in lane alice \(branch lane\/alice\): clean\. Next: nothing to do/,
   )
 
-  await using inMain = await connect(p.repo.path, env)
+  await using inMain = await connectMcp(p.repo.path, env)
   const outside = await inMain.client.callTool({ name: 'lane_sync', arguments: {} })
   assert.equal(outside.isError, true)
   assert.match(text(outside), /^not-a-lane: .*\nnext: run sangam sync inside a lane/s)

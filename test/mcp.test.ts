@@ -1,35 +1,10 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { tools as registeredTools } from '../src/mcp/tools.ts'
+import { connectMcp } from './helpers/mcp-client.ts'
 import { recallProject } from './helpers/recall-project.ts'
 import { cliEntry, mcpEntry, runCli, spawnNode } from './helpers/run-cli.ts'
-
-interface Connected extends AsyncDisposable {
-  readonly client: Client
-  stderr(): string
-}
-
-/** Connects the way Claude Code and Codex do: to the bundled server `init` registers. */
-async function connect(cwd: string, env: Record<string, string | undefined>): Promise<Connected> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [mcpEntry],
-    cwd,
-    env: Object.fromEntries(
-      Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
-    ),
-    stderr: 'pipe',
-  })
-  let stderr = ''
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8')
-  })
-  const client = new Client({ name: 'sangam-test', version: '1.0.0' })
-  await client.connect(transport)
-  return { client, stderr: () => stderr, [Symbol.asyncDispose]: () => client.close() }
-}
 
 type ToolResult = Awaited<ReturnType<Client['callTool']>>
 
@@ -65,7 +40,7 @@ test('sangam mcp --help lists every tool the server registers', async () => {
 
 test('the server lists the four memory tools, each with an input and an output schema', async () => {
   await using project = await recallProject()
-  await using mcp = await connect(project.repo.path, project.env)
+  await using mcp = await connectMcp(project.repo.path, project.env)
   const { tools } = await mcp.client.listTools()
   const names = tools.map((tool) => tool.name)
   for (const name of ['ctx_brief', 'ctx_search', 'ctx_thread', 'ctx_note']) {
@@ -94,7 +69,7 @@ test('note, search, thread and brief answer with structured content and text', a
       at: now - 40_000,
     },
   )
-  await using mcp = await connect(project.repo.path, project.env)
+  await using mcp = await connectMcp(project.repo.path, project.env)
 
   const note = structured<{ id: string; sessionId: string; author: string }>(
     await mcp.client.callTool({
@@ -143,7 +118,7 @@ test('note, search, thread and brief answer with structured content and text', a
 
 test('bad calls come back as tool errors with a clear message, and the server keeps serving', async () => {
   await using project = await recallProject()
-  await using mcp = await connect(project.repo.path, project.env)
+  await using mcp = await connectMcp(project.repo.path, project.env)
   const missing = await mcp.client.callTool({ name: 'ctx_thread', arguments: { eventId: 'ev_nope' } })
   assert.equal(missing.isError, true)
   assert.match(text(missing), /^NOT_FOUND: no event ev_nope/)
@@ -166,7 +141,7 @@ test('bad calls come back as tool errors with a clear message, and the server ke
 test('every tool refuses a NUL byte in any string it takes as INVALID_INPUT, never INTERNAL', async () => {
   await using project = await recallProject()
   project.add({ text: 'deploy on fridays is fine', at: now - 1000 })
-  await using mcp = await connect(project.repo.path, project.env)
+  await using mcp = await connectMcp(project.repo.path, project.env)
   // A valid call of each tool; a new tool needs one here.
   const valid: Record<string, Record<string, unknown>> = {
     ctx_brief: {},
@@ -233,7 +208,7 @@ test('the project comes from CLAUDE_PROJECT_DIR; outside any repository each cal
   await using project = await recallProject()
   const [id] = project.add({ text: 'deploy on fridays is fine', at: now - 1000 })
   {
-    await using mcp = await connect(project.home.path, {
+    await using mcp = await connectMcp(project.home.path, {
       ...project.env,
       CLAUDE_PROJECT_DIR: project.repo.path,
     })
@@ -245,7 +220,7 @@ test('the project comes from CLAUDE_PROJECT_DIR; outside any repository each cal
       [id],
     )
   }
-  await using outside = await connect(project.home.path, project.env)
+  await using outside = await connectMcp(project.home.path, project.env)
   for (let i = 0; i < 2; i++) {
     const result = await outside.client.callTool({ name: 'ctx_brief', arguments: {} })
     assert.equal(result.isError, true)
