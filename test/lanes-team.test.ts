@@ -142,3 +142,59 @@ test("a semantic task on one machine holds the team's lock: the other machine is
   assert.equal(takeover.code, 12)
   assert.equal((JSON.parse(takeover.stdout) as SyncJson).error?.code, 'lock-not-stale')
 })
+
+test('three lanes on two machines integrate into one main through sync alone: direct, merge, a semantic task', async () => {
+  const { world, origin } = await team()
+  await using _ = world
+  const alpha = await lane(world.a, 'alpha')
+  const gamma = await lane(world.a, 'gamma')
+  const beta = await lane(world.b, 'beta')
+  const outcome = async (machine: Machine, worktree: string): Promise<SyncJson> => {
+    const result = await sync(machine, worktree)
+    assert.equal(result.code, 0, result.stdout + result.stderr)
+    return JSON.parse(result.stdout) as SyncJson
+  }
+  const remoteMain = (): string => git(origin, 'rev-parse', 'refs/heads/main')
+
+  // alpha publishes on a current main, gamma merges on top; beta, on the other machine, wrote
+  // alpha's file differently: git cannot merge it, so beta's agent (here: its human) gets a task.
+  writeFileSync(join(alpha, 'shared.txt'), 'alpha\n')
+  writeFileSync(join(gamma, 'gamma.txt'), 'gamma\n')
+  writeFileSync(join(beta, 'beta.txt'), 'beta\n')
+  writeFileSync(join(beta, 'shared.txt'), 'beta\n')
+  assert.equal((await outcome(world.a, alpha)).outcome, 'published-direct')
+  assert.equal((await outcome(world.a, gamma)).outcome, 'published-merge')
+  const started = await outcome(world.b, beta)
+  assert.equal(started.outcome, 'task-started', JSON.stringify(started))
+  const task = (started as { task: { id: string; file: string; validationFile: string } | null }).task
+  assert.ok(task)
+  const beforeTask = remoteMain()
+  writeFileSync(join(gamma, 'gamma.txt'), 'gamma, again\n')
+  const busy = await sync(world.a, gamma)
+  assert.equal(busy.code, 12, 'the team lock is held through the task on the other machine')
+  assert.equal(remoteMain(), beforeTask, 'a refusal never moves main')
+
+  // The lane was reset to main; the task's work is the union: the snapshot's other file, both lines.
+  git(beta, 'checkout', `refs/sangam/snapshots/${task.id}`, '--', 'beta.txt')
+  writeFileSync(join(beta, 'shared.txt'), 'alpha and beta\n')
+  git(beta, 'add', '-A')
+  git(beta, 'commit', '-q', '-m', 'shared: both lines')
+  writeFileSync(task.validationFile, 'Kept both lines.\n## Commands\n- `grep -c alpha shared.txt` → passed\n')
+  assert.equal((await outcome(world.b, beta)).outcome, 'published-task')
+  assert.equal((await outcome(world.a, gamma)).outcome, 'published-merge')
+  assert.equal((await outcome(world.a, alpha)).outcome, 'caught-up')
+  assert.equal((await outcome(world.b, beta)).outcome, 'caught-up', 'B fetches what A published after it')
+
+  const main = remoteMain()
+  assert.deepEqual(
+    ['shared.txt', 'beta.txt', 'gamma.txt'].map((path) => git(origin, 'show', `${main}:${path}`)),
+    ['alpha and beta', 'beta', 'gamma, again'],
+    "main holds every lane's work",
+  )
+  assert.equal(git(origin, 'merge-base', '--is-ancestor', beforeTask, main), '')
+  for (const machine of [world.a, world.b]) {
+    assert.equal(git(machine.repo, 'rev-parse', 'refs/heads/main'), main, 'each machine caught up')
+    assert.equal((await machine.cliJson<{ lock: unknown }>(['status'])).lock, null)
+  }
+  for (const worktree of [alpha, beta, gamma]) assert.equal(git(worktree, 'rev-parse', 'HEAD'), main)
+})
