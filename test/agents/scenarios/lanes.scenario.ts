@@ -11,8 +11,8 @@ import type { CodexStep } from '../fake-openai.ts'
 
 /**
  * Issue 11 with the real CLIs: a Claude Code lane and a Codex lane change the same function; the
- * Claude lane publishes first, so git cannot merge the Codex lane and its `sync` starts a semantic
- * task. Delivery carries the task to the lane's own (dormant) Codex thread by resuming it; the
+ * Claude lane publishes first, a second Claude Code lane's other file merges on top, so git cannot
+ * merge the Codex lane and its `sync` starts a semantic task. Delivery carries the task to the lane's own (dormant) Codex thread by resuming it; the
  * fake model answers that turn with the merged function, a commit and a validation report written
  * to the path the task named, and the lane's next `sync` publishes it: `main` holds both changes.
  * The second test swaps the vendors: the task reaches a dormant Claude Code session (`claude --bg`).
@@ -26,6 +26,10 @@ const trimmed = "export function greet(name) {\n  return 'Hello, ' + name.trim()
 const exclaimed = "export function greet(name) {\n  return 'Hello, ' + name + '!'\n}\n"
 /** The behavioural union the task asks for. */
 const merged = "export function greet(name) {\n  return 'Hello, ' + name.trim() + '!'\n}\n"
+
+/** Lane c (Claude Code) changes another file, which git merges without help. */
+const otherFile = 'src/a.ts'
+const otherEdit = 'export const a = 2\n'
 
 /** Both behaviours, checked by running the function (the command the validation report names). */
 const check = `node -e 'import("./${file}").then((m) => process.exit(m.greet(" Ada ") === "Hello, Ada!" ? 0 : 1))'`
@@ -130,7 +134,7 @@ function taskSteps(prompt: string, worktree: string): readonly CodexStep[] {
   ]
 }
 
-test('a real Claude Code lane and a real Codex lane edit one function; the semantic task reaches Codex and main holds both', async () => {
+test('three real lanes, both vendors: two edit one function, the semantic task reaches Codex, a third merges; main holds all', async () => {
   await using lab = await openAgentLab()
   lab.repo.write(file, original)
   lab.repo.commit('greet')
@@ -142,9 +146,10 @@ test('a real Claude Code lane and a real Codex lane edit one function; the seman
 
   const a = await lab.sangamJson<Lane>(['lane', 'a', '--agent', 'claude'])
   const b = await lab.sangamJson<Lane>(['lane', 'b', '--agent', 'codex'])
+  const c = await lab.sangamJson<Lane>(['lane', 'c', '--agent', 'claude'])
   assert.deepEqual(
-    [a.lane.branch, b.lane.branch, a.agent?.command, b.agent?.command],
-    ['lane/a', 'lane/b', 'claude', 'codex'],
+    [a.lane.branch, b.lane.branch, c.lane.branch, a.agent?.command, b.agent?.command, c.agent?.command],
+    ['lane/a', 'lane/b', 'lane/c', 'claude', 'codex', 'claude'],
     'outside tmux each lane says the command that starts its agent',
   )
 
@@ -195,9 +200,23 @@ test('a real Claude Code lane and a real Codex lane edit one function; the seman
     `the lane's rules reached Codex in its SessionStart context\n${lab.heartbeats()}`,
   )
 
+  // Lane c: another real Claude Code turn changes another file.
+  const fileC = join(c.lane.worktree, otherFile)
+  const third = await lab.claude(
+    'Raise a to 2.',
+    [{ tool: 'Write', input: { file_path: fileC, content: otherEdit } }, { text: 'a is 2 now.' }],
+    undefined,
+    c.lane.worktree,
+  )
+  assert.equal(third.code, 0, third.stderr)
+  assert.equal(readFileSync(fileC, 'utf8'), otherEdit, 'Claude Code wrote the file in lane c')
+
   const first = await sync(lab, a.lane.worktree)
   assert.equal(first.outcome, 'published-direct')
   assert.equal(git(lab.repo.path, 'show', `main:${file}`), trimmed.trimEnd())
+  // Lane c started from the old main: git merges its other file cleanly on top of lane a.
+  assert.equal((await sync(lab, c.lane.worktree)).outcome, 'published-merge')
+  assert.equal(git(lab.repo.path, 'show', `main:${otherFile}`), otherEdit.trimEnd())
 
   // Lane b cannot be merged by git: its sync starts the task and hands it to Codex's thread.
   const started = await sync(lab, b.lane.worktree)
@@ -251,6 +270,13 @@ test('a real Claude Code lane and a real Codex lane edit one function; the seman
     "main is the commit Codex made in the lane, under the lane owner's identity",
   )
   assert.equal(git(lab.repo.path, 'show', `main:${file}`), git(b.lane.worktree, 'show', `HEAD:${file}`))
+  assert.equal(
+    git(lab.repo.path, 'show', `main:${otherFile}`),
+    otherEdit.trimEnd(),
+    "main keeps lane c's work",
+  )
+  assert.equal((await sync(lab, a.lane.worktree)).outcome, 'caught-up')
+  assert.equal((await sync(lab, c.lane.worktree)).outcome, 'caught-up')
   const after = await lab.sangamJson<Status>(['status'])
   assert.equal(after.lock, null, 'the lock is free')
   assert.deepEqual(
@@ -258,8 +284,11 @@ test('a real Claude Code lane and a real Codex lane edit one function; the seman
     [
       ['a', null],
       ['b', null],
+      ['c', null],
     ],
   )
+  const tip = git(lab.repo.path, 'rev-parse', 'main')
+  for (const lane of [a, b, c]) assert.equal(git(lane.lane.worktree, 'rev-parse', 'HEAD'), tip)
 })
 
 /** The task turn of a Claude Code lane: the merged file, a commit, the check and its report. */
