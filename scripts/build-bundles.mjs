@@ -21,8 +21,9 @@
 // server needs the HTTP client's schemas anyway, so its bundle holds everything in one file.
 import { createHash } from 'node:crypto'
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { build } from 'esbuild'
+import { englishOnlyZod } from './esbuild-plugins.mjs'
 
 const root = new URL('..', import.meta.url).pathname
 
@@ -66,27 +67,6 @@ const directAddon = {
     )
     builder.onLoad({ filter: /.*/, namespace: 'direct-addon' }, () => ({
       contents: addonLookup,
-      loader: 'js',
-    }))
-  },
-}
-
-/**
- * zod re-exports all of its ~40 message locales (400 KB, a quarter of the MCP bundle) as
- * `z.locales`; every one is parsed and initialised at start-up, and sangam uses only the English
- * messages zod configures by default. In the bundles `z.locales` holds English alone.
- */
-const englishOnlyZod = {
-  name: 'english-only-zod',
-  setup(builder) {
-    builder.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, ({ importer, resolveDir }) =>
-      /\/zod\/v4\/(classic|core)\//.test(importer)
-        ? { path: join(resolveDir, '..', 'locales', 'index.js'), namespace: 'english-only-zod' }
-        : undefined,
-    )
-    builder.onLoad({ filter: /.*/, namespace: 'english-only-zod' }, ({ path }) => ({
-      contents: "export { default as en } from './en.js'",
-      resolveDir: dirname(path),
       loader: 'js',
     }))
   },
