@@ -387,6 +387,27 @@ test('init --guard protects the branch lanes publish to: what origin/HEAD names,
   assert.notEqual(none.code, 0)
   assert.match(none.stderr, /no main branch .*--main <branch>/)
   assert.equal(existsSync(join(bare.path, '.git', 'sangam', 'main-guard')), false)
+
+  // origin/HEAD names a branch this clone has no local branch of: neither guarded nor laned by guess.
+  git(bare.path, 'update-ref', 'refs/remotes/origin/release', 'HEAD')
+  git(bare.path, 'symbolic-ref', 'refs/remotes/origin/HEAD', 'refs/remotes/origin/release')
+  const remoteOnly = await runCli(['init', '--no-mcp', '--guard'], { cwd: bare.path, env })
+  assert.notEqual(remoteOnly.code, 0)
+  assert.match(remoteOnly.stderr, /no local branch of: create it with `git branch release origin\/release`/)
+  assert.equal(existsSync(join(bare.path, '.git', 'sangam', 'main-guard')), false)
+  const lane = await runCli(['lane', 'x', '--no-agent', '--json'], { cwd: bare.path, env })
+  assert.notEqual(lane.code, 0)
+  assert.match(
+    lane.stdout,
+    /no local branch of: create it with `git branch release origin\/release`, then create lanes/,
+  )
+  assert.equal(git(bare.path, 'for-each-ref', '--format=%(refname)', 'refs/heads/'), 'refs/heads/work')
+  git(bare.path, 'branch', 'release', 'origin/release')
+  const laned = await runCliJson<{ lane: { branch: string } }>(['lane', 'x', '--no-agent'], {
+    cwd: bare.path,
+    env,
+  })
+  assert.equal(laned.lane.branch, 'lane/x')
 })
 
 test('the first lane arms the guard; status shows it installed, and sync still moves main through it', async () => {

@@ -8,8 +8,11 @@ export interface HeadState {
 
 /** The branch work lands on, and its commit. */
 export interface MainBranch {
+  /** `main`, or `origin/<name>` when origin/HEAD names a branch this clone has no local branch of. */
   readonly name: string
   readonly commit: string
+  /** Whether `name` is a local branch (lanes publish to one, the guard protects one). */
+  readonly local: boolean
 }
 
 /** HEAD of the worktree at `cwd`, in one git call (two in a repository without commits). */
@@ -49,12 +52,12 @@ export function findMainBranch(cwd: string): MainBranch | null {
   }
   const local = (name: string): MainBranch | null => {
     const ref = refs.get(`refs/heads/${name}`)
-    return ref === undefined ? null : { name, commit: ref.commit }
+    return ref === undefined ? null : { name, commit: ref.commit, local: true }
   }
   const remoteHead = refs.get('refs/remotes/origin/HEAD')
   if (remoteHead?.target.startsWith('refs/remotes/origin/')) {
     const name = remoteHead.target.slice('refs/remotes/origin/'.length)
-    return local(name) ?? { name: `origin/${name}`, commit: remoteHead.commit }
+    return local(name) ?? { name: `origin/${name}`, commit: remoteHead.commit, local: false }
   }
   return local('main') ?? local('master') ?? local('trunk')
 }

@@ -74,6 +74,14 @@ export function openLaneWorld(input: LaneWorldInput): LaneWorld {
       ErrorCode.InvalidInput,
       'this repository has no main branch yet (main, master or trunk): commit once on it, then create lanes',
     )
+  // Lanes move a local branch and the worktree that has it checked out; a remote one is neither.
+  if (!main.local) {
+    const branch = main.name.slice('origin/'.length)
+    throw new SangamError(
+      ErrorCode.InvalidInput,
+      `origin/HEAD names ${branch}, which this clone has no local branch of: create it with \`git branch ${branch} ${main.name}\`, then create lanes`,
+    )
+  }
   const fault = input.fault ?? (() => undefined)
   const db = input.db
   const clock = input.clock

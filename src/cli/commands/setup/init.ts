@@ -92,6 +92,13 @@ function guardedMain(root: string): string {
       ErrorCode.InvalidInput,
       'this repository has no main branch (what origin/HEAD names, else main, master or trunk): name the branch to protect with --main <branch>',
     )
+  if (!main.local) {
+    const branch = main.name.slice('origin/'.length)
+    throw new SangamError(
+      ErrorCode.InvalidInput,
+      `origin/HEAD names ${branch}, which this clone has no local branch of: create it with \`git branch ${branch} ${main.name}\`, or name the branch to protect with --main <branch>`,
+    )
+  }
   return main.name
 }
 
