@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { test } from 'node:test'
@@ -268,6 +268,57 @@ test('a background session sangam continued, listed at rest by claude agents, is
       ['background', 'ended'],
     ],
   )
+})
+
+test('a Claude Code session waiting at a question keeps its tags, is neither stopped nor continued, and its Stop hands them over', async () => {
+  const help =
+    'Commands:\n  agents [options]   Manage background agents\nOptions:\n  --bg, --background   Start the session in the background\n'
+  await using dir = tmpDir('sangam-agents-listing-')
+  const listing = join(dir.path, 'agents.json')
+  // What claude agents --json (2.1.332) said of a background session whose API key was never approved.
+  const entry = { id: 'c1aude00', kind: 'background', sessionId: claudeId, status: 'idle', state: 'blocked' }
+  writeFileSync(listing, JSON.stringify([entry]))
+  await using w = await world({ FAKE_CLAUDE_HELP: help, FAKE_CLAUDE_AGENTS_FILE: listing })
+  await w.hook('claude', w.laneOne, 'SessionStart', claudeId)
+  await w.hook('claude', w.laneOne, 'Stop', claudeId)
+  const handle = await w.handleOf(claudeId)
+  assert.equal((await w.cli(['post', '--to', `@${handle}`, 'the build is red'])).code, 0)
+  const ledger = await w.deliver()
+  assert.deepEqual(
+    ledger.deliveries.map((row) => [row.state, row.channel, row.reason]),
+    [['pending', 'hand-over', 'at-question']],
+  )
+  assert.deepEqual(fakeTurns(w.log), [], 'no claude stop, no --bg, no --print beside it')
+  const listed = await runCliJson<{ sessions: { id: string; delivery: string; why: string }[] }>(
+    ['sessions'],
+    {
+      cwd: w.repo.path,
+      env: w.env,
+    },
+  )
+  const view = listed.sessions.find((session) => session.id === claudeId)
+  assert.equal(view?.delivery, 'active-elsewhere')
+  assert.match(view?.why ?? '', /waits at a question for a person .*claude attach c1aude00/)
+  const sent = await w.cli(['send', claudeId, 'are you stuck?', '--json'])
+  assert.equal(sent.code, 0, sent.stdout + sent.stderr)
+  assert.deepEqual(fakeTurns(w.log), [], 'send waits too')
+
+  // A person answered it: the turn goes on and ends; its Stop carries both messages, once.
+  writeFileSync(listing, JSON.stringify([{ ...entry, state: 'working' }]))
+  const stop = await w.hook('claude', w.laneOne, 'Stop', claudeId)
+  const block = JSON.parse(stop.stdout)
+  assert.equal(block.decision, 'block')
+  assert.match(block.reason, /the build is red/)
+  assert.match(block.reason, /are you stuck\?/)
+  const after = await w.deliver()
+  assert.deepEqual(
+    after.deliveries.map((row) => [row.state, row.channel]),
+    [
+      ['delivered', 'hand-over'],
+      ['delivered', 'hand-over'],
+    ],
+  )
+  assert.deepEqual(fakeTurns(w.log), [])
 })
 
 test('reading the ledger, from any process, shows a turn whose process ended as ended, not running', async () => {

@@ -4,7 +4,8 @@ import { join } from 'node:path'
 /**
  * A real executable standing in for `claude` or `codex` on PATH (the real CLIs are driven by
  * test/agents/): `--help` prints `$FAKE_<VENDOR>_HELP` (so a test chooses what the installed
- * version offers), `agents --json` prints `$FAKE_CLAUDE_AGENTS`, `--bg` with `$FAKE_CLAUDE_BG_REFUSES` set logs
+ * version offers), `agents --json` prints the file `$FAKE_CLAUDE_AGENTS_FILE` names (a listing a
+ * test changes as it goes), else `$FAKE_CLAUDE_AGENTS`, `--bg` with `$FAKE_CLAUDE_BG_REFUSES` set logs
  * the refusal, says it on stderr and exits 1 (as 2.1.332 does in an untrusted workspace), and
  * anything else is a turn: it
  * appends {argv, stdin, cwd, pid, turn} as one JSON line to `$FAKE_VENDOR_LOG`, runs
@@ -26,7 +27,8 @@ if (args[0] === '--help') {
   process.exit(0)
 }
 if (args[0] === 'agents' && args[1] === '--json') {
-  process.stdout.write(process.env.FAKE_CLAUDE_AGENTS ?? '[]')
+  const file = process.env.FAKE_CLAUDE_AGENTS_FILE
+  process.stdout.write(file ? fs.readFileSync(file, 'utf8') : (process.env.FAKE_CLAUDE_AGENTS ?? '[]'))
   process.exit(0)
 }
 if (args.includes('--bg') && process.env.FAKE_CLAUDE_BG_REFUSES) {

@@ -23,6 +23,7 @@ const dormant: SessionFact = {
   wakeable: false,
   openElsewhere: null,
   tmuxPane: null,
+  atQuestion: false,
 }
 const found = { found: true, queue: false, background: false }
 const human = (id: string, extra: Partial<TagFact> = {}): TagFact => ({
@@ -128,6 +129,25 @@ test('a session open in a terminal is never resumed: next prompt, its tmux pane,
       kind: 'start',
       channel: 'wake',
     },
+  )
+})
+
+test('a session waiting at a question for a person is neither restarted nor resumed: its Stop hands the tags over', () => {
+  const waiting: SessionFact = { ...dormant, presence: 'idle', openElsewhere: false, atQuestion: true }
+  const background = { found: true, queue: false, background: true }
+  for (const mode of ['tag', 'send'] as const)
+    assert.deepEqual(decideDelivery(input({ session: waiting, abilities: background, mode }), now).action, {
+      kind: 'wait',
+      reason: 'at-question',
+      channel: 'hand-over',
+    })
+  // Guards still come first: a tag the policy refuses is refused, not kept waiting.
+  const off = decideDelivery(input({ session: waiting, policy: { ...policy, wakeOnTag: 'off' } }), now)
+  assert.equal(off.action.kind, 'none')
+  // Answered (no longer listed blocked): the background channel again.
+  assert.deepEqual(
+    decideDelivery(input({ session: { ...waiting, atQuestion: false }, abilities: background }), now).action,
+    { kind: 'start', channel: 'background' },
   )
 })
 

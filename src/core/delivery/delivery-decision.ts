@@ -44,6 +44,8 @@ export interface SessionFact {
   readonly openElsewhere: boolean | null
   /** The tmux pane it runs in, when sangam knows it. */
   readonly tmuxPane: string | null
+  /** Its turn waits at a question for a person (Claude Code lists it `blocked`). */
+  readonly atQuestion: boolean
 }
 
 /** What the installed vendor CLI offers, read from its `--help`. */
@@ -85,7 +87,7 @@ export type Refusal =
   | 'loop-budget'
   | 'active-elsewhere'
 
-export type Wait = 'turn-running' | 'cooldown' | 'next-prompt'
+export type Wait = 'turn-running' | 'at-question' | 'cooldown' | 'next-prompt'
 
 export type SessionAction =
   /** Nothing left to carry (every tag refused). */
@@ -142,6 +144,8 @@ export function decideDelivery(input: DeliveryInput, now: number): DeliveryDecis
   if (session.turnRunning || session.presence === 'online') {
     return done({ kind: 'wait', reason: 'turn-running', channel: 'hand-over' })
   }
+  // A turn that waits for a person: its Stop, once answered, hands the tags over.
+  if (session.atQuestion) return done({ kind: 'wait', reason: 'at-question', channel: 'hand-over' })
   const channel = channelFor(input)
   if (
     channel.kind === 'start' &&

@@ -51,7 +51,7 @@ import { launchTurn } from './turn-launcher.ts'
 import { findVendorCli, type VendorCli, type VendorCliPlaces } from './vendor-cli.ts'
 import { codexThreadIdIn, type SpawnChannel, vendorCommand } from './vendor-command.ts'
 import { codexDaemonListens } from './codex-daemon.ts'
-import { restingBackgroundId, stopClaudeBackground } from './claude-background.ts'
+import { questionWaitingId, restingBackgroundId, stopClaudeBackground } from './claude-background.ts'
 import type { ClaudeAgent } from '../room/claude-live-sessions.ts'
 import type { WakeInPlace } from './wake-in-place.ts'
 
@@ -308,6 +308,7 @@ export class DeliveryRouter {
           ? resting === null && this.#openInClaude(session.sessionId)
           : null,
       tmuxPane: paneOf(db, session.vendor, session.sessionId),
+      atQuestion: session.vendor === 'claude' && !remote && this.atQuestion(session.sessionId) !== null,
     }
     const cli = this.vendorCli(session.vendor)
     const decision = decideDelivery(
@@ -739,6 +740,11 @@ export class DeliveryRouter {
     if (session.vendor !== 'claude') return null
     // A background session sangam continued, at rest: nobody's terminal (D177).
     return this.#restingBackground(session.id) === null && this.#openInClaude(session.id)
+  }
+
+  /** The id to attach to when Claude Code lists the session as waiting at a question (D254), else null. */
+  atQuestion(sessionId: string): string | null {
+    return questionWaitingId(this.#options.claudeAgents?.() ?? null, sessionId)
   }
 
   #openInClaude(sessionId: string): boolean | null {

@@ -12,6 +12,8 @@ export function describeSend(sent: SendResult): string {
       const then = sent.channel === null ? '' : `, then ${sent.channel}`
       if (sent.reason === 'cooldown' && sent.retryAt !== null)
         return `posted ${sent.messageId}; ${where} had a turn within room.delivery-cooldown: it waits until ${sent.retryAt}${then}, carried by sangam up (or sangam deliveries --deliver) once the cooldown passes`
+      if (sent.reason === 'at-question')
+        return `posted ${sent.messageId}; ${where} waits at a question for a person (sangam sessions says how to answer it): it gets the message when that turn ends${then}`
       return `posted ${sent.messageId}; ${where} gets it later (${sent.reason}${then})`
     }
     case 'refused':

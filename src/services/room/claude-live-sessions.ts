@@ -28,6 +28,11 @@ export interface ClaudeAgent {
   readonly kind: string | null
   /** `idle` (at rest, waiting for a prompt) or busy. */
   readonly status: string | null
+  /**
+   * What the session is doing: `working`, or `blocked` when it waits at a question for a person
+   * (an API key to approve, a permission to grant) that nobody sees in a background session.
+   */
+  readonly state: string | null
 }
 
 /** The sessions `claude agents --json` lists (the same rules as `claudeLiveSessions`), or null. */
@@ -77,6 +82,7 @@ export function claudeAgents(
         shortId: text(entry, 'id'),
         kind: text(entry, 'kind'),
         status: text(entry, 'status'),
+        state: text(entry, 'state'),
       })
   }
   return agents
