@@ -156,11 +156,45 @@ export async function openAgentLab(): Promise<AgentLab> {
     async [Symbol.asyncDispose]() {
       await anthropic.close()
       await openai.close()
+      await endProcessesOf(env.CLAUDE_CONFIG_DIR ?? '')
       await repo[Symbol.asyncDispose]()
       await home[Symbol.asyncDispose]()
     },
   }
   return lab
+}
+
+/**
+ * Ends what the lab's CLIs left running with its Claude config (the background runner `claude
+ * --bg` starts outlives `claude daemon stop` and goes on writing there, so the lab's home could not
+ * be removed): processes whose environment names `configDir`, found in /proc, SIGTERM then SIGKILL
+ * after 3 s. Only processes this lab started carry that directory.
+ */
+async function endProcessesOf(configDir: string): Promise<void> {
+  if (configDir === '') return
+  const marker = `CLAUDE_CONFIG_DIR=${configDir}\0`
+  const ours = (): number[] =>
+    readdirSync('/proc')
+      .filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid)
+      .filter((name) => {
+        try {
+          return `${readFileSync(`/proc/${name}/environ`, 'latin1')}\0`.includes(marker)
+        } catch {
+          return false
+        }
+      })
+      .map(Number)
+  const signal = (pids: number[], name: NodeJS.Signals): void => {
+    for (const pid of pids) {
+      try {
+        process.kill(pid, name)
+      } catch {}
+    }
+  }
+  signal(ours(), 'SIGTERM')
+  for (let waited = 0; waited < 3000 && ours().length > 0; waited += 100)
+    await new Promise((done) => setTimeout(done, 100))
+  signal(ours(), 'SIGKILL')
 }
 
 function labEnv(home: string, clis: AgentClis, anthropicUrl: string): Record<string, string | undefined> {

@@ -12,7 +12,10 @@ export function tmpDir(prefix = 'sangam-test-'): TmpDir {
   const path = realpathSync(mkdtempSync(join(tmpdir(), prefix)))
   return {
     path,
-    [Symbol.asyncDispose]: async () => rmSync(path, { recursive: true, force: true }),
+    // Retried: a process a test just stopped may still be writing inside (Claude Code's background
+    // runner outlives `claude daemon stop` by a moment), and rmdir then fails with ENOTEMPTY.
+    [Symbol.asyncDispose]: async () =>
+      rmSync(path, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }),
   }
 }
 

@@ -141,6 +141,12 @@ test('a session waiting at a question for a person is neither restarted nor resu
       reason: 'at-question',
       channel: 'hand-over',
     })
+  // Its hooks said a turn runs (the prompt was submitted before the question): still at-question.
+  assert.deepEqual(decideDelivery(input({ session: { ...waiting, presence: 'online' } }), now).action, {
+    kind: 'wait',
+    reason: 'at-question',
+    channel: 'hand-over',
+  })
   // Guards still come first: a tag the policy refuses is refused, not kept waiting.
   const off = decideDelivery(input({ session: waiting, policy: { ...policy, wakeOnTag: 'off' } }), now)
   assert.equal(off.action.kind, 'none')

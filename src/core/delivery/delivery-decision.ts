@@ -141,11 +141,12 @@ export function decideDelivery(input: DeliveryInput, now: number): DeliveryDecis
       action: { kind: 'none' },
     }
   }
+  // A turn that waits for a person (whatever the hooks last said): its Stop, once answered, hands
+  // the tags over.
+  if (session.atQuestion) return done({ kind: 'wait', reason: 'at-question', channel: 'hand-over' })
   if (session.turnRunning || session.presence === 'online') {
     return done({ kind: 'wait', reason: 'turn-running', channel: 'hand-over' })
   }
-  // A turn that waits for a person: its Stop, once answered, hands the tags over.
-  if (session.atQuestion) return done({ kind: 'wait', reason: 'at-question', channel: 'hand-over' })
   const channel = channelFor(input)
   if (
     channel.kind === 'start' &&

@@ -143,6 +143,17 @@ function deliveryStateOf(
   view: SessionView,
   machine: string,
 ): Pick<SessionView, 'delivery' | 'why'> {
+  const question =
+    view.vendor === 'claude' &&
+    view.presence !== 'offline' &&
+    (view.machine === null || view.machine === machine)
+      ? router.atQuestion(view.id)
+      : null
+  if (question !== null)
+    return {
+      delivery: 'active-elsewhere',
+      why: `it waits at a question for a person (an API key to approve, a permission): answer it in its terminal, or with claude attach ${question} for a background session; tags follow when that turn ends`,
+    }
   if (liveTurnOf(project.db, view.vendor, view.id) !== null)
     return { delivery: 'running', why: 'a turn sangam started runs' }
   if (view.presence === 'online') return { delivery: 'running', why: 'a turn runs (its hooks say so)' }
@@ -151,12 +162,6 @@ function deliveryStateOf(
   if (view.presence === 'idle' && view.vendor === 'codex' && router.wakeable(view.id))
     return { delivery: 'live', why: 'open through sangam codex: a tag starts a turn in place' }
   const cli = router.vendorCli(view.vendor)
-  const question = view.vendor === 'claude' && view.presence !== 'offline' ? router.atQuestion(view.id) : null
-  if (question !== null)
-    return {
-      delivery: 'active-elsewhere',
-      why: `it waits at a question for a person (an API key to approve, a permission): claude attach ${question} answers it; tags follow when that turn ends`,
-    }
   if (view.presence === 'idle' && router.openInClaude(view) !== false)
     return { delivery: 'active-elsewhere', why: 'open in a terminal: it gets tags at its next prompt' }
   if (cli.path === null)

@@ -287,6 +287,77 @@ test('where claude --bg refuses (a workspace never trusted), the tag resumes the
   }
 })
 
+test('a real background session blocked at an API key never approved: later tags wait at-question, nothing is stopped or continued', async () => {
+  await using lab = await openAgentLab()
+  await lab.sangamJson(['install-hooks'])
+  await lab.sangamJson(['option-set', 'room.delivery-cooldown', '1'])
+  lab.anthropic.scriptTurns([[{ text: 'READY-first-turn.' }], [{ text: 'NEVER-ASKED.' }]])
+  const first = await lab.claude('Start here.', undefined)
+  assert.equal(first.code, 0, first.stderr)
+  assert.ok(first.sessionId, first.stdout)
+  const sessionId = first.sessionId
+  // Trusted, but the custom API key was never approved in the TUI (print mode never asks).
+  const file = join(lab.env.CLAUDE_CONFIG_DIR ?? '', '.claude.json')
+  const config = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {}
+  const projects = (config.projects ?? {}) as Record<string, Record<string, unknown>>
+  projects[lab.repo.path] = { ...(projects[lab.repo.path] ?? {}), hasTrustDialogAccepted: true }
+  writeFileSync(file, JSON.stringify({ ...config, projects }))
+  const handle = await handleOf(lab, sessionId)
+  const daemon = await startDaemon(lab)
+  const listing = () =>
+    JSON.parse(claudeCli(lab, ['agents', '--json']).stdout || '[]') as {
+      id: string
+      sessionId: string
+      state?: string
+    }[]
+  try {
+    await lab.sangamJson(['post', '--to', `@${handle}`, 'QNOTE-1 bob: the API tests are red'], {
+      SANGAM_USER: 'bob@example.com',
+    })
+    await ledgerWhen(lab, (now) =>
+      now.turns.some((turn) => turn.channel === 'background' && turn.state === 'ended'),
+    )
+    await until(
+      () => listing().some((agent) => agent.sessionId === sessionId && agent.state === 'blocked'),
+      () => `Claude Code never listed the session blocked: ${JSON.stringify(listing())}\n${daemon.output()}`,
+    )
+    // What sangam cannot undo: that first background turn stopped at the question before the model.
+    assert.equal(lab.anthropic.promptsWith('QNOTE-1').length, 0)
+
+    await new Promise((done) => setTimeout(done, 1100))
+    await lab.sangamJson(['post', '--to', `@${handle}`, 'QNOTE-2 carol: and the lint'], {
+      SANGAM_USER: 'carol@example.com',
+    })
+    const ledger = await ledgerWhen(lab, (now) =>
+      now.deliveries.some((row) => row.state === 'pending' && row.reason === 'at-question'),
+    )
+    // Three more looks of the daemon (every 2 s while a tag waits): still nothing started.
+    await new Promise((done) => setTimeout(done, 6500))
+    const later = await lab.sangamJson<Ledger>(['deliveries'])
+    assert.deepEqual(
+      later.turns.map((turn) => turn.channel),
+      ['background'],
+      `no claude stop and --bg again into the same question\n${JSON.stringify(later, null, 2)}`,
+    )
+    assert.deepEqual(
+      later.deliveries.filter((row) => row.state === 'pending').map((row) => [row.channel, row.reason]),
+      [['hand-over', 'at-question']],
+      JSON.stringify(ledger, null, 2),
+    )
+    assert.equal(lab.anthropic.promptsWith('QNOTE-2').length, 0)
+    const shortId = listing().find((agent) => agent.sessionId === sessionId)?.id ?? ''
+    const sessions = await lab.sangamJson<{ sessions: { id: string; delivery: string; why: string }[] }>([
+      'sessions',
+    ])
+    const view = sessions.sessions.find((entry) => entry.id === sessionId)
+    assert.equal(view?.delivery, 'active-elsewhere')
+    assert.match(view?.why ?? '', new RegExp(`claude attach ${shortId}`))
+  } finally {
+    await stopDaemon(daemon)
+    claudeCli(lab, ['daemon', 'stop', '--any'])
+  }
+})
+
 test('a tag arriving during a real Claude Code turn is handed over at its Stop, exactly once, and no turn starts beside it', async () => {
   await using lab = await openAgentLab()
   await lab.sangamJson(['install-hooks'])
