@@ -308,7 +308,14 @@ export class DeliveryRouter {
           ? resting === null && this.#openInClaude(session.sessionId)
           : null,
       tmuxPane: paneOf(db, session.vendor, session.sessionId),
-      atQuestion: session.vendor === 'claude' && !remote && this.atQuestion(session.sessionId) !== null,
+      // Asked of sessions that have not ended (one that ended waits at nothing), so a dormant
+      // session's resume spawns no `claude agents`.
+      atQuestion:
+        session.vendor === 'claude' &&
+        !remote &&
+        presence !== null &&
+        presence.state !== 'offline' &&
+        this.atQuestion(session.sessionId) !== null,
     }
     const cli = this.vendorCli(session.vendor)
     const decision = decideDelivery(
