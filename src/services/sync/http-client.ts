@@ -154,10 +154,34 @@ export class SyncHttpClient {
 
   #call<T>(action: SyncAction, schema: z.ZodType<T>, body?: unknown, query = ''): Promise<SyncAnswer<T>> {
     const url = `${this.#endpoint.url}${syncPath(this.#endpoint.projectId, action)}${query}`
-    return this.#send(url, syncActions[action].method, body, schema)
+    const { method } = syncActions[action]
+    return this.#send(url, method, body, schema, method === 'GET' || repeatableActions.has(action))
   }
 
-  async #send<T>(url: string, method: string, body: unknown, schema: z.ZodType<T>): Promise<SyncAnswer<T>> {
+  async #send<T>(
+    url: string,
+    method: string,
+    body: unknown,
+    schema: z.ZodType<T>,
+    repeatable = method === 'GET',
+  ): Promise<SyncAnswer<T>> {
+    try {
+      return await this.#sendOnce(url, method, body, schema)
+    } catch (error) {
+      // A pooled connection the server closed as it was reused (its keep-alive ran out while the
+      // caller worked, say between a lock's grant and its release) fails before any answer: a
+      // request that means the same when repeated goes once more, on a new connection.
+      if (!repeatable || !closedUnanswered(error)) throw error
+      return this.#sendOnce(url, method, body, schema)
+    }
+  }
+
+  async #sendOnce<T>(
+    url: string,
+    method: string,
+    body: unknown,
+    schema: z.ZodType<T>,
+  ): Promise<SyncAnswer<T>> {
     const timeout = AbortSignal.timeout(this.#timeoutMs)
     const signal = this.#signal === undefined ? timeout : AbortSignal.any([timeout, this.#signal])
     const headers: Record<string, string> = { authorization: `Bearer ${this.#endpoint.key}` }
@@ -192,6 +216,18 @@ export class SyncHttpClient {
     const refusal = syncErrorSchema.safeParse(json)
     return { ok: false, ...readRefusal(status, refusal.success ? refusal.data : null), status }
   }
+}
+
+/**
+ * Requests besides GETs that mean the same when repeated: both name their tenure's fencing token,
+ * and a second one finds the first done (`alive`/`released` answered, nothing else changed).
+ */
+const repeatableActions: ReadonlySet<SyncAction> = new Set(['lockHeartbeat', 'lockRelease'])
+
+/** The socket closed before an answer came (undici's `other side closed`, a reset). */
+function closedUnanswered(error: unknown): boolean {
+  const cause = (error as { cause?: { cause?: { code?: unknown } } }).cause?.cause
+  return cause?.code === 'UND_ERR_SOCKET' || cause?.code === 'ECONNRESET'
 }
 
 function parseJson(text: string): unknown {
