@@ -48,7 +48,10 @@ export class ServerIntegrationLock implements IntegrationLock {
   }
 
   async release(holder: { token: number }): Promise<void> {
-    await this.#ask('lock release', (http) => http.lockRelease({ token: holder.token }))
+    // Called after main moved as well as after a refusal, so it says nothing of main.
+    await this.#ask('lock release', (http) => http.lockRelease({ token: holder.token }), {
+      unconfirmed: `the team server may still hold the integration lock for this lane: run sangam sync again in it once the server is reachable (a lock nobody renews goes stale after ${Math.round(this.#options.staleAfterMs / 60_000)} min)`,
+    })
   }
 
   async current(): Promise<ServerLockHolder | null> {
@@ -87,7 +90,14 @@ export class ServerIntegrationLock implements IntegrationLock {
     return { ...holder, lane: `${holder.lane}@${holder.machine}`, elsewhere: true }
   }
 
-  async #ask<T>(what: string, request: (http: SyncHttpClient) => Promise<SyncAnswer<T>>): Promise<T> {
+  async #ask<T>(
+    what: string,
+    request: (http: SyncHttpClient) => Promise<SyncAnswer<T>>,
+    said: { readonly unconfirmed: string } = {
+      unconfirmed:
+        'the team server holds the integration lock, and nothing moved; try again once it is reachable',
+    },
+  ): Promise<T> {
     const { SyncHttpClient } = await import('./http-client.ts')
     const http = new SyncHttpClient(this.#endpoint, { timeoutMs: this.#options.timeoutMs ?? 10_000 })
     let answer: SyncAnswer<T>
@@ -97,7 +107,7 @@ export class ServerIntegrationLock implements IntegrationLock {
       if (!isUnreachable(error)) throw error
       throw new SangamError(
         ErrorCode.Unconfirmed,
-        `${(error as Error).message}. The ${what} is unconfirmed: the team server holds the integration lock, and nothing moved; try again once it is reachable`,
+        `${(error as Error).message}. The ${what} is unconfirmed: ${said.unconfirmed}`,
         { server: this.#endpoint.url },
         { cause: error },
       )
