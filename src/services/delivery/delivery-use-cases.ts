@@ -21,7 +21,7 @@ import { listActiveSessions } from '../../store/memory/session-table.ts'
 import { readPresence } from '../../store/room/presence-table.ts'
 import { readOptionGroup } from '../options/option-store.ts'
 import type { ProjectContext } from '../project-context.ts'
-import { type ClaudeAgent, claudeAgents } from '../room/claude-live-sessions.ts'
+import { type ClaudeAgent, listClaudeAgents } from '../room/claude-live-sessions.ts'
 import { post } from '../room/post.ts'
 import type { RoomScope } from '../room/room-scope.ts'
 import { DeliveryRouter, type SessionOutcome } from './delivery-router.ts'
@@ -68,8 +68,12 @@ export function openDeliveryRouter(project: ProjectContext, runtime: DeliveryRun
       // Asked at most every 5 s: a spawn of `claude` per look would be most of the daemon's cost.
       const now = project.clock.now()
       if (live === null || now - live.at > 5000) {
-        const path = router.vendorCli('claude').path
-        live = { at: now, agents: path === null ? null : claudeAgents(env.vendorCliEnv, path) }
+        // The CLI lookup has read its `--help` already (kept a while): only `agents --json` runs here.
+        const cli = router.vendorCli('claude')
+        live = {
+          at: now,
+          agents: cli.path === null || !cli.listsAgents ? null : listClaudeAgents(env.vendorCliEnv, cli.path),
+        }
       }
       return live.agents
     },

@@ -10,6 +10,8 @@ export interface VendorCli {
   /** Absolute path of the executable, or null when none was found. */
   readonly path: string | null
   readonly abilities: VendorAbilities
+  /** Claude Code's `--help` lists `agents` (2.1.332+): `claude agents --json` can be asked. */
+  readonly listsAgents: boolean
 }
 
 export interface VendorCliPlaces {
@@ -29,12 +31,17 @@ const helpTimeoutMs = 5000
  * Finds `claude` or `codex`: every directory of PATH, then the usual install places
  * (`~/.local/bin`, `/usr/local/bin`, `/opt/homebrew/bin`, npm's global bin beside node,
  * `~/.npm-global/bin`). Then reads its `--help` once: Codex's `queue` command (0.171+) and Claude
- * Code's `--bg` flag (2.1.332+) are used only when the installed version lists them.
+ * Code's `--bg` flag and `agents` command (2.1.332+) are used only when the installed version lists them.
  */
 export function findVendorCli(vendor: DeliveryVendor, places: VendorCliPlaces): VendorCli {
   const path = locate(vendor, places)
   if (path === null)
-    return { vendor, path: null, abilities: { found: false, queue: false, background: false } }
+    return {
+      vendor,
+      path: null,
+      abilities: { found: false, queue: false, background: false },
+      listsAgents: false,
+    }
   const help = spawnSync(path, ['--help'], {
     encoding: 'utf8',
     timeout: helpTimeoutMs,
@@ -50,6 +57,7 @@ export function findVendorCli(vendor: DeliveryVendor, places: VendorCliPlaces): 
       queue: vendor === 'codex' && /^\s+queue\b/m.test(text),
       background: vendor === 'claude' && /^\s+--bg\b/m.test(text),
     },
+    listsAgents: vendor === 'claude' && /^\s+agents\b/m.test(text),
   }
 }
 

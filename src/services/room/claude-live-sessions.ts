@@ -40,17 +40,20 @@ export function claudeAgents(
   env: Readonly<Record<string, string>>,
   command = 'claude',
 ): ClaudeAgent[] | null {
-  const options = {
-    encoding: 'utf8' as const,
-    timeout: timeoutMs,
-    // The user's environment, not a bare PATH: without their CLAUDE_CONFIG_DIR it would list
-    // another config's sessions, and without their settings it reached for the network.
-    env,
-    stdio: 'pipe' as const,
-  }
-  const help = spawnSync(command, ['--help'], options)
+  const help = spawnSync(command, ['--help'], spawnOptions(env))
   if (help.error !== undefined || help.status !== 0 || !/^\s+agents\b/m.test(help.stdout)) return null
-  const listed = spawnSync(command, ['agents', '--json'], options)
+  return listClaudeAgents(env, command)
+}
+
+/**
+ * What `claude agents --json` says, for a caller that has read `--help` already (delivery's
+ * VendorCli): one spawn instead of two. Null when it fails or says something unreadable.
+ */
+export function listClaudeAgents(
+  env: Readonly<Record<string, string>>,
+  command: string,
+): ClaudeAgent[] | null {
+  const listed = spawnSync(command, ['agents', '--json'], spawnOptions(env))
   if (listed.error !== undefined || listed.status !== 0) return null
   let value: unknown
   try {
@@ -86,4 +89,15 @@ export function claudeAgents(
       })
   }
   return agents
+}
+
+function spawnOptions(env: Readonly<Record<string, string>>) {
+  return {
+    encoding: 'utf8' as const,
+    timeout: timeoutMs,
+    // The user's environment, not a bare PATH: without their CLAUDE_CONFIG_DIR it would list
+    // another config's sessions, and without their settings it reached for the network.
+    env,
+    stdio: 'pipe' as const,
+  }
 }

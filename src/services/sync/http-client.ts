@@ -89,6 +89,7 @@ export class SyncHttpClient {
       'GET',
       undefined,
       healthResponseSchema,
+      true,
     )
     if (!answer.ok) throw unreachable(this.#endpoint.url, `GET ${healthPath} answered ${answer.status}`)
     if (answer.value.protocol !== syncProtocolVersion) {
@@ -163,7 +164,7 @@ export class SyncHttpClient {
     method: string,
     body: unknown,
     schema: z.ZodType<T>,
-    repeatable = method === 'GET',
+    repeatable: boolean,
   ): Promise<SyncAnswer<T>> {
     try {
       return await this.#sendOnce(url, method, body, schema)
