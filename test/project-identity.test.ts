@@ -188,7 +188,7 @@ test('a command that only reads creates no store: it says there is nothing yet, 
 
 /** What a sangam from before ids were recorded left: a store, and no recorded id. */
 function forgetRecordedId(repo: TmpRepo): void {
-  rmSync(join(repo.path, '.git', 'sangam', 'project-id'))
+  rmSync(join(repo.path, '.git', 'sangam', 'project-id'), { force: true })
 }
 
 test('a store from before ids were recorded is adopted after a remote is added, by the hook and by commands', async () => {
