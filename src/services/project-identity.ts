@@ -178,17 +178,17 @@ export function describeCheckoutStore(store: CheckoutStore): string {
 /**
  * `init --adopt <id>`: makes another store of this checkout (one `otherStoresOfCheckout` finds)
  * its project, by recording its id. The store it used until now stays as it is, and adopting it
- * back is the same command. Refused for an id that is no store of this checkout.
+ * back is the same command. Refused for an id that is no store of this checkout; null when the id
+ * is already this checkout's.
  */
 export function adoptStore(
   sangamHome: string,
   repo: Repository,
   projectId: string,
   now: number,
-): CheckoutStore {
+): CheckoutStore | null {
+  if (repo.projectId === projectId && existsSync(databasePath(sangamHome, projectId))) return null
   const store = otherStoresOfCheckout(sangamHome, repo, now).find((other) => other.projectId === projectId)
-  if (repo.projectId === projectId && existsSync(databasePath(sangamHome, projectId)))
-    return readCheckoutStore(sangamHome, projectId, now)
   if (store === undefined)
     throw new SangamError(
       ErrorCode.NotFound,

@@ -65,7 +65,9 @@ export const run: CommandRun<typeof initInput> = async (ctx, _args, options) => 
       `  database  ${json.database}`,
       ...(adopted === null
         ? []
-        : [`  adopted   ${describeCheckoutStore(adopted)}: the store this checkout used before`]),
+        : [
+            `  adopted   ${describeCheckoutStore(adopted)}: ${chosen === null ? 'the store this checkout used before its id was recorded' : 'as --adopt asked'}`,
+          ]),
       ...others.map(
         (store) =>
           `  other     ${describeCheckoutStore(store)}: not in use; sangam init --adopt ${store.projectId} makes it this checkout's project`,
