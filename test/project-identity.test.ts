@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
+import { connectMcp } from './helpers/mcp-client.ts'
 import { type CliResult, isolatedEnv, runCli } from './helpers/run-cli.ts'
 import { git, type TmpRepo, tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
 import { claudeEdit, runAgentHook } from './hooks-agent-run.ts'
@@ -177,6 +178,25 @@ test('a command that only reads creates no store: it says there is nothing yet, 
       'NOT_FOUND',
       args.join(' '),
     )
+  }
+  // The MCP server's tools that only read, as an agent calls them (Codex registers it for every
+  // repository): the same answer, as a tool error.
+  {
+    await using mcp = await connectMcp(w.repo.path, w.env)
+    for (const [name, args] of [
+      ['ctx_search', { query: 'flamingo' }],
+      ['ctx_brief', {}],
+      ['ctx_who_has', { path: 'src/a.ts' }],
+      ['room_read', {}],
+      ['room_threads', {}],
+      ['room_targets', {}],
+      ['room_rules', {}],
+    ] as const) {
+      const result = await mcp.call(name, args)
+      assert.equal(result.isError, true, name)
+      const [first] = result.content as { text: string }[]
+      assert.match(first?.text ?? '', /^NOT_FOUND: nothing yet/, name)
+    }
   }
   assert.deepEqual(w.stores(), [], 'no store was created')
   assert.equal(existsSync(join(w.repo.path, '.git', 'sangam', 'project-id')), false, 'no identity recorded')
