@@ -38,6 +38,8 @@ test('without install-hooks, doctor says each hook is not installed', async () =
   await using home = tmpDir()
   await using repo = tmpGitRepo()
   const env = isolatedEnv(home.path, { PATH: `${installFakeCodex(home.path)}:${process.env.PATH}` })
+  // doctor only reads: it needs a project to look at (D262).
+  await runCliJson(['init', '--no-mcp'], { cwd: repo.path, env })
   const { section } = await hooksOf(repo.path, env)
   assert.equal(section.status, 'warn')
   assert.ok(section.notes.includes('Claude Code PreToolUse is not installed: run sangam install-hooks'))

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict'
-import { existsSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, test } from 'node:test'
 import { killAllServes } from '../server/test/helpers/serve-process.ts'
 import { runCli } from './helpers/run-cli.ts'
 import { syncWorld } from './helpers/sync-world.ts'
+import { git } from './helpers/tmp-git-repo.ts'
 import { startProxy } from './helpers/tcp-proxy.ts'
 import { eventually } from './helpers/up-process.ts'
 
@@ -82,9 +83,15 @@ test('join checks the key first: a wrong key, another project or a malformed lin
   assert.equal(refused.code, 11, refused.stderr)
   assert.match(refused.stderr, /does not know project prj_[0-9a-f]{16} under this key/)
   assert.ok(!refused.stderr.includes(key.slice(0, -4)), 'the key is not echoed')
+  // Another project id is the team's to give (D263), but the server must know it under this key.
   const other = await b.cli(['join', `${url}#prj_0000000000000000#${key}`])
-  assert.equal(other.code, 2)
-  assert.match(other.stderr, /for project prj_0000000000000000, but this repository is project prj_/)
+  assert.equal(other.code, 11, other.stderr)
+  assert.match(other.stderr, /does not know project prj_0000000000000000 under this key/)
+  assert.equal(
+    readFileSync(join(b.repo, '.git', 'sangam', 'project-id'), 'utf8').trim(),
+    init.projectId,
+    "b's identity is untouched",
+  )
   const malformed = await b.cli(['join', `${url}#${init.projectId}`])
   assert.equal(malformed.code, 2)
   assert.equal(existsSync(join(b.projectDir, 'sync.json')), false, 'nothing attached')
@@ -127,6 +134,41 @@ test('join (the line on stdin) attaches and fetches everything shared so far; le
   assert.equal(refused.code, 5, "bob's moved lease keeps alice out, through the server")
   const conflict = JSON.parse(refused.stdout) as { conflicts: { lease: { holder: { human: string } } }[] }
   assert.equal(conflict.conflicts[0]?.lease.holder.human, 'bob@x.dev')
+})
+
+test("join makes the line's project id this checkout's when its clone derives another, moving its store along", async () => {
+  await using world = await syncWorld()
+  const { a, b } = world
+  // Bob's clone came from another URL, so it derives another id; his store holds a lease already.
+  rmSync(b.projectDir, { recursive: true })
+  rmSync(join(b.repo, '.git', 'sangam', 'project-id'))
+  git(b.repo, 'remote', 'set-url', 'origin', 'git@github.com:bob/widget-mirror.git')
+  const bobInit = await b.cliJson<InitJson>(['init', '--no-mcp'])
+  await b.cliJson(['claim', 'docs/**', '--reason', 'rewriting the guide'])
+  const init = await a.cliJson<InitJson>(['init', '--no-mcp', '--server', world.server.url])
+  assert.notEqual(bobInit.projectId, init.projectId)
+  await a.cliJson(['claim', 'src/**', '--reason', 'alice refactors'])
+  const line = (await runCli(['connection'], { cwd: a.repo, env: a.env })).stdout
+  const joined = await b.cli(['join', '--json'], line)
+  assert.equal(joined.code, 0, joined.stderr)
+  const result = JSON.parse(joined.stdout) as JoinJson & { identity: unknown }
+  assert.deepEqual(result.identity, {
+    from: bobInit.projectId,
+    to: init.projectId,
+    storeMoved: true,
+    storeKept: null,
+  })
+  assert.deepEqual(
+    result.leasesMoved.map((lease) => lease.pattern),
+    ['docs/**'],
+    "bob's lease came along with his store",
+  )
+  assert.equal(readFileSync(join(b.repo, '.git', 'sangam', 'project-id'), 'utf8').trim(), init.projectId)
+  assert.equal(existsSync(join(b.home, '.sangam', 'projects', bobInit.projectId)), false)
+  const leases = await b.cliJson<{ leases: { pattern: string }[] }>(['leases'])
+  assert.deepEqual(leases.leases.map((lease) => lease.pattern).sort(), ['docs/**', 'src/**'])
+  const refused = await a.cli(['claim', 'docs/guide.md', '--reason', 'typo', '--json'])
+  assert.equal(refused.code, 5, "bob's lease keeps alice out, through the server")
 })
 
 test('the key crosses the wire only in the Authorization header, and appears in no output but connection', async () => {

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path'
  *
  * ```
  * $SANGAM_HOME/
- *   hook-locators.json            hooks' cache: checkout → project id
+ *   hook-locators.json            hooks' cache: checkout → git user, project id
  *   machine-id                    this data dir's stable machine id (0600)
  *   projects/<projectId>/         one per project (0700)
  *     sangam.db                   the project's database (memory, leases, sync replica)

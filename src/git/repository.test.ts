@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
 import { test } from 'node:test'
 import { git, tmpGitRepo } from '../../test/helpers/tmp-git-repo.ts'
+import { recordedProjectIdFile, recordProjectId } from './recorded-project-id.ts'
 import { openRepository } from './repository.ts'
 
 test('the project is named by origin, else by the first remote git lists, else by its common dir', async () => {
@@ -39,3 +41,28 @@ function gitOrNull(cwd: string, ...args: string[]): string | null {
     return null
   }
 }
+
+test('a recorded id names the project whatever remote appears, changes or goes', async () => {
+  await using repo = tmpGitRepo()
+  const first = openRepository(repo.path)
+  assert.equal(first.recordedProjectId, null)
+  assert.equal(first.projectId, first.commonDirProjectId)
+  assert.ok(recordProjectId(first.commonDir, first.projectId))
+  git(repo.path, 'remote', 'add', 'origin', 'git@example.com:team/app.git')
+  const named = openRepository(repo.path)
+  assert.notEqual(named.derivedProjectId, first.projectId, 'a fresh clone would derive from the remote')
+  assert.deepEqual(
+    [named.projectId, named.recordedProjectId, named.identitySource],
+    [first.projectId, first.projectId, 'common-dir'],
+  )
+  git(repo.path, 'remote', 'remove', 'origin')
+  assert.equal(openRepository(repo.path).projectId, first.projectId)
+  // An id neither derivation gives now (a teammate's, from a connection line) is `recorded`.
+  assert.ok(recordProjectId(first.commonDir, 'prj_teammates00001'))
+  assert.deepEqual(
+    [openRepository(repo.path).projectId, openRepository(repo.path).identitySource],
+    ['prj_teammates00001', 'recorded'],
+  )
+  writeFileSync(recordedProjectIdFile(first.commonDir), 'not an id\n')
+  assert.equal(openRepository(repo.path).recordedProjectId, null, 'a file holding something else is ignored')
+})

@@ -5,6 +5,7 @@ import { normaliseRemoteUrl } from '../core/remote-url.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import { gitOutputOrNull, runGit } from './git.ts'
 import { worktreeRoots } from './git-layout.ts'
+import { readRecordedProjectId } from './recorded-project-id.ts'
 
 /** What sangam needs to know about the repository it runs in. */
 export interface Repository {
@@ -16,9 +17,24 @@ export interface Repository {
   readonly worktrees: readonly string[]
   /** The normalised remote (origin, else the first remote), or null. */
   readonly remote: string | null
-  /** `prj_` + 16 hex: from the normalised remote, else from the common dir. */
+  /**
+   * The project's id: the one recorded in the common dir (`recorded-project-id.ts`) when there is
+   * one, else `derivedProjectId`. `services/project-identity.ts` settles an unrecorded checkout's id
+   * against the stores on this machine before anything opens one.
+   */
   readonly projectId: string
-  readonly identitySource: 'remote' | 'common-dir'
+  /**
+   * How `projectId` came about: derived from the remote or the common dir (recorded or not yet),
+   * or `recorded` for a recorded id neither derives to now (a remote changed after the project was
+   * recorded, or a teammate's connection line).
+   */
+  readonly identitySource: IdentitySource
+  /** The id recorded in the common dir, or null before the project is recorded. */
+  readonly recordedProjectId: string | null
+  /** What a fresh clone of this checkout would derive: from the remote, else from the common dir. */
+  readonly derivedProjectId: string
+  /** The id the common dir alone derives (what this checkout had before it had a remote). */
+  readonly commonDirProjectId: string
   /** git `user.email`, else `user.name`, of this checkout, or null (see `gitUser`). */
   readonly user: string | null
 }
@@ -37,16 +53,46 @@ export function openRepository(cwd: string): Repository {
   const commonDir = realpathSync(isAbsolute(commonLine) ? commonLine : resolve(cwd, commonLine))
   const config = identityConfig(root)
   const remote = config.remote
-  const identity = remote ?? `common-dir:${commonDir}`
-  return {
-    root,
-    commonDir,
-    worktrees: worktreeRoots({ worktreeRoot: root, commonDir }),
-    remote,
-    projectId: `prj_${createHash('sha256').update(identity).digest('hex').slice(0, 16)}`,
-    identitySource: remote === null ? 'common-dir' : 'remote',
-    user: config.user,
-  }
+  const commonDirProjectId = hashedProjectId(`common-dir:${commonDir}`)
+  const derivedProjectId = remote === null ? commonDirProjectId : hashedProjectId(remote)
+  return withProjectId(
+    {
+      root,
+      commonDir,
+      worktrees: worktreeRoots({ worktreeRoot: root, commonDir }),
+      remote,
+      recordedProjectId: readRecordedProjectId(commonDir),
+      derivedProjectId,
+      commonDirProjectId,
+      user: config.user,
+    },
+    null,
+  )
+}
+
+export type IdentitySource = 'remote' | 'common-dir' | 'recorded'
+
+/**
+ * `repo` named by `projectId`, or by its recorded id, else its derived one, when `projectId` is
+ * null; `identitySource` says which derivation the id matches.
+ */
+export function withProjectId(
+  repo: Omit<Repository, 'projectId' | 'identitySource'>,
+  projectId: string | null,
+): Repository {
+  const id = projectId ?? repo.recordedProjectId ?? repo.derivedProjectId
+  const identitySource: IdentitySource =
+    id === repo.commonDirProjectId
+      ? 'common-dir'
+      : repo.remote !== null && id === repo.derivedProjectId
+        ? 'remote'
+        : 'recorded'
+  return { ...repo, projectId: id, identitySource }
+}
+
+/** `prj_` + the first 16 hex digits of the SHA-256 of what names the project. */
+function hashedProjectId(identity: string): string {
+  return `prj_${createHash('sha256').update(identity).digest('hex').slice(0, 16)}`
 }
 
 /**

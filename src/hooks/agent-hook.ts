@@ -61,7 +61,10 @@ export async function runAgentHook(run: AgentHookRun): Promise<AgentHookResult> 
   }
   if (located === null) return { ...at, answer: quiet('not a sangam project') }
   if ('missingDatabase' in located) {
-    const why = `the project's store ${located.missingDatabase} is missing; run \`sangam init\` in this repository`
+    const why =
+      located.otherDatabases.length === 0
+        ? `the project's store ${located.missingDatabase} is missing; run \`sangam init\` in this repository`
+        : `the project's store ${located.missingDatabase} is missing, but this checkout has another: ${located.otherDatabases.join(', ')} (its leases were not checked either); run \`sangam init\` in this repository, which adopts it`
     return { ...at, answer: failOpen(payload.eventName, why) }
   }
   const project = located

@@ -2,18 +2,22 @@ import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'n
 import { dirname, join } from 'node:path'
 import { databasePath, hookLocatorsFile, projectDir } from '../config/data-paths.ts'
 import { findGitLayout, type GitLayout, worktreeRoots } from '../git/git-layout.ts'
+import { readRecordedProjectId } from '../git/recorded-project-id.ts'
 import { isRecord } from '../shared/is-record.ts'
 import { stringField } from './hook-payload.ts'
 
 /**
- * Finds the sangam project a hook runs in without spawning git. The project id comes from the
- * normalised remote, which only git can tell reliably, so the first hook in a checkout asks git
- * (the slow path, a few git calls) and records the answer in `$SANGAM_HOME/hook-locators.json`,
- * keyed by the repository's common git dir. Later hooks read it back after one `stat`: an entry is
- * used only while `<common>/config` is unchanged (a new remote changes the project id) and for an
- * hour at most (the human comes from git config, which may also live outside the repository).
- * One small JSON file rather than a hashed file name per repository: hashing would load
- * node:crypto, which costs more start-up time than reading the file.
+ * Finds the sangam project a hook runs in without spawning git. A project's id is recorded in its
+ * common git dir (`git/recorded-project-id.ts`), read here with one small file read. The human
+ * comes from git config, which only git can tell reliably, so the first hook in a checkout asks git
+ * (the slow path, one git call) and keeps the answer in `$SANGAM_HOME/hook-locators.json`, keyed by
+ * the repository's common git dir. Later hooks read it back after one `stat`: an entry is used only
+ * while `<common>/config` is unchanged, while the recorded id is the one it was written with, and
+ * for an hour at most (git config may also live outside the repository). A checkout with no id
+ * recorded yet (a sangam from before ids were recorded) takes the slow path, which settles its id
+ * as every command does (`services/project-identity.ts`, adopting the store it already has) and
+ * records it. One small JSON file rather than a hashed file name per repository: hashing would
+ * load node:crypto, which costs more start-up time than reading the file.
  */
 export interface LocatedProject {
   readonly projectId: string
@@ -34,6 +38,11 @@ export interface LocatedProject {
  */
 export interface MissingStore {
   readonly missingDatabase: string
+  /**
+   * Stores of this checkout under another id (what it derived before its id was recorded, or
+   * derives now): their leases go unchecked too, and the answer names them.
+   */
+  readonly otherDatabases: readonly string[]
 }
 
 const maxAgeMs = 60 * 60 * 1000
@@ -49,19 +58,30 @@ export async function locateProject(
 ): Promise<LocatedProject | MissingStore | null> {
   const layout = findGitLayout(cwd)
   if (layout === null) return null
+  const recorded = readRecordedProjectId(layout.commonDir)
   const configMtimeMs = mtimeOf(join(layout.commonDir, 'config'))
   const file = hookLocatorsFile(sangamHome)
   const locators = readLocators(file)
-  const known = validEntry(locators[layout.commonDir], configMtimeMs, now)
-  const found = known ?? (await askGit(layout))
+  const known = validEntry(locators[layout.commonDir], configMtimeMs, now, recorded)
+  const found = known ?? (await askGit(sangamHome, layout, now))
   if (found === null) return null
   const databaseFile = databasePath(sangamHome, found.projectId)
   if (!existsSync(databaseFile)) {
-    const expected = existsSync(projectDir(sangamHome, found.projectId)) || runsOurHook(layout.worktreeRoot)
-    return expected ? { missingDatabase: databaseFile } : null
+    const expected =
+      found.recorded !== null ||
+      existsSync(projectDir(sangamHome, found.projectId)) ||
+      runsOurHook(layout.worktreeRoot)
+    if (!expected) return null
+    // The unusual path (a recorded store gone): asking git for the ids to look under is affordable.
+    const others = found.derivable ?? (await askGit(sangamHome, layout, now))?.derivable ?? []
+    return {
+      missingDatabase: databaseFile,
+      otherDatabases: others.map((id) => databasePath(sangamHome, id)),
+    }
   }
   if (known === null) {
-    writeLocators(file, { ...locators, [layout.commonDir]: { configMtimeMs, checkedAt: now, ...found } })
+    const entry = { projectId: found.projectId, gitUser: found.gitUser, recorded: found.recorded }
+    writeLocators(file, { ...locators, [layout.commonDir]: { configMtimeMs, checkedAt: now, ...entry } })
   }
   return {
     projectId: found.projectId,
@@ -89,14 +109,30 @@ function runsOurHook(worktreeRoot: string): boolean {
 interface Found {
   readonly projectId: string
   readonly gitUser: string | null
+  /** The id recorded in the common dir when this was found (after the slow path recorded one). */
+  readonly recorded: string | null
+  /** Other ids of this checkout that have a store; known only on the slow path. */
+  readonly derivable?: readonly string[]
 }
 
-/** The slow path, imported only when needed: git/ spawns processes, which the fast path never does. */
-async function askGit(layout: GitLayout): Promise<Found | null> {
-  const { openRepository } = await import('../git/repository.ts')
+/**
+ * The slow path, imported only when needed: git/ spawns processes, which the fast path never does.
+ * It settles the id as `settleHookIdentity` says (an unrecorded checkout adopts its store and
+ * records the id, so this runs once per checkout).
+ */
+async function askGit(sangamHome: string, layout: GitLayout, now: number): Promise<Found | null> {
+  const [{ openRepository }, { settleHookIdentity }] = await Promise.all([
+    import('../git/repository.ts'),
+    import('../services/project-identity.ts'),
+  ])
   try {
-    const repo = openRepository(layout.worktreeRoot)
-    return { projectId: repo.projectId, gitUser: repo.user }
+    const { repo, otherStores } = settleHookIdentity(sangamHome, openRepository(layout.worktreeRoot), now)
+    return {
+      projectId: repo.projectId,
+      gitUser: repo.user,
+      recorded: repo.recordedProjectId,
+      derivable: otherStores,
+    }
   } catch {
     return null
   }
@@ -111,12 +147,22 @@ function readLocators(file: string): Record<string, unknown> {
   }
 }
 
-function validEntry(entry: unknown, configMtimeMs: number, now: number): Found | null {
+/**
+ * A cached entry, while git config and the recorded id are as it saw them. An entry from before ids
+ * were recorded has no `recorded`, so it is used by no checkout: each takes the slow path once.
+ */
+function validEntry(
+  entry: unknown,
+  configMtimeMs: number,
+  now: number,
+  recorded: string | null,
+): Found | null {
   if (!isRecord(entry) || entry.configMtimeMs !== configMtimeMs) return null
   if (typeof entry.checkedAt !== 'number' || now - entry.checkedAt > maxAgeMs || now < entry.checkedAt)
     return null
-  const projectId = stringField(entry, 'projectId')
-  return projectId === null ? null : { projectId, gitUser: stringField(entry, 'gitUser') }
+  if (entry.recorded !== recorded) return null
+  const projectId = recorded ?? stringField(entry, 'projectId')
+  return projectId === null ? null : { projectId, gitUser: stringField(entry, 'gitUser'), recorded }
 }
 
 /**

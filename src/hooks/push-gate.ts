@@ -6,6 +6,7 @@ import { decideEdit } from '../core/leases/edit.ts'
 import { parsePrePushInput, type RefUpdate } from '../git/pre-push-input.ts'
 import { pushedFiles } from '../git/pushed-files.ts'
 import { openRepository } from '../git/repository.ts'
+import { settleHookIdentity } from '../services/project-identity.ts'
 import type { Actor } from '../protocol/lease.ts'
 import { readMainGuard } from '../services/lanes/main-guard-file.ts'
 import { matchLeasePath } from '../services/leases/matcher.ts'
@@ -41,7 +42,7 @@ export interface PushVerdict {
 }
 
 export function gatePush(run: PushGateRun): PushVerdict {
-  const repo = openRepository(run.cwd)
+  const { repo } = settleHookIdentity(run.env.sangamHome, openRepository(run.cwd), run.now)
   const input = parsePrePushInput(run.stdin)
   const guarded = guardedMainPush(repo.commonDir, run.env, input.updates)
   const database = databasePath(run.env.sangamHome, repo.projectId)

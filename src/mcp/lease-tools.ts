@@ -6,6 +6,7 @@ import { claimLease, describeClaimOutcome } from '../services/leases/claim-lease
 import { resolvePatternArgument } from '../services/leases/path.ts'
 import { describeReleaseOutcome, releaseLease } from '../services/leases/release-lease.ts'
 import { describeWhoHas, whoHas } from '../services/leases/who-has.ts'
+import { onlyReads } from './mcp-context.ts'
 import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
 
 /**
@@ -116,7 +117,7 @@ const whoHasTool = defineTool({
   output: { path: z.string().nullable(), pattern: z.string().nullable(), leases: z.array(leaseSchema) },
   readOnly: true,
   run(input, context) {
-    const project = context.project()
+    const project = context.project(onlyReads)
     const outcome = whoHas(project, input.path, project.repo.root)
     return { structured: outcome, text: describeWhoHas(outcome, input.path, context.clock.now()) }
   },

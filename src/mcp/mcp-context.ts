@@ -1,9 +1,12 @@
 import type { Environment } from '../config/environment.ts'
 import type { Actor } from '../protocol/lease.ts'
 import { resolveActor } from '../services/leases/actor.ts'
-import { openProject, type ProjectContext } from '../services/project-context.ts'
+import { type OpenProjectOptions, openProject, type ProjectContext } from '../services/project-context.ts'
 import type { Clock } from '../shared/clock.ts'
 import type { Logger } from '../shared/logger.ts'
+
+/** What a tool that only reads passes to `McpContext.project`. */
+export const onlyReads: OpenProjectOptions = { createStore: false }
 
 /**
  * What every tool call may use. The project is opened on the first call that needs it and kept:
@@ -37,8 +40,13 @@ export class McpContext {
     this.#clientName = options.clientName
   }
 
-  project(): ProjectContext {
-    this.#project ??= openProject(this.env, this.projectDir, this.clock)
+  /**
+   * The project, opened once. A tool that only reads passes `onlyReads`: where no store exists it
+   * answers NOT_FOUND ("nothing yet") rather than creating one (D262), and a later tool that
+   * writes starts the project.
+   */
+  project(options: OpenProjectOptions = {}): ProjectContext {
+    this.#project ??= openProject(this.env, this.projectDir, this.clock, options)
     return this.#project
   }
 

@@ -7,6 +7,7 @@ import { MemoryNote, maxNoteChars } from '../services/memory/note.ts'
 import { renderSearch, renderThread } from '../services/memory/render.ts'
 import { MemorySearch, maxSearchLimit } from '../services/memory/search.ts'
 import { MemoryThread, maxThreadItems } from '../services/memory/thread.ts'
+import { onlyReads } from './mcp-context.ts'
 import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
 
 const nullableString = z.string().nullable()
@@ -31,7 +32,7 @@ const briefTool = defineTool({
   },
   readOnly: false,
   run(_input, context) {
-    const brief = new MemoryBrief(context.project().db, context.clock, briefSections).brief({
+    const brief = new MemoryBrief(context.project(onlyReads).db, context.clock, briefSections).brief({
       reader: context.actor(),
       cwd: context.projectDir,
     })
@@ -95,7 +96,7 @@ const searchTool = defineTool({
   },
   readOnly: true,
   run(input, context) {
-    const result = new MemorySearch(context.project().db, context.clock).search({
+    const result = new MemorySearch(context.project(onlyReads).db, context.clock).search({
       ...input,
       text: input.query,
     })
@@ -154,7 +155,7 @@ const threadTool = defineTool({
   },
   readOnly: true,
   run(input, context) {
-    const thread = new MemoryThread(context.project().db).thread(input.eventId, {
+    const thread = new MemoryThread(context.project(onlyReads).db).thread(input.eventId, {
       before: input.before,
       after: input.after,
     })

@@ -3,6 +3,7 @@ import { identifySession } from '../services/room/identify.ts'
 import { projectTargetsInput } from '../services/room/project-targets.ts'
 import { describeTargets, loadTargets } from '../services/room/targets.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
+import { onlyReads } from './mcp-context.ts'
 import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
 
 /**
@@ -44,7 +45,7 @@ const targetsTool = defineTool({
   },
   readOnly: true,
   run(_input, context) {
-    const project = context.project()
+    const project = context.project(onlyReads)
     const input = projectTargetsInput(project)
     const targets = loadTargets(project.db, input)
     return {

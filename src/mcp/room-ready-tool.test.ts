@@ -34,6 +34,8 @@ test('room_ready answers the shape of sangam ready --json; a target naming nothi
     version: '0',
     clientName: () => 'claude-code',
   })
+  // The project exists (a tool that only reads starts none, D262).
+  context.project()
   registerTools(server, roomReadyTools, context)
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
   await server.connect(serverSide)

@@ -2,6 +2,7 @@ import { basename } from 'node:path'
 import { z } from 'zod'
 import { readyText } from '../core/room/ready-text.ts'
 import { ready } from '../services/room/ready.ts'
+import { onlyReads } from './mcp-context.ts'
 import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
 
 const collisionShape = z.object({
@@ -43,7 +44,7 @@ const readyTool = defineTool({
   // It writes only its memo of git's answers: nothing anyone else reads changes.
   readOnly: true,
   async run(input, context) {
-    const project = context.project()
+    const project = context.project(onlyReads)
     const verdict = await ready(project.db, context.projectDir, input.into ?? null, {
       now: context.clock.now(),
     })

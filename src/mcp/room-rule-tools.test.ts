@@ -27,6 +27,8 @@ async function agent(repo: string, home: string, env: Record<string, string>): P
     version: '0',
     clientName: () => 'claude-code',
   })
+  // The project exists (a tool that only reads starts none, D262).
+  context.project()
   registerTools(server, roomRuleTools, context)
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
   await server.connect(serverSide)

@@ -5,7 +5,7 @@ import { rungs } from '../protocol/rules/rung.ts'
 import { describeAlerts, loadAlerts } from '../services/room/alerts.ts'
 import { describeRules, listRules } from '../services/room/rules.ts'
 import { systemRandom } from '../shared/random.ts'
-import type { McpContext } from './mcp-context.ts'
+import { type McpContext, onlyReads } from './mcp-context.ts'
 import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
 
 /**
@@ -37,7 +37,7 @@ const rulesTool = defineTool({
   output: { rules: z.array(ruleShape) },
   readOnly: true,
   run(_input, context: McpContext) {
-    const rules = listRules(context.project().db)
+    const rules = listRules(context.project(onlyReads).db)
     return { structured: { rules }, text: describeRules(rules) }
   },
 })
@@ -63,7 +63,7 @@ const alertsTool = defineTool({
   output: { alerts: z.array(alertShape) },
   readOnly: true,
   run(_input, context: McpContext) {
-    const project = context.project()
+    const project = context.project(onlyReads)
     const alerts = loadAlerts(project.db, {
       machine: loadMachineId(project.env.sangamHome, systemRandom),
       worktrees: project.repo.worktrees,

@@ -9,7 +9,7 @@ import { post } from '../services/room/post.ts'
 import { defaultReadLimit, maxReadLimit, readMessages } from '../services/room/read.ts'
 import { closeThread, listThreads, openThread } from '../services/room/threads.ts'
 import { systemRandom } from '../shared/random.ts'
-import type { McpContext } from './mcp-context.ts'
+import { type McpContext, onlyReads } from './mcp-context.ts'
 import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
 
 /**
@@ -120,7 +120,7 @@ const readTool = defineTool({
   output: { messages: z.array(messageShape) },
   readOnly: true,
   run(input, context) {
-    const messages = readMessages(context.project().db, {
+    const messages = readMessages(context.project(onlyReads).db, {
       after: input.after ?? null,
       limit: input.limit ?? defaultReadLimit,
     }).map(messageView)
@@ -178,7 +178,7 @@ const threadsTool = defineTool({
   output: { threads: z.array(threadShape) },
   readOnly: true,
   run(input, context) {
-    const threads = listThreads(context.project().db, { all: input.all === true }).map(threadView)
+    const threads = listThreads(context.project(onlyReads).db, { all: input.all === true }).map(threadView)
     return {
       structured: { threads },
       text: threads.length === 0 ? 'no threads' : threads.map(describeThread).join('\n'),
@@ -271,7 +271,7 @@ const boardTool = defineTool({
   },
   readOnly: true,
   async run(_input, context) {
-    const board = await projectBoard(context.project(), {
+    const board = await projectBoard(context.project(onlyReads), {
       log: context.log,
       random: systemRandom,
       pid: process.pid,

@@ -8,7 +8,7 @@ export const createProjectTable = /*sql*/ `
     id              TEXT NOT NULL,      -- prj_…
     root            TEXT NOT NULL,      -- worktree sangam init ran in
     remote          TEXT,               -- normalised remote, credentials stripped
-    identity_source TEXT NOT NULL,      -- 'remote' | 'common-dir'
+    identity_source TEXT NOT NULL,      -- 'remote' | 'common-dir' | 'recorded' (git/repository.ts)
     common_dir      TEXT NOT NULL,
     created_at      INTEGER NOT NULL    -- ms epoch
   );
@@ -21,7 +21,7 @@ export interface ProjectRow {
   readonly id: string
   readonly root: string
   readonly remote: string | null
-  readonly identitySource: 'remote' | 'common-dir'
+  readonly identitySource: 'remote' | 'common-dir' | 'recorded'
   readonly commonDir: string
   readonly createdAt: number
 }

@@ -84,6 +84,16 @@ export async function attachToServer(input: AttachInput): Promise<AttachResult> 
   return { url: connection.url, projectId: connection.projectId, created, ...backfill, ...moved }
 }
 
+/**
+ * Checks a connection line against its server (reachable, and the key opens the project) without
+ * touching anything here: `join` asks before it moves this checkout to the line's project id.
+ */
+export async function checkConnection(connection: ConnectionLine): Promise<void> {
+  const http = new SyncHttpClient(connection, { timeoutMs: 30_000 })
+  await http.health()
+  await verify(http, connection)
+}
+
 /** A fresh project key: 32 random bytes, base64url (43 characters). */
 export function newProjectKey(random: Random = systemRandom): string {
   return Buffer.from(random.bytes(32)).toString('base64url')
@@ -173,6 +183,6 @@ function expect<T>(answer: SyncAnswer<T>, url: string): T {
 function otherProject(theirs: string, ours: string): SangamError {
   return new SangamError(
     ErrorCode.InvalidInput,
-    `the connection line is for project ${theirs}, but this repository is project ${ours}. sangam identifies a project by its git remote URL: give this clone the same remote as your teammate's (git remote set-url origin <url>), then join again`,
+    `the connection line is for project ${theirs}, but this checkout is project ${ours}; sangam join moves a checkout to the line's project before it attaches`,
   )
 }

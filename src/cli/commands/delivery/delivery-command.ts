@@ -4,7 +4,11 @@ import { codexWake } from '../../../services/delivery/codex-wake.ts'
 import { openDeliveryRouter } from '../../../services/delivery/delivery-use-cases.ts'
 import type { DeliveryRouter } from '../../../services/delivery/delivery-router.ts'
 import { resolveActor } from '../../../services/leases/actor.ts'
-import { openProject, type ProjectContext } from '../../../services/project-context.ts'
+import {
+  type OpenProjectOptions,
+  openProject,
+  type ProjectContext,
+} from '../../../services/project-context.ts'
 import { openRoom } from '../../../services/room/open-room.ts'
 import type { RoomScope } from '../../../services/room/room-scope.ts'
 import { systemRandom } from '../../../shared/random.ts'
@@ -16,13 +20,15 @@ const earlyExitMs = 1000
 /**
  * Opens what every delivery command needs: the project, the room as the caller sees it, and the
  * delivery router of this process, with the wake-in-place channel the daemon has: `send` starts a
- * turn in a Codex session under `sangam codex` in place, and `sessions` shows it `live`.
+ * turn in a Codex session under `sangam codex` in place, and `sessions` shows it `live`. The
+ * commands that only show (`sessions`, `deliveries`) pass `{ createStore: false }`.
  */
 export async function withDelivery<T>(
   ctx: CommandContext,
   use: (project: ProjectContext, router: DeliveryRouter, scope: RoomScope) => T | Promise<T>,
+  options: OpenProjectOptions = {},
 ): Promise<T> {
-  const project = openProject(ctx.env, ctx.cwd, ctx.clock)
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock, options)
   try {
     const router = openDeliveryRouter(project, {
       pid: process.pid,

@@ -4,19 +4,23 @@ import { withDelivery } from './delivery-command.ts'
 import type { sessionsInput } from './inputs.ts'
 
 export const run: CommandRun<typeof sessionsInput> = (ctx, _args, options) =>
-  withDelivery(ctx, (project, router) => {
-    const sessions = listSessions(project, router, options.limit ?? 50)
-    const now = ctx.clock.now()
-    const lines = sessions.map((session) => {
-      const ago = Math.max(0, Math.round((now - session.lastSeenAt) / 60_000))
-      const name = session.handle === null ? '' : ` @${session.handle}`
-      return `${session.vendor.padEnd(6)} ${session.id}${name}  ${session.delivery}  ${ago} min ago  ${session.worktree ?? '-'}${session.machine === null ? '' : ` on ${session.machine}`}\n  ${session.title ?? '(no title)'} · ${session.why}`
-    })
-    return {
-      json: { sessions },
-      text:
-        sessions.length === 0
-          ? 'no Claude Code or Codex sessions in this project yet\n'
-          : `${lines.join('\n')}\n`,
-    }
-  })
+  withDelivery(
+    ctx,
+    (project, router) => {
+      const sessions = listSessions(project, router, options.limit ?? 50)
+      const now = ctx.clock.now()
+      const lines = sessions.map((session) => {
+        const ago = Math.max(0, Math.round((now - session.lastSeenAt) / 60_000))
+        const name = session.handle === null ? '' : ` @${session.handle}`
+        return `${session.vendor.padEnd(6)} ${session.id}${name}  ${session.delivery}  ${ago} min ago  ${session.worktree ?? '-'}${session.machine === null ? '' : ` on ${session.machine}`}\n  ${session.title ?? '(no title)'} · ${session.why}`
+      })
+      return {
+        json: { sessions },
+        text:
+          sessions.length === 0
+            ? 'no Claude Code or Codex sessions in this project yet\n'
+            : `${lines.join('\n')}\n`,
+      }
+    },
+    { createStore: false },
+  )

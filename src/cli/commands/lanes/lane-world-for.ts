@@ -1,20 +1,30 @@
 import { dirname } from 'node:path'
 import { realpathSync } from 'node:fs'
 import type { LaneWorld } from '../../../services/lanes/lane-world.ts'
-import { openProject, type ProjectContext } from '../../../services/project-context.ts'
+import {
+  type OpenProjectOptions,
+  openProject,
+  type ProjectContext,
+} from '../../../services/project-context.ts'
 import { openProjectLanes } from '../../../services/project-lanes.ts'
 import type { TeamLanes } from '../../../services/team-lanes.ts'
 import { systemRandom } from '../../../shared/random.ts'
 import type { CommandContext } from '../../command.ts'
 
-/** Opens the project and its lanes for a lane command (project-lanes.ts); `close` ends both. */
-export function openLaneCommand(ctx: CommandContext): {
+/**
+ * Opens the project and its lanes for a lane command (project-lanes.ts); `close` ends both. The
+ * commands that only show (`status`, `log`) pass `{ createStore: false }`.
+ */
+export function openLaneCommand(
+  ctx: CommandContext,
+  options: OpenProjectOptions = {},
+): {
   project: ProjectContext
   world: LaneWorld
   team: TeamLanes
   cwd: string
 } {
-  const project = openProject(ctx.env, ctx.cwd, ctx.clock)
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock, options)
   try {
     // Attached to a team server, the lock is the server's and publishing moves the remote's main;
     // a semantic task reaches the lane's agent through delivery, else its tmux pane.

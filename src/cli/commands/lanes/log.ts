@@ -3,7 +3,7 @@ import type { CommandRun } from '../../command.ts'
 import { openLaneCommand } from './lane-world-for.ts'
 
 export const run: CommandRun = async (ctx) => {
-  const { project, world } = openLaneCommand(ctx)
+  const { project, world } = openLaneCommand(ctx, { createStore: false })
   try {
     const events = laneLog(world)
     const text = events

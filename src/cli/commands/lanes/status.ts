@@ -3,7 +3,7 @@ import type { CommandRun } from '../../command.ts'
 import { openLaneCommand } from './lane-world-for.ts'
 
 export const run: CommandRun = async (ctx) => {
-  const { project, world } = openLaneCommand(ctx)
+  const { project, world } = openLaneCommand(ctx, { createStore: false })
   try {
     const status = await laneStatus(world)
     const now = ctx.clock.now()

@@ -11,7 +11,10 @@ import type { leasesInput } from './inputs.ts'
 
 export const run: CommandRun<typeof leasesInput> = async (ctx, _args, options) => {
   const changes = settingChanges(options)
-  const project = openProject(ctx.env, ctx.cwd, ctx.clock)
+  // Showing the leases creates no store; changing a setting is a write and starts the project.
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock, {
+    createStore: Object.keys(changes).length > 0 || options.autoLease !== undefined,
+  })
   try {
     if (Object.keys(changes).length > 0) writeLeaseSettings(project.db, changes)
     // The auto-lease rung is the lease-collision rule, a team option: set as rules set sets it.

@@ -4,7 +4,10 @@ import { type CommandRun, readBusyBudgetMs } from '../../command.ts'
 import type { whoHasInput } from './inputs.ts'
 
 export const run: CommandRun<typeof whoHasInput> = async (ctx, { path: arg }) => {
-  const project = openProject(ctx.env, ctx.cwd, ctx.clock, { busyBudgetMs: readBusyBudgetMs })
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock, {
+    busyBudgetMs: readBusyBudgetMs,
+    createStore: false,
+  })
   try {
     const outcome = whoHas(project, arg, ctx.cwd)
     return { json: outcome, text: describeWhoHas(outcome, arg, ctx.clock.now()) }

@@ -5,7 +5,10 @@ import { openProject } from '../../../services/project-context.ts'
 import { type CommandRun, readBusyBudgetMs } from '../../command.ts'
 
 export const run: CommandRun = async (ctx) => {
-  const project = openProject(ctx.env, ctx.cwd, ctx.clock, { busyBudgetMs: readBusyBudgetMs })
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock, {
+    busyBudgetMs: readBusyBudgetMs,
+    createStore: false,
+  })
   try {
     const reader = resolveActor(ctx.env, project.human)
     const brief = new MemoryBrief(project.db, ctx.clock, briefSections).brief({ reader, cwd: ctx.cwd })

@@ -5,7 +5,10 @@ import { type CommandRun, readBusyBudgetMs } from '../../command.ts'
 import type { searchInput } from './inputs.ts'
 
 export const run: CommandRun<typeof searchInput> = async (ctx, { query }, options) => {
-  const project = openProject(ctx.env, ctx.cwd, ctx.clock, { busyBudgetMs: readBusyBudgetMs })
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock, {
+    busyBudgetMs: readBusyBudgetMs,
+    createStore: false,
+  })
   try {
     const result = new MemorySearch(project.db, ctx.clock).search({
       text: query.join(' '),

@@ -5,7 +5,10 @@ import { type CommandRun, readBusyBudgetMs } from '../../command.ts'
 import type { threadInput } from './inputs.ts'
 
 export const run: CommandRun<typeof threadInput> = async (ctx, { eventId }, options) => {
-  const project = openProject(ctx.env, ctx.cwd, ctx.clock, { busyBudgetMs: readBusyBudgetMs })
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock, {
+    busyBudgetMs: readBusyBudgetMs,
+    createStore: false,
+  })
   try {
     const result = new MemoryThread(project.db).thread(eventId, {
       before: options.before,

@@ -5,7 +5,10 @@ import { type CommandRun, readBusyBudgetMs } from '../../command.ts'
 import type { alertsInput } from './inputs.ts'
 
 export const run: CommandRun<typeof alertsInput> = async (ctx) => {
-  const project = openProject(ctx.env, ctx.cwd, ctx.clock, { busyBudgetMs: readBusyBudgetMs })
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock, {
+    busyBudgetMs: readBusyBudgetMs,
+    createStore: false,
+  })
   try {
     const alerts = loadAlerts(project.db, projectTargetsInput(project))
     return { json: { alerts }, text: describeAlerts(alerts) }

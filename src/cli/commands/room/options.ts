@@ -4,7 +4,7 @@ import type { CommandRun } from '../../command.ts'
 import type { optionsInput } from './inputs.ts'
 
 export const run: CommandRun<typeof optionsInput> = async (ctx) => {
-  const project = openProject(ctx.env, ctx.cwd, ctx.clock)
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock, { createStore: false })
   try {
     const options = listProjectOptions(project.db)
     return { json: { options }, text: options.map(optionLine).join('\n') }

@@ -6,13 +6,17 @@ import { messageLines } from './message-text-lines.ts'
 import { withProject } from './room-command.ts'
 
 export const run: CommandRun<typeof readInput> = (ctx, _args, options) =>
-  withProject(ctx, (project) => {
-    const messages = readMessages(project.db, {
-      after: options.after ?? null,
-      limit: options.limit ?? defaultReadLimit,
-    }).map(messageView)
-    return {
-      json: { messages },
-      text: messages.length === 0 ? 'no messages' : messages.map(messageLines).join('\n'),
-    }
-  })
+  withProject(
+    ctx,
+    (project) => {
+      const messages = readMessages(project.db, {
+        after: options.after ?? null,
+        limit: options.limit ?? defaultReadLimit,
+      }).map(messageView)
+      return {
+        json: { messages },
+        text: messages.length === 0 ? 'no messages' : messages.map(messageLines).join('\n'),
+      }
+    },
+    { createStore: false },
+  )

@@ -7,15 +7,19 @@ import { readyProgress } from './ready-progress.ts'
 import { withProject } from './room-command.ts'
 
 export const run: CommandRun<typeof readyInput> = (ctx, _args, options) =>
-  withProject(ctx, async (project) => {
-    const progress = readyProgress(ctx.stderr)
-    try {
-      const verdict = await ready(project.db, ctx.cwd, options.into ?? null, {
-        now: ctx.clock.now(),
-        onProgress: progress,
-      })
-      return { json: verdict, text: readyText(verdict, (path) => basename(path)) }
-    } finally {
-      progress.end()
-    }
-  })
+  withProject(
+    ctx,
+    async (project) => {
+      const progress = readyProgress(ctx.stderr)
+      try {
+        const verdict = await ready(project.db, ctx.cwd, options.into ?? null, {
+          now: ctx.clock.now(),
+          onProgress: progress,
+        })
+        return { json: verdict, text: readyText(verdict, (path) => basename(path)) }
+      } finally {
+        progress.end()
+      }
+    },
+    { createStore: false },
+  )

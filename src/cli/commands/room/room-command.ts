@@ -1,5 +1,9 @@
 import { resolveActor } from '../../../services/leases/actor.ts'
-import { openProject, type ProjectContext } from '../../../services/project-context.ts'
+import {
+  type OpenProjectOptions,
+  openProject,
+  type ProjectContext,
+} from '../../../services/project-context.ts'
 import { openRoom } from '../../../services/room/open-room.ts'
 import type { RoomScope } from '../../../services/room/room-scope.ts'
 import { systemRandom } from '../../../shared/random.ts'
@@ -21,12 +25,16 @@ export async function withRoom<T>(
   }
 }
 
-/** For the commands that only read the room's tables (`read`, `threads`): the project alone. */
+/**
+ * For the commands that need the project alone (`read`, `threads`, `board`, `ready`, `chat`);
+ * those that only read pass `{ createStore: false }`.
+ */
 export async function withProject<T>(
   ctx: CommandContext,
   use: (project: ProjectContext) => T | Promise<T>,
+  options: OpenProjectOptions = {},
 ): Promise<T> {
-  const project = openProject(ctx.env, ctx.cwd, ctx.clock)
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock, options)
   try {
     return await use(project)
   } finally {

@@ -13,7 +13,7 @@ export const run: CommandRun<typeof rulesInput> = async (ctx, { action, rule, ru
       ErrorCode.InvalidInput,
       'rules takes no arguments (list the rules) or set <rule> <rung> (change one)',
     )
-  const project = openProject(ctx.env, ctx.cwd, ctx.clock)
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock, { createStore: action === 'set' })
   try {
     const rules =
       action === 'set' && rule !== undefined && rung !== undefined

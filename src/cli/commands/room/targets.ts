@@ -5,7 +5,10 @@ import { type CommandRun, readBusyBudgetMs } from '../../command.ts'
 import type { targetsInput } from './inputs.ts'
 
 export const run: CommandRun<typeof targetsInput> = async (ctx) => {
-  const project = openProject(ctx.env, ctx.cwd, ctx.clock, { busyBudgetMs: readBusyBudgetMs })
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock, {
+    busyBudgetMs: readBusyBudgetMs,
+    createStore: false,
+  })
   try {
     const input = projectTargetsInput(project)
     const targets = loadTargets(project.db, input)

@@ -10,7 +10,10 @@ import { readSyncState } from '../../../store/sync/state-table.ts'
 import { type CommandRun, readBusyBudgetMs } from '../../command.ts'
 
 export const run: CommandRun = async (ctx) => {
-  const project = openProject(ctx.env, ctx.cwd, ctx.clock, { busyBudgetMs: readBusyBudgetMs })
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock, {
+    busyBudgetMs: readBusyBudgetMs,
+    createStore: false,
+  })
   try {
     const attachment = readAttachment(projectDir(ctx.env.sangamHome, project.repo.projectId))
     if (attachment === null) {

@@ -12,6 +12,7 @@ import { backfill } from '../../../services/capture/project-capture.ts'
 import { runningDaemon } from '../../../services/daemon-discovery.ts'
 import { resolveHuman } from '../../../services/human.ts'
 import { openProject } from '../../../services/project-context.ts'
+import { describeCheckoutStore, otherStoresOfCheckout } from '../../../services/project-identity.ts'
 import type { CommandContext, CommandResult, CommandRun } from '../../command.ts'
 import { createProgressBar } from '../../progress.ts'
 import type { doctorInput } from './inputs.ts'
@@ -19,7 +20,7 @@ import type { doctorInput } from './inputs.ts'
 export const run: CommandRun<typeof doctorInput> = async (ctx, _args, options) => {
   if (options.transcripts !== undefined) return checkFiles(ctx, options.transcripts)
   const since = parseSince(options.since, ctx.clock.now())
-  const project = openProject(ctx.env, ctx.cwd, ctx.clock)
+  const project = openProject(ctx.env, ctx.cwd, ctx.clock, { createStore: false })
   try {
     const bar = createProgressBar(ctx.stderr, ctx.clock, 'doctor: catching up')
     await backfill(project, { since, log: ctx.log, onProgress: (progress) => bar.update(progress) })
@@ -35,8 +36,16 @@ export const run: CommandRun<typeof doctorInput> = async (ctx, _args, options) =
       timeoutMs: 30_000,
     })
     const daemon = runningDaemon(daemonFile(ctx.env.sangamHome, project.repo.projectId))
+    const otherStores = otherStoresOfCheckout(ctx.env.sangamHome, project.repo, ctx.clock.now())
     const json = {
       project: { id: project.repo.projectId, root: project.repo.root, human: project.human },
+      adopted: project.adoption?.adopted.projectId ?? null,
+      otherStores: otherStores.map((store) => ({
+        projectId: store.projectId,
+        database: store.database,
+        contents: store.contents,
+        problem: store.problem,
+      })),
       window: { since: new Date(since).toISOString() },
       daemon: daemon ? { running: true, ...daemon } : { running: false },
       sections: [capture, hooks],
@@ -46,6 +55,13 @@ export const run: CommandRun<typeof doctorInput> = async (ctx, _args, options) =
       `project ${json.project.id} (${json.project.root}), human ${json.project.human}`,
       `window  since ${json.window.since}`,
       `daemon  ${daemon ? `running (pid ${daemon.pid}, since ${daemon.startedAt})` : 'not running'}`,
+      ...(json.adopted === null
+        ? []
+        : [`adopted ${json.adopted}, the store this checkout used before its id was recorded`]),
+      ...otherStores.map(
+        (store) =>
+          `other store of this checkout, not in use: ${describeCheckoutStore(store)}; sangam init --adopt ${store.projectId} makes it this checkout's project`,
+      ),
     ]
     const others =
       json.otherProjects.length === 0

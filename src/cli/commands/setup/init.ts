@@ -3,6 +3,8 @@ import { databasePath, projectDir } from '../../../config/data-paths.ts'
 import { excludeFromGit } from '../../../install/git-exclude.ts'
 import { hookEntries } from '../../../install/hook-entries.ts'
 import { findMainBranch } from '../../../git/branch.ts'
+import { recordedProjectIdFile } from '../../../git/recorded-project-id.ts'
+import { openRepository, type Repository } from '../../../git/repository.ts'
 import { installMainGuard, type MainGuardReport } from '../../../install/main-guard-installer.ts'
 import {
   isSangamOnPath,
@@ -14,6 +16,12 @@ import {
 } from '../../../install/mcp-registration.ts'
 import { readMainGuard } from '../../../services/lanes/main-guard-file.ts'
 import { openProject, type ProjectContext } from '../../../services/project-context.ts'
+import {
+  adoptStore,
+  type CheckoutStore,
+  describeCheckoutStore,
+  otherStoresOfCheckout,
+} from '../../../services/project-identity.ts'
 import { readAttachment } from '../../../services/sync/attachment.ts'
 import { writeSyncSettings } from '../../../services/sync/settings.ts'
 import { systemRandom } from '../../../shared/random.ts'
@@ -23,9 +31,15 @@ import { guardLines } from './guard-lines.ts'
 import type { initInput } from './inputs.ts'
 
 export const run: CommandRun<typeof initInput> = async (ctx, _args, options) => {
+  const chosen =
+    options.adopt === undefined
+      ? null
+      : adoptStore(ctx.env.sangamHome, openRepository(ctx.cwd), options.adopt, ctx.clock.now())
   const project = openProject(ctx.env, ctx.cwd, ctx.clock)
   try {
     const database = databasePath(ctx.env.sangamHome, project.repo.projectId)
+    const adopted = chosen ?? project.adoption?.adopted ?? null
+    const others = otherStoresOfCheckout(ctx.env.sangamHome, project.repo, ctx.clock.now())
     if (options.shareToolOutput !== undefined)
       writeSyncSettings(project.db, { shareToolOutput: options.shareToolOutput })
     const server = options.server === undefined ? null : await createOnServer(ctx, project, options.server)
@@ -36,15 +50,28 @@ export const run: CommandRun<typeof initInput> = async (ctx, _args, options) => 
       root: project.repo.root,
       remote: project.repo.remote,
       identitySource: project.repo.identitySource,
+      identityFile: recordedProjectIdFile(project.repo.commonDir),
       worktrees: project.repo.worktrees,
       database,
+      adopted: adopted === null ? null : storeJson(adopted),
+      otherStores: others.map(storeJson),
       mcp,
       server: server?.json ?? null,
       guard,
     }
     const text = [
-      `sangam project ${json.projectId} (${json.identitySource === 'remote' ? json.remote : 'no remote; identified by its git dir'})`,
+      `sangam project ${json.projectId} (${identityText(project.repo)})`,
+      `  identity  recorded in ${json.identityFile}: adding, changing or removing a remote leaves it as it is`,
       `  database  ${json.database}`,
+      ...(adopted === null
+        ? []
+        : [
+            `  adopted   ${describeCheckoutStore(adopted)}: ${chosen === null ? 'the store this checkout used before its id was recorded' : 'as --adopt asked'}`,
+          ]),
+      ...others.map(
+        (store) =>
+          `  other     ${describeCheckoutStore(store)}: not in use; sangam init --adopt ${store.projectId} makes it this checkout's project`,
+      ),
       `  worktrees ${json.worktrees.join(', ')}`,
       ...describeMcp(mcp),
       ...(server === null ? [] : server.lines.map((line) => `  server    ${line}`)),
@@ -53,6 +80,33 @@ export const run: CommandRun<typeof initInput> = async (ctx, _args, options) => 
     return { json, text }
   } finally {
     project.close()
+  }
+}
+
+/** How the project's id came about, after its id in init's first line. */
+function identityText(repo: Repository): string {
+  switch (repo.identitySource) {
+    case 'remote':
+      return repo.remote ?? ''
+    case 'common-dir':
+      return repo.remote === null
+        ? 'no remote; identified by its git dir'
+        : `identified by its git dir, recorded before the remote ${repo.remote} was added`
+    case 'recorded':
+      return repo.remote === null
+        ? 'recorded; this checkout has no remote now'
+        : `recorded; its remote is ${repo.remote} now`
+  }
+}
+
+/** A store of this checkout in `--json`: `createdAt` as an ISO date, counts as `contents`. */
+function storeJson(store: CheckoutStore) {
+  return {
+    projectId: store.projectId,
+    database: store.database,
+    createdAt: store.createdAt === null ? null : new Date(store.createdAt).toISOString(),
+    contents: store.contents,
+    problem: store.problem,
   }
 }
 

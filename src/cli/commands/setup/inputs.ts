@@ -28,6 +28,10 @@ export const initInput = defineInput({
       '--main <branch>',
       'the branch --guard protects (default: main if it exists, else the current branch)',
     ),
+    adopt: text(
+      '--adopt <projectId>',
+      "make another store of this checkout (doctor and init list them) this checkout's project; the one in use stays as it is",
+    ),
   },
 })
 

@@ -1,8 +1,14 @@
 import { projectDir } from '../../../config/data-paths.ts'
 import { describeActor } from '../../../core/leases/actor.ts'
-import { parseConnectionLine } from '../../../core/sync/connection-line.ts'
+import { type ConnectionLine, parseConnectionLine } from '../../../core/sync/connection-line.ts'
+import { openRepository } from '../../../git/repository.ts'
 import { openProject } from '../../../services/project-context.ts'
-import { type AttachResult, attachToServer } from '../../../services/sync/attach.ts'
+import {
+  moveCheckoutTo,
+  type ProjectMove,
+  resolveProjectIdentity,
+} from '../../../services/project-identity.ts'
+import { type AttachResult, attachToServer, checkConnection } from '../../../services/sync/attach.ts'
 import { writeSyncSettings } from '../../../services/sync/settings.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
 import type { CommandContext, CommandRun } from '../../command.ts'
@@ -11,6 +17,7 @@ import type { joinInput } from './inputs.ts'
 export const run: CommandRun<typeof joinInput> = async (ctx, args, options) => {
   if (args.connection !== undefined) ctx.stderr.write(argvKeyWarning)
   const line = parseConnectionLine(args.connection ?? (await readLine(ctx)))
+  const move = await moveToTeamProject(ctx, line)
   const project = openProject(ctx.env, ctx.cwd, ctx.clock)
   try {
     if (options.shareToolOutput) writeSyncSettings(project.db, { shareToolOutput: true })
@@ -26,11 +33,34 @@ export const run: CommandRun<typeof joinInput> = async (ctx, args, options) => {
       onProgress: progress,
     })
     progress.done()
-    const json = { status: 'joined', ...result }
-    return { json, text: describeAttach('joined', result).join('\n') }
+    const json = { status: 'joined', ...result, identity: move }
+    return { json, text: [...describeMove(move), ...describeAttach('joined', result)].join('\n') }
   } finally {
     project.close()
   }
+}
+
+/**
+ * The line's project id becomes this checkout's (D263): a clone derives its id from its remote,
+ * which need not be what the project that created the line recorded (its id was fixed before it
+ * had a remote, or its remote URL differs). The key is checked first, so a wrong line moves nothing.
+ */
+async function moveToTeamProject(ctx: CommandContext, line: ConnectionLine): Promise<ProjectMove | null> {
+  const now = ctx.clock.now()
+  const { repo } = resolveProjectIdentity(ctx.env.sangamHome, openRepository(ctx.cwd), { now, scan: true })
+  if (repo.projectId === line.projectId) return null
+  await checkConnection(line)
+  return moveCheckoutTo(ctx.env.sangamHome, repo, line.projectId, now)
+}
+
+function describeMove(move: ProjectMove | null): string[] {
+  if (move === null) return []
+  const store = move.storeMoved
+    ? ', its store moved along'
+    : move.storeKept !== null
+      ? `; its store under ${move.storeKept} stays as it was (sangam doctor lists it)`
+      : ''
+  return [`this checkout is now project ${move.to} (was ${move.from})${store}`]
 }
 
 /** Said when the line came as an argument: it is out by then, so this is advice for next time. */
