@@ -19,6 +19,8 @@ export interface CliOptions {
   readonly env?: Record<string, string | undefined> | undefined
   readonly input?: string | undefined
   readonly timeoutMs?: number | undefined
+  /** Another path to this build's CLI (a symlink standing for sangam installed elsewhere). */
+  readonly entry?: string | undefined
 }
 
 /** An environment with its own HOME, SANGAM_HOME, CLAUDE_CONFIG_DIR and CODEX_HOME under `home`. */
@@ -63,7 +65,7 @@ export function runCli(args: readonly string[], options: CliOptions): Promise<Cl
 
 /** Starts `sangam <args>` and returns the child (for `up`, `mcp`); the caller ends it. */
 export function spawnCli(args: readonly string[], options: CliOptions): ChildProcess {
-  return spawnNode([cliEntry, ...args], options)
+  return spawnNode([options.entry ?? cliEntry, ...args], options)
 }
 
 /** Starts `node <args>` (another entry of this build, such as `mcpEntry`) in a clean environment. */
