@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
+import { installFakeCodex } from './hooks-fake-codex.ts'
 import { laneProject } from './helpers/lane-fixture.ts'
 import { connectMcp } from './helpers/mcp-client.ts'
 import { isolatedEnv } from './helpers/run-cli.ts'
@@ -135,4 +136,83 @@ test('D212: hook files that main tracks are left to git: nothing copied, nothing
   // A tracked file's changes are the user's to see: sangam never hides them.
   writeFileSync(join(p.repo.path, settings), '{}\n')
   assert.match(git(p.repo.path, 'status', '--porcelain'), /^ ?M \.claude\/settings\.json$/m)
+})
+
+test("D310: a lane holding only sangam's own files is deleted and its manifest names them; the user's own hook in one keeps the lane", async () => {
+  await using p = await laneProject()
+  assert.equal((await p.cli(['init', '--yes'])).code, 0)
+  assert.equal((await p.cli(['install-hooks'])).code, 0)
+  const alice = await p.lane('alice', 'claude')
+  const bob = await p.lane('bob', 'claude')
+  p.write(alice, 'notes.txt', 'dirty\n')
+
+  const deleted = await p.json<{ manifest: string; sangamFiles: string[] }>(['delete', 'alice'], { code: 0 })
+  assert.deepEqual(deleted.sangamFiles.toSorted(), [
+    '.claude/settings.json',
+    '.codex/hooks.json',
+    '.mcp.json',
+  ])
+  assert.equal(existsSync(alice), false)
+  const manifest = JSON.parse(readFileSync(deleted.manifest, 'utf8')) as {
+    sangamFiles: string[]
+    dirty: boolean
+  }
+  assert.deepEqual(manifest.sangamFiles.toSorted(), deleted.sangamFiles.toSorted())
+  assert.equal(manifest.dirty, true)
+  assert.ok(
+    p.refs('refs/sangam/deleted/').some((ref) => ref.endsWith('/alice/lane/dirty')),
+    "the user's own work is backed up",
+  )
+  for (const ref of p.refs('refs/sangam/deleted/'))
+    assert.equal(git(p.repo.path, 'ls-tree', '-r', '--name-only', ref, '.claude', '.codex', mcpJson), '')
+
+  // bob's human adds a hook of their own beside sangam's: the file is theirs now, and delete keeps it.
+  const hooks = json(bob, settings)
+  const preToolUse = (hooks.hooks as Record<string, unknown[]>).PreToolUse ?? []
+  ;(hooks.hooks as Record<string, unknown[]>).PreToolUse = [
+    { matcher: 'Bash', hooks: [{ type: 'command', command: 'echo mine' }] },
+    ...preToolUse,
+  ]
+  writeFileSync(join(bob, settings), `${JSON.stringify(hooks, null, 2)}\n`)
+  const refused = await p.json<{ error: { code: string; message: string } }>(['delete', 'bob'], { code: 12 })
+  assert.equal(refused.error.code, 'lane-ignored-files')
+  assert.match(refused.error.message, /ignored files sangam will not delete: \.claude\/settings\.json$/)
+  assert.equal(existsSync(join(bob, settings)), true)
+})
+
+test("D313: a lane's copy of the project's Codex hooks gets Codex's trust of its own", async () => {
+  await using p = await laneProject()
+  const env = { PATH: `${installFakeCodex(p.home.path)}:${process.env.PATH}` }
+  const carol = join(p.repo.path, '.sangam', 'lanes', 'carol')
+  const configFile = join(p.home.path, '.codex', 'config.toml')
+  mkdirSync(join(p.home.path, '.codex'), { recursive: true })
+  writeFileSync(
+    configFile,
+    [p.repo.path, carol]
+      .map((path) => `[projects.${JSON.stringify(path)}]\ntrust_level = "trusted"\n`)
+      .join(''),
+  )
+  const installed = await p.json<{ codex: { level: string; trust: { status: string } } }>(['install-hooks'], {
+    env,
+    code: 0,
+  })
+  assert.deepEqual([installed.codex.level, installed.codex.trust.status], ['project', 'trusted'])
+  const entered = await p.json<{ ownFiles: { path: string; change: string }[]; warnings: string[] }>(
+    ['lane', 'carol', '--agent', 'codex'],
+    { env, code: 0 },
+  )
+  assert.deepEqual(
+    entered.ownFiles.find((file) => file.path === '.codex/hooks.json'),
+    { path: '.codex/hooks.json', change: 'added' },
+  )
+  assert.equal(
+    entered.warnings.filter((warning) => /trust/.test(warning)).length,
+    0,
+    entered.warnings.join('\n'),
+  )
+  const keys = [...readFileSync(configFile, 'utf8').matchAll(/^\[hooks\.state\."([^"]+)"\]$/gm)].map(
+    (match) => match[1] ?? '',
+  )
+  const inLane = keys.filter((key) => key.startsWith(join(carol, '.codex', 'hooks.json')))
+  assert.equal(inLane.length, 5, keys.join('\n'))
 })

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { copyFileSync, cpSync, existsSync, mkdirSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 
 export const projectRoot = join(import.meta.dirname, '..', '..')
@@ -37,6 +37,21 @@ export function isolatedEnv(
     SANGAM_LOG: 'warn',
     ...extra,
   }
+}
+
+/**
+ * This build installed at another path under `dir` (its `dist/` copied, `node_modules` linked), as
+ * sangam sits elsewhere on another machine: what it writes names that path. Answers the CLI entry
+ * to run it by (`entry` in `CliOptions`).
+ */
+export function installedElsewhere(dir: string): string {
+  const root = join(dir, 'elsewhere', 'sangam')
+  if (existsSync(join(root, 'node_modules'))) return join(root, 'dist', 'cli', 'main.js')
+  mkdirSync(root, { recursive: true })
+  cpSync(join(projectRoot, 'dist'), join(root, 'dist'), { recursive: true })
+  copyFileSync(join(projectRoot, 'package.json'), join(root, 'package.json'))
+  symlinkSync(join(projectRoot, 'node_modules'), join(root, 'node_modules'))
+  return join(root, 'dist', 'cli', 'main.js')
 }
 
 /** Runs `sangam <args>` to completion. */
