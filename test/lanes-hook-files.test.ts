@@ -216,3 +216,29 @@ test("D313: a lane's copy of the project's Codex hooks gets Codex's trust of its
   const inLane = keys.filter((key) => key.startsWith(join(carol, '.codex', 'hooks.json')))
   assert.equal(inLane.length, 5, keys.join('\n'))
 })
+
+test("D313: a lane whose tracked settings lack sangam's uncommitted entries is warned about, not changed", async () => {
+  await using p = await laneProject()
+  p.write(p.repo.path, settings, `${JSON.stringify({ permissions: { allow: ['Bash'] } }, null, 2)}\n`)
+  p.commit(p.repo.path, 'team settings')
+  assert.equal((await p.cli(['install-hooks'])).code, 0)
+  const entered = await p.json<{ warnings: string[]; ownFiles: { path: string }[] }>(
+    ['lane', 'dave', '--no-agent'],
+    {
+      code: 0,
+    },
+  )
+  assert.deepEqual(
+    entered.warnings.filter((warning) => warning.includes('.claude/settings.json comes from git')),
+    [
+      "the lane's .claude/settings.json comes from git without sangam's entries, which are uncommitted in the main worktree, so its agent lacks them: install the hooks for your user instead (sangam install-hooks --uninstall, then --user)",
+    ],
+  )
+  const dave = join(p.repo.path, '.sangam', 'lanes', 'dave')
+  assert.deepEqual(
+    json(dave, settings),
+    { permissions: { allow: ['Bash'] } },
+    'git decides what a tracked file holds',
+  )
+  assert.equal(git(dave, 'status', '--porcelain'), '')
+})

@@ -119,6 +119,23 @@ export async function equipLane(
   return { worktree, files: given, codexTrust }
 }
 
+/**
+ * The files whose sangam entries the main worktree has but lane `worktree` lacks because git
+ * tracks the file: the lane has the committed version, and sangam leaves a tracked file to git.
+ */
+export function entriesLaneLacks(root: string, worktree: string): string[] {
+  return laneOwnFiles.flatMap(({ path, kind }) => {
+    if (!holdsOurs(kind, readText(join(root, path))) || !isTracked(root, path)) return []
+    return holdsOurs(kind, readText(join(worktree, path))) ? [] : [path]
+  })
+}
+
+function holdsOurs(kind: EntriesKind, text: string | null): boolean {
+  const config = text === null ? null : jsonObjectOf(text)
+  if (config === null) return false
+  return (splitEntries(kind, config)?.ours.length ?? 0) > 0
+}
+
 /** The lanes' worktrees of the repository whose main worktree is `root` (`<root>/.sangam/lanes/*`, D200). */
 export function laneWorktrees(root: string): string[] {
   const layout = findGitLayout(root)

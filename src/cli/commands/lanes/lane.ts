@@ -4,7 +4,12 @@ import { runGit } from '../../../git/git.ts'
 import { laneSandboxWarning } from '../../../install/codex-sandbox.ts'
 import { excludeFromGit } from '../../../install/git-exclude.ts'
 import { hookEntries } from '../../../install/hook-entries.ts'
-import { type EquippedLane, equipLane, sharedOwnFiles } from '../../../install/lane-own-files.ts'
+import {
+  type EquippedLane,
+  entriesLaneLacks,
+  equipLane,
+  sharedOwnFiles,
+} from '../../../install/lane-own-files.ts'
 import { installMainGuard } from '../../../install/main-guard-installer.ts'
 import { enterLane } from '../../../services/lanes/enter-lane.ts'
 import { laneWorktreePath } from '../../../services/lanes/lane-world.ts'
@@ -70,7 +75,10 @@ export const run: CommandRun<typeof laneInput> = async (ctx, { name }, options) 
     // sangam never widens the agent's sandbox (D211); it says when that sandbox cannot commit (D225).
     const sandboxWarning = laneSandboxWarning(entered.agent?.command ?? null, ctx.env.codexHome)
     const trustWarning = given === null ? null : codexTrustWarning(given)
-    const warnings = [sandboxWarning, trustWarning].flatMap((warning) => (warning === null ? [] : [warning]))
+    const lacking = entriesLaneLacks(world.root, entered.lane.worktree).map(lacksWarning)
+    const warnings = [sandboxWarning, trustWarning, ...lacking].flatMap((warning) =>
+      warning === null ? [] : [warning],
+    )
     if (!options.json) for (const warning of warnings) ctx.stderr.write(`warning: ${warning}\n`)
     return {
       json: {
@@ -118,4 +126,16 @@ function codexTrustWarning(equipped: EquippedLane): string | null {
   const trust = equipped.codexTrust
   if (trust === null || trust.status !== 'untrusted') return null
   return `Codex does not trust the lane's .codex/hooks.json (${trust.note ?? 'untrusted'}), so a Codex agent there runs unhooked: review the hooks with /hooks in Codex in the lane, or run sangam install-hooks there`
+}
+
+/**
+ * A tracked file comes with the lane from git (D313): sangam's entries the main worktree added to
+ * it without committing are not there, and the lane's agent goes without them.
+ */
+function lacksWarning(path: string): string {
+  const how =
+    path === '.mcp.json'
+      ? 'commit a portable entry (sangam init with sangam on PATH writes `sangam-mcp`)'
+      : 'install the hooks for your user instead (sangam install-hooks --uninstall, then --user)'
+  return `the lane's ${path} comes from git without sangam's entries, which are uncommitted in the main worktree, so its agent lacks them: ${how}`
 }
