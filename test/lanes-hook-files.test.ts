@@ -75,6 +75,19 @@ test("D313: a lane gets the MCP registration and the hooks: sangam's tools answe
     '',
     'never published',
   )
+
+  // Without the exclude (a clone set up by an older sangam), sangam's files are still never published.
+  writeFileSync(join(p.repo.path, '.git', 'info', 'exclude'), '')
+  assert.match(git(alice, 'status', '--porcelain'), /\.mcp\.json/)
+  p.write(alice, 'src/more.js', 'export const more = 1\n')
+  const again = await p.json<{ outcome: string }>(['sync'], { cwd: alice, code: 0 })
+  assert.equal(again.outcome, 'published-direct')
+  assert.equal(git(p.repo.path, 'show', 'main:src/more.js'), 'export const more = 1')
+  assert.equal(
+    git(p.repo.path, 'ls-tree', '-r', '--name-only', 'main', '.claude', '.codex', mcpJson, '.sangam'),
+    '',
+    'still never published',
+  )
 })
 
 test("D313: lanes made before init and install-hooks get sangam's files when those run; the user's own entries are kept; --uninstall takes ours out", async () => {

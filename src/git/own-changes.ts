@@ -15,6 +15,14 @@ export function isOwnFilePath(path: string): boolean {
 }
 
 /**
+ * `git add` arguments taking everything but `paths` (each literal, from the top level): how
+ * sangam's own changes stay out of a commit it makes of a worktree's work.
+ */
+export function addAllBut(paths: readonly string[]): string[] {
+  return paths.length === 0 ? ['-A'] : ['-A', '--', '.', ...paths.map((path) => `:(exclude,literal)${path}`)]
+}
+
+/**
  * Of `changed` in `worktree`, the paths whose change is sangam's alone (core/own-files/own-file.ts),
  * so no view counts them as anyone's work. Reads only files named like sangam's, and asks git for
  * HEAD's text only of a tracked one that holds an entry of ours: nothing runs for a worktree

@@ -5,7 +5,7 @@ import { mapLimit } from '../shared/map-limit.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import { type GitResult, runGitAsync } from './git.ts'
 import { findGitLayout } from './git-layout.ts'
-import { isOwnFilePath, sangamsOwnChangesSince } from './own-changes.ts'
+import { addAllBut, isOwnFilePath, sangamsOwnChangesSince } from './own-changes.ts'
 
 /** A worktree's working state as a commit, and the paths in which it differs from HEAD. */
 export interface WorkingState {
@@ -144,9 +144,7 @@ async function stateCommit(
       }
     }
     if (!seeded) must(await runGitAsync(['read-tree', head], path, undefined, env), 'read-tree')
-    const pathspec =
-      leftOut.length === 0 ? [] : ['--', '.', ...leftOut.map((file) => `:(exclude,literal)${file}`)]
-    must(await runGitAsync(['add', '-A', ...pathspec], path, undefined, env), 'add -A')
+    must(await runGitAsync(['add', ...addAllBut(leftOut)], path, undefined, env), 'add -A')
     const tree = must(await runGitAsync(['write-tree'], path, undefined, env), 'write-tree').trim()
     if (tree === headTree) return head
     return must(

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { gitOutput, gitOutputOrNull, runGit } from '../../git/git.ts'
 import { findGitLayout, headBranch, worktreeRoots } from '../../git/git-layout.ts'
+import { addAllBut } from '../../git/own-changes.ts'
 import { type WorktreeChanges, worktreeChanges } from '../../git/worktree-changes.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 
@@ -83,9 +84,12 @@ export function changesNothing(cwd: string, base: string, head: string): boolean
   return runGit(['diff', '--quiet', base, head], cwd).code === 0
 }
 
-/** Commits everything uncommitted in `worktree` (the lane's own identity, set per worktree). */
+/**
+ * Commits everything uncommitted in `worktree` (the lane's own identity, set per worktree) but
+ * sangam's own changes (D311): a hook file naming this machine's path is never published.
+ */
 export function commitAll(worktree: string, message: string): string {
-  must(runGit(['add', '-A'], worktree), 'add -A')
+  must(runGit(['add', ...addAllBut(changesOf(worktree).own)], worktree), 'add -A')
   must(runGit(['commit', '-q', '--no-verify', '--no-gpg-sign', '-m', message], worktree), 'commit')
   return headOf(worktree)
 }
