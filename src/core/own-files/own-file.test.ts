@@ -7,6 +7,8 @@ const ours = (path: string) => ({ type: 'command', command: 'node', args: [path,
 const hooksFile = (path: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ ...extra, hooks: { Stop: [{ hooks: [ours(path)] }] } })
 const mine = { type: 'command', command: 'echo mine' }
+/** The entry a project depending on sangam commits: the same on every machine. */
+const portableHook = `\${CLAUDE_PROJECT_DIR}/node_modules/sangam/dist/hooks/agent-hook-main.cjs`
 
 test("an untracked hook file holding only sangam's handlers is sangam's; any entry of the user's makes it theirs", () => {
   const here = '/opt/sangam/dist/hooks/agent-hook-main.cjs'
@@ -29,7 +31,7 @@ test("a tracked file is sangam's change when, ours taken out of both sides, it e
     permissions: { allow: ['Bash'] },
   })
   assert.equal(isSangamsOwnChange('.claude/settings.json', installed, base), true, 'key order is no change')
-  const committedOurs = hooksFile('${CLAUDE_PROJECT_DIR}/node_modules/sangam/dist/hooks/agent-hook-main.cjs')
+  const committedOurs = hooksFile(portableHook)
   assert.equal(
     isSangamsOwnChange(
       '.claude/settings.json',
@@ -85,17 +87,11 @@ test("a lane's copy gets main's entries of ours, after the user's own, which sta
   assert.equal(withOurEntriesOf('hooks', { hooks: 'no' }, main), null)
 })
 
-test('entries naming an absolute path are this machine’s; sangam-mcp and ${CLAUDE_PROJECT_DIR} are not', () => {
+test('entries naming an absolute path are this machine’s; sangam-mcp and the CLAUDE_PROJECT_DIR form are not', () => {
   const machine = (config: Record<string, unknown>, kind: 'hooks' | 'mcp') =>
     namesMachinePath(splitEntries(kind, config)?.ours ?? [])
   assert.equal(machine(JSON.parse(hooksFile('/opt/sangam/dist/hooks/agent-hook-main.cjs')), 'hooks'), true)
-  assert.equal(
-    machine(
-      JSON.parse(hooksFile('${CLAUDE_PROJECT_DIR}/node_modules/sangam/dist/hooks/agent-hook-main.cjs')),
-      'hooks',
-    ),
-    false,
-  )
+  assert.equal(machine(JSON.parse(hooksFile(portableHook)), 'hooks'), false)
   const codex = {
     hooks: {
       Stop: [
