@@ -56,6 +56,8 @@ const features: Record<string, Record<string, readonly string[]>> = {
     leases: ['memory', 'options'],
     memory: [],
     options: [],
+    // sangam's own files in a checkout (hook files, .mcp.json, lane instructions) and our entries in them.
+    'own-files': [],
     // The room's rules read presence and worktrees; its rungs are project options; a message with a
     // secret in it is refused by the scrubber's verdict. The rule catalog maps lease-collision onto
     // the lease group's auto-lease option.

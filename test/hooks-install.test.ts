@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
-import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { isolatedEnv, projectRoot, runCli, runCliJson } from './helpers/run-cli.ts'
+import { installedElsewhere, isolatedEnv, projectRoot, runCli, runCliJson } from './helpers/run-cli.ts'
 import { git, tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
 import { installFakeCodex } from './hooks-fake-codex.ts'
 
@@ -219,21 +218,12 @@ test('Codex trust is rewritten in place when our hook changes (sangam moved), ne
   const before = readFileSync(configFile, 'utf8')
 
   // A second copy of sangam elsewhere: its hook command names another path, so Codex's hash changes.
-  const moved = join(home.path, 'moved-sangam')
-  mkdirSync(moved)
-  cpSync(join(projectRoot, 'dist'), join(moved, 'dist'), { recursive: true })
-  cpSync(join(projectRoot, 'package.json'), join(moved, 'package.json'))
-  symlinkSync(join(projectRoot, 'node_modules'), join(moved, 'node_modules'))
-  const result = spawnSync(
-    process.execPath,
-    [join(moved, 'dist', 'cli', 'main.js'), 'install-hooks', '--json'],
-    {
-      cwd: repo.path,
-      env: env as NodeJS.ProcessEnv,
-      encoding: 'utf8',
-    },
-  )
-  assert.equal(result.status, 0, result.stderr)
+  const result = await runCli(['install-hooks', '--json'], {
+    cwd: repo.path,
+    env,
+    entry: installedElsewhere(home.path),
+  })
+  assert.equal(result.code, 0, result.stderr)
   const second = JSON.parse(result.stdout) as InstallJson
   assert.equal(second.codex.change, 'updated')
   assert.equal(second.codex.trust.status, 'trusted')

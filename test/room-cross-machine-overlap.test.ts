@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, test } from 'node:test'
 import Database from 'better-sqlite3'
 import { killAllServes } from '../server/test/helpers/serve-process.ts'
-import { runCli } from './helpers/run-cli.ts'
+import { installedElsewhere, runCli } from './helpers/run-cli.ts'
 import { type Machine, syncWorld } from './helpers/sync-world.ts'
 import { git } from './helpers/tmp-git-repo.ts'
 import { eventually } from './helpers/up-process.ts'
@@ -117,4 +117,77 @@ test('two machines edit neighbouring lines uncommitted: one conflict thread on b
   )
   assert.equal(readyThreads(a).length, 1)
   assert.equal(readyThreads(b).length, 1)
+})
+
+test("issue 20 item 18: sangam's own files on two machines make no conflict thread and are in no worktree state", async () => {
+  await using world = await syncWorld()
+  const { a, b } = world
+  const origin = join(world.root.path, 'origin.git')
+  mkdirSync(join(a.repo, 'src'))
+  edit(a.repo, () => {})
+  git(a.repo, 'add', '-A')
+  git(a.repo, 'commit', '-q', '-m', 'shared file')
+  git(a.repo, 'push', '-q', origin, 'main')
+  git(b.repo, 'pull', '-q', '--ff-only', origin, 'main')
+  const laneA = join(a.home, 'lane-a')
+  const laneB = join(b.home, 'lane-b')
+  git(a.repo, 'worktree', 'add', '-q', '-b', 'lane-a', laneA)
+  git(b.repo, 'worktree', 'add', '-q', '-b', 'lane-b', laneB)
+
+  // Every worktree gets the hooks, from sangam at another path on each machine: the files differ.
+  const elsewhere = installedElsewhere(b.home)
+  for (const [machine, cwd, entry] of [
+    [a, a.repo, undefined],
+    [a, laneA, undefined],
+    [b, b.repo, elsewhere],
+    [b, laneB, elsewhere],
+  ] as const) {
+    const installed = await runCli(['install-hooks'], { cwd, env: machine.env, entry })
+    assert.equal(installed.code, 0, installed.stderr)
+  }
+  const settings = join('.claude', 'settings.json')
+  assert.notEqual(readFileSync(join(a.repo, settings), 'utf8'), readFileSync(join(b.repo, settings), 'utf8'))
+  // B's clone has no exclude, as when an older sangam installed its hooks: git shows the files there.
+  writeFileSync(join(b.repo, '.git', 'info', 'exclude'), '')
+  assert.match(git(b.repo, 'status', '--porcelain'), /^\?\? \.claude\/$/m)
+
+  // A real collision: the thread for it shows that each daemon has drawn the other's states.
+  edit(laneA, (lines) => lines.splice(3, 1, 'export const v4 = 40'))
+  edit(laneB, (lines) => lines.splice(4, 1, 'export const v5 = 50'))
+  await a.cliJson(['init', '--no-mcp', '--server', world.server.url])
+  const line = (await runCli(['connection'], { cwd: a.repo, env: a.env })).stdout.trim()
+  assert.equal((await b.cli(['join', line])).code, 0)
+  await using upA = a.up()
+  await using upB = b.up()
+  await Promise.all([upA.waitFor('sync-connected'), upB.waitFor('sync-connected')])
+  const states = (machine: Machine) =>
+    query<{ path: string; uncommitted: number; changes: string }>(
+      machine,
+      'SELECT path, uncommitted, changes FROM worktree_state ORDER BY path',
+    )
+  await eventually(
+    () =>
+      states(a).length === 4 &&
+      states(b).length === 4 &&
+      readyThreads(a).length > 0 &&
+      readyThreads(b).length > 0,
+    90_000,
+    'both machines have all four worktree states and the conflict thread',
+  )
+  assert.deepEqual(
+    readyThreads(a).map((thread) => thread.title),
+    ['Merge conflict: src/shared.ts'],
+    'one thread, for the real collision only',
+  )
+  assert.deepEqual(readyThreads(b), readyThreads(a))
+  for (const machine of [a, b]) {
+    const byPath = new Map(states(machine).map((state) => [state.path, state]))
+    for (const main of [a.repo, b.repo]) assert.deepEqual(byPath.get(main)?.uncommitted, 0, main)
+    for (const state of byPath.values())
+      assert.deepEqual(
+        (JSON.parse(state.changes) as { path: string }[]).map((change) => change.path),
+        state.path.endsWith('lane-a') || state.path.endsWith('lane-b') ? ['src/shared.ts'] : [],
+        state.path,
+      )
+  }
 })

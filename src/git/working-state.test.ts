@@ -125,3 +125,18 @@ test('a worktree deleted while its state is read is null; the others are still r
   )
   assert.deepEqual(states, [null, { commit: head, uncommitted: [] }])
 })
+
+test("sangam's own files are left out of the working state; a user's own entry in one is work", async () => {
+  await using repo = tmpGitRepo()
+  const head = git(repo.path, 'rev-parse', 'HEAD')
+  const handler = { type: 'command', command: 'node', args: ['/opt/sangam/dist/hooks/agent-hook-main.cjs'] }
+  repo.write('.claude/settings.json', JSON.stringify({ hooks: { Stop: [{ hooks: [handler] }] } }))
+  repo.write('.mcp.json', JSON.stringify({ mcpServers: { sangam: { command: 'sangam-mcp', args: [] } } }))
+  assert.deepEqual(await workingState(repo.path, head), { commit: head, uncommitted: [] })
+  repo.write('a.txt', 'work\n')
+  const state = await workingState(repo.path, head)
+  assert.deepEqual(state.uncommitted, ['a.txt'])
+  assert.throws(() => git(repo.path, 'show', `${state.commit}:.claude/settings.json`))
+  repo.write('.mcp.json', JSON.stringify({ mcpServers: { sangam: {}, db: { command: 'db' } } }))
+  assert.deepEqual([...(await workingState(repo.path, head)).uncommitted].sort(), ['.mcp.json', 'a.txt'])
+})

@@ -5,12 +5,13 @@ import { mapLimit } from '../shared/map-limit.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import { type GitResult, runGitAsync } from './git.ts'
 import { findGitLayout } from './git-layout.ts'
+import { addAllBut, isOwnFilePath, sangamsOwnChangesSince } from './own-changes.ts'
 
 /** A worktree's working state as a commit, and the paths in which it differs from HEAD. */
 export interface WorkingState {
   /** HEAD itself when nothing is uncommitted, else a commit whose parent is HEAD. */
   readonly commit: string
-  /** Repository-relative paths changed, added (untracked, not ignored) or deleted since HEAD. */
+  /** Repository-relative paths changed, added (untracked, not ignored) or deleted since HEAD; never sangam's own. */
   readonly uncommitted: readonly string[]
 }
 
@@ -37,8 +38,8 @@ export interface WorktreeAtHead {
  * Each worktree (HEAD `head`) as a commit, made without touching its index, its files or any ref:
  * a temporary index (a copy of the worktree's own, so `git add` reuses its stat cache and hashes
  * only what changed; seeded from HEAD when the worktree has none), `git add -A` into it
- * (untracked files included, ignored ones not), `write-tree`; a tree equal to HEAD's is HEAD
- * itself, any other becomes `commit-tree -p HEAD`. What differs from HEAD comes from one
+ * (untracked files included, ignored ones not, nor sangam's own files: `own-changes.ts`),
+ * `write-tree`; a tree equal to HEAD's is HEAD itself, any other becomes `commit-tree -p HEAD`. What differs from HEAD comes from one
  * `diff-tree --stdin` for all of them. Only objects are written (loose and unreachable: `git gc`
  * drops them in time). `concurrency` worktrees are read side by side. A worktree deleted while it
  * was being read is null; any other failure of git throws.
@@ -54,24 +55,55 @@ export async function workingStates(
     await runGitAsync(['rev-parse', ...heads.map((head) => `${head}^{tree}`)], cwd),
     'rev-parse',
   ).split('\n')
-  const headTree = new Map(heads.map((head, i) => [head, treeLines[i] ?? '']))
+  const headTreeOf = new Map(heads.map((head, i) => [head, treeLines[i] ?? '']))
   const commits = await mapLimit(worktrees, concurrency, async (worktree): Promise<string | null> => {
     try {
-      return await stateCommit(worktree.path, worktree.head, headTree.get(worktree.head) ?? '')
+      return await stateCommit(worktree.path, worktree.head, headTreeOf.get(worktree.head) ?? '', [])
     } catch (error) {
       if (!existsSync(worktree.path)) return null
       throw error
     }
   })
-  const made = worktrees.flatMap((worktree, i) => {
+  const changed = await changedPaths(cwd, made(worktrees, commits))
+  // sangam's own files (a hook file install-hooks wrote, say) are nobody's work: a worktree whose
+  // state holds one is read again without it. With them kept out of git (info/exclude) this never
+  // runs; it is for a clone where they are not, and for a tracked file only sangam changed.
+  const again = await mapLimit(worktrees, concurrency, async (worktree, i): Promise<string | null> => {
+    const commit = commits[i]
+    if (commit === null || commit === undefined || commit === worktree.head) return null
+    const candidates = (changed.get(commit) ?? []).filter(isOwnFilePath)
+    if (candidates.length === 0) return null
+    const own = await sangamsOwnChangesSince(worktree.path, worktree.head, candidates)
+    if (own.size === 0) return null
+    try {
+      const headTree = headTreeOf.get(worktree.head) ?? ''
+      return await stateCommit(worktree.path, worktree.head, headTree, [...own])
+    } catch (error) {
+      if (!existsSync(worktree.path)) return null
+      throw error
+    }
+  })
+  const redone = commits.map((commit, i) => again[i] ?? commit)
+  const changedAgain = await changedPaths(
+    cwd,
+    made(worktrees, redone).filter((commit) => !changed.has(commit)),
+  )
+  return worktrees.map((worktree, i): WorkingState | null => {
+    const commit = redone[i]
+    if (commit === null || commit === undefined) return null
+    if (commit === worktree.head) return { commit, uncommitted: [] }
+    return { commit, uncommitted: changed.get(commit) ?? changedAgain.get(commit) ?? [] }
+  })
+}
+
+/** The commits made for worktrees with uncommitted work (the rest are their HEAD, or unread). */
+function made(
+  worktrees: readonly WorktreeAtHead[],
+  commits: readonly (string | null | undefined)[],
+): string[] {
+  return worktrees.flatMap((worktree, i) => {
     const commit = commits[i]
     return commit === null || commit === undefined || commit === worktree.head ? [] : [commit]
-  })
-  const changed = await changedPaths(cwd, made)
-  return worktrees.map((worktree, i): WorkingState | null => {
-    const commit = commits[i]
-    if (commit === null || commit === undefined) return null
-    return { commit, uncommitted: commit === worktree.head ? [] : (changed.get(commit) ?? []) }
   })
 }
 
@@ -84,7 +116,13 @@ export async function workingState(path: string, head: string): Promise<WorkingS
   return state
 }
 
-async function stateCommit(path: string, head: string, headTree: string): Promise<string> {
+/** `leftOut`: paths `git add` does not take, so they stay as HEAD (or the index) has them. */
+async function stateCommit(
+  path: string,
+  head: string,
+  headTree: string,
+  leftOut: readonly string[],
+): Promise<string> {
   const layout = findGitLayout(path)
   const temp = mkdtempSync(join(tmpdir(), 'sangam-index-'))
   try {
@@ -106,7 +144,7 @@ async function stateCommit(path: string, head: string, headTree: string): Promis
       }
     }
     if (!seeded) must(await runGitAsync(['read-tree', head], path, undefined, env), 'read-tree')
-    must(await runGitAsync(['add', '-A'], path, undefined, env), 'add -A')
+    must(await runGitAsync(['add', ...addAllBut(leftOut)], path, undefined, env), 'add -A')
     const tree = must(await runGitAsync(['write-tree'], path, undefined, env), 'write-tree').trim()
     if (tree === headTree) return head
     return must(

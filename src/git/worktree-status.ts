@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs'
 import { runGit } from './git.ts'
+import { worktreeChanges } from './worktree-changes.ts'
 
 /** What `targets` shows of one worktree on this machine. */
 export interface WorktreeStatus {
   readonly path: string
   /** The directory is gone (git still lists it: `git worktree prune` would drop it). */
   readonly missing: boolean
-  /** Paths `git status` reports (staged, unstaged, untracked); null when missing or unreadable. */
+  /** Paths `git status` reports (staged, unstaged, untracked) but sangam's own; null when missing or unreadable. */
   readonly uncommitted: number | null
   /** ms epoch of HEAD's committer date; null when missing or on an unborn branch. */
   readonly headCommittedAt: number | null
@@ -37,25 +38,12 @@ export function worktreeStatuses(paths: readonly string[]): WorktreeStatus[] {
 }
 
 function statusOf(path: string): { uncommitted: number | null; head: string | null } {
-  const status = runGit(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all'], path)
-  if (status.code !== 0) return { uncommitted: null, head: null }
-  const items = status.stdout.split('\0')
-  let count = 0
-  let head: string | null = null
-  for (let i = 0; i < items.length; i += 1) {
-    const item = items[i] as string
-    if (item.startsWith('# branch.oid ')) {
-      const oid = item.slice('# branch.oid '.length)
-      head = /^[0-9a-f]{7,}$/.test(oid) ? oid : null
-      continue
-    }
-    if (item === '' || item.startsWith('#') || item.startsWith('!')) continue
-    count += 1
-    // A rename or copy (type 2) is followed by the path it came from.
-    if (item.startsWith('2 ')) i += 1
-  }
-  return { uncommitted: count, head }
+  const changes = worktreeChanges(path)
+  return changes === null
+    ? { uncommitted: null, head: null }
+    : { uncommitted: changes.uncommitted.length, head: changes.head }
 }
+
 function commitDates(commits: readonly string[], cwd: string | undefined): Map<string, number> {
   const dates = new Map<string, number>()
   if (commits.length === 0 || cwd === undefined) return dates

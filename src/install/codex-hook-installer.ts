@@ -3,8 +3,9 @@ import { dirname, join } from 'node:path'
 import { type CodexHookList, listCodexHooks } from './codex-app-server.ts'
 import { type TrustRecord, withoutTrustRecords, withTrustRecords } from './codex-trust.ts'
 import { readJsonObject, readText, writeTextAtomically } from './config-file.ts'
-import { ourHandlerPositions } from './hook-config.ts'
-import { codexGroups, isOurAgentHandler } from './hook-entries.ts'
+import { ourHandlerPositions } from '../core/own-files/hook-config.ts'
+import { isOurAgentHandler } from '../core/own-files/our-handler.ts'
+import { codexGroups } from './hook-entries.ts'
 import { type HookFileChange, holdsOurHooks, installHookFile, uninstallHookFile } from './hook-file.ts'
 
 /**
@@ -102,9 +103,20 @@ async function installAt(
   return { ...change, level, levelNote, trust: await trust(options, configFile) }
 }
 
+/**
+ * Records Codex's trust for the hooks of ours it lists in worktree `root`: a lane's copy of the
+ * project's `.codex/hooks.json` has trust keys of its own (they name the lane's file), and Codex
+ * silently skips a hook nobody trusted (D313).
+ */
+export function trustCodexHooksIn(
+  options: Pick<CodexInstallOptions, 'root' | 'codexHome' | 'codexBin' | 'timeoutMs'>,
+): Promise<CodexTrustReport> {
+  return trust(options, join(options.codexHome, 'config.toml'))
+}
+
 /** Records trust for every hook of ours Codex does not yet trust, then asks again to confirm. */
 async function trust(
-  options: CodexInstallOptions,
+  options: Pick<CodexInstallOptions, 'root' | 'codexBin' | 'timeoutMs'>,
   configFile: string,
   listed?: CodexHookList,
 ): Promise<CodexTrustReport> {

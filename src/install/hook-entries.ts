@@ -1,7 +1,7 @@
 import { existsSync, realpathSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
-import type { CommandHandler, HookGroup } from './hook-config.ts'
+import type { CommandHandler, HookGroup } from '../core/own-files/hook-config.ts'
 
 /**
  * Where installed hooks find sangam, and the handlers that call it.
@@ -86,13 +86,6 @@ export function codexGroups(entry: string): Record<string, HookGroup> {
     // Codex caps SessionEnd hooks at 3 s.
     SessionEnd: { hooks: [handler(3)] },
   }
-}
-
-/** Recognises our handlers in any install, whatever path or host they were written for. */
-export function isOurAgentHandler(handler: Readonly<Record<string, unknown>>): boolean {
-  const args = Array.isArray(handler.args) ? handler.args.filter((arg) => typeof arg === 'string') : []
-  const words = [typeof handler.command === 'string' ? handler.command : '', ...args].join(' ')
-  return /(?:^|[/\\'"\s])dist[/\\]hooks[/\\]agent-hook-main\.c?js\b/.test(words)
 }
 
 export function shellQuote(word: string): string {

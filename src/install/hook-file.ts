@@ -1,7 +1,12 @@
 import { rmSync } from 'node:fs'
 import { readJsonObject, writeJsonObject } from './config-file.ts'
-import { addOurGroups, type HookGroup, ourHandlerPositions, removeOurGroups } from './hook-config.ts'
-import { isOurAgentHandler } from './hook-entries.ts'
+import {
+  addOurGroups,
+  type HookGroup,
+  ourHandlerPositions,
+  removeOurGroups,
+} from '../core/own-files/hook-config.ts'
+import { isOurAgentHandler } from '../core/own-files/our-handler.ts'
 
 /** What an install or uninstall did to one host configuration file. */
 export interface HookFileChange {

@@ -5,8 +5,8 @@ import type { DoctorSection } from '../services/capture/capture-report.ts'
 import { type GuardState, readGuardState } from '../services/lanes/guard-state.ts'
 import { listCodexHooks } from './codex-app-server.ts'
 import { readJsonObject } from './config-file.ts'
-import { ourHandlerPositions } from './hook-config.ts'
-import { isOurAgentHandler } from './hook-entries.ts'
+import { ourHandlerPositions } from '../core/own-files/hook-config.ts'
+import { isOurAgentHandler } from '../core/own-files/our-handler.ts'
 import { isOurPrePush } from './pre-push-installer.ts'
 
 /**

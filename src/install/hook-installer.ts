@@ -11,7 +11,16 @@ import {
 } from './codex-hook-installer.ts'
 import { claudeGroups, claudeProjectEntry, type HookEntries } from './hook-entries.ts'
 import { type HookFileChange, holdsOurHooks, installHookFile, uninstallHookFile } from './hook-file.ts'
+import {
+  type CodexAccess,
+  type EquippedLane,
+  equipLane,
+  isMainWorktree,
+  laneWorktrees,
+  sharedOwnFiles,
+} from './lane-own-files.ts'
 import { installMainGuard, type MainGuardReport, uninstallMainGuard } from './main-guard-installer.ts'
+import { isTracked, keepOwnFileOutOfGit, type OwnFileInGit } from './own-file-git.ts'
 import { installPrePush, type PrePushChange, uninstallPrePush } from './pre-push-installer.ts'
 
 /**
@@ -39,6 +48,10 @@ export interface HookInstallReport {
   readonly git: PrePushChange
   /** The main guard, refreshed when this repository is armed (`init --guard`, `lane`); else null. */
   readonly guard: MainGuardReport | null
+  /** The project-level host files holding our hooks and how git sees them (D312); none with --user. */
+  readonly files: readonly OwnFileInGit[]
+  /** The lanes of this main worktree, given the hooks too (D313); none elsewhere or with --user. */
+  readonly lanes: readonly EquippedLane[]
 }
 
 export interface HookUninstallReport {
@@ -49,6 +62,8 @@ export interface HookUninstallReport {
   readonly guard: MainGuardReport
   /** Hooks of ours left at the other level, which this uninstall was not asked to touch. */
   readonly remaining: readonly string[]
+  /** The lanes' copies of the project-level hook files, ours taken out of them too. */
+  readonly lanes: readonly { readonly worktree: string; readonly files: readonly HookFileChange[] }[]
 }
 
 export async function installHooks(options: HookInstallOptions): Promise<HookInstallReport> {
@@ -77,7 +92,34 @@ export async function installHooks(options: HookInstallOptions): Promise<HookIns
           prePushEntry: options.entries.prePush,
           random: systemRandom,
         })
-  return { claude: { ...claude, level: options.user ? 'user' : 'project' }, codex, git, guard }
+  const project = !options.user
+  const files = project ? projectFilesInGit(options, codex.level === 'project') : []
+  const lanes: EquippedLane[] = []
+  if (project && isMainWorktree(options.root)) {
+    const shared = sharedOwnFiles(options.root, options.commonDir)
+    for (const lane of laneWorktrees(options.root))
+      lanes.push(await equipLane(lane, shared, codexAccess(options)))
+  }
+  return { claude: { ...claude, level: options.user ? 'user' : 'project' }, codex, git, guard, files, lanes }
+}
+
+/** The project-level hook files kept out of git where they name this machine's paths (D312). */
+function projectFilesInGit(options: HookInstallOptions, codexInProject: boolean): OwnFileInGit[] {
+  const paths = ['.claude/settings.json', ...(codexInProject ? ['.codex/hooks.json'] : [])]
+  return paths.flatMap((path) => {
+    const found = keepOwnFileOutOfGit({
+      root: options.root,
+      commonDir: options.commonDir,
+      path,
+      kind: 'hooks',
+      why: "sangam's hooks with this machine's path (sangam install-hooks)",
+    })
+    return found === null ? [] : [found]
+  })
+}
+
+function codexAccess(options: HookInstallOptions): CodexAccess {
+  return { codexHome: options.codexHome, codexBin: options.codexBin, timeoutMs: options.codexTimeoutMs }
 }
 
 export function uninstallHooks(options: HookInstallOptions): HookUninstallReport {
@@ -86,13 +128,38 @@ export function uninstallHooks(options: HookInstallOptions): HookUninstallReport
   const git = uninstallPrePush(gitHooksDir(options.root))
   const guard = uninstallMainGuard(options.root, options.commonDir)
   const others = [claudeSettingsFile(options, !options.user), codexFile(options, !options.user)]
+  // The lanes' copies go too, or their agents would run hooks of a sangam taken out (D313).
+  const lanes =
+    options.user || !isMainWorktree(options.root)
+      ? []
+      : laneWorktrees(options.root).map((worktree) => ({
+          worktree,
+          files: [
+            ...untrackedIn(worktree, '.claude/settings.json', uninstallHookFile),
+            ...untrackedIn(worktree, '.codex/hooks.json', (file) =>
+              uninstallCodexHooks(file, options.codexHome),
+            ),
+          ],
+        }))
   return {
     claude,
     codex,
     git,
     guard,
     remaining: others.filter((file) => holdsOurHooks(file)),
+    lanes,
   }
+}
+
+/** `uninstall` on a lane's copy of `path`, unless git tracks it there (then it is git's). */
+function untrackedIn(
+  worktree: string,
+  path: string,
+  uninstall: (file: string) => HookFileChange,
+): HookFileChange[] {
+  if (isTracked(worktree, path)) return []
+  const { file, change } = uninstall(join(worktree, path))
+  return [{ file, change }]
 }
 
 function claudeSettingsFile(options: HookInstallOptions, user: boolean): string {

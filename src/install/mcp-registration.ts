@@ -1,6 +1,7 @@
 import { realpathSync } from 'node:fs'
 import { delimiter, dirname, join, resolve } from 'node:path'
 import { parse as parseToml } from 'smol-toml'
+import { mcpServerName } from '../core/own-files/our-entries.ts'
 import { isRecord } from '../shared/is-record.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import { readText, writeTextAtomically } from './config-file.ts'
@@ -29,9 +30,6 @@ export interface McpRegistration {
   /** The file did not exist before this registration wrote it. */
   readonly created: boolean
 }
-
-/** The name of our server in the hosts' configuration (tools show as `mcp__sangam__ctx_search`). */
-export const mcpServerName = 'sangam'
 
 /**
  * Codex starts MCP servers with a short list of its own environment variables; these tell the

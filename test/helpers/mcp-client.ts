@@ -9,14 +9,21 @@ export interface McpConnection extends AsyncDisposable {
   stderr(): string
 }
 
-/** A real MCP client connected the way Claude Code and Codex do: the bundled server `init` registers, over stdio. */
+/**
+ * A real MCP client connected the way Claude Code and Codex do: the bundled server `init`
+ * registers, over stdio, or whatever `launch` says (an entry read from a host's own config file).
+ */
 export async function connectMcp(
   cwd: string,
   env: Record<string, string | undefined>,
-): Promise<McpConnection> {
-  const transport = new StdioClientTransport({
+  launch: { readonly command: string; readonly args: readonly string[] } = {
     command: process.execPath,
     args: [mcpEntry],
+  },
+): Promise<McpConnection> {
+  const transport = new StdioClientTransport({
+    command: launch.command,
+    args: [...launch.args],
     cwd,
     env: Object.fromEntries(
       Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { copyFileSync, cpSync, existsSync, mkdirSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 
 export const projectRoot = join(import.meta.dirname, '..', '..')
@@ -19,6 +19,8 @@ export interface CliOptions {
   readonly env?: Record<string, string | undefined> | undefined
   readonly input?: string | undefined
   readonly timeoutMs?: number | undefined
+  /** Another path to this build's CLI (a symlink standing for sangam installed elsewhere). */
+  readonly entry?: string | undefined
 }
 
 /** An environment with its own HOME, SANGAM_HOME, CLAUDE_CONFIG_DIR and CODEX_HOME under `home`. */
@@ -35,6 +37,21 @@ export function isolatedEnv(
     SANGAM_LOG: 'warn',
     ...extra,
   }
+}
+
+/**
+ * This build installed at another path under `dir` (its `dist/` copied, `node_modules` linked), as
+ * sangam sits elsewhere on another machine: what it writes names that path. Answers the CLI entry
+ * to run it by (`entry` in `CliOptions`).
+ */
+export function installedElsewhere(dir: string): string {
+  const root = join(dir, 'elsewhere', 'sangam')
+  if (existsSync(join(root, 'node_modules'))) return join(root, 'dist', 'cli', 'main.js')
+  mkdirSync(root, { recursive: true })
+  cpSync(join(projectRoot, 'dist'), join(root, 'dist'), { recursive: true })
+  copyFileSync(join(projectRoot, 'package.json'), join(root, 'package.json'))
+  symlinkSync(join(projectRoot, 'node_modules'), join(root, 'node_modules'))
+  return join(root, 'dist', 'cli', 'main.js')
 }
 
 /** Runs `sangam <args>` to completion. */
@@ -63,7 +80,7 @@ export function runCli(args: readonly string[], options: CliOptions): Promise<Cl
 
 /** Starts `sangam <args>` and returns the child (for `up`, `mcp`); the caller ends it. */
 export function spawnCli(args: readonly string[], options: CliOptions): ChildProcess {
-  return spawnNode([cliEntry, ...args], options)
+  return spawnNode([options.entry ?? cliEntry, ...args], options)
 }
 
 /** Starts `node <args>` (another entry of this build, such as `mcpEntry`) in a clean environment. */

@@ -2,6 +2,8 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { stamp } from '../../core/lanes/lane-name.ts'
 import { runGit } from '../../git/git.ts'
+import { worktreeChanges } from '../../git/worktree-changes.ts'
+import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import { deleteLaneRow, readLane, updateLane } from '../../store/lanes/lane-table.ts'
 import { headOf, isDirty, must, refCommit, unsafeGitState, worktreeOfBranch, writeRef } from './lane-git.ts'
 import { laneNameInput } from './lane-name-input.ts'
@@ -14,13 +16,15 @@ export interface DeletedLane {
   readonly lane: string
   readonly manifest: string
   readonly backupRefs: readonly string[]
+  /** sangam's own files removed with the worktree (hook files, `.mcp.json`, task files), D310. */
+  readonly sangamFiles: readonly string[]
 }
 
 /**
  * Retires a lane: refused while it holds the lock, has an active task, a live agent (its tmux
- * pane), an unfinished git operation, or ignored files other than sangam's; otherwise its HEAD
- * and any uncommitted work are saved under refs/sangam/deleted/, a manifest is written under
- * `.sangam/deleted/`, and the worktree and branch are removed.
+ * pane), an unfinished git operation, or ignored files other than sangam's own; otherwise its
+ * HEAD and any uncommitted work are saved under refs/sangam/deleted/, a manifest naming them and
+ * sangam's own files is written under `.sangam/deleted/`, and the worktree and branch are removed.
  */
 export async function deleteLane(
   world: LaneWorld,
@@ -65,6 +69,9 @@ export async function deleteLane(
       `remove that worktree first (git worktree remove ${checkedOut})`,
     )
   const present = existsSync(worktree) && checkedOut === worktree
+  // sangam's own files in the lane (its hook files, .mcp.json, instructions) go with it, named in
+  // the manifest; they never block the delete. A user's own edit in one makes it theirs (D310).
+  const ownFiles: string[] = []
   if (present) {
     const unsafe = unsafeGitState(worktree)
     if (unsafe !== null)
@@ -73,7 +80,9 @@ export async function deleteLane(
         `lane ${name} has an unfinished git operation (${unsafe})`,
         'resolve or abort it in the lane first',
       )
-    const ignored = ignoredFiles(worktree)
+    const files = worktreeFilesOf(worktree)
+    ownFiles.push(...files.own)
+    const ignored = files.ignored
     if (ignored.length > 0)
       throw laneRefused(
         'lane-ignored-files',
@@ -96,30 +105,23 @@ export async function deleteLane(
   const manifest = join(folder, `${stamp(now)}-${name}.json`)
   writeFileSync(
     manifest,
-    `${JSON.stringify({ deletedAt: new Date(now).toISOString(), lane: name, branch, worktree, head: present ? headOf(worktree) : branchCommit, dirty: present && isDirty(worktree), backupRefs, record: lane }, null, 2)}\n`,
+    `${JSON.stringify({ deletedAt: new Date(now).toISOString(), lane: name, branch, worktree, head: present ? headOf(worktree) : branchCommit, dirty: present && isDirty(worktree), backupRefs, sangamFiles: ownFiles, record: lane }, null, 2)}\n`,
   )
   if (present) must(runGit(['worktree', 'remove', '--force', worktree], world.root), 'worktree remove')
   if (branchCommit !== null) must(runGit(['branch', '-D', branch], world.root), 'branch -D')
   runGit(['worktree', 'prune'], world.root)
   deleteLaneRow(world.db, name)
   world.record('lane.deleted', name, { manifest, backupRefs })
-  return { lane: name, manifest, backupRefs }
+  return { lane: name, manifest, backupRefs, sangamFiles: ownFiles }
 }
 
-/** Ignored files in the worktree, except sangam's own (`.sangam/`, the generated AGENTS.md). */
-function ignoredFiles(worktree: string): string[] {
-  const listed = must(
-    runGit(['status', '--porcelain', '--ignored', '--untracked-files=all'], worktree),
-    'status --ignored',
-  )
-  return listed
-    .split('\n')
-    .filter((line) => line.startsWith('!! '))
-    .map((line) => line.slice(3))
-    .filter(
-      (path) =>
-        !path.startsWith('.sangam/') &&
-        path !== 'AGENTS.md' &&
-        relative(worktree, join(worktree, path)) !== '',
-    )
+/** The worktree's ignored files but sangam's own, and sangam's own (changed or ignored). */
+function worktreeFilesOf(worktree: string): { ignored: string[]; own: readonly string[] } {
+  const changes = worktreeChanges(worktree, { ignored: true })
+  if (changes === null)
+    throw new SangamError(ErrorCode.GitFailed, `git status --ignored failed in ${worktree}`)
+  return {
+    ignored: changes.ignored.filter((path) => relative(worktree, join(worktree, path)) !== ''),
+    own: changes.own,
+  }
 }

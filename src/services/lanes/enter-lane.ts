@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { laneBranch } from '../../core/lanes/lane-name.ts'
+import { instructionsMarker } from '../../core/own-files/own-file.ts'
 import { gitOutputOrNull, runGit } from '../../git/git.ts'
 import { insertLane, type LaneRow, readLane, readLaneTask, updateLane } from '../../store/lanes/lane-table.ts'
 import { headOf, isAncestor, isDirty, must, refCommit, worktreeOfBranch } from './lane-git.ts'
@@ -19,7 +20,7 @@ export interface EnterLaneInput {
   /** Write the generated lane instructions (AGENTS.md) because no sangam hooks will inject them. */
   readonly writeInstructions: boolean
   /** Runs on the lane's worktree once it exists, before its agent starts (files it must find). */
-  readonly prepare?: ((worktree: string) => void) | undefined
+  readonly prepare?: ((worktree: string) => void | Promise<void>) | undefined
 }
 
 export interface EnteredLane {
@@ -41,15 +42,13 @@ export interface EnteredLane {
   readonly instructionsFile: string | null
 }
 
-export const instructionsMarker = '<!-- sangam-lane-instructions -->'
-
 /**
  * Creates lane `name` (worktree `.sangam/lanes/<name>` on `lane/<name>` from the latest main, the
  * owner's git identity set for that worktree only) or re-enters it; either way reports what is
  * unfinished before anything else and never moves the worktree. Starts its agent in a new tmux
  * window when we run inside tmux, else says the command to run.
  */
-export function enterLane(world: LaneWorld, typed: EnterLaneInput): EnteredLane {
+export async function enterLane(world: LaneWorld, typed: EnterLaneInput): Promise<EnteredLane> {
   const input = { ...typed, name: laneNameInput(typed.name) }
   const branch = laneBranch(input.name)
   const worktree = laneWorktreePath(world.root, input.name)
@@ -64,7 +63,7 @@ export function enterLane(world: LaneWorld, typed: EnterLaneInput): EnteredLane 
   const created = checkedOut === null
   if (created) addWorktree(world, branch, worktree)
   setIdentity(world, worktree)
-  input.prepare?.(worktree)
+  await input.prepare?.(worktree)
   const now = world.clock.now()
   const agentCommand =
     input.agent === undefined

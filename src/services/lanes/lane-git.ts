@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { gitOutput, gitOutputOrNull, runGit } from '../../git/git.ts'
 import { findGitLayout, headBranch, worktreeRoots } from '../../git/git-layout.ts'
+import { addAllBut } from '../../git/own-changes.ts'
+import { type WorktreeChanges, worktreeChanges } from '../../git/worktree-changes.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 
 /**
@@ -34,23 +36,27 @@ export function unsafeGitState(worktree: string): string | null {
   return unsafeMarkers.find((marker) => existsSync(join(gitDir, marker))) ?? null
 }
 
-/** Whether `worktree` has uncommitted changes (untracked files count, ignored ones do not). */
+/**
+ * Whether `worktree` has uncommitted changes (untracked files count, ignored ones do not, nor
+ * sangam's own files: `worktreeChanges`).
+ */
 export function isDirty(worktree: string): boolean {
-  return gitOutput(['status', '--porcelain', '--untracked-files=all'], worktree) !== ''
+  return changesOf(worktree).uncommitted.length > 0
 }
 
 /** A worktree's HEAD commit and whether it has uncommitted changes, from one `git status`. */
 export function worktreeState(worktree: string): { readonly head: string; readonly dirty: boolean } {
-  const out = gitOutput(['status', '--porcelain=v2', '--branch', '--untracked-files=all'], worktree)
-  let head: string | null = null
-  let dirty = false
-  for (const line of out.split('\n')) {
-    if (line.startsWith('# branch.oid ')) head = line.slice('# branch.oid '.length).trim()
-    else if (line !== '' && !line.startsWith('#')) dirty = true
-  }
+  const changes = changesOf(worktree)
+  const { head } = changes
   if (head === null || !/^[0-9a-f]{40,64}$/.test(head))
     throw new SangamError(ErrorCode.GitFailed, `git status in ${worktree} named no HEAD commit`)
-  return { head, dirty }
+  return { head, dirty: changes.uncommitted.length > 0 }
+}
+
+function changesOf(worktree: string): WorktreeChanges {
+  const changes = worktreeChanges(worktree)
+  if (changes === null) throw new SangamError(ErrorCode.GitFailed, `git status failed in ${worktree}`)
+  return changes
 }
 
 export function headOf(worktree: string): string {
@@ -78,9 +84,12 @@ export function changesNothing(cwd: string, base: string, head: string): boolean
   return runGit(['diff', '--quiet', base, head], cwd).code === 0
 }
 
-/** Commits everything uncommitted in `worktree` (the lane's own identity, set per worktree). */
+/**
+ * Commits everything uncommitted in `worktree` (the lane's own identity, set per worktree) but
+ * sangam's own changes (D311): a hook file naming this machine's path is never published.
+ */
 export function commitAll(worktree: string, message: string): string {
-  must(runGit(['add', '-A'], worktree), 'add -A')
+  must(runGit(['add', ...addAllBut(changesOf(worktree).own)], worktree), 'add -A')
   must(runGit(['commit', '-q', '--no-verify', '--no-gpg-sign', '-m', message], worktree), 'commit')
   return headOf(worktree)
 }

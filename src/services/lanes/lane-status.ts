@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs'
 import { isLockStale } from '../../core/lanes/sync-ladder.ts'
 import { gitOutput } from '../../git/git.ts'
+import { worktreeChanges } from '../../git/worktree-changes.ts'
+import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import type { Db } from '../../store/db.ts'
 import { type IntegrationEvent, readIntegrationEvents } from '../../store/lanes/integration-event-table.ts'
 import { type LaneRow, readLanes, readLaneTask } from '../../store/lanes/lane-table.ts'
@@ -148,19 +150,14 @@ function nextStep(
 }
 
 /**
- * A worktree's HEAD and whether it has uncommitted changes (untracked files count, ignored ones do
- * not: `isDirty`'s rule), from one `git status` rather than a `rev-parse` and a `status`: `status`
- * and the board read every lane, so each git process saved is saved per lane.
+ * A worktree's HEAD and whether it has uncommitted changes (`isDirty`'s rule: untracked files
+ * count, ignored ones and sangam's own do not), from one `git status` rather than a `rev-parse` and
+ * a `status`: `status` and the board read every lane, so each git process saved is saved per lane.
  */
 function worktreeState(worktree: string): { head: string | null; dirty: boolean } {
-  const lines = gitOutput(['status', '--porcelain=v2', '--branch', '--untracked-files=all'], worktree).split(
-    '\n',
-  )
-  const oid = lines.find((line) => line.startsWith('# branch.oid '))?.slice('# branch.oid '.length) ?? null
-  return {
-    head: oid === null || oid === '(initial)' ? null : oid,
-    dirty: lines.some((line) => line !== '' && !line.startsWith('# ')),
-  }
+  const changes = worktreeChanges(worktree)
+  if (changes === null) throw new SangamError(ErrorCode.GitFailed, `git status failed in ${worktree}`)
+  return { head: changes.head, dirty: changes.uncommitted.length > 0 }
 }
 
 /** Whether the six guard hooks are installed and the repository armed (`guard-state.ts`). */

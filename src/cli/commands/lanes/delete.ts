@@ -17,9 +17,18 @@ export const run: CommandRun<typeof deleteInput> = async (ctx, { name }) => {
       deleted.backupRefs.length === 0
         ? 'Backup refs: none'
         : `Backup refs:\n${deleted.backupRefs.map((ref) => `  ${ref}`).join('\n')}`,
+      ...(deleted.sangamFiles.length === 0
+        ? []
+        : [`Removed with it, sangam's own: ${describeFiles(deleted.sangamFiles)}`]),
     ].join('\n')
     return { json: deleted, text }
   } finally {
     project.close()
   }
+}
+
+/** The first few paths and how many more: a lane's task files can be many. */
+function describeFiles(paths: readonly string[]): string {
+  const shown = paths.slice(0, 5).join(', ')
+  return paths.length > 5 ? `${shown}, and ${paths.length - 5} more` : shown
 }

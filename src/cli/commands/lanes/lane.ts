@@ -4,7 +4,12 @@ import { runGit } from '../../../git/git.ts'
 import { laneSandboxWarning } from '../../../install/codex-sandbox.ts'
 import { excludeFromGit } from '../../../install/git-exclude.ts'
 import { hookEntries } from '../../../install/hook-entries.ts'
-import { copyHookFilesInto, shareUntrackedHookFiles } from '../../../install/lane-hook-files.ts'
+import {
+  type EquippedLane,
+  entriesLaneLacks,
+  equipLane,
+  sharedOwnFiles,
+} from '../../../install/lane-own-files.ts'
 import { installMainGuard } from '../../../install/main-guard-installer.ts'
 import { enterLane } from '../../../services/lanes/enter-lane.ts'
 import { laneWorktreePath } from '../../../services/lanes/lane-world.ts'
@@ -21,24 +26,29 @@ export const run: CommandRun<typeof laneInput> = async (ctx, { name }, options) 
       '/.sangam/',
       'lanes, their task files and delete manifests (sangam lane)',
     )
-    // sangam's untracked hook files of the main worktree go with every lane (D212).
-    const hookFiles = shareUntrackedHookFiles({
-      root: world.root,
-      commonDir: world.commonDir,
-      mainBranch: world.mainBranch,
-    })
+    // sangam's untracked files of the main worktree (hooks, MCP registration) go with every lane (D212, D313).
+    const ownFiles = sharedOwnFiles(world.root, world.commonDir)
     const writeInstructions =
-      !hookFiles.some((shared) => shared.path.startsWith('.claude/')) &&
+      !ownFiles.some((shared) => shared.path.startsWith('.claude/')) &&
       !hooksInstalled(laneWorktreePath(world.root, name), ctx.env.claudeConfigDir)
     // The generated AGENTS.md must not make a lane dirty; a project that tracks its own keeps it.
     if (writeInstructions && !tracksAgentsFile(project.repo.root, world.mainBranch))
       excludeFromGit(project.repo.commonDir, '/AGENTS.md', "a lane's generated instructions (sangam lane)")
-    const entered = enterLane(world, {
+    let equipped: EquippedLane | null = null
+    const entered = await enterLane(world, {
       name,
       agent: options.agent,
       writeInstructions,
-      prepare: (worktree) => copyHookFilesInto(worktree, hookFiles),
+      prepare: async (worktree) => {
+        equipped = await equipLane(worktree, ownFiles, {
+          codexHome: ctx.env.codexHome,
+          codexBin: 'codex',
+          timeoutMs: 30_000,
+        })
+      },
     })
+    // Assigned in `prepare` (TypeScript cannot see a callback's assignment).
+    const given = equipped as EquippedLane | null
     // A project with lanes has main moved by sync alone: the first lane arms the main guard (D220).
     const guard = installMainGuard({
       root: world.root,
@@ -55,11 +65,20 @@ export const run: CommandRun<typeof laneInput> = async (ctx, { name }, options) 
     else if (entered.agent.started)
       lines.push(`Agent ${entered.agent.command} runs in tmux pane ${entered.agent.pane}.`)
     else lines.push(`Start its agent: cd ${entered.lane.worktree} && ${entered.agent.command}`)
+    const copied = (given?.files ?? []).filter((file) => file.change === 'added' || file.change === 'updated')
+    if (copied.length > 0)
+      lines.push(
+        `sangam's ${copied.map((file) => file.path).join(', ')} brought into the lane from the main worktree.`,
+      )
     if (entered.instructionsFile !== null)
       lines.push(`Lane rules written to ${entered.instructionsFile} (no sangam hooks to brief the agent).`)
     // sangam never widens the agent's sandbox (D211); it says when that sandbox cannot commit (D225).
     const sandboxWarning = laneSandboxWarning(entered.agent?.command ?? null, ctx.env.codexHome)
-    const warnings = sandboxWarning === null ? [] : [sandboxWarning]
+    const trustWarning = given === null ? null : codexTrustWarning(given)
+    const lacking = entriesLaneLacks(world.root, entered.lane.worktree).map(lacksWarning)
+    const warnings = [sandboxWarning, trustWarning, ...lacking].flatMap((warning) =>
+      warning === null ? [] : [warning],
+    )
     if (!options.json) for (const warning of warnings) ctx.stderr.write(`warning: ${warning}\n`)
     return {
       json: {
@@ -67,6 +86,7 @@ export const run: CommandRun<typeof laneInput> = async (ctx, { name }, options) 
         created: entered.created,
         notices: entered.notices,
         agent: entered.agent,
+        ownFiles: given?.files ?? [],
         guard,
         warnings,
       },
@@ -99,4 +119,23 @@ function readSafe(file: string): string {
 
 function tracksAgentsFile(root: string, mainBranch: string): boolean {
   return runGit(['cat-file', '-e', `${mainBranch}:AGENTS.md`], root).code === 0
+}
+
+/** Codex skips hooks nobody trusted: say so when it was asked and did not trust the lane's copy. */
+function codexTrustWarning(equipped: EquippedLane): string | null {
+  const trust = equipped.codexTrust
+  if (trust === null || trust.status !== 'untrusted') return null
+  return `Codex does not trust the lane's .codex/hooks.json (${trust.note ?? 'untrusted'}), so a Codex agent there runs unhooked: review the hooks with /hooks in Codex in the lane, or run sangam install-hooks there`
+}
+
+/**
+ * A tracked file comes with the lane from git (D313): sangam's entries the main worktree added to
+ * it without committing are not there, and the lane's agent goes without them.
+ */
+function lacksWarning(path: string): string {
+  const how =
+    path === '.mcp.json'
+      ? 'commit a portable entry (sangam init with sangam on PATH writes `sangam-mcp`)'
+      : 'install the hooks for your user instead (sangam install-hooks --uninstall, then --user)'
+  return `the lane's ${path} comes from git without sangam's entries, which are uncommitted in the main worktree, so its agent lacks them: ${how}`
 }

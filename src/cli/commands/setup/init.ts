@@ -1,10 +1,16 @@
 import { createInterface } from 'node:readline/promises'
 import { databasePath, projectDir } from '../../../config/data-paths.ts'
-import { excludeFromGit } from '../../../install/git-exclude.ts'
-import { hookEntries } from '../../../install/hook-entries.ts'
 import { findMainBranch } from '../../../git/branch.ts'
 import { recordedProjectIdFile } from '../../../git/recorded-project-id.ts'
 import { openRepository, type Repository } from '../../../git/repository.ts'
+import { hookEntries } from '../../../install/hook-entries.ts'
+import {
+  giveOwnFiles,
+  isMainWorktree,
+  type LaneFileChange,
+  laneWorktrees,
+  sharedOwnFiles,
+} from '../../../install/lane-own-files.ts'
 import { installMainGuard, type MainGuardReport } from '../../../install/main-guard-installer.ts'
 import {
   isSangamOnPath,
@@ -14,6 +20,7 @@ import {
   registerMcpServer,
   sangamLaunch,
 } from '../../../install/mcp-registration.ts'
+import { keepOwnFileOutOfGit } from '../../../install/own-file-git.ts'
 import { readMainGuard } from '../../../services/lanes/main-guard-file.ts'
 import { openProject, type ProjectContext } from '../../../services/project-context.ts'
 import {
@@ -203,9 +210,11 @@ interface McpOutcome {
   readonly launches: McpLaunches
   /** `.mcp.json` says `sangam-mcp`, which works on every teammate's machine with sangam installed. */
   readonly portable: boolean
-  /** The `info/exclude` that keeps a `.mcp.json` naming this machine's path out of git, if init wrote one. */
+  /** The `info/exclude` that keeps an untracked `.mcp.json` naming this machine's path out of git. */
   readonly excludedIn: string | null
   readonly hosts: readonly McpRegistration[]
+  /** The lanes of this main worktree, given the registration too (D313). */
+  readonly lanes: readonly { readonly worktree: string; readonly files: readonly LaneFileChange[] }[]
 }
 
 /**
@@ -232,13 +241,25 @@ async function offerMcp(
     portable,
     excludedIn: null,
     hosts: [],
+    lanes: [],
   })
   const register = (): McpOutcome => {
     const hosts = registerMcpServer({ projectRoot: root, codexHome: ctx.env.codexHome }, launches)
-    const claude = hosts.find((host) => host.host === 'claude')
-    const excludedIn =
-      !portable && claude?.created === true ? excludeFromGit(project.repo.commonDir, '/.mcp.json') : null
-    return { status: 'registered', launches, portable, excludedIn, hosts }
+    const inGit = keepOwnFileOutOfGit({
+      root,
+      commonDir: project.repo.commonDir,
+      path: '.mcp.json',
+      kind: 'mcp',
+      why: "names this machine's path to sangam (sangam init)",
+    })
+    // A lane's worktree starts without an untracked .mcp.json: its agent would have no sangam tools.
+    const shared = isMainWorktree(root)
+      ? sharedOwnFiles(root, project.repo.commonDir).filter((file) => file.path === '.mcp.json')
+      : []
+    const lanes = laneWorktrees(root).flatMap((worktree) =>
+      shared.length === 0 ? [] : [{ worktree, files: giveOwnFiles(worktree, shared) }],
+    )
+    return { status: 'registered', launches, portable, excludedIn: inGit?.excludedIn ?? null, hosts, lanes }
   }
   if (!options.mcp) return none('skipped')
   if (options.yes) return register()

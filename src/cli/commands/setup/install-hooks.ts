@@ -1,3 +1,4 @@
+import { basename } from 'node:path'
 import { hookEntries } from '../../../install/hook-entries.ts'
 import {
   type HookInstallOptions,
@@ -50,8 +51,41 @@ function installText(report: HookInstallReport): string {
   lines.push(`git push     ${report.git.change.padEnd(9)} ${report.git.file}`)
   if (report.git.chained) lines.push(`             then runs your own hook, now at ${report.git.chained}`)
   if (report.guard !== null) lines.push(...guardLines(report.guard))
+  lines.push(...filesText(report.files))
+  const reached = report.lanes.filter((lane) =>
+    lane.files.some((file) => file.change === 'added' || file.change === 'updated'),
+  )
+  if (reached.length > 0)
+    lines.push(
+      `lanes        given the hooks too: ${reached.map((lane) => basename(lane.worktree)).join(', ')}`,
+    )
+  for (const lane of report.lanes)
+    if (lane.codexTrust?.status === 'untrusted')
+      lines.push(
+        `             Codex does not trust lane ${basename(lane.worktree)}'s hooks: ${lane.codexTrust.note ?? ''}`,
+      )
   lines.push('Run `sangam doctor` after your next agent session to see the hooks firing.')
   return lines.join('\n')
+}
+
+/** Whether each project file may be committed: the question install-hooks leaves a user with (D312). */
+function filesText(files: HookInstallReport['files']): string[] {
+  const lines: string[] = []
+  const excluded = files.filter((file) => file.git === 'excluded')
+  const where = excluded[0]?.excludedIn
+  if (excluded.length > 0 && where !== undefined && where !== null)
+    lines.push(
+      `not in git   ${excluded.map((file) => file.path).join(', ')}`,
+      `             names this machine's paths: never commit; kept out by ${where}`,
+    )
+  for (const file of files.filter((entry) => entry.git === 'tracked' && entry.machinePath))
+    lines.push(
+      `do not commit ${file.path}: tracked, and sangam's entries name this machine's paths`,
+      '             (or take them out with --uninstall and install with --user)',
+    )
+  for (const file of files.filter((entry) => entry.git === 'portable'))
+    lines.push(`commit       ${file.path} to share the hooks (it names no machine path)`)
+  return lines
 }
 
 function trustText(codex: HookInstallReport['codex']): string {
@@ -76,5 +110,8 @@ function uninstallText(report: HookUninstallReport): string {
   }
   for (const file of report.remaining)
     lines.push(`sangam hooks remain in ${file} (the other level; not touched)`)
+  for (const lane of report.lanes)
+    for (const file of lane.files.filter((entry) => entry.change === 'removed'))
+      lines.push(`lane         removed   ${file.file}`)
   return lines.join('\n')
 }

@@ -1,5 +1,5 @@
-import { isRecord } from '../shared/is-record.ts'
-import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
+import { isRecord } from '../../shared/is-record.ts'
+import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 
 /**
  * Claude Code's settings.json and Codex's hooks.json share one shape:

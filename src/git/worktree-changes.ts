@@ -1,0 +1,74 @@
+import { runGit } from './git.ts'
+import { type ChangedPath, sangamsOwnChanges } from './own-changes.ts'
+
+/** A worktree's HEAD and what is uncommitted in it, as every view that counts work sees it. */
+export interface WorktreeChanges {
+  /** HEAD's commit; null on an unborn branch. */
+  readonly head: string | null
+  /**
+   * Paths staged, unstaged or untracked (ignored ones are not), without sangam's own changes
+   * (own-changes.ts): a hook file `install-hooks` wrote is nobody's work.
+   */
+  readonly uncommitted: readonly string[]
+  /** sangam's own files found changed (or, asked for, ignored), left out of the other lists. */
+  readonly own: readonly string[]
+  /** Ignored paths but sangam's own, when asked for (`ignored: true`); else empty. */
+  readonly ignored: readonly string[]
+}
+
+/**
+ * HEAD and the uncommitted paths of `worktree` from one `git status --porcelain=v2 -z`; null when
+ * git cannot read it. `optionalLocks: false` keeps status from refreshing the index (a reader
+ * that must not change the index's time); `ignored: true` lists ignored paths too.
+ */
+export function worktreeChanges(
+  worktree: string,
+  options: { readonly optionalLocks?: boolean; readonly ignored?: boolean } = {},
+): WorktreeChanges | null {
+  const args = ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all']
+  if (options.ignored === true) args.push('--ignored')
+  const status = runGit(options.optionalLocks === false ? ['--no-optional-locks', ...args] : args, worktree)
+  if (status.code !== 0) return null
+  const { head, changed, ignored } = parseStatus(status.stdout)
+  const own = sangamsOwnChanges(worktree, [...changed, ...ignored.map((path) => ({ path, tracked: false }))])
+  const notOwn = (path: string) => !own.has(path)
+  return {
+    head,
+    uncommitted: changed.map((entry) => entry.path).filter(notOwn),
+    own: [...own],
+    ignored: ignored.filter(notOwn),
+  }
+}
+
+/** Field counts before the path of each porcelain v2 entry type (git-status(1)). */
+const fieldsBeforePath: Readonly<Record<string, number>> = { '1': 8, '2': 9, u: 10 }
+
+function parseStatus(out: string): { head: string | null; changed: ChangedPath[]; ignored: string[] } {
+  const items = out.split('\0')
+  let head: string | null = null
+  const changed: ChangedPath[] = []
+  const ignored: string[] = []
+  for (let i = 0; i < items.length; i += 1) {
+    const item = items[i] as string
+    if (item.startsWith('# branch.oid ')) {
+      const oid = item.slice('# branch.oid '.length)
+      head = /^[0-9a-f]{7,}$/.test(oid) ? oid : null
+      continue
+    }
+    if (item === '' || item.startsWith('#')) continue
+    if (item.startsWith('! ')) {
+      ignored.push(item.slice(2))
+      continue
+    }
+    if (item.startsWith('? ')) {
+      changed.push({ path: item.slice(2), tracked: false })
+      continue
+    }
+    const fields = fieldsBeforePath[item[0] ?? '']
+    if (fields === undefined) continue
+    changed.push({ path: item.split(' ').slice(fields).join(' '), tracked: true })
+    // A rename or copy (type 2) is followed by the path it came from.
+    if (item.startsWith('2 ')) i += 1
+  }
+  return { head, changed, ignored }
+}
