@@ -13,6 +13,14 @@ export function describeLease(lease: Lease, now: number): string {
   return `${oneLine(lease.pattern)} — ${describeActor(lease.holder)}, until ${until(lease, now)}: ${what(lease)} [token ${lease.token}]`
 }
 
+/**
+ * A lease that has just ended (released, force-released): what it was and whose, without the
+ * expiry a live lease names, which no longer applies: `src/auth/** — bob@x.dev: "refactor auth" [token 7]`.
+ */
+export function describeEndedLease(lease: Lease): string {
+  return `${oneLine(lease.pattern)} — ${describeActor(lease.holder)}: ${what(lease)} [token ${lease.token}]`
+}
+
 /** Why a claim was not granted, one line per conflict. */
 export function describeConflicts(conflicts: readonly LeaseConflict[], now: number): string {
   return conflicts

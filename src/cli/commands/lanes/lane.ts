@@ -7,6 +7,7 @@ import { hookEntries } from '../../../install/hook-entries.ts'
 import { copyHookFilesInto, shareUntrackedHookFiles } from '../../../install/lane-hook-files.ts'
 import { installMainGuard } from '../../../install/main-guard-installer.ts'
 import { enterLane } from '../../../services/lanes/enter-lane.ts'
+import { checkLaneAgent } from '../../../services/lanes/lane-agent.ts'
 import { laneWorktreePath } from '../../../services/lanes/lane-world.ts'
 import { systemRandom } from '../../../shared/random.ts'
 import type { CommandRun } from '../../command.ts'
@@ -14,6 +15,9 @@ import type { laneInput } from './inputs.ts'
 import { openLaneCommand } from './lane-world-for.ts'
 
 export const run: CommandRun<typeof laneInput> = async (ctx, { name }, options) => {
+  // Checked before anything is created: a refused agent leaves no lane behind.
+  const agentCheck =
+    options.agent?.kind === 'agent' ? checkLaneAgent(options.agent.command, ctx.env.path) : { warning: null }
   const { project, world } = openLaneCommand(ctx)
   try {
     excludeFromGit(
@@ -59,7 +63,7 @@ export const run: CommandRun<typeof laneInput> = async (ctx, { name }, options) 
       lines.push(`Lane rules written to ${entered.instructionsFile} (no sangam hooks to brief the agent).`)
     // sangam never widens the agent's sandbox (D211); it says when that sandbox cannot commit (D225).
     const sandboxWarning = laneSandboxWarning(entered.agent?.command ?? null, ctx.env.codexHome)
-    const warnings = sandboxWarning === null ? [] : [sandboxWarning]
+    const warnings = [agentCheck.warning, sandboxWarning].filter((warning) => warning !== null)
     if (!options.json) for (const warning of warnings) ctx.stderr.write(`warning: ${warning}\n`)
     return {
       json: {
