@@ -32,8 +32,13 @@ test('log prints each integration event as words, not ISO times and JSON; --json
   assert.doesNotMatch(log.stdout, /\d{4}-\d\d-\d\dT|[{}]|"main"/, log.stdout)
   assert.match(lines[0] ?? '', /^\d\d:\d\d UTC {2}bob: lane created at .*lanes\/bob \(no agent\)$/)
   const main = p.main().slice(0, 12)
-  assert.match(log.stdout, new RegExp(`^\\d\\d:\\d\\d UTC {2}bob: published directly: main is now ${main}$`, 'm'))
-  const json = await p.json<{ events: { type: string; lane: string; payload: Record<string, unknown> }[] }>(['log'])
+  assert.match(
+    log.stdout,
+    new RegExp(`^\\d\\d:\\d\\d UTC {2}bob: published directly: main is now ${main}$`, 'm'),
+  )
+  const json = await p.json<{ events: { type: string; lane: string; payload: Record<string, unknown> }[] }>([
+    'log',
+  ])
   assert.deepEqual(
     json.events.map((event) => [event.type, event.lane]),
     [
@@ -58,14 +63,21 @@ test('an unknown option, rule or rung names the close ones', async () => {
     assert.match(refused.stderr, said)
   }
   const options = await p.json<{ options: { name: string; value: unknown }[] }>(['options'])
-  assert.equal(options.options.find((option) => option.name === 'room.stale-days')?.value, 30, 'nothing was set')
+  assert.equal(
+    options.options.find((option) => option.name === 'room.stale-days')?.value,
+    30,
+    'nothing was set',
+  )
 })
 
 test('lane --agent refuses a name that is neither a supported agent nor a program, and creates nothing', async () => {
   await using p = await laneProject()
   await p.cli(['init', '--no-mcp'])
   for (const [agent, said] of [
-    ['gemini', /--agent "gemini" is not an agent sangam supports, nor a program on PATH; the agents are claude and codex/],
+    [
+      'gemini',
+      /--agent "gemini" is not an agent sangam supports, nor a program on PATH; the agents are claude and codex/,
+    ],
     ['claud', /did you mean claude\?/],
     ['/no/such/codex-like', /nor a program at that path/],
   ] as const) {
@@ -77,9 +89,12 @@ test('lane --agent refuses a name that is neither a supported agent nor a progra
   const status = await p.json<{ lanes: unknown[] }>(['status'])
   assert.deepEqual(status.lanes, [])
   // Another program is started as given, with a warning that sangam's hooks do not reach it.
-  const other = await p.json<{ warnings: string[]; agent: { command: string } }>(['lane', 'bob', '--agent', 'cat'], {
-    code: 0,
-  })
+  const other = await p.json<{ warnings: string[]; agent: { command: string } }>(
+    ['lane', 'bob', '--agent', 'cat'],
+    {
+      code: 0,
+    },
+  )
   assert.equal(other.agent.command, 'cat')
   assert.match(other.warnings[0] ?? '', /"cat" is neither claude nor codex: sangam's hooks/)
 })

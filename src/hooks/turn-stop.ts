@@ -1,7 +1,7 @@
 import { loadMachineId } from '../config/machine-id.ts'
-import { recordPane } from '../store/delivery/delivery-ledger.ts'
 import { escapeControls } from '../shared/terminal-text.ts'
 import { openDatabaseFile } from '../store/database.ts'
+import { recordPane } from '../store/delivery/delivery-ledger.ts'
 import type { HookAnswer } from './hook-answer.ts'
 import { markPresence, type PresenceMark } from './presence-mark.ts'
 

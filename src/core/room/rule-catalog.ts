@@ -168,7 +168,10 @@ export function parseRuleChange(
   if (!isRung(wanted)) {
     const close = closeNames(rung, rungs)
     const hint = close.length === 0 ? '' : ` (did you mean ${close.join(' or ')}?)`
-    return { ok: false, problem: `a rule's rung is one of ${rungs.join(', ')}; got ${quoteInput(rung)}${hint}` }
+    return {
+      ok: false,
+      problem: `a rule's rung is one of ${rungs.join(', ')}; got ${quoteInput(rung)}${hint}`,
+    }
   }
   return { ok: true, rule: found, rung: wanted }
 }

@@ -65,7 +65,11 @@ function describeWhat(type: string, payload: Readonly<Record<string, unknown>>):
 function textOf(value: unknown): string {
   if (typeof value === 'string') return oneLine(value)
   if (typeof value === 'number' || typeof value === 'boolean') return String(value)
-  if (Array.isArray(value)) return value.map(textOf).filter((each) => each !== '').join(', ')
+  if (Array.isArray(value))
+    return value
+      .map(textOf)
+      .filter((each) => each !== '')
+      .join(', ')
   if (value !== null && typeof value === 'object')
     return Object.entries(value)
       .map(([key, each]) => `${oneLine(key)} ${textOf(each)}`)

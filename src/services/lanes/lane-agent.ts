@@ -1,8 +1,8 @@
 import { accessSync, constants, statSync } from 'node:fs'
 import { basename, delimiter, join } from 'node:path'
 import { closeNames } from '../../core/close-names.ts'
-import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import { quoteInput } from '../../shared/quote-input.ts'
+import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 
 /** The agents sangam works with: its hooks brief them and gate their edits, its MCP tools serve them. */
 export const laneAgentVendors = ['claude', 'codex'] as const
@@ -14,7 +14,10 @@ export const laneAgentVendors = ['claude', 'codex'] as const
  * that is neither (`gemini`, `claud`) is refused naming the supported agents, so a typo or an
  * unsupported vendor never becomes a lane whose agent does not start or is not guarded.
  */
-export function checkLaneAgent(command: string, pathVariable: string | undefined): { readonly warning: string | null } {
+export function checkLaneAgent(
+  command: string,
+  pathVariable: string | undefined,
+): { readonly warning: string | null } {
   const program = command.trim().split(/\s+/)[0] ?? ''
   if ((laneAgentVendors as readonly string[]).includes(basename(program))) return { warning: null }
   const found = program.includes('/') ? isExecutable(program) : onPath(program, pathVariable)
