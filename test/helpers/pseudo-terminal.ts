@@ -1,5 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process'
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { cliEntry } from './run-cli.ts'
+
+/** Whether util-linux `script` is here to open a pseudo-terminal (Debian has it: bsdutils is essential). */
+export const canRunInTerminal = spawnSync('script', ['--version']).status === 0
 
 /**
  * `sangam <args>` on a real pseudo-terminal of `columns` × 24, as a person at a terminal runs it:
