@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict'
-import { readdirSync, readFileSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join, relative } from 'node:path'
 import { test } from 'node:test'
 import { commands } from '../src/cli/registry.ts'
 import { mapLimit } from '../src/shared/map-limit.ts'
+import { claudeAssistant, claudeHuman } from './helpers/capture-transcripts.ts'
 import { laneProject } from './helpers/lane-fixture.ts'
 import { connectMcp } from './helpers/mcp-client.ts'
 import { type CliResult, isolatedEnv, projectRoot, spawnCli } from './helpers/run-cli.ts'
@@ -128,6 +129,18 @@ test('no command prints a control character from text others wrote, as text or a
   const laneDir = await p.lane('bob')
   p.write(laneDir, 'src/bob.js', 'export const bob = 1\n')
   p.commit(laneDir, 'bob')
+  // An agent's transcript: what it was told and said, and a branch name, all text from others.
+  const session = '5e55e55e-0000-4000-8000-000000000001'
+  const transcript = [
+    claudeHuman({ cwd: p.repo.path, session, text: hostile('prompt') }),
+    claudeAssistant({ cwd: p.repo.path, session, messageId: 'msg_1', text: hostile('answer') }),
+  ]
+    .join('')
+    .replaceAll('"gitBranch":"main"', `"gitBranch":${JSON.stringify(hostileLine('branch'))}`)
+  const transcriptFile = join(p.home.path, '.claude', 'projects', '-project', `${session}.jsonl`)
+  mkdirSync(dirname(transcriptFile), { recursive: true })
+  writeFileSync(transcriptFile, transcript)
+  assert.equal((await p.cli(['index'])).code, 0)
   // An agent's session writes through MCP: a post, a thread, a handoff, a claim.
   const env = isolatedEnv(p.home.path, {
     SANGAM_USER: 'dev@example.com',
@@ -190,6 +203,11 @@ test('no command prints a control character from text others wrote, as text or a
   }
   for (const each of stepsOf(seeding)) await check(each)
   await mapLimit(stepsOf(reading), 3, check)
+  // One moment of the transcript in context, by the id search found for it.
+  const found = await p.json<{ hits: { id: string; kind: string }[] }>(['search', 'prompt', 'innocent'])
+  const moment = found.hits.find((hit) => hit.kind === 'human')
+  assert.ok(moment !== undefined, 'search found the hostile prompt')
+  await check({ name: 'thread', step: { args: ['thread', moment.id] }, json: false })
   for (const each of stepsOf(changing)) await check(each)
   assert.deepEqual(problems, [])
   // Not vacuous: the hostile text reached the reading commands, shown as escapes.
@@ -198,7 +216,18 @@ test('no command prints a control character from text others wrote, as text or a
       .filter((each) => each.what.startsWith(`sangam ${name} (`))
       .map((each) => each.result.stdout + each.result.stderr)
       .join('\n')
-  for (const name of ['read', 'leases', 'threads', 'board', 'search', 'brief', 'alerts', 'chat']) {
+  for (const name of [
+    'read',
+    'leases',
+    'threads',
+    'board',
+    'search',
+    'brief',
+    'alerts',
+    'chat',
+    'thread',
+    'sessions',
+  ]) {
     // The board cuts its cards to the column: the first sequence is all it may show.
     assert.match(textOf(name), /innocent\\e\[1A/, `sangam ${name} showed the hostile text`)
   }
