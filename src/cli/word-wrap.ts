@@ -22,6 +22,21 @@ export class WordWrapper {
   /** `text` as it should reach a terminal `width` columns wide. */
   push(text: string, width: number): string {
     let out = ''
+    let from = 0
+    // Whole lines that fit (nearly all of them) pass as they are; only the others are taken apart.
+    while (this.#column === 0 && this.#pending === '') {
+      const end = text.indexOf('\n', from)
+      if (end === -1) break
+      const line = text.slice(from, end)
+      if (line.includes('\t') || displayWidth(line) > width) break
+      out += `${line}\n`
+      from = end + 1
+    }
+    return out + this.#tokens(from === 0 ? text : text.slice(from), width)
+  }
+
+  #tokens(text: string, width: number): string {
+    let out = ''
     for (const [token] of text.matchAll(/\n|[ \t]+|[^ \t\n]+/g)) {
       if (token === '\n') {
         out += `${this.#pending}\n`
@@ -94,6 +109,7 @@ export function wrapText(text: string, width: number): string {
  * combining marks, joiners and variation selectors, one for the rest.
  */
 export function displayWidth(text: string): number {
+  if (!/[^ -~]/.test(text)) return text.length
   let width = 0
   for (const char of text) {
     const code = char.codePointAt(0) ?? 0
