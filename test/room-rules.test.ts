@@ -97,7 +97,10 @@ test('options lists every group; option-set sets one by its full name, and refus
   const before = await w.options()
   for (const [args, why] of [
     [['option-set', 'room.stale-days', 'soon'], /room\.stale-days is not a positive integer/],
-    [['option-set', 'room.stale', '3'], /there is no project option "room\.stale"; the options are/],
+    [
+      ['option-set', 'room.stale', '3'],
+      /there is no project option "room\.stale"; did you mean room\.stale-days or room\.stale-worktrees\? The options are/,
+    ],
     [['option-set', 'room.file-overlap', 'loud'], /room\.file-overlap is one of off, advise, warn, refuse/],
   ] as const) {
     const run = await w.cli([...args, '--json'])

@@ -9,6 +9,7 @@ import { ErrorCode, isSangamError } from '../shared/sangam-error.ts'
 import type { AnyCommandSpec, CommandContext, CommandInput, CommandResult } from './command.ts'
 import { exitCodeFor, exitCodes } from './exit-codes.ts'
 import { commands } from './registry.ts'
+import { TerminalStream } from './terminal-stream.ts'
 
 /**
  * The CLI's composition root: the only place that reads process globals (argv, env, streams,
@@ -27,14 +28,19 @@ export async function main(argv: readonly string[]): Promise<number> {
   process.once('SIGTERM', onSignal)
   // A closed terminal: `chat` still says goodbye (presence offline) before it goes.
   process.once('SIGHUP', onSignal)
+  const json = argv.includes('--json')
+  // Everything the CLI writes passes the terminal's guard (control characters from others' text
+  // escaped, D290); text, not JSON, is also broken at spaces to the terminal's width (D297).
+  const stdout = new TerminalStream(process.stdout, { wrap: !json })
+  const stderr = new TerminalStream(process.stderr, { wrap: true })
   const ctx: CommandContext = {
     env,
     cwd: process.cwd(),
     clock: systemClock,
-    log: createLogger(process.stderr, logLevelOf(env.logLevel)),
+    log: createLogger(stderr, logLevelOf(env.logLevel)),
     stdin: process.stdin,
-    stdout: process.stdout,
-    stderr: process.stderr,
+    stdout,
+    stderr,
     stopSignal: stop.signal,
     cliEntry: fileURLToPath(import.meta.url),
     laneFault: laneFault(process.env.SANGAM_LANE_FAULT),
@@ -53,7 +59,6 @@ export async function main(argv: readonly string[]): Promise<number> {
     },
     await loadMoreHelp(commands, argv),
   )
-  const json = argv.includes('--json')
   try {
     await program.parseAsync(argv, { from: 'user' })
   } catch (caught) {
@@ -100,7 +105,9 @@ export function buildProgram(
     .exitOverride()
     .configureOutput({
       writeOut: (text) => ctx.stdout.write(text),
-      writeErr: (text) => ctx.stderr.write(bounded(text)),
+      // commander's "error: unknown option '…'" echoes the argument, newlines and all (D290).
+      writeErr: (text) =>
+        ctx.stderr.write(bounded(text.startsWith('error: ') ? `${indentLines(text)}\n` : text)),
     })
   for (const spec of specs) {
     const command = program.command(spec.name).description(spec.summary).exitOverride()
@@ -191,9 +198,15 @@ function reportError(ctx: CommandContext, error: unknown, json: boolean): void {
   const message = bounded(error instanceof Error ? error.message : String(error))
   const next = isSangamError(error) ? error.next : null
   if (json) reportJson(ctx, code, message, next)
-  ctx.stderr.write(`sangam: ${message}\n`)
-  if (next !== null) ctx.stderr.write(`next: ${next}\n`)
+  // A message that echoes input may hold its newlines: its later lines are indented under the
+  // first, so none reads as a line sangam wrote (D290).
+  ctx.stderr.write(`sangam: ${indentLines(message)}\n`)
+  if (next !== null) ctx.stderr.write(`next: ${indentLines(next)}\n`)
   if (!isSangamError(error) && error instanceof Error && error.stack) ctx.stderr.write(`${error.stack}\n`)
+}
+
+function indentLines(text: string): string {
+  return text.trimEnd().replaceAll('\n', '\n  ')
 }
 
 function reportJson(ctx: CommandContext, code: string, message: string, next: string | null = null): void {

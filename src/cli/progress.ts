@@ -1,5 +1,6 @@
 import type { CaptureProgress } from '../services/capture/capture.ts'
 import type { Clock } from '../shared/clock.ts'
+import { redrawLine } from './terminal-stream.ts'
 
 export interface ProgressStream {
   write(text: string): unknown
@@ -29,7 +30,8 @@ export function createProgressBar(stream: ProgressStream, clock: Clock, label: s
   let drawnAt = Number.NEGATIVE_INFINITY
   let drawn = false
   const draw = (progress: CaptureProgress): void => {
-    stream.write(tty ? `\r${render(label, progress, true)}\x1b[K` : `${render(label, progress, false)}\n`)
+    if (tty) redrawLine(stream, render(label, progress, true))
+    else stream.write(`${render(label, progress, false)}\n`)
     drawnAt = clock.now()
     drawn = true
   }

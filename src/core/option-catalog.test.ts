@@ -31,7 +31,7 @@ test('an unknown option is refused, naming the options there are', () => {
   assert.equal(missing.ok, false)
   assert.match(
     missing.ok ? '' : missing.problem,
-    /there is no project option "leases\.autolease"; the options are leases\.auto-lease, .*sync\.share-tool-output/,
+    /there is no project option "leases\.autolease"; did you mean leases\.auto-lease or leases\.auto-lease-ttl\? The options are leases\.auto-lease, .*sync\.share-tool-output/,
   )
 })
 

@@ -1,3 +1,5 @@
+import { quoteInput } from '../shared/quote-input.ts'
+import { closeNames } from './close-names.ts'
 import { laneOptions } from './lanes/settings.ts'
 import { leaseOptions } from './leases/settings.ts'
 import type { AnyOptionGroup, OptionDefinition } from './options/option-group.ts'
@@ -40,8 +42,11 @@ export function findOption(
   const found = all.find((entry) => entry.fullName === fullName.trim())
   if (found !== undefined) return { ok: true, found }
   const names = all.map((entry) => entry.fullName)
+  // Typed as its name within its group too: `stale-days` means `room.stale-days`.
+  const close = closeNames(fullName, names, { forms: (name) => [name, name.slice(name.indexOf('.') + 1)] })
+  const hint = close.length === 0 ? 'the' : `did you mean ${close.join(' or ')}? The`
   return {
     ok: false,
-    problem: `there is no project option "${fullName}"; the options are ${names.join(', ')}`,
+    problem: `there is no project option ${quoteInput(fullName)}; ${hint} options are ${names.join(', ')}`,
   }
 }

@@ -1,3 +1,5 @@
+import { escapeControls } from '../shared/terminal-text.ts'
+
 /**
  * What an agent hook prints. Claude Code and Codex read the same JSON on stdout (exit 0):
  * `hookSpecificOutput.permissionDecision: "deny"` with a reason the model sees, or
@@ -96,6 +98,13 @@ export function failOpen(eventName: string | null, why: string): HookAnswer {
   return { stdout: '', stderr: `sangam: ${why}\n`, outcome }
 }
 
+/**
+ * The host shows these texts (a denial's reason, a context) on its own screen, and they carry what
+ * others wrote (a lease reason, a message): their control characters go escaped (D290).
+ */
 function json(hookSpecificOutput: Record<string, string>): string {
-  return JSON.stringify({ hookSpecificOutput })
+  const shown = Object.fromEntries(
+    Object.entries(hookSpecificOutput).map(([key, value]) => [key, escapeControls(value)]),
+  )
+  return JSON.stringify({ hookSpecificOutput: shown })
 }

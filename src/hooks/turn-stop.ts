@@ -1,6 +1,7 @@
 import { loadMachineId } from '../config/machine-id.ts'
-import { recordPane } from '../store/delivery/delivery-ledger.ts'
+import { escapeControls } from '../shared/terminal-text.ts'
 import { openDatabaseFile } from '../store/database.ts'
+import { recordPane } from '../store/delivery/delivery-ledger.ts'
 import type { HookAnswer } from './hook-answer.ts'
 import { markPresence, type PresenceMark } from './presence-mark.ts'
 
@@ -29,7 +30,8 @@ export async function stopTurn(
     // The turn goes on: the session stays online (its presence is not touched, and the held
     // transaction would make a second connection's presence write wait for nothing).
     return {
-      stdout: `${JSON.stringify({ decision: 'block', reason: handOver.reason })}\n`,
+      // The host shows the reason (the tagged messages, others' words): escaped as any hook text (D290).
+      stdout: `${JSON.stringify({ decision: 'block', reason: escapeControls(handOver.reason) })}\n`,
       stderr: '',
       outcome: `hand-over: ${handOver.tags}`,
       settle: handOver.settle,

@@ -103,7 +103,7 @@ const releaseTool = defineTool({
       cwd: project.repo.root,
       forceReason: null,
     })
-    return { structured: outcome, text: describeReleaseOutcome(outcome, context.clock.now()) }
+    return { structured: outcome, text: describeReleaseOutcome(outcome) }
   },
 })
 

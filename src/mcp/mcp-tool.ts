@@ -3,6 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import type { z } from 'zod'
 import { quoteInput } from '../shared/quote-input.ts'
 import { ErrorCode, isSangamError, SangamError } from '../shared/sangam-error.ts'
+import { escapeControls } from '../shared/terminal-text.ts'
 import { asStoreBusy } from '../store/busy-error.ts'
 import type { McpContext } from './mcp-context.ts'
 
@@ -70,7 +71,12 @@ export function registerTools(server: McpServer, tools: readonly AnyMcpTool[], c
         try {
           refuseNulBytes(input, '')
           const answer = await tool.run(input, context)
-          return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.structured }
+          // The text is what an agent's client shows its human: its control characters are
+          // escaped (D290). structuredContent is data and keeps every value exact.
+          return {
+            content: [{ type: 'text', text: escapeControls(answer.text) }],
+            structuredContent: answer.structured,
+          }
         } catch (error) {
           return failure(tool.name, asStoreBusy(error), context)
         }
@@ -85,7 +91,7 @@ function failure(name: string, error: unknown, context: McpContext): CallToolRes
     const code = error.code === ErrorCode.LaneRefused && error.wireCode !== null ? error.wireCode : error.code
     const next = error.next === null ? '' : `\nnext: ${error.next.slice(0, 1000)}`
     return {
-      content: [{ type: 'text', text: `${code}: ${error.message.slice(0, 2000)}${next}` }],
+      content: [{ type: 'text', text: escapeControls(`${code}: ${error.message.slice(0, 2000)}${next}`) }],
       isError: true,
     }
   }
@@ -94,7 +100,7 @@ function failure(name: string, error: unknown, context: McpContext): CallToolRes
   })
   const message = error instanceof Error ? error.message : String(error)
   return {
-    content: [{ type: 'text', text: `INTERNAL: ${message.split('\n')[0]?.slice(0, 500)}` }],
+    content: [{ type: 'text', text: escapeControls(`INTERNAL: ${message.split('\n')[0]?.slice(0, 500)}`) }],
     isError: true,
   }
 }

@@ -9,6 +9,7 @@ import { post } from '../services/room/post.ts'
 import { defaultReadLimit, maxReadLimit, readMessages } from '../services/room/read.ts'
 import { closeThread, listThreads, openThread } from '../services/room/threads.ts'
 import { systemRandom } from '../shared/random.ts'
+import { oneLine } from '../shared/terminal-text.ts'
 import { type McpContext, onlyReads } from './mcp-context.ts'
 import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
 
@@ -61,13 +62,13 @@ function room(context: McpContext) {
 }
 
 function describeMessage(message: MessageView): string {
-  const to = message.recipients.length === 0 ? '' : ` → ${message.recipients.join(' ')}`
-  const where = message.threadId === null ? '' : ` [${message.threadId}]`
-  return `${message.id} ${message.sender}${to}${where}: ${message.text}`
+  const to = message.recipients.length === 0 ? '' : ` → ${oneLine(message.recipients.join(' '))}`
+  const where = message.threadId === null ? '' : ` [${oneLine(message.threadId)}]`
+  return `${oneLine(message.id)} ${oneLine(message.sender)}${to}${where}: ${message.text}`
 }
 
 function describeThread(thread: ThreadView): string {
-  return `${thread.id} [${thread.status}, ${thread.audience}] ${thread.title} — ${thread.participants.join(' ')}`
+  return `${oneLine(thread.id)} [${thread.status}, ${thread.audience}] ${oneLine(thread.title)} — ${oneLine(thread.participants.join(' '))}`
 }
 
 const postTool = defineTool({

@@ -1,4 +1,5 @@
 import type { Actor } from '../../protocol/lease.ts'
+import { oneLine } from '../../shared/terminal-text.ts'
 import { shortSession } from '../session-id.ts'
 
 /**
@@ -28,7 +29,9 @@ export function actorKey(actor: Actor): string {
 
 /** How an actor is named to people: `alice@x.dev`, `alice@x.dev's claude session 1a2b3c4d`. */
 export function describeActor(actor: Actor): string {
-  if (actor.vendor === null) return actor.human
-  if (actor.sessionId === null) return `${actor.human}'s ${actor.vendor} session (unidentified)`
-  return `${actor.human}'s ${actor.vendor} session ${shortSession(actor.sessionId)}`
+  // A teammate's name is any text the team server carried: it stays on this line (D290).
+  const human = oneLine(actor.human)
+  if (actor.vendor === null) return human
+  if (actor.sessionId === null) return `${human}'s ${oneLine(actor.vendor)} session (unidentified)`
+  return `${human}'s ${oneLine(actor.vendor)} session ${oneLine(shortSession(actor.sessionId))}`
 }

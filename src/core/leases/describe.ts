@@ -1,4 +1,5 @@
 import type { Lease, LeaseConflict, LeaseLogEntry } from '../../protocol/lease.ts'
+import { oneLine } from '../../shared/terminal-text.ts'
 import { describeActor } from './actor.ts'
 import { formatIn, formatTime } from './expiry.ts'
 
@@ -9,13 +10,22 @@ import { formatIn, formatTime } from './expiry.ts'
 
 /** `src/auth/** — bob@x.dev's claude session 1a2b3c4d, until 14:05 UTC (in 23 min): "refactor auth" [token 7]` */
 export function describeLease(lease: Lease, now: number): string {
-  const what = lease.kind === 'auto' ? 'auto-lease while editing' : `"${lease.reason}"`
-  return `${lease.pattern} — ${describeActor(lease.holder)}, until ${until(lease, now)}: ${what} [token ${lease.token}]`
+  return `${oneLine(lease.pattern)} — ${describeActor(lease.holder)}, until ${until(lease, now)}: ${what(lease)} [token ${lease.token}]`
+}
+
+/**
+ * A lease that has just ended (released, force-released): what it was and whose, without the
+ * expiry a live lease names, which no longer applies: `src/auth/** — bob@x.dev: "refactor auth" [token 7]`.
+ */
+export function describeEndedLease(lease: Lease): string {
+  return `${oneLine(lease.pattern)} — ${describeActor(lease.holder)}: ${what(lease)} [token ${lease.token}]`
 }
 
 /** Why a claim was not granted, one line per conflict. */
 export function describeConflicts(conflicts: readonly LeaseConflict[], now: number): string {
-  return conflicts.map(({ pattern, lease }) => `${pattern} is held: ${describeLease(lease, now)}`).join('\n')
+  return conflicts
+    .map(({ pattern, lease }) => `${oneLine(pattern)} is held: ${describeLease(lease, now)}`)
+    .join('\n')
 }
 
 /** The reason an edit is denied (or warned about), addressed to the agent that tried it. */
@@ -23,13 +33,13 @@ export function describeEditBlock(path: string, lease: Lease, now: number): stri
   const holder = describeActor(lease.holder)
   if (lease.kind === 'auto') {
     return (
-      `${path} is being edited by ${holder} (auto-lease from its last edit, free ${until(lease, now)} ` +
+      `${oneLine(path)} is being edited by ${holder} (auto-lease from its last edit, free ${until(lease, now)} ` +
       'unless it edits again). Work on something else meanwhile, or ask your human to coordinate.'
     )
   }
   return (
-    `${path} is leased to ${holder} until ${until(lease, now)}: "${lease.reason}" ` +
-    `(lease ${lease.pattern}, token ${lease.token}). Work on something else, or ask your human to ` +
+    `${oneLine(path)} is leased to ${holder} until ${until(lease, now)}: "${oneLine(lease.reason)}" ` +
+    `(lease ${oneLine(lease.pattern)}, token ${lease.token}). Work on something else, or ask your human to ` +
     'coordinate; only the holder releases it (or a human with sangam release --force).'
   )
 }
@@ -39,22 +49,29 @@ export function describeLogEntry(entry: LeaseLogEntry, now: number): string {
   const when = formatTime(entry.at, now)
   const by = describeActor(entry.by)
   const holder = describeActor(entry.holder)
+  const pattern = oneLine(entry.pattern)
+  const reason = oneLine(entry.reason)
   switch (entry.action) {
     case 'force-released':
-      return `${when}: ${by} force-released ${entry.pattern} held by ${holder}: "${entry.reason}"`
+      return `${when}: ${by} force-released ${pattern} held by ${holder}: "${reason}"`
     case 'collision':
-      return `${when}: ${by} edited ${entry.pattern} while ${holder} was editing it`
+      return `${when}: ${by} edited ${pattern} while ${holder} was editing it`
     case 'taken-over':
-      return `${when}: ${by} took over ${entry.pattern} from ${holder}'s auto-lease: "${entry.reason}"`
+      return `${when}: ${by} took over ${pattern} from ${holder}'s auto-lease: "${reason}"`
     case 'session-ended':
-      return `${when}: ${entry.pattern} released as ${holder} ended`
+      return `${when}: ${pattern} released as ${holder} ended`
     case 'released':
-      return `${when}: ${by} released ${entry.pattern}`
+      return `${when}: ${by} released ${pattern}`
     case 'renewed':
-      return `${when}: ${by} renewed ${entry.pattern}: "${entry.reason}"`
+      return `${when}: ${by} renewed ${pattern}: "${reason}"`
     case 'granted':
-      return `${when}: ${by} claimed ${entry.pattern}: "${entry.reason}"`
+      return `${when}: ${by} claimed ${pattern}: "${reason}"`
   }
+}
+
+/** What the lease is for: its reason, on one line whatever it holds (D290). */
+function what(lease: Lease): string {
+  return lease.kind === 'auto' ? 'auto-lease while editing' : `"${oneLine(lease.reason)}"`
 }
 
 function until(lease: Lease, now: number): string {

@@ -1,3 +1,4 @@
+import { oneLine } from '../../shared/terminal-text.ts'
 import { type Board, boardColumns } from './board.ts'
 
 /**
@@ -12,9 +13,10 @@ export function boardText(board: Board, width: number): string {
     const cards = board[column]
     const lines = [`${column.toUpperCase()} (${cards.length})`]
     for (const card of cards) {
-      lines.push(`${card.title} [${card.threadId}]`)
-      lines.push(`  ${card.detail}`)
-      if (card.owners.length > 0) lines.push(`  ${card.owners.join(' ')}`)
+      // Escaped before it is cut, so the cut counts what the terminal will show (D290).
+      lines.push(`${oneLine(card.title)} [${oneLine(card.threadId)}]`)
+      lines.push(`  ${oneLine(card.detail)}`)
+      if (card.owners.length > 0) lines.push(`  ${oneLine(card.owners.join(' '))}`)
     }
     return lines
   })

@@ -1,7 +1,7 @@
 import { humanToken } from '../../protocol/room/thread.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
+import { closeNames } from '../close-names.ts'
 import type { RoomDirectory } from './directory.ts'
-import { editDistance } from './edit-distance.ts'
 
 /**
  * Resolves what a post addresses (`--to` tokens, then the mentions of its text) against the room's
@@ -81,22 +81,10 @@ function targetMatches(directory: RoomDirectory, name: string): Candidate[] {
 
 /** At most five known tokens near `name`: sharing a prefix, or a few edits away. */
 function closeMatches(directory: RoomDirectory, name: string): string[] {
-  const wanted = name.toLowerCase()
   const known = [
-    ...new Set([
-      ...directory.agents.map((agent) => `@${agent.handle}`),
-      ...directory.worktrees.map((worktree) => `#${worktree.target}`),
-      humanToken,
-    ]),
+    ...directory.agents.map((agent) => `@${agent.handle}`),
+    ...directory.worktrees.map((worktree) => `#${worktree.target}`),
+    humanToken,
   ]
-  const scored = known
-    .map((token) => {
-      const bare = token.slice(1).toLowerCase()
-      const prefix = bare.startsWith(wanted) || wanted.startsWith(bare)
-      const distance = editDistance(wanted, bare)
-      return { token, score: prefix ? 0 : distance }
-    })
-    .filter((entry) => entry.score <= Math.max(2, Math.floor(wanted.length / 3)))
-  scored.sort((a, b) => a.score - b.score || a.token.localeCompare(b.token))
-  return scored.slice(0, 5).map((entry) => entry.token)
+  return closeNames(name, known, { forms: (token) => [token.slice(1)] })
 }

@@ -1,4 +1,6 @@
 import { isRung, type Rung, rungs } from '../../protocol/rules/rung.ts'
+import { quoteInput } from '../../shared/quote-input.ts'
+import { closeNames } from '../close-names.ts'
 import { leaseOptions } from '../leases/settings.ts'
 import { type AnyOptionGroup, readStored } from '../options/option-group.ts'
 import { roomOptions } from './settings.ts'
@@ -154,11 +156,23 @@ export function parseRuleChange(
   | { readonly ok: true; readonly rule: RuleDefinition; readonly rung: Rung }
   | { readonly ok: false; readonly problem: string } {
   const found = ruleCatalog.find((entry) => entry.name === rule.trim())
-  if (found === undefined)
-    return { ok: false, problem: `there is no rule "${rule}"; the rules are ${ruleNames.join(', ')}` }
+  if (found === undefined) {
+    const close = closeNames(rule, ruleNames)
+    const hint = close.length === 0 ? 'the' : `did you mean ${close.join(' or ')}? The`
+    return {
+      ok: false,
+      problem: `there is no rule ${quoteInput(rule)}; ${hint} rules are ${ruleNames.join(', ')}`,
+    }
+  }
   const wanted = rung.trim()
-  if (!isRung(wanted))
-    return { ok: false, problem: `a rule's rung is one of ${rungs.join(', ')}; got "${rung}"` }
+  if (!isRung(wanted)) {
+    const close = closeNames(rung, rungs)
+    const hint = close.length === 0 ? '' : ` (did you mean ${close.join(' or ')}?)`
+    return {
+      ok: false,
+      problem: `a rule's rung is one of ${rungs.join(', ')}; got ${quoteInput(rung)}${hint}`,
+    }
+  }
   return { ok: true, rule: found, rung: wanted }
 }
 

@@ -1,5 +1,5 @@
 import { describeActor } from '../../core/leases/actor.ts'
-import { describeLease } from '../../core/leases/describe.ts'
+import { describeEndedLease, describeLease } from '../../core/leases/describe.ts'
 import type { Actor, Lease } from '../../protocol/lease.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import { projectLeaseArbiter } from '../arbiter-choice.ts'
@@ -57,12 +57,12 @@ export async function releaseLease(
 }
 
 /** The words every caller shows for a release, one line per lease. */
-export function describeReleaseOutcome(outcome: ReleaseOutcome, now: number): string {
+export function describeReleaseOutcome(outcome: ReleaseOutcome): string {
   if (outcome.released.length === 0) return 'you hold no leases'
   return outcome.released
     .map(
       (lease) =>
-        `${outcome.forced.includes(lease) ? 'force-released' : 'released'} ${describeLease(lease, now)}`,
+        `${outcome.forced.includes(lease) ? 'force-released' : 'released'} ${describeEndedLease(lease)}`,
     )
     .join('\n')
 }

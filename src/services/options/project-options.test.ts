@@ -63,7 +63,7 @@ test('an unknown option, a wrong type and an unknown rung are clear errors that 
     [
       'leases.autolease',
       'warn',
-      /there is no project option "leases\.autolease"; the options are leases\.auto-lease/,
+      /there is no project option "leases\.autolease"; did you mean leases\.auto-lease or leases\.auto-lease-ttl\? The options are leases\.auto-lease/,
     ],
     ['leases.auto-lease', 'loud', /leases\.auto-lease is one of off, advise, warn, refuse; got "loud"/],
     ['leases.release-on-session-end', 'sometimes', /leases\.release-on-session-end is not true or false/],

@@ -1,4 +1,5 @@
 import { type Alert, deriveAlerts } from '../../core/room/alerts.ts'
+import { oneLine } from '../../shared/terminal-text.ts'
 import type { Db } from '../../store/db.ts'
 import { latestMessages } from '../../store/room/message-table.ts'
 import { ruleFacts } from './rule-alerts.ts'
@@ -53,12 +54,13 @@ export function describeAlerts(alerts: readonly Alert[]): string {
   if (alerts.length === 0) return 'no alerts'
   return alerts
     .map((alert) => {
-      const thread = alert.threadId === null ? '' : ` [${alert.threadId}]`
+      // An alert is one line, whatever the title, thread or paths others wrote hold (D290).
+      const thread = alert.threadId === null ? '' : ` [${oneLine(alert.threadId)}]`
       const paths =
         alert.paths.length === 0
           ? ''
-          : ` — ${alert.paths.slice(0, 5).join(', ')}${alert.paths.length > 5 ? ', …' : ''}`
-      return `${alert.severity.padEnd(9)} ${alert.type}: ${alert.title}${thread}${paths}`
+          : ` — ${oneLine(alert.paths.slice(0, 5).join(', '))}${alert.paths.length > 5 ? ', …' : ''}`
+      return `${alert.severity.padEnd(9)} ${alert.type}: ${oneLine(alert.title)}${thread}${paths}`
     })
     .join('\n')
 }

@@ -1,5 +1,6 @@
 import type { RoomDirectory } from '../../core/room/directory.ts'
 import { worktreeStatuses } from '../../git/worktree-status.ts'
+import { oneLine } from '../../shared/terminal-text.ts'
 import type { Db } from '../../store/db.ts'
 import { readPresence } from '../../store/room/presence-table.ts'
 import { readWorktreePlaces, type WorktreePlace } from '../../store/room/worktree-state-table.ts'
@@ -130,7 +131,9 @@ export function describeTargets(targets: Targets, machine: string): string {
   ].join('\n')
 }
 
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+function table(header: readonly string[], unsafeRows: readonly (readonly string[])[]): string {
+  // A cell holds what other machines reported (a handle, a path): one line each, so rows stay rows (D291).
+  const rows = unsafeRows.map((row) => row.map(oneLine))
   const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => (row[i] ?? '').length)))
   const line = (cells: readonly string[]): string =>
     cells

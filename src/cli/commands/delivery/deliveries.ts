@@ -1,4 +1,5 @@
 import { listDeliveries } from '../../../services/delivery/delivery-use-cases.ts'
+import { oneLine } from '../../../shared/terminal-text.ts'
 import type { CommandRun } from '../../command.ts'
 import { withDelivery } from './delivery-command.ts'
 import type { deliveriesInput } from './inputs.ts'
@@ -17,11 +18,11 @@ export const run: CommandRun<typeof deliveriesInput> = (ctx, _args, options) =>
       })
       const rows = ledger.deliveries.map(
         (row) =>
-          `${row.updatedAt.slice(0, 19).replace('T', ' ')}  ${row.messageId} → ${row.vendor} ${row.sessionId}  ${row.state}${row.channel === null ? '' : ` via ${row.channel}`}${row.reason === null ? '' : ` (${row.reason})`}`,
+          `${row.updatedAt.slice(0, 19).replace('T', ' ')}  ${oneLine(row.messageId)} → ${row.vendor} ${oneLine(row.sessionId)}  ${row.state}${row.channel === null ? '' : ` via ${oneLine(row.channel)}`}${row.reason === null ? '' : ` (${oneLine(row.reason)})`}`,
       )
       const turns = ledger.turns.map(
         (turn) =>
-          `turn ${turn.id}  ${turn.startedAt.slice(0, 19).replace('T', ' ')}  ${turn.vendor} ${turn.sessionId}  ${turn.channel}  ${turn.state}  why ${turn.why} (${turn.cause}), ${turn.messages.length} message${turn.messages.length === 1 ? '' : 's'}`,
+          `turn ${turn.id}  ${turn.startedAt.slice(0, 19).replace('T', ' ')}  ${turn.vendor} ${oneLine(turn.sessionId)}  ${oneLine(turn.channel)}  ${turn.state}  why ${turn.why} (${turn.cause}), ${turn.messages.length} message${turn.messages.length === 1 ? '' : 's'}`,
       )
       const text = [
         rows.length === 0 ? 'no deliveries yet' : `deliveries:\n${rows.join('\n')}`,

@@ -1,4 +1,5 @@
 import { listSessions } from '../../../services/delivery/delivery-use-cases.ts'
+import { oneLine } from '../../../shared/terminal-text.ts'
 import type { CommandRun } from '../../command.ts'
 import { withDelivery } from './delivery-command.ts'
 import type { sessionsInput } from './inputs.ts'
@@ -11,8 +12,11 @@ export const run: CommandRun<typeof sessionsInput> = (ctx, _args, options) =>
       const now = ctx.clock.now()
       const lines = sessions.map((session) => {
         const ago = Math.max(0, Math.round((now - session.lastSeenAt) / 60_000))
-        const name = session.handle === null ? '' : ` @${session.handle}`
-        return `${session.vendor.padEnd(6)} ${session.id}${name}  ${session.delivery}  ${ago} min ago  ${session.worktree ?? '-'}${session.machine === null ? '' : ` on ${session.machine}`}\n  ${session.title ?? '(no title)'} · ${session.why}`
+        // A session's title and places come from transcripts and other machines: one line each (D291).
+        const name = session.handle === null ? '' : ` @${oneLine(session.handle)}`
+        const machine = session.machine === null ? '' : ` on ${oneLine(session.machine)}`
+        const head = `${session.vendor.padEnd(6)} ${oneLine(session.id)}${name}  ${session.delivery}  ${ago} min ago  ${oneLine(session.worktree ?? '-')}${machine}`
+        return `${head}\n  ${oneLine(session.title ?? '(no title)')} · ${session.why}`
       })
       return {
         json: { sessions },

@@ -12,6 +12,7 @@ import {
 } from '../../../install/lane-own-files.ts'
 import { installMainGuard } from '../../../install/main-guard-installer.ts'
 import { enterLane } from '../../../services/lanes/enter-lane.ts'
+import { checkLaneAgent } from '../../../services/lanes/lane-agent.ts'
 import { laneWorktreePath } from '../../../services/lanes/lane-world.ts'
 import { systemRandom } from '../../../shared/random.ts'
 import type { CommandRun } from '../../command.ts'
@@ -19,6 +20,9 @@ import type { laneInput } from './inputs.ts'
 import { openLaneCommand } from './lane-world-for.ts'
 
 export const run: CommandRun<typeof laneInput> = async (ctx, { name }, options) => {
+  // Checked before anything is created: a refused agent leaves no lane behind.
+  const agentCheck =
+    options.agent?.kind === 'agent' ? checkLaneAgent(options.agent.command, ctx.env.path) : { warning: null }
   const { project, world } = openLaneCommand(ctx)
   try {
     excludeFromGit(
@@ -76,7 +80,7 @@ export const run: CommandRun<typeof laneInput> = async (ctx, { name }, options) 
     const sandboxWarning = laneSandboxWarning(entered.agent?.command ?? null, ctx.env.codexHome)
     const trustWarning = given === null ? null : codexTrustWarning(given)
     const lacking = entriesLaneLacks(world.root, entered.lane.worktree).map(lacksWarning)
-    const warnings = [sandboxWarning, trustWarning, ...lacking].flatMap((warning) =>
+    const warnings = [agentCheck.warning, sandboxWarning, trustWarning, ...lacking].flatMap((warning) =>
       warning === null ? [] : [warning],
     )
     if (!options.json) for (const warning of warnings) ctx.stderr.write(`warning: ${warning}\n`)

@@ -1,3 +1,4 @@
+import { describeIntegrationEvent } from '../../../services/lanes/integration-event-text.ts'
 import { laneLog } from '../../../services/lanes/lane-status.ts'
 import type { CommandRun } from '../../command.ts'
 import { openLaneCommand } from './lane-world-for.ts'
@@ -6,12 +7,8 @@ export const run: CommandRun = async (ctx) => {
   const { project, world } = openLaneCommand(ctx, { createStore: false })
   try {
     const events = laneLog(world)
-    const text = events
-      .map(
-        (event) =>
-          `${event.id} ${new Date(event.at).toISOString()} ${event.type}${event.lane ? ` ${event.lane}` : ''} ${JSON.stringify(event.payload)}`,
-      )
-      .join('\n')
+    const now = ctx.clock.now()
+    const text = events.map((event) => describeIntegrationEvent(event, now)).join('\n')
     return { json: { events }, text: text === '' ? 'no integration events yet' : text }
   } finally {
     project.close()

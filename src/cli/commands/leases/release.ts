@@ -20,7 +20,7 @@ export const run: CommandRun<typeof releaseInput> = async (ctx, { patterns: args
       cwd: ctx.cwd,
       forceReason: force ? reason : null,
     })
-    return { json: outcome, text: describeReleaseOutcome(outcome, ctx.clock.now()) }
+    return { json: outcome, text: describeReleaseOutcome(outcome) }
   } finally {
     project.close()
   }

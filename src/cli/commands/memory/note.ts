@@ -3,6 +3,7 @@ import { currentBranch } from '../../../git/branch.ts'
 import { resolveActor } from '../../../services/leases/actor.ts'
 import { MemoryNote } from '../../../services/memory/note.ts'
 import { openProject } from '../../../services/project-context.ts'
+import { oneLine } from '../../../shared/terminal-text.ts'
 import type { CommandRun } from '../../command.ts'
 import type { noteInput } from './inputs.ts'
 
@@ -16,7 +17,7 @@ export const run: CommandRun<typeof noteInput> = async (ctx, args) => {
       branch: currentBranch(ctx.cwd),
       version,
     })
-    const by = note.sessionId === 'cli' ? note.author : `${note.author}, session ${note.sessionId}`
+    const by = oneLine(note.sessionId === 'cli' ? note.author : `${note.author}, session ${note.sessionId}`)
     const redacted = note.redacted
       ? '\n(secrets in it were replaced by [REDACTED:…] before it was stored)'
       : ''

@@ -11,6 +11,7 @@ import { listThreads } from '../../../services/room/threads.ts'
 import { systemRandom } from '../../../shared/random.ts'
 import { isSangamError } from '../../../shared/sangam-error.ts'
 import type { CommandContext, CommandRun } from '../../command.ts'
+import { clearLine, readlineOutput } from '../../terminal-stream.ts'
 import type { chatInput } from './inputs.ts'
 import { messageLines } from './message-text-lines.ts'
 import { terminalWidth, withProject } from './room-command.ts'
@@ -59,7 +60,7 @@ async function converse(
   chat: ChatSession,
   out: ChatOutput,
 ): Promise<void> {
-  const rl = createInterface({ input: ctx.stdin, output: ctx.stdout, terminal: out.tty })
+  const rl = createInterface({ input: ctx.stdin, output: readlineOutput(ctx.stdout), terminal: out.tty })
   out.attach(rl)
   rl.setPrompt('> ')
   const follow = setInterval(() => {
@@ -163,7 +164,7 @@ class ChatOutput {
     if (text === '') return
     if (this.tty && this.#rl !== null) {
       // Clear the prompt line, print, and redraw the prompt with what was typed so far.
-      this.#ctx.stdout.write('\r\x1b[K')
+      clearLine(this.#ctx.stdout)
       this.#ctx.stdout.write(`${text}\n`)
       this.#rl.prompt(true)
       return

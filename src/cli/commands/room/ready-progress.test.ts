@@ -20,7 +20,8 @@ test('progress: a terminal gets one line rewritten in place, ended by a newline'
   progress.end()
   assert.equal(
     text(),
-    '\rsangam: checking branch pairs 48/96 (50%)\rsangam: checking branch pairs 96/96 (100%)\n',
+    // Each redraw erases what a longer line before it left (sangam's own sequence, D290).
+    '\rsangam: checking branch pairs 48/96 (50%)\x1b[K\rsangam: checking branch pairs 96/96 (100%)\x1b[K\n',
   )
 })
 

@@ -1,4 +1,5 @@
 import type { ReadyProgress } from '../../../services/room/ready.ts'
+import { redrawLine } from '../../terminal-stream.ts'
 
 /**
  * Below this many merges to run a cold `ready` is quick (about 1 ms each in one git process), so
@@ -21,7 +22,7 @@ export function readyProgress(
     const percent = Math.floor((done / total) * 100)
     const line = `sangam: checking branch pairs ${done}/${total} (${percent}%)`
     if (stderr.isTTY === true) {
-      stderr.write(`\r${line}`)
+      redrawLine(stderr, line)
       drawn = true
       return
     }

@@ -33,7 +33,10 @@ import { readAttachment } from '../../../services/sync/attachment.ts'
 import { writeSyncSettings } from '../../../services/sync/settings.ts'
 import { systemRandom } from '../../../shared/random.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
+import { escapeControls } from '../../../shared/terminal-text.ts'
 import type { CommandContext, CommandRun, ParsedOptions } from '../../command.ts'
+import { readlineOutput } from '../../terminal-stream.ts'
+import { wrapText } from '../../word-wrap.ts'
 import { guardLines } from './guard-lines.ts'
 import type { initInput } from './inputs.ts'
 
@@ -272,9 +275,13 @@ async function offerMcp(
 }
 
 async function ask(ctx: CommandContext, question: string): Promise<string> {
-  const prompt = createInterface({ input: ctx.stdin, output: ctx.stderr, terminal: true })
+  const terminal = readlineOutput(ctx.stderr)
+  const prompt = createInterface({ input: ctx.stdin, output: terminal, terminal: true })
   try {
-    return await prompt.question(question)
+    // readline draws the question itself, past the stream that wraps everything else (D297).
+    const columns = (terminal as { columns?: number | undefined }).columns
+    const width = columns !== undefined && columns > 0 ? columns : 80
+    return await prompt.question(wrapText(escapeControls(question), width))
   } finally {
     prompt.close()
   }

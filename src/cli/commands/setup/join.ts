@@ -12,6 +12,8 @@ import { type AttachResult, attachToServer, checkConnection } from '../../../ser
 import { writeSyncSettings } from '../../../services/sync/settings.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
 import type { CommandContext, CommandRun } from '../../command.ts'
+import { redrawLine } from '../../terminal-stream.ts'
+import { readUnseenLine, type TerminalInput } from '../../unseen-line.ts'
 import type { joinInput } from './inputs.ts'
 
 export const run: CommandRun<typeof joinInput> = async (ctx, args, options) => {
@@ -71,14 +73,21 @@ const argvKeyWarning =
 
 /**
  * The line from stdin, so that the key appears neither in the process list nor in shell history:
- * `pbpaste | sangam join`.
+ * `pbpaste | sangam join`. Pasted at a terminal, it is read without echo: the key stays off the
+ * screen and out of its scrollback (D296).
  */
 async function readLine(ctx: CommandContext): Promise<string> {
-  if (ctx.stdin.isTTY === true) ctx.stderr.write('paste the connection line (from sangam connection): ')
-  let text = ''
-  for await (const chunk of ctx.stdin) {
-    text += chunk.toString()
-    if (text.includes('\n')) break
+  const typed = readUnseenLine(
+    ctx.stdin as TerminalInput,
+    ctx.stderr,
+    'paste the connection line (from sangam connection; it is not shown): ',
+  )
+  let text = typed === null ? '' : await typed
+  if (typed === null) {
+    for await (const chunk of ctx.stdin) {
+      text += chunk.toString()
+      if (text.includes('\n')) break
+    }
   }
   const first = text.split('\n')[0]?.trim() ?? ''
   if (first === '')
@@ -95,7 +104,7 @@ function backfillProgress(ctx: CommandContext) {
   let drawn = false
   const update = (progress: { cursor: number; headGseq: number }): void => {
     if (!tty) return
-    ctx.stderr.write(`\rfetching team records: ${progress.cursor} of ${progress.headGseq}\x1b[K`)
+    redrawLine(ctx.stderr, `fetching team records: ${progress.cursor} of ${progress.headGseq}`)
     drawn = true
   }
   return Object.assign(update, {
