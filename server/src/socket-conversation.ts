@@ -79,6 +79,7 @@ export class SocketConversation {
     const { storage, limits, records, presence, sockets, pushes } = this.#parts
     switch (message.type) {
       case 'subscribe': {
+        refuseSecrets('socket actor', message)
         // The subscription lives in the socket's attachment, which the runtime caps at 2 KiB.
         if (JSON.stringify(message.actor).length > maxActorChars)
           throw new Refusal('INVALID_REQUEST', `actor: at most ${maxActorChars} characters of JSON`)
@@ -105,6 +106,7 @@ export class SocketConversation {
         return
       }
       case 'activity':
+        refuseSecrets('socket actor', message)
         presence.touch([message.actor], now)
         return
     }

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { laneBranch } from '../../core/lanes/lane-name.ts'
+import { refuseSecret } from '../../core/secrets/free-text-rule.ts'
 import { gitOutputOrNull, runGit } from '../../git/git.ts'
 import { insertLane, type LaneRow, readLane, readLaneTask, updateLane } from '../../store/lanes/lane-table.ts'
 import { headOf, isAncestor, isDirty, must, refCommit, worktreeOfBranch } from './lane-git.ts'
@@ -50,7 +51,9 @@ export const instructionsMarker = '<!-- sangam-lane-instructions -->'
  * window when we run inside tmux, else says the command to run.
  */
 export function enterLane(world: LaneWorld, typed: EnterLaneInput): EnteredLane {
-  const input = { ...typed, name: laneNameInput(typed.name) }
+  // The name becomes a branch and a directory, the command is stored: no secret in either.
+  const input = { ...typed, name: laneNameInput(refuseSecret('the lane name', typed.name.trim())) }
+  if (input.agent?.kind === 'agent') refuseSecret("the lane's agent command", input.agent.command)
   const branch = laneBranch(input.name)
   const worktree = laneWorktreePath(world.root, input.name)
   const existing = readLane(world.db, input.name)
