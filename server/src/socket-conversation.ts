@@ -9,6 +9,7 @@ import { type RecordLog, refuseCursorAhead } from './record-log.ts'
 import { admitPush, appendDrafts } from './record-push.ts'
 import { Refusal, refusalBody } from './refusal.ts'
 import { parseJsonText, tooLarge } from './request-body.ts'
+import { refuseSecrets } from './secret-check.ts'
 import type { SocketHub } from './socket-hub.ts'
 
 const maxActorChars = 1000

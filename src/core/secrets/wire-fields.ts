@@ -75,7 +75,8 @@ export const wireFields = {
     'payload.id': name('the message id'),
     'payload.topic': name('the message topic'),
     'payload.text': prose('the message text'),
-    'payload.sender': name("the sender's handle or name"),
+    // A handle was checked when it was claimed (or generated); a human's name is context.
+    'payload.sender': context("the sender (a session's handle, or the human's name)"),
     'payload.human': context('the human the poster acts for'),
     'payload.session.vendor': context("the posting session's vendor"),
     'payload.session.sessionId': context("the posting session's id"),
@@ -97,7 +98,7 @@ export const wireFields = {
     'payload.reason': prose('the thread reason'),
     'payload.participants[]': name('a thread participant'),
     'payload.paths[]': name('a thread path'),
-    'payload.source': name("the thread opener's handle or name"),
+    'payload.source': context("the thread's opener (a handle, the human's name, or a daemon's)"),
     'payload.opener.vendor': context("the opening session's vendor"),
     'payload.opener.sessionId': context("the opening session's id"),
   },
