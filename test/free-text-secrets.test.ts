@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { after, test } from 'node:test'
 import { killAllServes } from '../server/test/helpers/serve-process.ts'
+import { claudeEdit, runAgentHook } from './hooks-agent-run.ts'
 import { laneProject } from './helpers/lane-fixture.ts'
 import { leaksUnder } from './helpers/leak-scan.ts'
 import { connectMcp } from './helpers/mcp-client.ts'
@@ -161,6 +162,15 @@ test('a secret typed into any field, by the CLI, MCP or the dashboard, is refuse
     assert.equal(answer.status, 422, `${path}: ${answer.body}`)
     assert.match(answer.body, new RegExp(`${field} holds a secret`), path)
   }
+
+  // An agent editing a file whose name holds a secret: the edit goes on, the server refuses the
+  // auto-lease (hooks do not load the scrubber; the server does), and the hook says so.
+  const edit = await runAgentHook('claude', claudeEdit(a.repo, join(a.repo, 'keys', `${typed.stripe}.txt`)), {
+    cwd: a.repo,
+    env: a.env,
+  })
+  assert.equal(edit.code, 0, edit.stderr)
+  assert.match(edit.stderr, /edit allowed; its auto-lease was not recorded \(.*holds a secret \(stripe-key\)/)
 
   // Context: a branch named by a token and a SANGAM_USER that is one. Not refused: redacted.
   git(a.repo, 'checkout', '-q', '-b', `fix/${context.branch}`)
