@@ -19,7 +19,7 @@ export function appendDrafts(
   drafts: readonly RecordDraft[],
   now: number,
 ): PushResult[] {
-  for (const [index, draft] of drafts.entries()) refuseSecrets(draft.type, draft, `records[${index}].`)
+  for (const [index, draft] of drafts.entries()) refuseSecrets(draft.type, draft, `records.${index}.`)
   return storage.transactionSync(() => {
     const results = records.append(drafts, now)
     presence.touch(

@@ -54,24 +54,21 @@ function message(id: string, fields: Record<string, unknown>): RecordDraft {
 }
 
 const drafts: [string, RecordDraft][] = [
-  ['records[0].payload.text (the captured text', eventDraft('ev_1', alice, `token ${github}`)],
+  ['records.0.payload.text (the captured text', eventDraft('ev_1', alice, `token ${github}`)],
   [
-    'records[0].payload.cwd',
+    'records.0.payload.cwd',
     { ...eventDraft('ev_2'), payload: { ...eventDraft('ev_2').payload, cwd: `/w/${aws}` } },
   ],
+  ['records.0.payload.recipients.1 (a recipient)', message('msg-1', { recipients: ['@bob', `@${stripe}`] })],
   [
-    'records[0].payload.recipients[1] (a recipient)',
-    message('msg-1', { recipients: ['@bob', `@${stripe}`] }),
-  ],
-  [
-    'records[0].payload.handoff.proof',
+    'records.0.payload.handoff.proof',
     message('msg-2', {
       kind: 'handoff',
       handoff: { sourceSha: null, paths: [], proof: `curl -u a:${slack}`, blocker: null, nextOwner: null },
     }),
   ],
   [
-    'records[0].payload.title (the thread title)',
+    'records.0.payload.title (the thread title)',
     {
       id: 'thr-1@1',
       type: 'room.thread',
@@ -94,7 +91,7 @@ const drafts: [string, RecordDraft][] = [
     },
   ],
   [
-    'records[0].payload.branch',
+    'records.0.payload.branch',
     {
       id: 'presence:claude:s1:1',
       type: 'room.presence',
@@ -116,7 +113,7 @@ const drafts: [string, RecordDraft][] = [
     },
   ],
   [
-    'records[0].payload.value (the option value)',
+    'records.0.payload.value (the option value)',
     {
       id: 'option:lanes.check-command@1=x',
       type: 'room.option',
@@ -125,7 +122,7 @@ const drafts: [string, RecordDraft][] = [
       payload: { name: 'lanes.check-command', value: `deploy --token ${slack}`, setAt: 1 },
     },
   ],
-  ['records[0].actor.human', { ...message('msg-3', {}), actor: { ...alice, human: aws } }],
+  ['records.0.actor.human', { ...message('msg-3', {}), actor: { ...alice, human: aws } }],
 ]
 
 function assertRefusal(reply: Reply, where: string, what: string): void {
@@ -147,7 +144,7 @@ test('a pushed record with a secret in any free-text field is refused whole, nam
       where,
     )
     // Behind a clean record in the same push, nothing of the push is appended.
-    const behind = where.replace('records[0].', 'records[1].')
+    const behind = where.replace('records.0.', 'records.1.')
     const reply = await client.request('push', {
       body: { clientId: 'test-client-1', records: [eventDraft(`ev_clean_${where.length}`), draft] },
     })
@@ -179,14 +176,14 @@ test('a claim, a forced release or an integration lock request holding a secret 
   )
   assertRefusal(
     await client.request('claim', { body: claim({ patterns: ['src/a.ts', `src/${github}.ts`] }) }),
-    'patterns[1] (a lease pattern)',
+    'patterns.1 (a lease pattern)',
     'pattern',
   )
   assertRefusal(
     await client.request('claim', {
       body: claim({ kind: 'auto', reason: 'editing', patterns: [`keys/${aws}`] }),
     }),
-    'patterns[0] (a lease pattern)',
+    'patterns.0 (a lease pattern)',
     "a hook's auto-lease",
   )
   assertRefusal(

@@ -156,7 +156,7 @@ export const wireFields = {
 
 export type WireShape = keyof typeof wireFields
 
-/** A secret found in a field: where (`payload.recipients[1]`), which field, which kinds. */
+/** A secret found in a field: where (`payload.recipients.1`, as zod names paths), which field, which kinds. */
 export interface SecretFinding {
   readonly path: string
   readonly field: FreeTextField
@@ -236,7 +236,7 @@ export function refusalOf(finding: SecretFinding): Error {
 
 /**
  * Copies `value` with every string replaced by `visit(key, path, text)`: `key` is the table's
- * path (`payload.recipients[]`), `path` the concrete one (`payload.recipients[1]`). Unchanged
+ * path (`payload.recipients[]`), `path` the concrete one (`payload.recipients.1`). Unchanged
  * parts are returned as they are, so a value without secrets is not copied.
  */
 function visitStrings(
@@ -249,7 +249,7 @@ function visitStrings(
   if (Array.isArray(value)) {
     let changed = false
     const next = value.map((item, index) => {
-      const mapped = visitStrings(item, `${key}[]`, `${path}[${index}]`, visit)
+      const mapped = visitStrings(item, `${key}[]`, `${path}.${index}`, visit)
       changed ||= mapped !== item
       return mapped
     })
