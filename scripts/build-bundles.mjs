@@ -23,7 +23,7 @@ import { createHash } from 'node:crypto'
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { build } from 'esbuild'
-import { englishOnlyZod } from './esbuild-plugins.mjs'
+import { englishOnlyZod, scrubberWithoutSideEffects } from './esbuild-plugins.mjs'
 
 const root = new URL('..', import.meta.url).pathname
 
@@ -145,7 +145,9 @@ for (const { name, entry, dir, ownFiles: splits } of bundles) {
     // it, and config/version.ts reads package.json (two levels up, from dist/<dir>/ as from src/<dir>/).
     banner: { js: 'var importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
     define: { 'import.meta.url': 'importMetaUrl' },
-    plugins: splits ? [requireOwnFiles(name), directAddon, englishOnlyZod] : [directAddon, englishOnlyZod],
+    plugins: splits
+      ? [requireOwnFiles(name), scrubberWithoutSideEffects, directAddon, englishOnlyZod]
+      : [scrubberWithoutSideEffects, directAddon, englishOnlyZod],
     logLevel: 'warning',
   })
   if (!isLaunched) continue

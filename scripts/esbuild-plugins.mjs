@@ -22,3 +22,21 @@ export const englishOnlyZod = {
     }))
   },
 }
+
+/**
+ * The secret scrubber (src/core/secrets/) compiles its patterns and the ruleset's keyword search
+ * when its module loads, which esbuild must keep as side effects of any file that imports it. It
+ * has no other effects: declared free of them, it is left out of a bundle that never calls it.
+ * The edit hook's bundle shares files with the write paths that refuse secrets (a lane's name)
+ * but never runs them, and must not pay for the scrubber on every edit
+ * (test/hooks-startup.test.ts).
+ */
+export const scrubberWithoutSideEffects = {
+  name: 'scrubber-without-side-effects',
+  setup(builder) {
+    builder.onResolve({ filter: /\/secrets\/[a-z-]+\.ts$/ }, ({ path, resolveDir }) => {
+      const resolved = join(resolveDir, path)
+      return resolved.includes('/src/core/secrets/') ? { path: resolved, sideEffects: false } : undefined
+    })
+  },
+}

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
-import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { scrubSecrets } from '../src/core/secrets/scrubber.ts'
 import { captureWorld } from './helpers/capture-transcripts.ts'
+import { filesUnder, leaksUnder } from './helpers/leak-scan.ts'
 import { runCliJson } from './helpers/run-cli.ts'
 import { pem, samples } from './helpers/secret-samples.ts'
 
@@ -18,14 +18,6 @@ const secrets = Object.values(samples)
 const key = pem('OPENSSH PRIVATE KEY', 6)
 /** The lines of the key's body: the key is stored JSON-escaped in places, so look for each line. */
 const keyLines = key.split('\n').slice(1, -1)
-
-function* filesUnder(dir: string): Generator<string> {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name)
-    if (entry.isDirectory()) yield* filesUnder(path)
-    else if (entry.isFile()) yield path
-  }
-}
 
 /** Claude Code records carrying a secret in every field sangam reads. */
 function claudeTranscript(cwd: string): string {
@@ -108,15 +100,7 @@ test('no secret from a transcript reaches any file under the data dir: database,
   const events = w.events()
   assert.ok(events.length >= 6, `${events.length} events captured`)
   assert.ok(events.some((event) => event.text.includes('[REDACTED')))
-  const files = [...filesUnder(join(w.home.path, '.sangam'))]
-  assert.ok(files.some((path) => path.endsWith('sangam.db')))
-  const leaks: string[] = []
-  for (const path of files) {
-    if (statSync(path).size === 0) continue
-    const bytes = readFileSync(path)
-    for (const secret of [...secrets, ...keyLines]) {
-      if (bytes.includes(secret)) leaks.push(`${path.slice(w.home.path.length)}: ${secret.slice(0, 12)}…`)
-    }
-  }
-  assert.deepEqual(leaks, [])
+  const dataDir = join(w.home.path, '.sangam')
+  assert.ok([...filesUnder(dataDir)].some((path) => path.endsWith('sangam.db')))
+  assert.deepEqual(leaksUnder([dataDir], [...secrets, ...keyLines]), [])
 })

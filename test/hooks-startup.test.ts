@@ -77,6 +77,15 @@ test('the edit hook loads no zod', async () => {
   )
 })
 
+test('the installed hook files hold no secret scrubber: the write paths they share files with never run there', () => {
+  // The scrubber compiles hundreds of patterns as it loads; the lane and option code the edit hook
+  // bundles (for the brief) imports the free-text rule, which only the CLI and MCP ever call.
+  for (const file of ['agent-hook-main.bundle.cjs', 'pre-push-main.bundle.cjs']) {
+    const bundle = readFileSync(join(projectRoot, 'dist', 'hooks', file), 'utf8')
+    assert.doesNotMatch(bundle, /gitleaks|function scrubSecrets/, file)
+  }
+})
+
 test('the installed edit hook file holds no zod; the sync HTTP client, its own file, shares SangamError', async () => {
   const hooks = join(projectRoot, 'dist', 'hooks')
   // Node compiles every byte of the file it starts, so zod must be absent, not just never run.

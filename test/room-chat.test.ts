@@ -107,7 +107,7 @@ test('a secret-looking line is refused with the reason, nothing is posted, and t
   const chat = startChat(r.repo.path, r.env)
   await chat.saw(/no messages yet/)
   chat.type('my token is ghp_0123456789abcdefghijklmnopqrstuvwxyzAB')
-  await chat.saw(/not posted: this message contains a secret \(github-token\)/)
+  await chat.saw(/not posted: the message text holds a secret \(github-token\)/)
   chat.type('')
   chat.type('/nonsense')
   await chat.saw(/unknown command \/nonsense: \/help lists them/)

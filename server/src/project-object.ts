@@ -1,5 +1,6 @@
 import { DurableObject } from 'cloudflare:workers'
 import type { z } from 'zod'
+import type { WireShape } from '../../src/core/secrets/wire-fields.ts'
 import {
   lockAcquireRequestSchema,
   lockHeartbeatRequestSchema,
@@ -30,6 +31,7 @@ import { admitPush, appendDrafts } from './record-push.ts'
 import { failureResponse, jsonResponse, Refusal } from './refusal.ts'
 import { discardBody, readJsonBody } from './request-body.ts'
 import { migrate, schemaExists } from './schema.ts'
+import { refuseSecrets } from './secret-check.ts'
 import { SocketConversation } from './socket-conversation.ts'
 import { SocketHub } from './socket-hub.ts'
 
@@ -189,25 +191,34 @@ export class ProjectObject extends DurableObject<Env> {
         return jsonResponse(this.#lock.state(Date.now()))
       case 'lockAcquire':
         return jsonResponse(
-          this.#lock.acquire(await this.#body(request, lockAcquireRequestSchema), Date.now()),
+          this.#lock.acquire(await this.#body(request, lockAcquireRequestSchema, 'lock acquire'), Date.now()),
         )
       case 'lockHeartbeat':
         return jsonResponse(
-          this.#lock.heartbeat(await this.#body(request, lockHeartbeatRequestSchema), Date.now()),
+          this.#lock.heartbeat(
+            await this.#body(request, lockHeartbeatRequestSchema, 'lock heartbeat'),
+            Date.now(),
+          ),
         )
       case 'lockRelease':
         return jsonResponse(
-          this.#lock.release(await this.#body(request, lockReleaseRequestSchema), Date.now()),
+          this.#lock.release(await this.#body(request, lockReleaseRequestSchema, null), Date.now()),
         )
       case 'lockTakeover':
         return jsonResponse(
-          this.#lock.takeOver(await this.#body(request, lockTakeoverRequestSchema), Date.now()),
+          this.#lock.takeOver(
+            await this.#body(request, lockTakeoverRequestSchema, 'lock takeover'),
+            Date.now(),
+          ),
         )
     }
   }
 
-  #body<T>(request: Request, schema: z.ZodType<T>): Promise<T> {
-    return readJsonBody(request, this.#limits.sync.maxBodyBytes, schema)
+  /** A request body, refused if it holds a secret in a field of `shape` (null: it has no text). */
+  async #body<T>(request: Request, schema: z.ZodType<T>, shape: WireShape | null): Promise<T> {
+    const body = await readJsonBody(request, this.#limits.sync.maxBodyBytes, schema)
+    if (shape !== null) refuseSecrets(shape, body)
+    return body
   }
 
   #info(project: ProjectRow): ProjectInfo {
@@ -232,6 +243,7 @@ export class ProjectObject extends DurableObject<Env> {
 
   async #claim(request: Request): Promise<Response> {
     const claim = await readJsonBody(request, this.#limits.sync.maxBodyBytes, serverClaimRequestSchema)
+    refuseSecrets('lease claim', claim)
     const result = this.#leases.claim(claim, Date.now())
     this.#sockets.pumpAll()
     return jsonResponse(result)
@@ -239,6 +251,7 @@ export class ProjectObject extends DurableObject<Env> {
 
   async #release(request: Request): Promise<Response> {
     const release = await readJsonBody(request, this.#limits.sync.maxBodyBytes, serverReleaseRequestSchema)
+    refuseSecrets('lease release', release)
     const result = this.#leases.release(release, Date.now())
     this.#sockets.pumpAll()
     return jsonResponse(result)

@@ -5,10 +5,12 @@ import type { Presence } from './presence.ts'
 import type { PushAdmission, Pusher } from './push-admission.ts'
 import type { RecordLog } from './record-log.ts'
 import { Refusal } from './refusal.ts'
+import { refuseSecrets } from './secret-check.ts'
 
 /**
  * Appends pushed records in one storage transaction: either the whole push gets its gseqs or none
- * of it does, so a push interrupted by a crash is simply pushed again (ids make it idempotent).
+ * of it does, so a push interrupted by a crash is simply pushed again (ids make it idempotent). A
+ * record with a secret in any free-text field refuses the push before anything is written.
  */
 export function appendDrafts(
   storage: DurableObjectStorage,
@@ -17,6 +19,7 @@ export function appendDrafts(
   drafts: readonly RecordDraft[],
   now: number,
 ): PushResult[] {
+  for (const [index, draft] of drafts.entries()) refuseSecrets(draft.type, draft, `records.${index}.`)
   return storage.transactionSync(() => {
     const results = records.append(drafts, now)
     presence.touch(

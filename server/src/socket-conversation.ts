@@ -9,6 +9,7 @@ import { type RecordLog, refuseCursorAhead } from './record-log.ts'
 import { admitPush, appendDrafts } from './record-push.ts'
 import { Refusal, refusalBody } from './refusal.ts'
 import { parseJsonText, tooLarge } from './request-body.ts'
+import { refuseSecrets } from './secret-check.ts'
 import type { SocketHub } from './socket-hub.ts'
 
 const maxActorChars = 1000
@@ -79,6 +80,7 @@ export class SocketConversation {
     const { storage, limits, records, presence, sockets, pushes } = this.#parts
     switch (message.type) {
       case 'subscribe': {
+        refuseSecrets('socket actor', message)
         // The subscription lives in the socket's attachment, which the runtime caps at 2 KiB.
         if (JSON.stringify(message.actor).length > maxActorChars)
           throw new Refusal('INVALID_REQUEST', `actor: at most ${maxActorChars} characters of JSON`)
@@ -105,6 +107,7 @@ export class SocketConversation {
         return
       }
       case 'activity':
+        refuseSecrets('socket actor', message)
         presence.touch([message.actor], now)
         return
     }

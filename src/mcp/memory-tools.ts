@@ -169,7 +169,7 @@ const noteTool = defineTool({
   description:
     'Write down what the transcripts cannot show: a decision and why, a constraint, a warning for whoever works ' +
     'here next. Stored with your name and session, searchable at once by every agent and human on the project. ' +
-    'Secrets are scrubbed. Keep it to a few lines.',
+    'A note holding a secret (a token, a password) is refused: leave the secret out. Keep it to a few lines.',
   input: { text: z.string().min(1).max(maxNoteChars).describe('the note') },
   output: {
     id: z.string(),
@@ -178,7 +178,6 @@ const noteTool = defineTool({
     sessionId: z.string(),
     branch: nullableString,
     text: z.string(),
-    redacted: z.boolean(),
   },
   readOnly: false,
   run(input, context) {
@@ -189,7 +188,7 @@ const noteTool = defineTool({
       branch: currentBranch(context.projectDir),
       version: context.version,
     })
-    return { structured: note, text: `noted ${note.id}${note.redacted ? ' (secrets were redacted)' : ''}` }
+    return { structured: note, text: `noted ${note.id}` }
   },
 })
 

@@ -17,7 +17,7 @@ test('a text the scrubber would change is refused naming the kind of secret', ()
   for (const secret of [samples.anthropic, samples.openaiProject, samples.githubFineGrained, samples.awsId]) {
     assert.throws(() => checkMessageText(`here it is: ${secret}`), {
       code: 'INVALID_INPUT',
-      message: /contains a secret.*nothing was posted/,
+      message: /^the message text holds a secret.*nothing was stored/,
     })
   }
   assert.throws(() => checkMessageText(`token ${samples.github[0]}`), { message: /\(github-token\)/ })

@@ -4,6 +4,7 @@ import { loadMachineId } from '../../config/machine-id.ts'
 import type { DeliveryVendor } from '../../core/delivery/delivery-vocabulary.ts'
 import { isDeliveryVendor } from '../../core/delivery/delivery-vocabulary.ts'
 import { roomOptions } from '../../core/room/settings.ts'
+import { refuseSecret } from '../../core/secrets/free-text-rule.ts'
 import type { Logger } from '../../shared/logger.ts'
 import type { Random } from '../../shared/random.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
@@ -371,6 +372,8 @@ export async function startSession(
     )
   const text = input.text.trim()
   if (text === '') throw new SangamError(ErrorCode.InvalidInput, 'start needs the first prompt as TEXT')
+  // It reaches the agent's command line, its transcript and the turn's log: refused like a post.
+  refuseSecret('the first prompt', text)
   const wanted = resolve(input.cwd, input.worktree ?? '.')
   const worktree = [...project.repo.worktrees]
     .sort((a, b) => b.length - a.length)

@@ -3,12 +3,13 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { laneBranch } from '../../core/lanes/lane-name.ts'
 import { instructionsMarker } from '../../core/own-files/own-file.ts'
+import { refuseSecret } from '../../core/secrets/free-text-rule.ts'
 import { gitOutputOrNull, runGit } from '../../git/git.ts'
 import { insertLane, type LaneRow, readLane, readLaneTask, updateLane } from '../../store/lanes/lane-table.ts'
 import { headOf, isAncestor, isDirty, must, refCommit, worktreeOfBranch } from './lane-git.ts'
 import { laneNameInput } from './lane-name-input.ts'
 import { laneRefused } from './lane-refused.ts'
-import { laneWorktreePath, type LaneWorld } from './lane-world.ts'
+import { type LaneWorld, laneWorktreePath } from './lane-world.ts'
 
 /** Who works in a lane: an agent (claude, codex, or a command line), or a human (`--no-agent`). */
 export type LaneAgent = { readonly kind: 'agent'; readonly command: string } | { readonly kind: 'none' }
@@ -49,7 +50,9 @@ export interface EnteredLane {
  * window when we run inside tmux, else says the command to run.
  */
 export async function enterLane(world: LaneWorld, typed: EnterLaneInput): Promise<EnteredLane> {
-  const input = { ...typed, name: laneNameInput(typed.name) }
+  // The name becomes a branch and a directory, the command is stored: no secret in either.
+  const input = { ...typed, name: laneNameInput(refuseSecret('the lane name', typed.name.trim())) }
+  if (input.agent?.kind === 'agent') refuseSecret("the lane's agent command", input.agent.command)
   const branch = laneBranch(input.name)
   const worktree = laneWorktreePath(world.root, input.name)
   const existing = readLane(world.db, input.name)

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { taskId } from '../../core/lanes/lane-name.ts'
 import { nextSyncStep } from '../../core/lanes/sync-ladder.ts'
 import { checkValidationReport, taskFileText, taskPrompt } from '../../core/lanes/task-file.ts'
+import { refuseSecret } from '../../core/secrets/free-text-rule.ts'
 import { isLockStale } from '../../core/lanes/sync-ladder.ts'
 import { gitOutput, gitOutputOrNull, runGit } from '../../git/git.ts'
 import { findGitLayout } from '../../git/git-layout.ts'
@@ -79,6 +80,8 @@ export interface SyncInput {
  * refusal (a SangamError LANE_REFUSED) leaves both as they were and says what to do next.
  */
 export async function syncLane(world: LaneWorld, input: SyncInput): Promise<SyncResult> {
+  // Recorded in the log, shown to the lock's owner and sent to the team server: no secret.
+  if (input.takeover !== undefined) refuseSecret('the reason for the takeover', input.takeover.reason)
   await normaliseLanes(world, { startup: false })
   let lane = laneAt(world, input.cwd)
   if (lane.state === 'integrating')

@@ -1,5 +1,6 @@
 import { describeActor } from '../../core/leases/actor.ts'
 import { describeConflicts, describeLease } from '../../core/leases/describe.ts'
+import { guardWrite } from '../../core/secrets/wire-fields.ts'
 import type { Actor, Lease, LeaseConflict } from '../../protocol/lease.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import { projectLeaseArbiter } from '../arbiter-choice.ts'
@@ -47,12 +48,9 @@ export async function claimLease(project: ProjectContext, input: ClaimLeaseInput
   if (input.patterns.length === 0)
     throw new SangamError(ErrorCode.InvalidInput, 'a claim needs a path or glob')
   const patterns = input.patterns.map((raw) => resolvePatternArgument(raw, input.cwd, project.repo.worktrees))
-  const result = await projectLeaseArbiter(project).claim({
-    actor: input.actor,
-    patterns,
-    reason,
-    ttlMs: input.ttlMs,
-  })
+  // Patterns and the reason are stored, shown to the team and sent to the server: no secret.
+  const checked = guardWrite('lease claim', { actor: input.actor, patterns, reason })
+  const result = await projectLeaseArbiter(project).claim({ ...checked, ttlMs: input.ttlMs })
   if (!result.granted)
     return {
       granted: false,

@@ -1,5 +1,6 @@
 import { describeActor } from '../../core/leases/actor.ts'
 import { describeEndedLease, describeLease } from '../../core/leases/describe.ts'
+import { guardWrite } from '../../core/secrets/wire-fields.ts'
 import type { Actor, Lease } from '../../protocol/lease.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import { projectLeaseArbiter } from '../arbiter-choice.ts'
@@ -37,11 +38,11 @@ export async function releaseLease(
     input.patterns === null || input.patterns.length === 0
       ? null
       : input.patterns.map((raw) => resolvePatternArgument(raw, input.cwd, project.repo.worktrees))
-  const decision = await projectLeaseArbiter(project).release({
-    actor: input.actor,
-    patterns,
-    forceReason: input.forceReason,
-  })
+  // A forced release's reason is recorded and shown to the team: no secret. The actor is redacted
+  // as a claim's is, so it names the holder the claim stored.
+  const decision = await projectLeaseArbiter(project).release(
+    guardWrite('lease release', { actor: input.actor, patterns, forceReason: input.forceReason }),
+  )
   if (!decision.ok && decision.problem === 'not-found')
     throw new SangamError(ErrorCode.NotFound, `no live lease on ${decision.pattern}; see sangam leases`)
   if (!decision.ok) {

@@ -42,13 +42,19 @@ test("an agent's note carries its session", async () => {
   assert.equal(getEventById(memory.db, note.id)?.sessionId, '1af7fc5e-8455')
 })
 
-test('a note is scrubbed before it is stored', async () => {
+test('a note holding a secret is refused, naming the kind, and nothing is stored', async () => {
   await using memory = memoryFixture()
   const secret = ['ghp', '_', 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8'].join('')
-  const note = new MemoryNote(memory.db, clock).write({ ...base, text: `deploy token is ${secret}` })
-  assert.equal(note.redacted, true)
-  assert.equal(note.text, 'deploy token is [REDACTED:github-token]')
-  assert.ok(!getEventById(memory.db, note.id)?.text.includes(secret))
+  assert.throws(
+    () => new MemoryNote(memory.db, clock).write({ ...base, text: `deploy token is ${secret}` }),
+    (error: unknown) =>
+      error instanceof SangamError &&
+      error.code === ErrorCode.InvalidInput &&
+      /^the note holds a secret \(github-token\); nothing was stored/.test(error.message) &&
+      !error.message.includes(secret),
+  )
+  const count = memory.db.prepare('SELECT count(*) AS n FROM event').get() as { n: number }
+  assert.equal(count.n, 0)
 })
 
 test('empty or oversized text is INVALID_INPUT and nothing is stored', async () => {

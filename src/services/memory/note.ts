@@ -1,3 +1,4 @@
+import { refuseSecret } from '../../core/secrets/free-text-rule.ts'
 import { scrubSecrets } from '../../core/secrets/scrubber.ts'
 import type { Actor } from '../../protocol/lease.ts'
 import type { Clock } from '../../shared/clock.ts'
@@ -28,16 +29,16 @@ export interface NoteResult {
   readonly author: string
   readonly sessionId: string
   readonly branch: string | null
-  /** The text as stored: scrubbed of secrets. */
+  /** The text as stored. */
   readonly text: string
-  /** Whether scrubbing replaced anything. */
-  readonly redacted: boolean
 }
 
 /**
  * `note`: the one voluntary write. A note is an event of kind `note` and vendor `sangam` (D1),
- * attributed to the human and, when an agent writes it, to the agent's session; it is scrubbed
- * like everything captured and indexed in the same transaction, so the next search finds it.
+ * attributed to the human and, when an agent writes it, to the agent's session, and indexed in the
+ * same transaction, so the next search finds it. Text someone wrote on purpose is refused when it
+ * holds a secret, as a post is (core/secrets/free-text-rule.ts); the cwd and branch it was written
+ * in are context, redacted.
  */
 export class MemoryNote {
   readonly #db: Db
@@ -65,7 +66,7 @@ export class MemoryNote {
         `a note holds at most ${maxNoteChars} characters (got ${trimmed.length}); keep the decision, link the rest`,
       )
     }
-    const text = scrubSecrets(trimmed)
+    const text = refuseSecret('the note', trimmed)
     const at = this.#clock.now()
     const id = `${noteIdPrefix}${Buffer.from(this.#random.bytes(12)).toString('hex')}`
     const sessionId = input.actor.sessionId ?? cliSession
@@ -98,7 +99,6 @@ export class MemoryNote {
       sessionId,
       branch: input.branch,
       text,
-      redacted: text !== trimmed,
     }
   }
 }

@@ -1,6 +1,7 @@
 import { type CatalogOption, catalogOptions, findOption } from '../../core/option-catalog.ts'
 import { readStored } from '../../core/options/option-group.ts'
 import { isTeamOption } from '../../core/room/rule-catalog.ts'
+import { refuseSecret } from '../../core/secrets/free-text-rule.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import type { Db } from '../../store/database.ts'
 import { readSetting } from '../../store/project-table.ts'
@@ -46,6 +47,8 @@ export function setProjectOption(db: Db, fullName: string, text: string, by: Opt
   const found = findOption(fullName)
   if (!found.ok) throw new SangamError(ErrorCode.InvalidInput, found.problem)
   const { group, field, option } = found.found
+  // Before parsing: a refused value is echoed in the error, and a secret must not be.
+  refuseSecret(`the value of ${found.found.fullName}`, text)
   const parsed = option.type.fromText(text)
   if (!parsed.ok)
     throw new SangamError(ErrorCode.InvalidInput, `${found.found.fullName} ${parsed.problem}; got "${text}"`)

@@ -1,3 +1,4 @@
+import { guardWrite } from '../../core/secrets/wire-fields.ts'
 import type { Actor } from '../../protocol/lease.ts'
 import { type RecordDraft, roomOptionRecordId } from '../../protocol/sync/record.ts'
 import type { Db } from '../../store/database.ts'
@@ -27,12 +28,12 @@ export function shareOptionChange(
   const payload = { name, value, setAt }
   const id = roomOptionRecordId(payload)
   writeOptionChange(db, { name, setAt, recordId: id })
-  const draft: RecordDraft = {
+  const draft = guardWrite('room.option', {
     id,
     type: 'room.option',
     actor: by.actor,
     at: new Date(setAt).toISOString(),
     payload,
-  }
+  } satisfies RecordDraft)
   enqueueRecord(db, draft, by.now)
 }

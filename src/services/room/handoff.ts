@@ -1,3 +1,4 @@
+import { guardWrite } from '../../core/secrets/wire-fields.ts'
 import type { Handoff, RoomMessage } from '../../protocol/room/message.ts'
 import { post } from './post.ts'
 import type { RoomScope } from './room-scope.ts'
@@ -16,7 +17,8 @@ export interface HandoffInput {
  * next owner as well as to whom it names.
  */
 export function handoff(scope: RoomScope, input: HandoffInput): RoomMessage {
-  const { handoff } = input
+  // Checked before they are written into the text, so a refusal names the field, not the text.
+  const { handoff } = guardWrite('room.message', { payload: { handoff: input.handoff } }).payload
   const lines = [
     input.text.trim(),
     '',

@@ -1,3 +1,4 @@
+import { refuseSecret } from '../../core/secrets/free-text-rule.ts'
 import { handleProblem } from '../../core/room/handles.ts'
 import { presenceKey } from '../../core/room/presence-state.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
@@ -22,7 +23,7 @@ export interface IdentifyOutcome {
  * handle another session that is not offline shows, a reference that names no session or several.
  */
 export function identifySession(db: Db, sessionRef: string, wanted: string, now: number): IdentifyOutcome {
-  const handle = wanted.startsWith('@') ? wanted.slice(1) : wanted
+  const handle = refuseSecret('the handle', wanted.startsWith('@') ? wanted.slice(1) : wanted)
   const problem = handleProblem(handle)
   if (problem !== null) throw new SangamError(ErrorCode.InvalidInput, `cannot claim @${handle}: ${problem}`)
   const write = db.transaction((): IdentifyOutcome => {

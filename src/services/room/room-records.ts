@@ -1,3 +1,4 @@
+import { guardWrite } from '../../core/secrets/wire-fields.ts'
 import type { Actor } from '../../protocol/lease.ts'
 import type { RoomMessage } from '../../protocol/room/message.ts'
 import type { RoomThread } from '../../protocol/room/thread.ts'
@@ -9,30 +10,32 @@ import { enqueueRecord } from '../../store/sync/record-outbox.ts'
 
 /**
  * The room's local writes. Each is stored AND queued for the team inside the caller's
- * transaction, so a post is either here and waiting for the server, or not here at all.
+ * transaction, so a post is either here and waiting for the server, or not here at all. Every
+ * message and thread change passes the free-text rule here, whoever wrote it (CLI, MCP, the
+ * dashboard, chat, the daemon): a secret in a typed field refuses the write, context is redacted.
  */
 export function storeMessage(db: Db, message: RoomMessage, actor: Actor, now: number): void {
-  insertMessage(db, message, null)
-  const draft: RecordDraft = {
+  const draft = guardWrite('room.message', {
     id: message.id,
     type: 'room.message',
     actor,
     at: new Date(message.at).toISOString(),
     payload: message,
-  }
+  } satisfies RecordDraft)
+  insertMessage(db, draft.payload, null)
   enqueueRecord(db, draft, now)
 }
 
 /** A thread's new state; its record id is `<thread>@<updatedAt>`, one record per change. */
 export function storeThread(db: Db, thread: RoomThread, actor: Actor, now: number): void {
-  writeThread(db, thread, null)
-  const draft: RecordDraft = {
+  const draft = guardWrite('room.thread', {
     id: `${thread.id}@${thread.updatedAt}`,
     type: 'room.thread',
     actor,
     at: new Date(thread.updatedAt).toISOString(),
     payload: thread,
-  }
+  } satisfies RecordDraft)
+  writeThread(db, draft.payload, null)
   enqueueRecord(db, draft, now)
 }
 

@@ -28,11 +28,14 @@ const maxTitleChars = 200
  * for a human-loop thread, always `@human`: such a thread waits on a human by definition.
  */
 export function openThread(scope: RoomScope, input: OpenThreadInput): RoomThread {
-  const title = checkMessageText(input.title)
+  const title = checkMessageText(input.title, 'the thread title')
   if (title.length > maxTitleChars) {
     throw new SangamError(ErrorCode.InvalidInput, `a thread title is at most ${maxTitleChars} characters`)
   }
-  const reason = input.reason === null || input.reason.trim() === '' ? null : checkMessageText(input.reason)
+  const reason =
+    input.reason === null || input.reason.trim() === ''
+      ? null
+      : checkMessageText(input.reason, 'the thread reason')
   const named = resolveRecipients(scope.directory, input.participants)
   const participants = scope.poster.joins === false ? [] : [posterToken(scope.poster)]
   for (const token of [...named, ...(input.audience === 'human-loop' ? [humanToken] : [])]) {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import type { LocalWorktreeState } from '../../core/room/cross-machine-overlap.ts'
 import type { ReadyLane } from '../../core/room/ready-verdict.ts'
 import { scrubSecrets } from '../../core/secrets/scrubber.ts'
+import { guardWrite } from '../../core/secrets/wire-fields.ts'
 import { type BaseChange, type BaseChanges, baseChanges } from '../../git/base-changes.ts'
 import type { Actor } from '../../protocol/lease.ts'
 import { maxPathHunks, maxWorktreePaths, type WorktreeStatePayload } from '../../protocol/room/worktree.ts'
@@ -121,10 +122,13 @@ export function publishWorktreeStates(
   now: number,
 ): PublishedStates {
   const actor: Actor = { human, vendor: null, sessionId: null }
+  // The path, branch and target are context: redacted (the same way every round, so an unchanged
+  // state still matches the one stored) before they are stored and shared.
+  const shared = states.map((state) => guardWrite('room.worktree', { payload: state }).payload)
   return db
     .transaction((): PublishedStates => {
       const previous = new Map(readMachineWorktreeStates(db, machine).map((row) => [row.path, row]))
-      const current = new Set(states.map((state) => state.path))
+      const current = new Set(shared.map((state) => state.path))
       const gone = [...previous.values()]
         .filter((row) => !current.has(row.path) && row.status === 'present')
         .map(
@@ -136,7 +140,7 @@ export function publishWorktreeStates(
           }),
         )
       let queued = 0
-      for (const state of [...states, ...gone]) {
+      for (const state of [...shared, ...gone]) {
         const before = previous.get(state.path)
         const digest = stateDigest(state)
         if (before !== undefined && before.digest === digest) continue

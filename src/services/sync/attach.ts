@@ -1,3 +1,4 @@
+import { redactServedLease } from '../../core/secrets/wire-fields.ts'
 import type { ConnectionLine } from '../../core/sync/connection-line.ts'
 import type { Lease, LeaseConflict } from '../../protocol/lease.ts'
 import type { Clock } from '../../shared/clock.ts'
@@ -71,7 +72,7 @@ export async function attachToServer(input: AttachInput): Promise<AttachResult> 
   resetSyncState(db, connection.url, connection.projectId, clock.now())
   const backfill = await backfillFromZero(input, http)
   const { leases, fencingToken } = expect(await http.leases(), connection.url)
-  db.transaction(() => replaceMirror(db, leases, fencingToken)).immediate()
+  db.transaction(() => replaceMirror(db, leases.map(redactServedLease), fencingToken)).immediate()
   const attachment: Attachment = {
     url: connection.url,
     projectId: connection.projectId,

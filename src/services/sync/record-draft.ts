@@ -1,4 +1,5 @@
-import { scrubNullable, scrubSecrets } from '../../core/secrets/scrubber.ts'
+import { scrubSecrets } from '../../core/secrets/scrubber.ts'
+import { redactAll, redactForWire } from '../../core/secrets/wire-fields.ts'
 import type { Event } from '../../protocol/event.ts'
 import type { Actor } from '../../protocol/lease.ts'
 import type { EventRecordDraft } from '../../protocol/sync/record.ts'
@@ -14,26 +15,23 @@ export interface SizedDraft {
 
 /**
  * The record that shares one local event. Its id is the event's id, so pushing it twice can never
- * make two records. Text was scrubbed at capture; it is scrubbed again here, as a second line of
- * defence, because what leaves the machine cannot be taken back. A record larger than `maxBytes`
- * (a pasted log in a prompt) has its text cut to fit; `fullSize` keeps the original length.
+ * make two records. Every field was scrubbed at capture (a note's text was refused if it held a
+ * secret); every free-text field is scrubbed again here (core/secrets/wire-fields.ts), as a second
+ * line of defence, because what leaves the machine cannot be taken back. A record larger than
+ * `maxBytes` (a pasted log in a prompt) has its text cut to fit; `fullSize` keeps the original
+ * length.
  */
 export function eventDraft(event: StoredEvent, maxBytes: number): SizedDraft {
   const payload: Event = {
     ...wireEventOf(event),
-    cwd: scrubNullable(event.cwd),
-    branch: scrubNullable(event.branch),
-    toolName: scrubNullable(event.toolName),
-    text: scrubSecrets(event.text),
     // Only shared kinds reach the outbox; tool output only when the project opted in.
     shareable: true,
   }
-  const draft: EventRecordDraft = eventRecordType.build({
-    id: event.id,
-    actor: actorOf(event),
-    at: event.at,
-    payload,
-  })
+  const draft: EventRecordDraft = redactForWire(
+    'event',
+    eventRecordType.build({ id: event.id, actor: actorOf(event), at: event.at, payload }),
+    redactAll,
+  ).value
   const bytes = byteSize(draft)
   return bytes <= maxBytes ? { draft, bytes } : fitted(draft, bytes, maxBytes)
 }
@@ -56,7 +54,8 @@ function fitted(draft: EventRecordDraft, bytes: number, maxBytes: number): Sized
   while (size > maxBytes && text.length > 0) {
     const textBytes = Buffer.byteLength(JSON.stringify(text))
     const keep = Math.max(0, Math.floor((text.length * (textBytes - (size - maxBytes))) / textBytes) - 16)
-    text = cutAt(text, keep)
+    // A cut can leave what looks like a secret on its own (a long token's last 40 characters).
+    text = scrubSecrets(cutAt(text, keep))
     const next = { ...draft, payload: { ...draft.payload, text } }
     size = byteSize(next)
     if (size <= maxBytes) return { draft: next, bytes: size }

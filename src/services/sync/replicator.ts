@@ -1,6 +1,7 @@
 import { type PushBudgetState, takePush } from '../../core/sync/backoff.ts'
 import { planPush } from '../../core/sync/push-plan.ts'
 import { sharedKinds } from '../../core/sync/share.ts'
+import { redactForWire, redactServedLease } from '../../core/secrets/wire-fields.ts'
 import type { Actor } from '../../protocol/lease.ts'
 import type { DownstreamMessage } from '../../protocol/sync/downstream.ts'
 import type { SyncLimits } from '../../protocol/sync/limits.ts'
@@ -151,7 +152,7 @@ export class Replicator {
   async #snapshotLeases(http: SyncHttpClient): Promise<void> {
     const { leases, fencingToken } = expect(await http.leases(), this.#options.attachment.url)
     const { db } = this.#options
-    db.transaction(() => replaceMirror(db, leases, fencingToken)).immediate()
+    db.transaction(() => replaceMirror(db, leases.map(redactServedLease), fencingToken)).immediate()
   }
 
   async #subscribe(): Promise<void> {
@@ -344,10 +345,22 @@ export class Replicator {
         acknowledgeRecords(db, [entry])
         continue
       }
-      const size = Buffer.byteLength(JSON.stringify(parsed.data))
+      // The write redacted its context and refused typed secrets; what a hook queued (a session's
+      // branch and worktree) is redacted here, and a secret left in a typed field keeps it back.
+      const checked = redactForWire(parsed.data.type, parsed.data)
+      if (checked.refused !== null) {
+        this.#log.warn('a queued record holds a secret; it stays on this machine', {
+          id: entry.id,
+          field: checked.refused.field.label,
+          kinds: checked.refused.kinds,
+        })
+        acknowledgeRecords(db, [entry])
+        continue
+      }
+      const size = Buffer.byteLength(JSON.stringify(checked.value))
       if (taken.length > 0 && bytes + size > maxBytes) break
       taken.push(entry)
-      records.push(parsed.data)
+      records.push(checked.value)
       bytes += size
     }
     if (records.length === 0) return { kind: 'sent' }

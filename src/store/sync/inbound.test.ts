@@ -227,3 +227,27 @@ test('a record of a type with no applier fails its whole batch: nothing applied,
   assert.equal(r.search('earlier'), 0)
   assert.equal(readSyncState(r.db)?.cursor, 0)
 })
+
+test('a record from an older server carrying a secret is applied with every free-text field redacted', async () => {
+  await using r = await replica()
+  const token = ['ghp', '_', 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8'].join('')
+  const granted: SyncedRecord = {
+    gseq: 1,
+    receivedAt: '2026-11-29T10:00:00.000Z',
+    id: 'srv_1',
+    type: 'lease.granted',
+    actor: alice,
+    at: '2026-11-29T10:00:00.000Z',
+    payload: { lease: { ...lease, pattern: `keys/${token}`, reason: `rotating ${token}` }, renewed: false },
+  }
+  const event = served(2, remoteEvent('ev_secret', `the token is ${token}`, { branch: `fix/${token}` }))
+  r.applier.apply([granted, event], now)
+  const [stored] = readLeases(r.db, now)
+  assert.equal(stored?.pattern, 'keys/[REDACTED:github-token]')
+  assert.equal(stored?.reason, 'rotating [REDACTED:github-token]')
+  const row = r.db.prepare('SELECT text, branch FROM event WHERE id = ?').get('ev_secret')
+  assert.deepEqual(
+    { ...(row as object) },
+    { text: 'the token is [REDACTED:github-token]', branch: 'fix/[REDACTED:github-token]' },
+  )
+})

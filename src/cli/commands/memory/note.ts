@@ -18,10 +18,7 @@ export const run: CommandRun<typeof noteInput> = async (ctx, args) => {
       version,
     })
     const by = oneLine(note.sessionId === 'cli' ? note.author : `${note.author}, session ${note.sessionId}`)
-    const redacted = note.redacted
-      ? '\n(secrets in it were replaced by [REDACTED:…] before it was stored)'
-      : ''
-    return { json: note, text: `noted ${note.id} (${by})${redacted}` }
+    return { json: note, text: `noted ${note.id} (${by})` }
   } finally {
     project.close()
   }
