@@ -10,6 +10,7 @@ import { admitPush, appendDrafts } from './record-push.ts'
 import { Refusal, refusalBody } from './refusal.ts'
 import { parseJsonText, tooLarge } from './request-body.ts'
 import type { SocketHub } from './socket-hub.ts'
+import type { StorageBudget } from './storage-budget.ts'
 
 const maxActorChars = 1000
 
@@ -20,6 +21,7 @@ export interface SocketConversationParts {
   readonly presence: Presence
   readonly sockets: SocketHub
   readonly pushes: PushAdmission
+  readonly budget: StorageBudget
   readonly now: () => number
 }
 
@@ -76,7 +78,7 @@ export class SocketConversation {
   }
 
   #handle(ws: WebSocket, message: UpstreamMessage, now: number): void {
-    const { storage, limits, records, presence, sockets, pushes } = this.#parts
+    const { storage, limits, records, presence, sockets, pushes, budget } = this.#parts
     switch (message.type) {
       case 'subscribe': {
         // The subscription lives in the socket's attachment, which the runtime caps at 2 KiB.
@@ -98,6 +100,7 @@ export class SocketConversation {
       case 'push': {
         const pusher = { connection: sockets.connectionId(ws) }
         admitPush(pushes, limits.sync, pusher, message.records.length, now)
+        budget.admitRecords(message.records)
         const results = appendDrafts(storage, records, presence, message.records, now)
         sockets.pumpAll()
         const reply = { type: 'pushed', requestId: message.requestId, results, headGseq: records.head() }
@@ -105,6 +108,7 @@ export class SocketConversation {
         return
       }
       case 'activity':
+        budget.admitKeeping()
         presence.touch([message.actor], now)
         return
     }
