@@ -95,6 +95,7 @@ export class SyncService implements Service {
           url: attachment.url,
           message: outcome.message,
           retryInMs,
+          failures,
         })
         await this.#sleep(retryInMs)
       }

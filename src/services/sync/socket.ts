@@ -97,7 +97,7 @@ export class SyncSocket {
   #startKeepAlive(everyMs: number): void {
     this.#keepAlive = setInterval(() => {
       if (performance.now() - this.#heardAt > 3 * everyMs) {
-        this.#log.warn('the sync socket went silent; reconnecting')
+        this.#log.info('the sync socket went silent; reconnecting')
         this.#ws.terminate()
         return
       }
