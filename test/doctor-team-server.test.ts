@@ -29,7 +29,8 @@ test('doctor: solo, attached and in step, then the server gone with work waiting
     await up.waitFor('sync-connected')
     a.say('alice-doctor', 'a turn the team gets')
     await eventually(
-      async () => (await a.cliJson<{ pending: number }>(['connection'])).pending === 0 && a.search('team') === 1,
+      async () =>
+        (await a.cliJson<{ pending: number }>(['connection'])).pending === 0 && a.search('team') === 1,
       30_000,
       'the turn shared',
     )

@@ -69,14 +69,19 @@ test('a project at its storage budget: up says so, keeps its outbox, and shares 
   await using upB = b.up()
   await Promise.all([upA.waitFor('sync-connected'), upB.waitFor('sync-connected')])
   // About 60 × 8 KB: twice the budget.
-  const texts = Array.from({ length: 60 }, (_, i) => `budget turn ${i} token${i}q ${'lorem ipsum '.repeat(700)}`)
+  const texts = Array.from(
+    { length: 60 },
+    (_, i) => `budget turn ${i} token${i}q ${'lorem ipsum '.repeat(700)}`,
+  )
   for (const text of texts) a.say('alice-budget', text)
 
   const quota = await upA.waitFor('sync-quota', 60_000)
   assert.equal(quota.limitBytes, 256 * 1024)
   assert.ok(Number(quota.usedBytes) <= 256 * 1024, `used ${quota.usedBytes}`)
   assert.match(String(quota.message), /MAX_PROJECT_BYTES/)
-  type Doctor = { sections: { name: string; storage?: unknown; outbox?: { events: number }; reachable?: boolean }[] }
+  type Doctor = {
+    sections: { name: string; storage?: unknown; outbox?: { events: number }; reachable?: boolean }[]
+  }
   const doctor = await a.cliJson<Doctor>(['doctor'])
   const team = doctor.sections.find((section) => section.name === 'team-server')
   assert.equal(team?.reachable, true)

@@ -31,9 +31,7 @@ test('ten daemons started together on one sangam serve all subscribe, none dropp
     await eventually(
       () =>
         ups.every((up) =>
-          up.statuses.some(
-            (status) => status.type === 'sync-applied' && Number(status.worktreeStates) > 0,
-          ),
+          up.statuses.some((status) => status.type === 'sync-applied' && Number(status.worktreeStates) > 0),
         ) && ups.every((up) => up.statuses.some((status) => status.type === 'sync-pushed')),
       300_000,
       'the start pushed and received',

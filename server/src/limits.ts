@@ -77,7 +77,11 @@ export function readLimits(env: Env): ServerLimits {
       env.MAX_SOCKETS_PER_PROJECT,
       defaultServerLimits.maxSocketsPerProject,
     ),
-    maxProjectBytes: parseVar('MAX_PROJECT_BYTES', env.MAX_PROJECT_BYTES, defaultServerLimits.maxProjectBytes),
+    maxProjectBytes: parseVar(
+      'MAX_PROJECT_BYTES',
+      env.MAX_PROJECT_BYTES,
+      defaultServerLimits.maxProjectBytes,
+    ),
     adoptUnregisteredDays: parseVar(
       'ADOPT_UNREGISTERED_DAYS',
       env.ADOPT_UNREGISTERED_DAYS,
@@ -114,6 +118,7 @@ export function readRegisteredProjects(env: Env): readonly string[] {
     value = null
   }
   const parsed = z.array(projectIdSchema).safeParse(value)
-  if (!parsed.success) throw new Error('the Worker var REGISTERED_PROJECTS must be a JSON array of project ids')
+  if (!parsed.success)
+    throw new Error('the Worker var REGISTERED_PROJECTS must be a JSON array of project ids')
   return parsed.data
 }

@@ -2,6 +2,8 @@ import type { RecordDraft } from '../../src/protocol/sync/record.ts'
 import { formatByteSize } from '../../src/shared/byte-size.ts'
 import { Refusal } from './refusal.ts'
 
+const utf8 = new TextEncoder()
+
 /** Bytes a stored record costs beyond its body: its id again in the unique index, the row, the gseq key. */
 const perRecordOverheadBytes = 128
 
@@ -40,7 +42,8 @@ export class StorageBudget {
   /** Refuses `records` (QUOTA_EXCEEDED) when storing them would take the project past its budget. */
   admitRecords(records: readonly RecordDraft[]): void {
     let incoming = 0
-    for (const record of records) incoming += JSON.stringify(record).length + perRecordOverheadBytes
+    for (const record of records)
+      incoming += utf8.encode(JSON.stringify(record)).byteLength + perRecordOverheadBytes
     const used = this.usedBytes()
     if (used + incoming > this.#limitBytes) throw this.#refusal(used, 'this push')
   }

@@ -101,5 +101,9 @@ test('on a server that cannot list its projects, a project the registrar lacks i
   assert.equal((await team.request('info')).status, 200, 'adopted for good: the window is closed now')
   const before = databases(objectFiles(server))
   await strangers(server, 60)
-  assert.deepEqual(databases(objectFiles(server)), before, 'with the window closed, unknown ids start nothing')
+  assert.deepEqual(
+    databases(objectFiles(server)),
+    before,
+    'with the window closed, unknown ids start nothing',
+  )
 })

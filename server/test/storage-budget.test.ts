@@ -67,7 +67,11 @@ test('a flood of pushes stops at the project storage budget, refused whole with 
   for (let index = 0; index < 10; index++)
     assert.equal((await flood(team, `again-${index}`)).reply.status, 507)
   const socket = await team.subscribe(alice, head)
-  socket.send({ type: 'push', requestId: 'over', records: [eventDraft('socket-over', alice, 'y'.repeat(20_000))] })
+  socket.send({
+    type: 'push',
+    requestId: 'over',
+    records: [eventDraft('socket-over', alice, 'y'.repeat(20_000))],
+  })
   const refused = await socket.next('error')
   assert.equal(refused.error.code, 'QUOTA_EXCEEDED')
   assert.equal(refused.requestId, 'over')
@@ -77,7 +81,14 @@ test('a flood of pushes stops at the project storage budget, refused whole with 
 
   // A claim still goes through (the reserve keeps the team coordinating while the budget is raised).
   const claim = await team.request('claim', {
-    body: { actor: alice, patterns: ['src/**'], reason: 'r', kind: 'claim', ttlMs: 60_000, autoLease: 'refuse' },
+    body: {
+      actor: alice,
+      patterns: ['src/**'],
+      reason: 'r',
+      kind: 'claim',
+      ttlMs: 60_000,
+      autoLease: 'refuse',
+    },
   })
   assert.equal(claim.status, 200, JSON.stringify(claim.body))
 

@@ -19,4 +19,6 @@ test('sizes print with at most three significant figures', () => {
   assert.equal(formatByteSize(1024 ** 3), '1.00 GB')
   assert.equal(formatByteSize(209.5 * 1024 ** 2), '210 MB')
   assert.equal(formatByteSize(15.25 * 1024 ** 2), '15.3 MB')
+  assert.equal(formatByteSize(1024 ** 3 - 32 * 1024), '1.00 GB', 'never 1024 MB')
+  assert.equal(formatByteSize(1000), '0.98 KB')
 })

@@ -18,13 +18,13 @@ export function parseByteSize(text: string): number | null {
   return Number.isSafeInteger(bytes) ? bytes : null
 }
 
-/** `912 KB`, `1.0 GB`, `40 B`: three significant figures at most, in the largest unit below it. */
+/** `912 KB`, `1.00 GB`, `40 B`: three significant figures at most, never four digits. */
 export function formatByteSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`
+  if (bytes < 1000) return `${bytes} B`
   const names = ['KB', 'MB', 'GB', 'TB'] as const
   let value = bytes / 1024
   let index = 0
-  while (value >= 1024 && index < names.length - 1) {
+  while (value >= 999.5 && index < names.length - 1) {
     value /= 1024
     index++
   }

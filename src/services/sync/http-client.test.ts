@@ -65,7 +65,10 @@ test('a repeatable request whose connection closes unanswered goes once more; ot
     world.drop(1)
     const pushed = await world.client.push({ clientId: 'cli_repeat01', records: [] })
     assert.equal(pushed.ok, true, 'the push went again on a new connection')
-    assert.deepEqual(world.seen.splice(0), ['POST /v1/projects/prj_x/records', 'POST /v1/projects/prj_x/records'])
+    assert.deepEqual(world.seen.splice(0), [
+      'POST /v1/projects/prj_x/records',
+      'POST /v1/projects/prj_x/records',
+    ])
 
     // A grant cannot be asked twice: the first may have been granted before its connection closed.
     world.drop(1)

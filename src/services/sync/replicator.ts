@@ -427,7 +427,7 @@ export class Replicator {
         message: error.message,
         retryInMs: quotaRetryMs,
       }
-      this.#log.debug('the team server is at this project\'s storage budget; pushes wait in the outbox', {
+      this.#log.debug("the team server is at this project's storage budget; pushes wait in the outbox", {
         usedBytes: status.usedBytes,
         limitBytes: status.limitBytes,
       })

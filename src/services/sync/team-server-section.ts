@@ -72,7 +72,9 @@ export async function teamServerSection(input: TeamServerInput): Promise<TeamSer
   if (attachment === null) {
     return {
       ...empty,
-      notes: ['not attached to a team server (solo): sangam init --server=<url> or sangam join <line> shares'],
+      notes: [
+        'not attached to a team server (solo): sangam init --server=<url> or sangam join <line> shares',
+      ],
     }
   }
   const state = readSyncState(db)

@@ -38,9 +38,7 @@ function projectIdIn(file: string): string | null {
   try {
     // Not read-only: a database workerd left in WAL mode may need its shared-memory file made.
     db = new Database(file, { fileMustExist: true })
-    const table = db
-      .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'project'")
-      .get()
+    const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'project'").get()
     if (table === undefined) return null
     const row = db.prepare('SELECT project_id FROM project').get() as { project_id?: unknown } | undefined
     return typeof row?.project_id === 'string' ? row.project_id : null

@@ -106,9 +106,11 @@ export function writeCursor(db: Db, gseq: number, now: number): void {
 
 /** The server acknowledged a push from `origin`'s replica just now. */
 export function writePushedAt(db: Db, origin: SyncOrigin, now: number): void {
-  db.prepare(
-    'UPDATE sync_state SET pushed_at = ? WHERE lock = 1 AND server_url = ? AND project_id = ?',
-  ).run(now, origin.serverUrl, origin.projectId)
+  db.prepare('UPDATE sync_state SET pushed_at = ? WHERE lock = 1 AND server_url = ? AND project_id = ?').run(
+    now,
+    origin.serverUrl,
+    origin.projectId,
+  )
 }
 
 /** The server a replication position belongs to. */
