@@ -76,6 +76,8 @@ const features: Record<string, Record<string, readonly string[]>> = {
     leases: [],
     memory: [],
     room: [],
+    // What a `sangam serve` data dir holds (its project objects' own rows).
+    server: [],
     // The inbound applier dispatches each record type to its applier.
     sync: ['capture', 'leases', 'memory', 'sync/appliers'],
     // An event record is written as capture writes events; lease records as the lease table.

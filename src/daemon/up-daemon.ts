@@ -73,18 +73,6 @@ export async function runUp(options: UpOptions): Promise<void> {
     await normaliseLanesAtStart(project, options, log)
     const { sangamHome } = options.env
     const { projectId } = project.repo
-    const overlap = new OverlapService({
-      openDb: () => openProjectDatabase(sangamHome, projectId),
-      cwd: project.repo.root,
-      commonDir: project.repo.commonDir,
-      machine: loadMachineId(sangamHome),
-      human: project.human,
-      clock: options.clock,
-      random: systemRandom,
-      log,
-      onStatus: options.onStatus,
-      onShared: () => sync.nudge(),
-    })
     const delivery = new DeliveryService({
       project,
       openDb: () => openProjectDatabase(sangamHome, projectId),
@@ -107,6 +95,21 @@ export async function runUp(options: UpOptions): Promise<void> {
         // Messages from other machines may tag a session of this one.
         if (status.type === 'sync-applied' && status.records > 0) delivery.nudge()
       },
+    })
+    const overlap = new OverlapService({
+      openDb: () => openProjectDatabase(sangamHome, projectId),
+      cwd: project.repo.root,
+      commonDir: project.repo.commonDir,
+      machine: loadMachineId(sangamHome),
+      human: project.human,
+      clock: options.clock,
+      random: systemRandom,
+      log,
+      onStatus: options.onStatus,
+      onShared: () => sync.nudge(),
+      // Connecting first: a team starting together is CPU-bound, and the round's git work only
+      // delays the connection its worktree states would leave by.
+      startAfter: sync.settled(),
     })
     const services: Service[] = [
       new CaptureTailer({

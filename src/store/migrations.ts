@@ -22,7 +22,7 @@ import { createReadyMemoTable } from './room/ready-memo-table.ts'
 import { createThreadTable } from './room/thread-table.ts'
 import { createWorktreeStateTable } from './room/worktree-state-table.ts'
 import { createRecordOutboxTable } from './sync/record-outbox.ts'
-import { createSyncTables } from './sync/state-table.ts'
+import { addSyncTimes, createSyncTables } from './sync/state-table.ts'
 
 interface Migration {
   readonly version: number
@@ -68,6 +68,7 @@ export const migrations: readonly Migration[] = [
   { version: 15, name: 'delivery ledger and turns', sql: createDeliveryTables },
   { version: 17, name: 'codex app-server endpoints', sql: createCodexEndpointTable },
   { version: 18, name: 'lanes and the integration lock', sql: createLaneTable },
+  { version: 26, name: 'sync push and apply times', sql: addSyncTimes },
 ]
 
 export const schemaVersion = migrations.reduce((max, step) => Math.max(max, step.version), 0)

@@ -220,10 +220,13 @@ export class SyncHttpClient {
 }
 
 /**
- * Requests besides GETs that mean the same when repeated: both name their tenure's fencing token,
- * and a second one finds the first done (`alive`/`released` answered, nothing else changed).
+ * Requests besides GETs that mean the same when repeated. A push: the server keeps the first copy
+ * of a record id, and a repeat answers `duplicate` with its gseq. A create: the same key again is
+ * `created: false`. A lock heartbeat or release names its tenure's fencing token, and a second one
+ * finds the first done. A claim, a release of leases and a lock grant or takeover are not: the
+ * first may have been granted before its connection closed.
  */
-const repeatableActions: ReadonlySet<SyncAction> = new Set(['lockHeartbeat', 'lockRelease'])
+const repeatableActions: ReadonlySet<SyncAction> = new Set(['push', 'create', 'lockHeartbeat', 'lockRelease'])
 
 /** The socket closed before an answer came (undici's `other side closed`, a reset). */
 function closedUnanswered(error: unknown): boolean {
