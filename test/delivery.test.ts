@@ -153,7 +153,9 @@ test('a tag to a dormant Claude Code session resumes it once, the prompt on stdi
   assert.match(turn?.stdin ?? '', /re-observe the repository/)
   assert.equal(turn?.cwd, w.laneOne, 'run in the session’s own worktree')
   assert.equal(ledger.turns[0]?.channel, 'resume')
-  assert.equal(ledger.turns[0]?.cause, 'human')
+  // Posted by a process with no terminal and no agent session: nobody can tell who typed it, so
+  // its turn counts against the loop budget (D270).
+  assert.equal(ledger.turns[0]?.cause, 'agent')
   assert.deepEqual(
     ledger.deliveries.map((row) => [row.sessionId, row.state, row.channel]),
     [[claudeId, 'delivered', 'resume']],

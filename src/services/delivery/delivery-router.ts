@@ -281,10 +281,11 @@ export class DeliveryRouter {
     const settings = readOptionGroup(db, roomOptions)
     const mode = rows.some((row) => row.mode === 'send') ? 'send' : 'tag'
     const prompt = deliveryPrompt(
-      tags.map((tag) => ({
-        ...(messages.get(tag.messageId) as StoredMessage),
-        fromAgent: tag.senderKind === 'agent',
-      })),
+      tags.map((tag) => {
+        const message = messages.get(tag.messageId) as StoredMessage
+        // Answered by its `@handle` when a session posted it; else the thread, or `@human`.
+        return { ...message, fromAgent: message.session !== null }
+      }),
       mode,
     )
     const remote = presence !== null && presence.machine !== this.#options.machine

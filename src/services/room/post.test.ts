@@ -44,11 +44,16 @@ function room(db: Db = openDatabaseFile(join(tmpDir().path, 'sangam.db'))) {
     clock,
     random: systemRandom,
     directory,
-    poster: { sender: 'claude-lane-one', actor: { human: 'ana', vendor: 'claude', sessionId: 's1' }, git },
+    poster: {
+      sender: 'claude-lane-one',
+      actor: { human: 'ana', vendor: 'claude', sessionId: 's1' },
+      author: 'agent',
+      git,
+    },
   }
   const humanScope: RoomScope = {
     ...agentScope,
-    poster: { sender: 'ana', actor: { human: 'ana', vendor: null, sessionId: null }, git },
+    poster: { sender: 'ana', actor: { human: 'ana', vendor: null, sessionId: null }, author: 'human', git },
   }
   return { db, clock, agentScope, humanScope }
 }
@@ -68,6 +73,21 @@ test('a post is stored and queued for the team in one go, with its git context a
   assert.deepEqual(
     queuedRecords(db, 10).map((record) => [record.type, record.id]),
     [['room.message', message.id]],
+  )
+})
+
+test("a post carries its author as the channel told it; one naming an agent session is an agent's whatever the channel said", () => {
+  const { agentScope, humanScope } = room()
+  assert.equal(post(humanScope, { ...plain, text: 'typed' }).author, 'human')
+  assert.equal(
+    post({ ...humanScope, poster: { ...humanScope.poster, author: 'unknown' } }, { ...plain, text: 'piped' })
+      .author,
+    'unknown',
+  )
+  assert.equal(
+    post({ ...agentScope, poster: { ...agentScope.poster, author: 'human' } }, { ...plain, text: 'agent' })
+      .author,
+    'agent',
   )
 })
 

@@ -67,6 +67,10 @@ export function post(scope: RoomScope, input: PostInput): RoomMessage {
       ) {
         return last
       }
+      const session =
+        poster.actor.vendor !== null && poster.actor.sessionId !== null
+          ? { vendor: poster.actor.vendor, sessionId: poster.actor.sessionId }
+          : null
       const message: RoomMessage = {
         id: newRoomId('msg', scope.random.uuid()),
         kind: input.kind,
@@ -74,10 +78,9 @@ export function post(scope: RoomScope, input: PostInput): RoomMessage {
         text,
         sender: poster.sender,
         human: poster.actor.human,
-        session:
-          poster.actor.vendor !== null && poster.actor.sessionId !== null
-            ? { vendor: poster.actor.vendor, sessionId: poster.actor.sessionId }
-            : null,
+        session,
+        // A post naming the agent session that made it is an agent's, whatever the channel said.
+        author: session === null ? poster.author : 'agent',
         recipients,
         threadId: input.threadId,
         at: now,

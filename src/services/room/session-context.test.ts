@@ -29,6 +29,7 @@ function message(id: string, text: string, recipients: string[], at = now - 1000
     sender: 'codex-lane-two',
     human: 'asha',
     session: { vendor: 'codex', sessionId: 's-2' },
+    author: 'agent',
     recipients,
     threadId: null,
     at,

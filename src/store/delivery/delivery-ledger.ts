@@ -1,8 +1,11 @@
 import type { DeliveryChannel, DeliveryState, SenderKind } from '../../core/delivery/delivery-vocabulary.ts'
 import type { Db } from '../db.ts'
 
-/** How a row's message names the session: its `@handle`, its `#worktree`, or a `send` to it. */
-export type DeliveryMode = 'handle' | 'worktree' | 'send'
+/**
+ * How a row's message names the session: its `@handle`, its `#worktree`, the thread it was posted
+ * into (the session is a participant, D272), or a `send` to it.
+ */
+export type DeliveryMode = 'handle' | 'worktree' | 'thread' | 'send'
 
 /** A (message, session) row of the ledger. */
 export interface DeliveryRow {
