@@ -105,6 +105,22 @@ test('refused posts store nothing and queue nothing', () => {
   assert.equal(queuedRecordCount(db), 0)
 })
 
+test('a mention with a space after the @ addresses its recipient; one nobody holds is refused naming it as written', () => {
+  const { db, humanScope } = room()
+  const spaced = post(humanScope, { ...plain, text: '@ claude-lane-one inspect ＃lane-one' })
+  assert.deepEqual(spaced.recipients, ['@claude-lane-one', '#lane-one'])
+  assert.throws(() => post(humanScope, { ...plain, text: 'ask @ project-manager to review' }), {
+    code: 'INVALID_INPUT',
+    message:
+      /nobody in the room is called "@project-manager".*a mention in the text \(written "@ project-manager"\): put it in `backticks`/,
+  })
+  // `--to` takes the same forms.
+  assert.deepEqual(post(humanScope, { ...plain, text: 'hello', to: ['@ claude-lane-one'] }).recipients, [
+    '@claude-lane-one',
+  ])
+  assert.equal(messageCount(db), 2)
+})
+
 test('the same post again within the retry window is the same message', () => {
   const { db, clock, humanScope } = room()
   const first = post(humanScope, { ...plain, text: 'deploying now' })

@@ -1,6 +1,6 @@
 import { parseMentions } from '../../core/room/mentions.ts'
 import { checkMessageText } from '../../core/room/message-text.ts'
-import { resolveRecipients } from '../../core/room/recipients.ts'
+import { resolveMentions, resolveRecipients } from '../../core/room/recipients.ts'
 import type { Handoff, MessageKind, RoomMessage } from '../../protocol/room/message.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import { latestMessageOfSender } from '../../store/room/message-table.ts'
@@ -33,12 +33,12 @@ export const retryWindowMs = 10 * 60_000
 export function post(scope: RoomScope, input: PostInput): RoomMessage {
   const text = checkMessageText(input.text)
   const topic = input.topic?.trim() || null
-  const mentions = parseMentions(text)
-  const recipients = resolveRecipients(scope.directory, [
-    ...input.to,
-    ...mentions.handles.map((handle) => `@${handle}`),
-    ...mentions.worktrees.map((target) => `#${target}`),
-  ])
+  const recipients = [
+    ...new Set([
+      ...resolveRecipients(scope.directory, input.to),
+      ...resolveMentions(scope.directory, parseMentions(text)),
+    ]),
+  ]
   const { db, clock, poster } = scope
   return db
     .transaction((): RoomMessage => {
