@@ -9,7 +9,9 @@ import {
 } from '../../core/delivery/delivery-decision.ts'
 import { deliveryPrompt, maxArgvPromptChars } from '../../core/delivery/delivery-prompt.ts'
 import { type DeliveryVendor, isDeliveryVendor } from '../../core/delivery/delivery-vocabulary.ts'
+import type { DirectoryAgent } from '../../core/room/directory.ts'
 import { roomOptions } from '../../core/room/settings.ts'
+import type { RoomThread } from '../../protocol/room/thread.ts'
 import type { Clock } from '../../shared/clock.ts'
 import type { Logger } from '../../shared/logger.ts'
 import type { Db } from '../../store/db.ts'
@@ -42,6 +44,7 @@ import {
   type StoredMessage,
 } from '../../store/room/message-table.ts'
 import { readSessionPresence } from '../../store/room/presence-table.ts'
+import { threadById } from '../../store/room/thread-table.ts'
 import { readOptionGroup } from '../options/option-store.ts'
 import { loadDirectory } from '../room/directory.ts'
 import { isSameProcess, processStart } from './process-identity.ts'
@@ -207,7 +210,8 @@ export class DeliveryRouter {
       })
       db.transaction(() => {
         for (const message of messages) {
-          for (const target of tagTargets(message, directory, this.#options.machine)) {
+          const thread = message.threadId === null ? null : threadById(db, message.threadId)
+          for (const target of tagTargets(message, directory, this.#options.machine, thread)) {
             addDelivery(
               db,
               {
@@ -845,32 +849,42 @@ export function claimTurn(
 interface Target {
   readonly vendor: DeliveryVendor
   readonly sessionId: string
-  /** How the message names it; a handle wins over a worktree. */
-  readonly by: 'handle' | 'worktree'
+  /** How the message names it; a handle wins over a worktree, both over the thread. */
+  readonly by: 'handle' | 'worktree' | 'thread'
 }
+
+const rank: Record<Target['by'], number> = { handle: 3, worktree: 2, thread: 1 }
 
 /**
  * The sessions of this machine a message tags: the agent of each `@handle` among its recipients,
- * and every agent session not offline in a `#worktree` among them. A message to the whole room, to
- * `@all`, `@everyone` or `@human` tags no session (it reaches them at their next prompt).
+ * every agent session not offline in a `#worktree` among them, and, for a post into a thread, the
+ * sessions its participants name the same way (D272). A message to the whole room, to `@all`,
+ * `@everyone` or `@human` tags no session (it reaches them at their next prompt).
+ *
+ * A thread never routes a post back to whoever made it: not to the session that posted it, and,
+ * for an agent's post that names no session (Codex's MCP server has none to give), to no session
+ * of the poster's human in the worktree it was posted from, since any of them may be the poster.
  */
 export function tagTargets(
   message: StoredMessage,
   directory: ReturnType<typeof loadDirectory>,
   machine: string,
+  thread: RoomThread | null = null,
 ): Target[] {
   const found = new Map<string, Target>()
   const add = (vendor: string, sessionId: string, by: Target['by']): void => {
     const key = `${vendor}:${sessionId}`
-    if (!isDeliveryVendor(vendor) || found.get(key)?.by === 'handle') return
+    const known = found.get(key)
+    if (!isDeliveryVendor(vendor) || (known !== undefined && rank[known.by] >= rank[by])) return
     found.set(key, { vendor, sessionId, by })
   }
-  for (const token of message.recipients) {
+  const route = (token: string, by: Target['by'], skip: (agent: DirectoryAgent) => boolean): void => {
     if (token.startsWith('@')) {
       const handle = token.slice(1)
-      if (handle === 'all' || handle === 'everyone' || handle === 'human') continue
+      if (handle === 'all' || handle === 'everyone' || handle === 'human') return
       for (const agent of directory.agents)
-        if (agent.handle === handle && agent.machine === machine) add(agent.vendor, agent.sessionId, 'handle')
+        if (agent.handle === handle && agent.machine === machine && !skip(agent))
+          add(agent.vendor, agent.sessionId, by)
     } else if (token.startsWith('#')) {
       const target = token.slice(1)
       const places = directory.worktrees.filter(
@@ -878,9 +892,26 @@ export function tagTargets(
       )
       for (const place of places)
         for (const agent of directory.agents)
-          if (agent.machine === machine && agent.worktree === place.path && agent.state !== 'offline')
-            add(agent.vendor, agent.sessionId, 'worktree')
+          if (
+            agent.machine === machine &&
+            agent.worktree === place.path &&
+            agent.state !== 'offline' &&
+            !skip(agent)
+          )
+            add(agent.vendor, agent.sessionId, by)
     }
+  }
+  for (const token of message.recipients)
+    route(token, token.startsWith('@') ? 'handle' : 'worktree', () => false)
+  if (thread !== null && thread.id === message.threadId) {
+    const poster = (agent: DirectoryAgent): boolean =>
+      message.session !== null
+        ? agent.vendor === message.session.vendor && agent.sessionId === message.session.sessionId
+        : message.author !== 'human' &&
+          message.worktree !== null &&
+          agent.worktree === message.worktree &&
+          agent.human === message.human
+    for (const token of thread.participants) route(token, 'thread', poster)
   }
   return [...found.values()]
 }

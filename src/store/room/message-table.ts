@@ -199,13 +199,18 @@ export interface AddressedQuery {
   readonly limit: number
 }
 
-// Addressed: to the whole room (no recipients) or to one of the session's tokens; never a post the
-// session made itself. Both statements share it, so the count and the rows always agree.
+// Addressed: to the whole room (no recipients, no thread), to one of the session's tokens, or
+// posted into a thread one of those tokens takes part in (D272: a thread's post is for its
+// participants and its mentions, not the whole room); never a post the session made itself. Both
+// statements share it, so the count and the rows always agree.
 const addressedWhere = /*sql*/ `seq > @afterSeq AND at >= @since
   AND NOT (session_vendor IS @vendor AND session_id IS @sessionId)
-  AND (recipients = '[]' OR EXISTS (
+  AND ((recipients = '[]' AND thread_id IS NULL) OR EXISTS (
     SELECT 1 FROM json_each(room_message.recipients) AS r
-    WHERE r.value IN (SELECT value FROM json_each(@tokens))))`
+    WHERE r.value IN (SELECT value FROM json_each(@tokens)))
+  OR (thread_id IS NOT NULL AND EXISTS (
+    SELECT 1 FROM room_thread AS t, json_each(t.participants) AS p
+    WHERE t.id = room_message.thread_id AND p.value IN (SELECT value FROM json_each(@tokens)))))`
 
 /**
  * The first `limit` messages for a session in the room's order, how many there are in all, and
