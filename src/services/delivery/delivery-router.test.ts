@@ -9,6 +9,7 @@ import { systemRandom } from '../../shared/random.ts'
 import { openDatabaseFile } from '../../store/database.ts'
 import type { Db } from '../../store/db.ts'
 import { pendingDeliveries } from '../../store/delivery/delivery-ledger.ts'
+import { insertMessage } from '../../store/room/message-table.ts'
 import { loadDirectory } from '../room/directory.ts'
 import { post } from '../room/post.ts'
 import { recordPresence } from '../room/presence.ts'
@@ -17,8 +18,9 @@ import { openThread } from '../room/threads.ts'
 import { DeliveryRouter } from './delivery-router.ts'
 
 /**
- * What the router takes into the ledger (`scan`), on a real SQLite file: which sessions a post
- * into a thread reaches as participants (D272). Nothing here starts a turn.
+ * What the router takes into the ledger (`scan`), on a real SQLite file: which tags it weighs
+ * (D273: every one posted since the store had its ledger, whoever looks first) and which sessions a
+ * post into a thread reaches as participants (D272). Nothing here starts a turn.
  */
 
 const machine = 'm_0000000000000001'
@@ -100,6 +102,25 @@ function rowsOf(db: Db, messageId: string): string[] {
 }
 
 const plain = { to: [], kind: 'message', topic: null, threadId: null } as const
+
+test('the first tag in a fresh store, posted before any process looked, is weighed by whoever looks first, however late; the history from before the store is not', async () => {
+  await using w = await world()
+  const person = w.scope({ vendor: null, sessionId: null }, 'human')
+  const first = post(person, { ...plain, text: '@claude-lane-one please rebase' })
+  // The team's history, pulled into this new store: posted before it had its ledger.
+  insertMessage(
+    w.db,
+    { ...first, id: 'msg-000000history', text: 'old news', at: created - 60_000, author: 'human' },
+    41,
+  )
+  w.clock.advance(2 * 60 * 60_000)
+  w.router().scan()
+  assert.deepEqual(w.rowsOf(first.id), ['s1:handle:human'])
+  assert.deepEqual(w.rowsOf('msg-000000history'), [])
+  // Another process looking after it adds nothing: the ledger's key.
+  w.router().scan()
+  assert.equal(pendingDeliveries(w.db).length, 1)
+})
 
 test("a post into a thread reaches its participants' sessions, never back to the poster, as thread routing", async () => {
   await using w = await world()

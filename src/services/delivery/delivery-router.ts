@@ -19,6 +19,7 @@ import {
   addDelivery,
   type DeliveryRow,
   deliveryOf,
+  deliverySince,
   moveDelivery,
   paneOf,
   pendingDeliveries,
@@ -37,12 +38,7 @@ import {
   updateTurn,
 } from '../../store/delivery/delivery-turn-table.ts'
 import { readContextCursor } from '../../store/room/context-cursor-table.ts'
-import {
-  lastMessageSeq,
-  messageById,
-  messagesArrivedAfter,
-  type StoredMessage,
-} from '../../store/room/message-table.ts'
+import { messageById, messagesArrivedAfter, type StoredMessage } from '../../store/room/message-table.ts'
 import { readSessionPresence } from '../../store/room/presence-table.ts'
 import { threadById } from '../../store/room/thread-table.ts'
 import { readOptionGroup } from '../options/option-store.ts'
@@ -121,16 +117,12 @@ export class DeliveryRouter {
   /** Children this process started, so it records their exit (the sweep covers the others). */
   readonly #children = new Set<Promise<void>>()
 
-  /**
-   * The newest message when this router opened: where the first look ever starts. Read here (a
-   * read never waits on the WAL), not at that look, so a first look that fails on a busy store and
-   * runs again later still takes the tags posted in between.
-   */
-  readonly #openedAtSeq: number
+  /** When this store got its delivery ledger: tags posted before are the room's history (D273). */
+  readonly #since: number
 
   constructor(options: DeliveryRouterOptions) {
     this.#options = options
-    this.#openedAtSeq = lastMessageSeq(options.db)
+    this.#since = deliverySince(options.db)
   }
 
   /** One look: sweep ended turns, take new messages into the ledger, weigh every pending session. */
@@ -193,14 +185,14 @@ export class DeliveryRouter {
 
   /**
    * Takes the messages that reached the replica since the last look into the ledger: one pending
-   * row per session of this machine each one tags. The first look ever starts at the newest
-   * message when the router opened (the room's history is not delivered).
+   * row per session of this machine each one tags. Every message is weighed once, whichever
+   * process looks first and however late, except the room's history: a message posted before
+   * this store had its ledger (pulled from the team, or left from before delivery existed) is
+   * never delivered (D273, which supersedes D173).
    */
   scan(): void {
     const { db, clock } = this.#options
-    const cursor = readScanCursor(db)
-    if (cursor === null) writeScanCursor(db, this.#openedAtSeq)
-    let after = cursor ?? this.#openedAtSeq
+    let after = readScanCursor(db) ?? 0
     for (;;) {
       const messages = messagesArrivedAfter(db, after, 500)
       if (messages.length === 0) return
@@ -210,6 +202,7 @@ export class DeliveryRouter {
       })
       db.transaction(() => {
         for (const message of messages) {
+          if (message.at < this.#since) continue
           const thread = message.threadId === null ? null : threadById(db, message.threadId)
           for (const target of tagTargets(message, directory, this.#options.machine, thread)) {
             addDelivery(

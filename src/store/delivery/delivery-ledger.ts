@@ -167,6 +167,19 @@ export function readScanCursor(db: Db): number | null {
   return row === undefined ? null : row.seen_seq
 }
 
+/**
+ * When this store got its delivery ledger (ms epoch): migration 15's step, which a store created
+ * since runs as it is created. Delivery weighs every tag posted since then and none before (D273):
+ * what was posted before is the room's history, pulled from the team or left from before delivery
+ * existed. 0 when the store cannot say (a step recorded by no clock).
+ */
+export function deliverySince(db: Db): number {
+  const row = db.prepare('SELECT applied_at FROM schema_migration WHERE version = 15').get() as
+    | { applied_at: number }
+    | undefined
+  return row?.applied_at ?? 0
+}
+
 export function writeScanCursor(db: Db, seenSeq: number): void {
   db.prepare(
     'INSERT INTO delivery_scan (id, seen_seq) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET seen_seq = excluded.seen_seq',
