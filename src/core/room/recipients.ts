@@ -48,6 +48,8 @@ export function resolveMentions(directory: RoomDirectory, mentions: Mentions): s
   return resolved
 }
 
+const everyoneTokens: readonly string[] = ['@all', '@everyone']
+
 function resolveOne(directory: RoomDirectory, rawToken: string): string {
   // Full-width sigils and spaces after the sigil name the same recipient (`＠ ana` is `@ana`).
   const raw = rawToken.replace(/^[＠]/, '@').replace(/^[＃]/, '#')
@@ -55,6 +57,8 @@ function resolveOne(directory: RoomDirectory, rawToken: string): string {
   const name = sigil === null ? raw : raw.slice(1).trim()
   if (name.length === 0) throw new SangamError(ErrorCode.InvalidInput, `"${raw}" names no recipient`)
   if (sigil !== '#' && name.toLowerCase() === 'human') return humanToken
+  // Reserved handles (core/room/handles.ts): every session's context takes them; no turn starts.
+  if (sigil !== '#' && everyoneTokens.includes(`@${name.toLowerCase()}`)) return `@${name.toLowerCase()}`
   const candidates = [
     ...(sigil === '#' ? [] : handleMatches(directory, name)),
     ...(sigil === '@' ? [] : targetMatches(directory, name)),
