@@ -241,7 +241,7 @@ test("a thread's routing to its participants starts a turn only under wake-on-ta
 
 test('the prompt says who tagged, the message, and to re-observe the repository', () => {
   const text = deliveryPrompt(
-    [{ id: 'msg-1', sender: 'asha', at: now, text: 'please rebase', fromAgent: false }],
+    [{ id: 'msg-1', sender: 'asha', at: now, text: 'please rebase', fromAgent: false, threadId: null }],
     'tag',
   )
   assert.match(text, /tagged in the sangam room by asha/)
@@ -249,6 +249,12 @@ test('the prompt says who tagged, the message, and to re-observe the repository'
   assert.match(text, /please rebase/)
   assert.match(text, /re-observe the repository/)
   assert.match(text, /--to @human/)
+  const inThread = deliveryPrompt(
+    [{ id: 'msg-2', sender: 'asha', at: now, text: 'over to you', fromAgent: false, threadId: 'thr-1' }],
+    'tag',
+  )
+  assert.match(inThread, /in thread thr-1 \(msg-2\)/)
+  assert.match(inThread, /sangam post --thread thr-1 …/, 'answered in its thread')
 })
 
 /**
