@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, realpathSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import Database from 'better-sqlite3'
@@ -24,12 +24,17 @@ import { runAgentHook } from './hooks-agent-run.ts'
 
 const claudeId = 'c1aude00-0000-4000-8000-0000000100p5'
 const codexId = '01a2264c-aff5-7b22-ace8-554acd100p50'
+const secondCodexId = '01a2264c-aff5-7b22-ace8-554acd100p51'
 const budget = 2
 const bound = 2 * budget + 1
 const hasScript = spawnSync('script', ['--version']).status === 0
 const replyProgram = join(projectRoot, 'test', 'helpers', 'room-reply.ts')
 
-async function world() {
+/**
+ * A project with two dormant agents, one in each of two lanes: lane one's is a Claude Code
+ * session (or a second Codex one), lane two's a Codex session.
+ */
+async function world(first: 'claude' | 'codex' = 'claude') {
   const home = tmpDir('sangam-loop-')
   const repo = tmpGitRepo()
   const bin = join(home.path, 'fake-bin')
@@ -48,9 +53,10 @@ async function world() {
   }
   const laneOne = lane('loop-one')
   const laneTwo = lane('loop-two')
+  const firstId = first === 'claude' ? claudeId : secondCodexId
   // Each agent ran once and ended: dormant, so a tag resumes it.
   for (const [host, sessionId, cwd] of [
-    ['claude', claudeId, laneOne],
+    [first, firstId, laneOne],
     ['codex', codexId, laneTwo],
   ] as const)
     for (const name of ['SessionStart', 'SessionEnd']) {
@@ -86,10 +92,13 @@ async function world() {
     repo,
     env,
     database,
-    laneOne,
-    laneTwo,
-    claude: handleOf(claudeId),
-    codex: handleOf(codexId),
+    /** Real paths: what the stand-in agents see as their working directory. */
+    laneOne: realpathSync(laneOne),
+    laneTwo: realpathSync(laneTwo),
+    firstId,
+    /** The handles of lane one's and lane two's agents. */
+    one: handleOf(firstId),
+    two: handleOf(codexId),
     replyLog: join(home.path, 'reply.log'),
     async [Symbol.asyncDispose]() {
       await repo[Symbol.asyncDispose]()
@@ -129,12 +138,23 @@ function ledger(database: string): Ledger {
 }
 
 /**
- * Starts `sangam up --ui` with the agents answering as `agents` says, has a person tag the Claude
- * agent from the dashboard, and waits for the event that settles it: the bound broken (a turn past
- * it), or a tag refused for the loop budget with nothing left pending or running. Returns the ledger.
+ * Starts `sangam up --ui` with the agents of lane one and lane two answering as `one` and `two`
+ * say, has a person tag lane one's agent from the dashboard, and waits for the event that settles
+ * it: the bound broken (a turn past it), or a tag refused for the loop budget with nothing left
+ * pending or running. Every turn after the person's must be agent-caused. Returns the ledger.
  */
-async function pingPong(w: World, agents: Record<'claude' | 'codex', AgentReply>): Promise<Ledger> {
-  const plan: ReplyPlan = { log: w.replyLog, agents }
+async function pingPong(
+  w: World,
+  one: Omit<AgentReply, 'cwd' | 'to'>,
+  two: Omit<AgentReply, 'cwd' | 'to'>,
+): Promise<Ledger> {
+  const plan: ReplyPlan = {
+    log: w.replyLog,
+    agents: {
+      [w.laneOne]: { ...one, cwd: w.laneOne, to: `@${w.two}` },
+      [w.laneTwo]: { ...two, cwd: w.laneTwo, to: `@${w.one}` },
+    },
+  }
   // tsx by its own path: the fake vendors run in the lanes, where no node_modules resolves it.
   const reply = [process.execPath, '--import', import.meta.resolve('tsx'), replyProgram]
     .map((word) => JSON.stringify(word))
@@ -145,15 +165,10 @@ async function pingPong(w: World, agents: Record<'claude' | 'codex', AgentReply>
   })
   const kickoff = await up.request('/api/messages', {
     method: 'POST',
-    json: { text: `@${w.claude} start the ping-pong` },
+    json: { text: `@${w.one} start the ping-pong` },
     headers: { origin: `http://127.0.0.1:${up.port}`, 'sec-fetch-site': 'same-origin' },
   })
   assert.equal(kickoff.status, 200, kickoff.body)
-  assert.equal(
-    kickoff.json<{ message: { author: string } }>().message.author,
-    'human',
-    'the dashboard is a person',
-  )
   const why = (): string =>
     `${JSON.stringify(ledger(w.database))}; ${JSON.stringify(dump(w.database))}; replies: ${existsSync(w.replyLog) ? readFileSync(w.replyLog, 'utf8') : 'no failure'}; up: ${up.stderr()}`
   await eventually(
@@ -169,7 +184,26 @@ async function pingPong(w: World, agents: Record<'claude' | 'codex', AgentReply>
     settled.turns.length <= bound,
     `${settled.turns.length} turns for one person's tag, at most ${bound}: ${why()}`,
   )
+  assert.deepEqual(
+    settled.turns.map((turn) => turn.cause),
+    ['human', ...settled.turns.slice(1).map(() => 'agent')],
+    `the person's tag, then the agents' answers: ${why()}`,
+  )
   return settled
+}
+
+/** Who wrote the answers of the agent with this handle, as `session:author`. */
+function answers(w: World, handle: string): Set<string> {
+  const db = new Database(w.database, { readonly: true })
+  try {
+    const rows = db.prepare('SELECT session_id, author FROM room_message WHERE sender = ?').all(handle) as {
+      session_id: string | null
+      author: string
+    }[]
+    return new Set(rows.map((row) => `${row.session_id}:${row.author}`))
+  } finally {
+    db.close()
+  }
 }
 
 function dump(database: string): unknown {
@@ -198,63 +232,43 @@ function defined(env: Record<string, string | undefined>): Record<string, string
   )
 }
 
-test('agents answering through MCP, Codex without a session id and Claude Code with it, stop within 2 × budget + 1 turns', async () => {
-  await using w = await world()
-  const settled = await pingPong(w, {
-    claude: {
+test('two Codex agents answering each other through MCP, which gives them no session id, stop within 2 × budget + 1 turns', async () => {
+  await using w = await world('codex')
+  const codexStyle = { channel: 'mcp', env: codexMcpEnv(w.env), client: 'codex-mcp-client' } as const
+  await pingPong(w, codexStyle, codexStyle)
+  // Their answers came without a session, and the MCP server called them an agent's.
+  assert.deepEqual(answers(w, 'codex-of-asha@example.com'), new Set(['null:agent']))
+})
+
+test('a Claude Code agent answering through MCP with its session id and a Codex agent without one stop within 2 × budget + 1 turns', async () => {
+  await using w = await world('claude')
+  await pingPong(
+    w,
+    {
       channel: 'mcp',
-      cwd: w.laneOne,
-      to: `@${w.codex}`,
       env: { ...defined(w.env), CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: claudeId },
       client: 'claude-code',
     },
-    codex: {
-      channel: 'mcp',
-      cwd: w.laneTwo,
-      to: `@${w.claude}`,
-      env: codexMcpEnv(w.env),
-      client: 'codex-mcp-client',
-    },
-  })
-  assert.equal(settled.turns[0]?.cause, 'human', "the person's tag")
-  assert.ok(settled.turns.slice(1).every((turn) => turn.cause === 'agent'))
-  // Codex's answers really came without a session: the MCP server called them an agent's.
-  const db = new Database(w.database, { readonly: true })
-  try {
-    const codexPosts = db
-      .prepare("SELECT session_id, author FROM room_message WHERE sender LIKE 'codex%'")
-      .all() as { session_id: string | null; author: string }[]
-    assert.ok(codexPosts.length > 0)
-    assert.deepEqual(
-      new Set(codexPosts.map((row) => `${row.session_id}:${row.author}`)),
-      new Set(['null:agent']),
-    )
-  } finally {
-    db.close()
-  }
+    { channel: 'mcp', env: codexMcpEnv(w.env), client: 'codex-mcp-client' },
+  )
+  assert.deepEqual(answers(w, w.one), new Set([`${claudeId}:agent`]))
+  assert.deepEqual(answers(w, 'codex-of-asha@example.com'), new Set(['null:agent']))
 })
 
 test('agents answering with sangam post in a terminal, carrying their vendor’s variables but no session id, stop within 2 × budget + 1 turns', {
   skip: !hasScript && 'needs util-linux script for a pty',
 }, async () => {
-  await using w = await world()
+  await using w = await world('claude')
   const { SANGAM_DELIVERY_TURN: _turn, ...base } = defined(w.env)
-  const settled = await pingPong(w, {
-    claude: {
+  await pingPong(
+    w,
+    { channel: 'terminal', env: { ...base, TERM: 'dumb', CLAUDECODE: '1', CLAUDE_CODE_ENTRYPOINT: 'cli' } },
+    {
       channel: 'terminal',
-      cwd: w.laneOne,
-      to: `@${w.codex}`,
-      env: { ...base, TERM: 'dumb', CLAUDECODE: '1', CLAUDE_CODE_ENTRYPOINT: 'cli' },
-    },
-    codex: {
-      channel: 'terminal',
-      cwd: w.laneTwo,
-      to: `@${w.claude}`,
       env: { ...base, TERM: 'dumb', CODEX_MANAGED_BY_NPM: '1', CODEX_SANDBOX_NETWORK_DISABLED: '1' },
     },
-  })
-  assert.equal(settled.turns[0]?.cause, 'human')
-  assert.ok(settled.turns.slice(1).every((turn) => turn.cause === 'agent'))
+  )
+  assert.deepEqual(answers(w, 'asha@example.com'), new Set(['null:human', 'null:agent']))
 })
 
 test("each channel says who wrote a post: a terminal is a person's, a pipe nobody's, an agent's variables or the MCP server an agent's", {

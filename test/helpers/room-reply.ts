@@ -6,8 +6,8 @@ import { cliEntry } from './run-cli.ts'
 /**
  * A stand-in agent answering in the room, run by the fake `claude` / `codex` (fake-vendor.ts,
  * `FAKE_VENDOR_REPLY`) during a turn sangam started: `node --import tsx room-reply.ts`. It posts
- * to the other agent the way that vendor's agents do, chosen per vendor (`$FAKE_SELF`) by the
- * JSON in `$ROOM_REPLY`:
+ * to the other agent the way that vendor's agents do, chosen by the worktree the turn runs in
+ * (its working directory) in the JSON of `$ROOM_REPLY`:
  * - `mcp`: through a real MCP client to `sangam mcp`, with the environment and client name the
  *   vendor gives its MCP servers (Codex: no session id, a filtered environment; Claude Code: its
  *   session id);
@@ -17,6 +17,7 @@ import { cliEntry } from './run-cli.ts'
  */
 export interface ReplyPlan {
   readonly log: string
+  /** By the agent's worktree (a real path). */
   readonly agents: Readonly<Record<string, AgentReply>>
 }
 
@@ -34,7 +35,7 @@ export interface AgentReply {
 async function reply(): Promise<void> {
   const plan = JSON.parse(process.env.ROOM_REPLY ?? '') as ReplyPlan
   const self = process.env.FAKE_SELF ?? ''
-  const agent = plan.agents[self]
+  const agent = plan.agents[process.cwd()]
   if (agent === undefined) return
   const text = `${self} answers (turn ${process.env.SANGAM_DELIVERY_TURN ?? '?'})`
   try {
