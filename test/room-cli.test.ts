@@ -17,6 +17,7 @@ interface Message {
   readonly head: string | null
   readonly worktree: string | null
   readonly sender: string
+  readonly author: string
 }
 
 async function world() {
@@ -39,6 +40,7 @@ test('post and read keep the contract: sender, recipients, git context; the json
     'topic',
     'text',
     'sender',
+    'author',
     'recipients',
     'threadId',
     'at',
@@ -48,6 +50,7 @@ test('post and read keep the contract: sender, recipients, git context; the json
   ])
   assert.equal(message.text, 'who owns #repo?')
   assert.equal(message.sender, 'asha@example.com')
+  assert.equal(message.author, 'unknown', 'posted by a process with no terminal')
   assert.deepEqual(message.recipients, ['@human', '#repo'])
   assert.equal(message.branch, 'main')
   assert.equal(message.head, git(w.repo.path, 'rev-parse', 'HEAD'))

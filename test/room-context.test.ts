@@ -112,6 +112,29 @@ test("the worktree's target and the whole room reach it; another handle's messag
   assert.doesNotMatch(codexContext, /schema moved|main is frozen/)
 })
 
+test("a post into a thread reaches its participants' next prompt, a #lane participant's agents too, and not the rest of the room", async () => {
+  await using p = await started()
+  const opened = await runCliJson<{ thread: { id: string } }>(
+    ['thread-open', '--title', 'who owns the projection', '--participant', '#lane-one'],
+    { cwd: p.repo.path, env: p.env },
+  )
+  const other = await runCliJson<{ thread: { id: string } }>(
+    ['thread-open', '--title', 'release notes', '--participant', '#lane-two'],
+    { cwd: p.repo.path, env: p.env },
+  )
+  assert.equal((await p.humanPost(['--thread', opened.thread.id, 'the projection is yours'])).code, 0)
+  assert.equal((await p.humanPost(['--thread', other.thread.id, 'notes are due friday'])).code, 0)
+  const context = await p.claudePrompt()
+  assert.match(context, /the projection is yours/)
+  assert.match(context, new RegExp(`asha@example\\.com in ${opened.thread.id}`))
+  assert.doesNotMatch(context, /notes are due friday/, "another thread's post is not the whole room's")
+  // Lane two's Codex session is a participant of the other thread only.
+  const codex = await p.hook('codex', p.laneTwo, 'UserPromptSubmit', codexId)
+  assert.equal(codex.code, 0, codex.stderr)
+  assert.match(codex.stdout, /notes are due friday/)
+  assert.doesNotMatch(codex.stdout, /the projection is yours/)
+})
+
 test('30 long messages: the context stays within the budget and says how many more and how to read them', async () => {
   await using p = await started()
   const long = (n: number) => `message ${n}: ${'the projection layer needs another look '.repeat(20)}`.trim()

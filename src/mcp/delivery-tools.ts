@@ -71,7 +71,7 @@ const sendTool = defineTool({
   readOnly: false,
   async run(input, context) {
     const project = context.project()
-    const scope = openRoom(project, context.actor(), context.projectDir, systemRandom)
+    const scope = openRoom(project, context.actor(), context.projectDir, systemRandom, 'agent')
     const sent = await sendToSession(project, scope, router(context), input)
     // As `send` exits 13: the CLI is missing or failed, which the agent cannot fix by waiting.
     if (sent.outcome === 'failed')
@@ -101,7 +101,7 @@ const startTool = defineTool({
   readOnly: false,
   async run(input, context) {
     const project = context.project()
-    const scope = openRoom(project, context.actor(), context.projectDir, systemRandom)
+    const scope = openRoom(project, context.actor(), context.projectDir, systemRandom, 'agent')
     const started = await startSession(project, router(context), {
       vendor: input.vendor,
       worktree: input.worktree ?? null,

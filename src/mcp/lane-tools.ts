@@ -21,6 +21,7 @@ function lanes(context: McpContext) {
     pid: process.pid,
     nodeBinDir: null,
     actor: context.actor(),
+    author: 'agent',
   })
 }
 

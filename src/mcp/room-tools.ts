@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { maxMessageChars, messageKinds } from '../protocol/room/message.ts'
+import { authorKinds, maxMessageChars, messageKinds } from '../protocol/room/message.ts'
 import { threadAudiences, threadLifetimes } from '../protocol/room/thread.ts'
 import { projectBoard, projectBoardText } from '../services/project-board.ts'
 import { handoff } from '../services/room/handoff.ts'
@@ -26,6 +26,7 @@ const messageShape = z.object({
   topic: nullableString,
   text: z.string(),
   sender: z.string(),
+  author: z.enum(authorKinds),
   recipients: z.array(z.string()),
   threadId: nullableString,
   at: z.number(),
@@ -58,7 +59,8 @@ const recipientsInput = z
   .describe('who it is for: @handle (an agent session), @human, #worktree; default the whole room')
 
 function room(context: McpContext) {
-  return openRoom(context.project(), context.actor(), context.projectDir, systemRandom)
+  // An agent's channel, whatever the client says (D270).
+  return openRoom(context.project(), context.actor(), context.projectDir, systemRandom, 'agent')
 }
 
 function describeMessage(message: MessageView): string {

@@ -4,7 +4,7 @@ import type { Clock } from '../shared/clock.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import { addThreadOrdinals, createSourceFileTable } from './capture/source-file-table.ts'
 import { createUnknownShapeTable } from './capture/unknown-shape-table.ts'
-import { createDeliveryTables } from './delivery/delivery-tables.ts'
+import { createDeliveryTables, widenDeliveryKinds } from './delivery/delivery-tables.ts'
 import { createCodexEndpointTable } from './delivery/codex-endpoint-table.ts'
 import { addLeasePatternRegex, createLeaseTables } from './leases/lease-table.ts'
 import { createBriefCursorTable } from './memory/brief-cursor-table.ts'
@@ -13,7 +13,7 @@ import { createSessionTable } from './memory/session-table.ts'
 import { createProjectTable } from './project-table.ts'
 import { createContextAlertTable } from './room/context-alert-table.ts'
 import { createContextCursorTable } from './room/context-cursor-table.ts'
-import { createMessageTable } from './room/message-table.ts'
+import { addMessageAuthor, createMessageTable } from './room/message-table.ts'
 import { createOptionChangeTable } from './room/option-change-table.ts'
 import { createOverlapTable } from './room/overlap-table.ts'
 import { createPresenceTable } from './room/presence-table.ts'
@@ -68,6 +68,11 @@ export const migrations: readonly Migration[] = [
   { version: 15, name: 'delivery ledger and turns', sql: createDeliveryTables },
   { version: 17, name: 'codex app-server endpoints', sql: createCodexEndpointTable },
   { version: 18, name: 'lanes and the integration lock', sql: createLaneTable },
+  {
+    version: 20,
+    name: 'message authors; unknown senders and thread participants in the delivery ledger',
+    sql: [addMessageAuthor, widenDeliveryKinds].join('\n'),
+  },
   { version: 26, name: 'sync push and apply times', sql: addSyncTimes },
 ]
 

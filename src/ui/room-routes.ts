@@ -57,7 +57,8 @@ const closeBody = z.strictObject({
 
 /** The room: board, targets, messages (read and post), threads (list, open, close). */
 export function roomRoutes(app: Hono, ctx: UiContext): void {
-  const room = (): RoomScope => openRoom(ctx.project, ctx.actor, ctx.patternRoot, ctx.random)
+  // A person at a browser: the server's own environment says nothing of who types (D270).
+  const room = (): RoomScope => openRoom(ctx.project, ctx.actor, ctx.patternRoot, ctx.random, 'human')
 
   app.get('/api/board', async (c) =>
     c.json(

@@ -33,6 +33,10 @@ test('handles, @human and worktree targets resolve to tokens, deduplicated, in o
   )
 })
 
+test("@all and @everyone are the whole room, as every session's context reads them", () => {
+  assert.deepEqual(resolveRecipients(directory, ['@all', '@Everyone', 'all']), ['@all', '@everyone'])
+})
+
 test('an unknown recipient fails closed naming close matches', () => {
   assert.throws(() => resolveRecipients(directory, ['@claude-lane-on']), {
     code: 'INVALID_INPUT',

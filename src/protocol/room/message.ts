@@ -34,6 +34,18 @@ export const messageSessionSchema = z.object({
   sessionId: z.string().min(1),
 })
 
+/**
+ * Who wrote a message, as the channel it came through could tell (`core/room/post-author.ts`):
+ * `human`, a person typing (a CLI at a terminal with no agent session, `chat`, the dashboard);
+ * `agent`, an agent's channel (the MCP server, a process carrying a vendor's session variables or
+ * the ones sangam sets on turns it starts); `sangam`, sangam itself (`ready`'s conflict threads);
+ * `unknown`, nobody could tell (a script, a pipe; a record from an older sangam). Delivery's loop
+ * guard resets only on `human` (docs/room.md, Delivery).
+ */
+export const authorKinds = ['human', 'agent', 'sangam', 'unknown'] as const
+export const authorKindSchema = z.enum(authorKinds)
+export type AuthorKind = z.infer<typeof authorKindSchema>
+
 export const messageSchema = z.object({
   id: z.string().min(1),
   kind: messageKindSchema,
@@ -44,6 +56,8 @@ export const messageSchema = z.object({
   /** The human the poster acts for. */
   human: z.string().min(1),
   session: messageSessionSchema.nullable(),
+  /** Who wrote it (absent from an older sangam's records: `unknown`). */
+  author: authorKindSchema.default('unknown'),
   /** Recipient tokens, `@handle`, `@human`, `#worktree`; empty means the whole room. */
   recipients: z.array(z.string().min(1)),
   threadId: z.string().min(1).nullable(),
