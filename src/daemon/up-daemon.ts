@@ -20,6 +20,7 @@ import { transcriptRoots } from '../transcripts/transcript-locations.ts'
 import { CaptureTailer, type TailerStatus } from './capture-tailer.ts'
 import { DaemonLock } from './daemon-lock.ts'
 import { DeliveryService, type DeliveryStatus } from './delivery-service.ts'
+import { HookWorkService, type HookWorkStatus } from './hook-work-service.ts'
 import { LaneLockService } from './lane-lock-service.ts'
 import { OverlapService, type OverlapStatus } from './overlap-service.ts'
 import type { Service } from './service.ts'
@@ -38,6 +39,7 @@ export type DaemonStatus =
   | SyncStatus
   | OverlapStatus
   | DeliveryStatus
+  | HookWorkStatus
   | { readonly type: 'stopped'; readonly pid: number }
 
 export interface UpOptions {
@@ -94,6 +96,15 @@ export async function runUp(options: UpOptions): Promise<void> {
       wake: options.wake ?? codexWake({ db: project.db, clientVersion: options.version }),
       onStatus: options.onStatus,
     })
+    const hookWork = new HookWorkService({
+      projectDir: projectDir(sangamHome, projectId),
+      sangamHome,
+      openDb: () => openProjectDatabase(sangamHome, projectId),
+      clock: options.clock,
+      log,
+      pid: options.pid,
+      onStatus: options.onStatus,
+    })
     const sync = new SyncService({
       projectDir: projectDir(sangamHome, projectId),
       openDb: () => openProjectDatabase(sangamHome, projectId),
@@ -102,6 +113,8 @@ export async function runUp(options: UpOptions): Promise<void> {
       log,
       onStatus: (status) => {
         options.onStatus(status)
+        // The server is back: what hooks could not push to it goes now, not at the step's next try.
+        if (status.type === 'sync-connected') hookWork.nudge()
         // Another machine's worktree changed: redraw the overlap picture now, not in 15 s.
         if (status.type === 'sync-applied' && status.worktreeStates > 0) overlap.nudge()
         // Messages from other machines may tag a session of this one.
@@ -121,6 +134,7 @@ export async function runUp(options: UpOptions): Promise<void> {
         },
       }),
       sync,
+      hookWork,
       overlap,
       delivery,
       new LaneLockService({
