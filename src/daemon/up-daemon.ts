@@ -103,7 +103,11 @@ export async function runUp(options: UpOptions): Promise<void> {
       clock: options.clock,
       log,
       pid: options.pid,
-      onStatus: options.onStatus,
+      onStatus: (status) => {
+        options.onStatus(status)
+        // What it recorded (presence, a late auto-lease's mirror) goes to the team now.
+        sync.nudge()
+      },
     })
     const sync = new SyncService({
       projectDir: projectDir(sangamHome, projectId),

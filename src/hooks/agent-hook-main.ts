@@ -28,7 +28,7 @@ const budgetMs = 1500
  * answer goes out at the budget, and the process lives at most this much longer, only to read the
  * input and keep what it asks for, doing none of it.
  */
-const keepGraceMs = 500
+const keepGraceMs = 1000
 /** The drain of earlier hooks' kept work, after the answer, starts no step this close to the budget. */
 const drainMarginMs = 250
 /** Past this, stdin is not read as a payload (the Write of a huge file); the answer says so. */
