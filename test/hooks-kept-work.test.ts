@@ -90,7 +90,10 @@ test('with the store locked past the budget, every hook says what it kept, and t
   assert.equal(start.code, 0, start.stderr)
   assert.match(contextOf(start), /^sangam: the team brief is unavailable \(.+\)\./)
   assert.match(contextOf(start), /the team brief comes with your next prompt/)
-  assert.match(start.stderr, /kept and done afterwards: the session's presence \(online\) \(.+\); the session brief/)
+  assert.match(
+    start.stderr,
+    /kept and done afterwards: the session's presence \(online\) \(.+\); the session brief/,
+  )
   const edit = await p.hook(p.edit('src/new.ts'))
   assert.equal(edit.code, 0, edit.stderr)
   assert.equal(edit.output?.hookSpecificOutput?.permissionDecision, undefined)
@@ -98,7 +101,10 @@ test('with the store locked past the budget, every hook says what it kept, and t
   assert.match(edit.stderr, /kept and done afterwards: the auto-lease of src\/new\.ts/)
   const stop = await p.hook(sessionEvent(p.repo, 'Stop', session))
   assert.equal(stop.stdout, '', 'a Claude Stop that does not block says nothing')
-  assert.match(stop.stderr, /kept and done afterwards: the session's tmux pane \(.+\); the session's presence \(idle\)/)
+  assert.match(
+    stop.stderr,
+    /kept and done afterwards: the session's tmux pane \(.+\); the session's presence \(idle\)/,
+  )
   await lock.release()
   assert.deepEqual(
     [p.presence(session), p.leases(session), p.pane(session)],
@@ -114,7 +120,10 @@ test('with the store locked past the budget, every hook says what it kept, and t
 
   const prompt = await p.hook(sessionEvent(p.repo, 'UserPromptSubmit', session))
   assert.equal(prompt.code, 0, prompt.stderr)
-  assert.match(contextOf(prompt), /^sangam: the team brief, which your session's start could not give in time:/)
+  assert.match(
+    contextOf(prompt),
+    /^sangam: the team brief, which your session's start could not give in time:/,
+  )
   assert.deepEqual(p.journal(), [])
   const later = await p.hook(sessionEvent(p.repo, 'UserPromptSubmit', session))
   assert.doesNotMatch(contextOf(later), /the team brief/, 'given once')
@@ -124,7 +133,10 @@ test('with the store locked past the budget, every hook says what it kept, and t
   const end = await p.hook(sessionEvent(p.repo, 'SessionEnd', session))
   await again.release()
   assert.equal(end.code, 0, end.stderr)
-  assert.match(end.stderr, /kept and done afterwards: the session's presence \(offline\) \(.+\); the release of the session's leases/)
+  assert.match(
+    end.stderr,
+    /kept and done afterwards: the session's presence \(offline\) \(.+\); the release of the session's leases/,
+  )
   assert.deepEqual(p.leases(session), ['src/new.ts'])
   await nextHooks(p)
   assert.deepEqual(p.leases(session), [])

@@ -19,7 +19,10 @@ test("the budget's end keeps every step still open, once, and none that was done
   presence.done()
   const kept = work.keepOpen('no decision within the 1500 ms time budget')
   assert.deepEqual(kept, [
-    { kind: 'release', text: "the release of the session's leases (no decision within the 1500 ms time budget)" },
+    {
+      kind: 'release',
+      text: "the release of the session's leases (no decision within the 1500 ms time budget)",
+    },
   ])
   release.keep('again')
   assert.equal(work.keepOpen('and again').length, 1, 'kept once')
@@ -64,5 +67,8 @@ test('steps planned after a spent budget are only kept; a journal that cannot be
   work.plan({ kind: 'auto-lease', files: ['/repo/src/a.ts'], cwd: '/repo', worktrees: ['/repo'] })
   assert.equal(work.spent, true)
   const [note] = work.keepOpen('the time budget ran out before the hook could begin')
-  assert.match(note?.text ?? '', /^the auto-lease of src\/a\.ts \(.*\), NOT kept: the journal cannot be written/)
+  assert.match(
+    note?.text ?? '',
+    /^the auto-lease of src\/a\.ts \(.*\), NOT kept: the journal cannot be written/,
+  )
 })

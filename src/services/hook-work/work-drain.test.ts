@@ -17,7 +17,11 @@ import { type DrainOptions, drainHookWork } from './work-drain.ts'
 import { journalEntries, keepWork } from './work-journal.ts'
 
 const start = Date.parse('2026-12-01T10:00:00Z')
-const claude: WorkSession = { human: 'alice@x.dev', vendor: 'claude', sessionId: 'c1a0de00-0000-4000-8000-000000000001' }
+const claude: WorkSession = {
+  human: 'alice@x.dev',
+  vendor: 'claude',
+  sessionId: 'c1a0de00-0000-4000-8000-000000000001',
+}
 
 async function world() {
   const dir = tmpDir()
@@ -50,7 +54,15 @@ async function world() {
     root,
     options,
     keep(step: WorkStep, at = clock.now(), session = claude): string {
-      const work: KeptWork = { step, session, event: 'PreToolUse', at, why: 'store busy', attempts: 0, notBefore: 0 }
+      const work: KeptWork = {
+        step,
+        session,
+        event: 'PreToolUse',
+        at,
+        why: 'store busy',
+        attempts: 0,
+        notBefore: 0,
+      }
       return keepWork(journal, work, 77)
     },
     edit(file: string): WorkStep {
@@ -70,11 +82,7 @@ async function world() {
 }
 
 function presence(db: Db, session: WorkSession, state: 'online' | 'idle' | 'offline', now: number): void {
-  recordPresence(
-    db,
-    { ...session, worktree: null, branch: null, machine: 'm_test', state },
-    now,
-  )
+  recordPresence(db, { ...session, worktree: null, branch: null, machine: 'm_test', state }, now)
 }
 
 test('each kept step is done exactly once, however many drainers look at once', async () => {
@@ -167,7 +175,13 @@ test("an auto-lease recorded late that meets someone else's claim leaves the cla
   )
   const entries = journalEntries(w.journal)
   assert.equal(
-    claimSessionMail({ dir: w.journal, entries, session: { ...claude, sessionId: 'other' }, pid: 9, withBrief: true }),
+    claimSessionMail({
+      dir: w.journal,
+      entries,
+      session: { ...claude, sessionId: 'other' },
+      pid: 9,
+      withBrief: true,
+    }),
     null,
     'another session is not told',
   )
@@ -180,7 +194,13 @@ test("an auto-lease recorded late that meets someone else's claim leaves the cla
   assert.equal(mail?.briefOwed, false)
   mail?.settle(false, false)
   assert.equal(journalEntries(w.journal).length, 1, 'an answer not delivered leaves the notice for the next')
-  const again = claimSessionMail({ dir: w.journal, entries: journalEntries(w.journal), session: claude, pid: 9, withBrief: false })
+  const again = claimSessionMail({
+    dir: w.journal,
+    entries: journalEntries(w.journal),
+    session: claude,
+    pid: 9,
+    withBrief: false,
+  })
   again?.settle(true, false)
   assert.deepEqual(readdirSync(w.journal), [], 'delivered once')
 })
