@@ -9,7 +9,7 @@ import { paneOf } from '../src/store/delivery/delivery-ledger.ts'
 import { readLeaseLog, readLeases } from '../src/store/leases/lease-table.ts'
 import { readSessionPresence } from '../src/store/room/presence-table.ts'
 import { isolatedEnv, runCliJson } from './helpers/run-cli.ts'
-import { holdWriteLock } from './helpers/store-lock.ts'
+import { holdExclusiveLock, holdWriteLock } from './helpers/store-lock.ts'
 import { tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
 import { agentHookEntry, claudeEdit, runAgentHook, sessionEvent } from './hooks-agent-run.ts'
 
@@ -143,6 +143,29 @@ test('with the store locked past the budget, every hook says what it kept, and t
   assert.equal(p.presence(session), 'offline')
   await nextHooks(p)
   assert.deepEqual(p.ended(), ['src/new.ts'], 'released once')
+})
+
+test('a store held in EXCLUSIVE mode: every event answers within its budget instead of waiting on SQLite, and keeps its work', async () => {
+  await using p = await project()
+  const lock = await holdExclusiveLock(p.database)
+  const start = await p.hook(sessionEvent(p.repo, 'SessionStart', session))
+  const edit = await p.hook(p.edit('src/new.ts'))
+  const prompt = await p.hook(sessionEvent(p.repo, 'UserPromptSubmit', session))
+  const stop = await p.hook(sessionEvent(p.repo, 'Stop', session))
+  await lock.release()
+  // Before, opening the store to write waited out SQLite's setup patience (a minute), the
+  // watchdog unable to fire during it, and the host killed the hook.
+  for (const run of [start, edit, prompt, stop]) {
+    assert.equal(run.signal, null, run.stderr)
+    assert.equal(run.code, 0, run.stderr)
+    assert.match(run.stderr, /kept and done afterwards: /)
+  }
+  assert.match(contextOf(start), /the team brief comes with your next prompt/)
+  assert.match(contextOf(edit), /auto-lease was not recorded in time/)
+  await nextHooks(p)
+  assert.deepEqual(p.leases(session), ['src/new.ts'])
+  assert.equal(p.presence(session), 'idle')
+  assert.equal(p.pane(session), '%7')
 })
 
 test("an auto-lease recorded late that meets someone else's claim: the claim stands, and the session is told at its next hook", async () => {

@@ -1,5 +1,5 @@
 import type { Environment } from '../config/environment.ts'
-import { openDatabaseFile } from '../store/database.ts'
+import { openHookStore } from './hook-store.ts'
 import { recordCodexEndpoint } from '../store/delivery/codex-endpoint-table.ts'
 import type { StepHandle } from './hook-work.ts'
 import type { LocatedProject } from './project-locator.ts'
@@ -23,7 +23,7 @@ export function markCodexEndpoint(mark: CodexEndpointMark, step?: StepHandle): s
   const { env, sessionId } = mark
   if (sessionId === null || env.codexEndpoint === undefined || env.codexLauncherPid === undefined) return null
   try {
-    const db = openDatabaseFile(mark.project.databaseFile, { busyTimeoutMs })
+    const db = openHookStore(mark.project.databaseFile, busyTimeoutMs)
     try {
       recordCodexEndpoint(db, {
         sessionId,

@@ -6,7 +6,7 @@ import { journalEntries } from '../services/hook-work/work-journal.ts'
 import type { Clock } from '../shared/clock.ts'
 import { silentLogger } from '../shared/logger.ts'
 import { isAlive } from '../shared/process-alive.ts'
-import { openDatabaseFile } from '../store/database.ts'
+import { openHookStore } from './hook-store.ts'
 import type { LocatedProject } from './project-locator.ts'
 
 export interface AfterAnswerDrain {
@@ -40,7 +40,7 @@ export async function drainAfterAnswer(input: AfterAnswerDrain): Promise<void> {
   if (left < minimumMs) return
   const dir = hookWorkDir(project.projectDir)
   if (runningDaemon(daemonFileBeside(project.databaseFile)) !== null && !overdue(dir, clock.now())) return
-  const db = openDatabaseFile(project.databaseFile, { busyTimeoutMs: Math.min(lockWaitMs, left) })
+  const db = openHookStore(project.databaseFile, Math.min(lockWaitMs, left))
   try {
     await drainHookWork({
       dir,

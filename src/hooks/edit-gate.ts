@@ -5,6 +5,7 @@ import type { Actor, Lease } from '../protocol/lease.ts'
 import { checkEdit, checkEditsReadOnly, type EditCheck } from '../services/leases/edit.ts'
 import { checkRoomRules, type EditedFile, worktreeOf } from '../services/room/edit-rules.ts'
 import { openDatabaseFile, translateSqliteError } from '../store/database.ts'
+import { openHookStore } from './hook-store.ts'
 import { allowEdit, denyEdit, type HookAnswer } from './hook-answer.ts'
 import type { StepHandle } from './hook-work.ts'
 import type { LocatedProject } from './project-locator.ts'
@@ -150,7 +151,7 @@ async function recordAutoLeases(
 ): Promise<HookAnswer> {
   let writer: ReturnType<typeof openDatabaseFile>
   try {
-    writer = openDatabaseFile(input.project.databaseFile, { busyTimeoutMs: writeBusyTimeoutMs })
+    writer = openHookStore(input.project.databaseFile, writeBusyTimeoutMs)
   } catch (error) {
     return unrecorded(input.autoLease, error, roomNotes)
   }

@@ -5,7 +5,7 @@ import type { Actor } from '../protocol/lease.ts'
 import type { StoredPresenceState } from '../protocol/room/presence.ts'
 import { recordPresence } from '../services/room/presence.ts'
 import type { Random } from '../shared/random.ts'
-import { openDatabaseFile } from '../store/database.ts'
+import { openHookStore } from './hook-store.ts'
 import type { StepHandle } from './hook-work.ts'
 import type { LocatedProject } from './project-locator.ts'
 
@@ -34,7 +34,7 @@ export function markPresence(mark: PresenceMark, step?: StepHandle): string | nu
   try {
     const machine = loadMachineId(mark.env.sangamHome, mark.random)
     const worktree = project.layout.worktreeRoot
-    const db = openDatabaseFile(project.databaseFile, { busyTimeoutMs })
+    const db = openHookStore(project.databaseFile, busyTimeoutMs)
     try {
       recordPresence(
         db,

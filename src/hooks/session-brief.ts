@@ -4,7 +4,7 @@ import { leaseBrief } from '../services/leases/brief.ts'
 import type { BriefSectionSource } from '../services/memory/brief-section-source.ts'
 import { MemoryBrief } from '../services/memory/memory-brief.ts'
 import { rulesBrief } from '../services/room/rules-brief.ts'
-import { openDatabaseFile } from '../store/database.ts'
+import { openHookStore } from './hook-store.ts'
 import { type HookAnswer, promptContext, sessionContext } from './hook-answer.ts'
 import type { PresenceMark } from './presence-mark.ts'
 import { roomContextOn } from './room-context.ts'
@@ -32,7 +32,7 @@ const busyTimeoutMs = 500
 const roomShare = Math.floor(briefBudget / 2)
 
 export function briefForSession(input: SessionBriefInput): HookAnswer {
-  const db = openDatabaseFile(input.project.databaseFile, { busyTimeoutMs })
+  const db = openHookStore(input.project.databaseFile, busyTimeoutMs)
   let settle: ((delivered: boolean) => void) | undefined
   try {
     // One connection for both: the room's read holds the write lock until the answer is out, and

@@ -1,6 +1,7 @@
 import { loadMachineId } from '../config/machine-id.ts'
 import { recordPane } from '../store/delivery/delivery-ledger.ts'
-import { openDatabaseFile } from '../store/database.ts'
+import type { Db } from '../store/database.ts'
+import { openHookStore } from './hook-store.ts'
 import type { HookAnswer } from './hook-answer.ts'
 import type { StepHandle } from './hook-work.ts'
 import { markPresence, type PresenceMark } from './presence-mark.ts'
@@ -54,9 +55,9 @@ async function handOverFor(
 ): Promise<Awaited<ReturnType<typeof import('../services/delivery/hand-over.ts').takeHandOver>> | string> {
   const { actor, project } = mark
   if (actor.sessionId === null || actor.vendor === null) return null
-  let db: ReturnType<typeof openDatabaseFile> | null = null
+  let db: Db | null = null
   try {
-    db = openDatabaseFile(project.databaseFile, { busyTimeoutMs })
+    db = openHookStore(project.databaseFile, busyTimeoutMs)
     const pane = mark.env.vendorCliEnv.TMUX_PANE
     if (pane !== undefined && pane !== '') recordPane(db, actor.vendor, actor.sessionId, pane, mark.now)
     paneStep.done()
