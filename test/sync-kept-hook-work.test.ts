@@ -48,8 +48,12 @@ test('an auto-lease and a session end the server did not answer in time reach it
   assert.equal(joined.code, 0, joined.stderr)
   const hook = (payload: unknown) => runAgentHook('claude', payload, { cwd: a.repo, env: a.env })
 
-  const live = await hook(claudeEdit(a.repo, join(a.repo, 'src', 'ended.ts'), ender))
-  assert.equal(live.stderr, '', 'taken on the server while it answers')
+  // The session that will end holds a lease, claimed from inside it while the server answers.
+  const claimed = await runCli(['claim', 'src/ended.ts', '--reason', 'ending soon'], {
+    cwd: a.repo,
+    env: { ...a.env, CLAUDE_CODE_SESSION_ID: ender },
+  })
+  assert.equal(claimed.code, 0, claimed.stderr)
 
   proxy.stall(true)
   const edit = await hook(claudeEdit(a.repo, join(a.repo, 'src', 'late.ts'), editor))
