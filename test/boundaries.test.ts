@@ -93,6 +93,8 @@ const features: Record<string, Record<string, readonly string[]>> = {
     capture: [],
     // Delivery reads the room (sessions, messages, presence) and its options.
     delivery: ['options', 'room'],
+    // Hook work kept for afterwards is done with the lease use cases and the room's presence.
+    'hook-work': ['leases', 'room'],
     // Lanes and integration; lane settings are project options; the lanes section plugs into the brief.
     lanes: ['memory', 'options'],
     // The lease section plugs into the brief (memory/brief-section-source.ts); lease settings are options.

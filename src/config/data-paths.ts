@@ -13,6 +13,8 @@ import { dirname, join } from 'node:path'
  *     daemon.json                 the running `sangam up` of this machine
  *     sync.json                   the team-server attachment (url, key, client id)
  *     hook-heartbeat/             one file per host and hook event
+ *     hook-work/                  what a hook could not finish in its budget, done afterwards;
+ *                                 and notes for a session's next hook
  *     delivery-log/               the output of each turn delivery started (turn-<id>.log)
  *   codex/                        `sangam codex`'s app-server sockets (0700), one per launcher
  *     app-server-<pid>.sock
@@ -66,6 +68,14 @@ export function deliveryLogFile(projectDir: string, turnId: number): string {
 /** Where the project's hooks leave their heartbeats. */
 export function heartbeatDir(projectDir: string): string {
   return join(projectDir, 'hook-heartbeat')
+}
+
+/**
+ * The journal of hook work kept for afterwards (services/hook-work/): one file per kept step, and
+ * the notes a session's next hook carries to it.
+ */
+export function hookWorkDir(projectDir: string): string {
+  return join(projectDir, 'hook-work')
 }
 
 /** The hooks' cache of which checkout is which project. */

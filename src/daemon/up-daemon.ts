@@ -20,6 +20,7 @@ import { transcriptRoots } from '../transcripts/transcript-locations.ts'
 import { CaptureTailer, type TailerStatus } from './capture-tailer.ts'
 import { DaemonLock } from './daemon-lock.ts'
 import { DeliveryService, type DeliveryStatus } from './delivery-service.ts'
+import { HookWorkService, type HookWorkStatus } from './hook-work-service.ts'
 import { LaneLockService } from './lane-lock-service.ts'
 import { OverlapService, type OverlapStatus } from './overlap-service.ts'
 import type { Service } from './service.ts'
@@ -38,6 +39,7 @@ export type DaemonStatus =
   | SyncStatus
   | OverlapStatus
   | DeliveryStatus
+  | HookWorkStatus
   | { readonly type: 'stopped'; readonly pid: number }
 
 export interface UpOptions {
@@ -82,6 +84,19 @@ export async function runUp(options: UpOptions): Promise<void> {
       wake: options.wake ?? codexWake({ db: project.db, clientVersion: options.version }),
       onStatus: options.onStatus,
     })
+    const hookWork = new HookWorkService({
+      projectDir: projectDir(sangamHome, projectId),
+      sangamHome,
+      openDb: () => openProjectDatabase(sangamHome, projectId),
+      clock: options.clock,
+      log,
+      pid: options.pid,
+      onStatus: (status) => {
+        options.onStatus(status)
+        // What it recorded (presence, a late auto-lease's mirror) goes to the team now.
+        sync.nudge()
+      },
+    })
     const sync = new SyncService({
       projectDir: projectDir(sangamHome, projectId),
       openDb: () => openProjectDatabase(sangamHome, projectId),
@@ -90,6 +105,8 @@ export async function runUp(options: UpOptions): Promise<void> {
       log,
       onStatus: (status) => {
         options.onStatus(status)
+        // The server is back: what hooks could not push to it goes now, not at the step's next try.
+        if (status.type === 'sync-connected') hookWork.nudge()
         // Another machine's worktree changed: redraw the overlap picture now, not in 15 s.
         if (status.type === 'sync-applied' && status.worktreeStates > 0) overlap.nudge()
         // Messages from other machines may tag a session of this one.
@@ -124,6 +141,7 @@ export async function runUp(options: UpOptions): Promise<void> {
         },
       }),
       sync,
+      hookWork,
       overlap,
       delivery,
       new LaneLockService({

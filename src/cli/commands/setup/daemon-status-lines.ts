@@ -93,6 +93,8 @@ export function describe(status: DaemonStatus): string {
       return status.outcome === 'started'
         ? `delivery: turn ${status.turn} started in ${status.vendor} session ${status.sessionId} (${status.channel}, ${status.messages} message(s))`
         : `delivery: ${status.vendor} session ${status.sessionId}: ${status.outcome}`
+    case 'hook-work':
+      return `hooks' kept work: ${status.done} done, ${status.dropped} no longer needed, ${status.conflicts} met another lease (its session is told), ${status.waiting} still waiting`
     case 'stopped':
       return 'stopped'
   }
