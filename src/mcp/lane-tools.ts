@@ -115,6 +115,7 @@ const syncTool = defineTool({
     const text = [`${result.lane}: ${result.outcome}, main ${result.main.slice(0, 12)}`]
     if (result.task !== null)
       text.push(`task file: ${result.task.file}`, `validation report: ${result.task.validationFile}`)
+    for (const warning of result.warnings) text.push(`warning: ${warning}`)
     return {
       structured: {
         lane: result.lane,

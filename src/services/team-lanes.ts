@@ -3,6 +3,7 @@ import { gitOutputOrNull } from '../git/git.ts'
 import { type Logger, silentLogger } from '../shared/logger.ts'
 import { isSangamError } from '../shared/sangam-error.ts'
 import { pushLaneRefs } from './lanes/lane-refs-push.ts'
+import { pushMainToRemote } from './lanes/main-remote-push.ts'
 import type { LaneWorld } from './lanes/lane-world.ts'
 import { catchUpWithRemote } from './lanes/remote-catch-up.ts'
 import { type RemoteMain, RemoteMainPublisher } from './lanes/remote-main-publisher.ts'
@@ -14,13 +15,15 @@ import { ServerIntegrationLock } from './sync/server-integration-lock.ts'
  * The lanes of a project attached to a team server (D221): the integration lock is the server's
  * (`ServerIntegrationLock`), and when the repository has a remote, publishing moves the remote's
  * main first (`RemoteMainPublisher`). Unattached, the world is returned as it is: the machine's
- * own lock and main. Every lane command opens its world through here, so attaching switches them
+ * own lock and main, pushed to the repository's remote after each sync when it has one (D303). Every lane command opens its world through here, so attaching switches them
  * all at once (as `arbiter-choice.ts` does for leases).
  */
 export interface TeamLanes {
   readonly world: LaneWorld
-  /** The shared remote, or null (attached, but the repository has no remote: the lock only). */
+  /** The shared remote, or null (unattached, or attached but the repository has no remote: the lock only). */
   readonly remote: RemoteMain | null
+  /** Attached to a team server: the lock is the server's. */
+  readonly attached: boolean
   /** This machine's own publisher (catch-ups move main here only). */
   readonly local: LaneWorld['publisher']
   readonly log: Logger
@@ -35,13 +38,14 @@ export interface TeamLanesInput {
 export function teamLanes(world: LaneWorld, input: TeamLanesInput): TeamLanes {
   const log = input.log ?? silentLogger
   const attachment = readAttachment(input.projectDir)
-  if (attachment === null) return { world, remote: null, local: world.publisher, log }
+  if (attachment === null) return { world, remote: null, attached: false, local: world.publisher, log }
   const lock = new ServerIntegrationLock(attachment, {
     machine: loadMachineId(input.sangamHome),
     staleAfterMs: world.settings.lockStaleMinutes * 60_000,
   })
   const name = remoteName(world.root)
-  if (name === null) return { world: { ...world, lock }, remote: null, local: world.publisher, log }
+  if (name === null)
+    return { world: { ...world, lock }, remote: null, attached: true, local: world.publisher, log }
   const remote: RemoteMain = {
     root: world.root,
     commonDir: world.commonDir,
@@ -49,7 +53,7 @@ export function teamLanes(world: LaneWorld, input: TeamLanesInput): TeamLanes {
     mainBranch: world.mainBranch,
   }
   const publisher = new RemoteMainPublisher(world.publisher, remote, log)
-  return { world: { ...world, lock, publisher }, remote, local: world.publisher, log }
+  return { world: { ...world, lock, publisher }, remote, attached: true, local: world.publisher, log }
 }
 
 /**
@@ -74,7 +78,8 @@ export async function syncLaneWithTeam(
     try {
       const result = await syncLane(team.world, input)
       if (remote !== null) warnings.push(...pushLaneRefs(team.world.db, remote))
-      for (const warning of warnings) team.log.warn(warning)
+      else if (!team.attached) warnings.push(...pushToOwnRemote(team.world))
+      // Said by the caller (the CLI's `warning:` lines and `--json`, the MCP tool's text), not logged.
       return { ...result, warnings }
     } catch (error) {
       const again =
@@ -85,6 +90,25 @@ export async function syncLaneWithTeam(
       })
     }
   }
+}
+
+/**
+ * Unattached, a repository with a remote gets main, the lane branches and the recovery refs pushed
+ * after each sync (D303), best effort: the remote is the owner's own, and the guard keeps them
+ * from pushing main there by hand.
+ */
+function pushToOwnRemote(world: LaneWorld): string[] {
+  const chosen = world.settings.pushRemote.trim()
+  if (chosen === 'none') return []
+  const name = chosen === '' ? remoteName(world.root) : chosen
+  if (name === null) return []
+  const remote: RemoteMain = {
+    root: world.root,
+    commonDir: world.commonDir,
+    remote: name,
+    mainBranch: world.mainBranch,
+  }
+  return [...pushMainToRemote(remote), ...pushLaneRefs(world.db, remote)]
 }
 
 /** `origin`, else the first remote; null when the repository has none. */

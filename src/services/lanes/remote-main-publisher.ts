@@ -1,4 +1,5 @@
 import { runGit } from '../../git/git.ts'
+import { pushFailureWords } from '../../git/push-failure.ts'
 import { type Logger, silentLogger } from '../../shared/logger.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import { isAncestor, refCommit } from './lane-git.ts'
@@ -57,7 +58,7 @@ export class RemoteMainPublisher implements MainPublisher {
         throw moved(this.#remote, `${remote}'s ${mainBranch} moved since this sync last fetched it`)
       throw new SangamError(
         ErrorCode.GitFailed,
-        `could not publish to ${remote}'s ${mainBranch} (${lastLine(pushed.stderr)}); ${mainBranch} was not moved here or there`,
+        `could not publish to ${remote}'s ${mainBranch}; ${mainBranch} was not moved here or there. git push said:\n${indent(pushFailureWords(pushed))}`,
         { remote },
       )
     }
@@ -81,6 +82,9 @@ function moved(remote: RemoteMain, why: string) {
   )
 }
 
-function lastLine(text: string): string {
-  return text.trim().split('\n').at(-1) ?? 'no output'
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n')
 }

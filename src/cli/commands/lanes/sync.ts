@@ -45,7 +45,7 @@ export const run: CommandRun<typeof syncInput> = async (ctx, _args, options) => 
       result.outcome === 'task-started'
         ? laneSandboxWarning(readLane(world.db, result.lane)?.agent ?? null, ctx.env.codexHome)
         : null
-    const warnings = sandboxWarning === null ? [] : [sandboxWarning]
+    const warnings = [...result.warnings, ...(sandboxWarning === null ? [] : [sandboxWarning])]
     if (!options.json) for (const warning of warnings) ctx.stderr.write(`warning: ${warning}\n`)
     return { json: { ...result, warnings }, text: lines.join('\n') }
   } finally {
