@@ -1,9 +1,11 @@
 import { z } from 'zod'
+import { outsideLine } from '../core/lanes/main-record.ts'
 import { laneStatus } from '../services/lanes/lane-status.ts'
 import { syncOutcomes } from '../services/lanes/sync-lane.ts'
 import { openProjectLanes } from '../services/project-lanes.ts'
 import { syncLaneWithTeam } from '../services/team-lanes.ts'
 import { systemRandom } from '../shared/random.ts'
+import { mainOutsideShape } from './main-outside-shape.ts'
 import type { McpContext } from './mcp-context.ts'
 import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
 
@@ -55,6 +57,7 @@ const statusTool = defineTool({
       })
       .nullable(),
     guard: z.object({ installed: z.boolean(), missing: z.array(z.string()) }),
+    mainOutside: mainOutsideShape,
     lanes: z.array(
       z.object({
         name: z.string(),
@@ -73,9 +76,13 @@ const statusTool = defineTool({
   },
   readOnly: true,
   async run(_input, context: McpContext) {
-    const status = await laneStatus(lanes(context).world)
+    const team = lanes(context)
+    const status = await laneStatus(team.world, team)
     const lines = [
       `${status.mainBranch}: ${status.main?.slice(0, 12) ?? '(none)'}`,
+      ...(status.mainOutside === null
+        ? []
+        : [`${outsideLine(status.mainOutside)}: tell your human; accepting or restoring it is theirs`]),
       status.lock === null
         ? 'lock: free'
         : `lock: lane ${status.lock.lane}${status.lock.task ? ` task ${status.lock.task}` : ''}${status.lock.stale ? ' (stale)' : ''}`,

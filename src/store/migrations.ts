@@ -1,4 +1,6 @@
 import { createLaneTable } from './lanes/lane-table.ts'
+import { createMainRecordTable } from './lanes/main-record-table.ts'
+import { createTeamLockSeenTable } from './lanes/team-lock-seen-table.ts'
 import type Database from 'better-sqlite3'
 import type { Clock } from '../shared/clock.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
@@ -68,6 +70,11 @@ export const migrations: readonly Migration[] = [
   { version: 15, name: 'delivery ledger and turns', sql: createDeliveryTables },
   { version: 17, name: 'codex app-server endpoints', sql: createCodexEndpointTable },
   { version: 18, name: 'lanes and the integration lock', sql: createLaneTable },
+  {
+    version: 23,
+    name: 'the main sangam last moved, and the team lock last seen',
+    sql: [createMainRecordTable, createTeamLockSeenTable].join('\n'),
+  },
   { version: 26, name: 'sync push and apply times', sql: addSyncTimes },
 ]
 

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs'
+import { remoteMainInStep } from '../../core/lanes/main-record.ts'
 import { isLockStale } from '../../core/lanes/sync-ladder.ts'
 import { gitOutput } from '../../git/git.ts'
 import { worktreeChanges } from '../../git/worktree-changes.ts'
@@ -10,6 +11,9 @@ import { describeState } from './enter-lane.ts'
 import { readGuardState } from './guard-state.ts'
 import { refCommit } from './lane-git.ts'
 import type { LaneWorld } from './lane-world.ts'
+import { lookAtMain, type MainOutside, outsideRemote } from './main-record.ts'
+import type { RemoteMain } from './remote-main-publisher.ts'
+import type { TeamMainDesk } from './team-main-desk.ts'
 import { baseRef, snapshotRef } from './recovery-refs.ts'
 
 export interface LaneTaskView {
@@ -52,10 +56,22 @@ export interface LaneStatus {
     readonly stale: boolean
   } | null
   readonly guard: { readonly installed: boolean; readonly missing: readonly string[] }
+  /**
+   * Main moved outside sangam (D300): this machine's main (`where: here`), else the team remote's
+   * as last fetched against the team server's record (`where: remote`); null when both are where
+   * sangam last moved them.
+   */
+  readonly mainOutside: MainOutside | null
   readonly lanes: readonly LaneView[]
 }
 
-export async function laneStatus(world: LaneWorld): Promise<LaneStatus> {
+/** With a team attached: its record of main and the shared remote, for `mainOutside`. */
+export interface TeamMainView {
+  readonly desk: TeamMainDesk | null
+  readonly remote: RemoteMain | null
+}
+
+export async function laneStatus(world: LaneWorld, team: TeamMainView | null = null): Promise<LaneStatus> {
   const main = refCommit(world.root, world.mainBranch)
   const holder = await world.lock.current()
   const staleAfterMs = world.settings.lockStaleMinutes * 60_000
@@ -74,8 +90,38 @@ export async function laneStatus(world: LaneWorld): Promise<LaneStatus> {
             stale: isLockStale(holder.heartbeatAt, world.clock.now(), staleAfterMs),
           },
     guard: guardState(world),
+    mainOutside: await mainOutsideNow(world, main, team),
     lanes: readLanes(world.db).map((lane) => laneView(world, lane, main, holder?.lane ?? null)),
   }
+}
+
+/**
+ * Main moved outside sangam as a reader sees it (status, the board, the daemon): this machine's
+ * main against its record, else the team remote's main as this machine last fetched it against the
+ * team server's record (no fetch, that is sync's; one question to the server). Writes nothing but
+ * to settle a move sangam itself began.
+ */
+export async function mainOutsideNow(
+  world: LaneWorld,
+  main: string | null,
+  team: TeamMainView | null,
+): Promise<MainOutside | null> {
+  return lookAtMain(world, main, { adopt: false }) ?? (await remoteOutside(team))
+}
+
+async function remoteOutside(team: TeamMainView | null): Promise<MainOutside | null> {
+  if (team === null || team.desk === null || team.remote === null) return null
+  const { remote } = team
+  const fetched = refCommit(remote.root, `refs/remotes/${remote.remote}/${remote.mainBranch}`)
+  const record = await team.desk.read()
+  if (fetched === null || record === null || remoteMainInStep(record, fetched)) return null
+  return outsideRemote({
+    remote: remote.remote,
+    root: remote.root,
+    mainBranch: remote.mainBranch,
+    actual: fetched,
+    record,
+  })
 }
 
 /**

@@ -25,7 +25,17 @@ export const run: CommandRun<typeof syncInput> = async (ctx, _args, options) => 
     )
   const { project, world, team, cwd } = openLaneCommand(ctx)
   try {
-    const result = await syncLaneWithTeam(team, { cwd, takeover: options.takeover ? { reason } : undefined })
+    const acceptMain = options.acceptMain?.trim()
+    if (acceptMain === '')
+      throw new SangamError(
+        ErrorCode.Usage,
+        'sync --accept-main needs the commit sync named (sangam status shows it)',
+      )
+    const result = await syncLaneWithTeam(team, {
+      cwd,
+      takeover: options.takeover ? { reason } : undefined,
+      acceptMain,
+    })
     const lines = [`${result.lane}: ${words[result.outcome]} ${result.main.slice(0, 12)}`]
     if (result.takeover !== null)
       lines.unshift(

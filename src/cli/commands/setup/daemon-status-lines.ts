@@ -1,3 +1,4 @@
+import { outsideText } from '../../../core/lanes/main-record.ts'
 import type { DaemonStatus } from '../../../daemon/up-daemon.ts'
 import { formatByteSize } from '../../../shared/byte-size.ts'
 
@@ -93,6 +94,8 @@ export function describe(status: DaemonStatus): string {
       return status.outcome === 'started'
         ? `delivery: turn ${status.turn} started in ${status.vendor} session ${status.sessionId} (${status.channel}, ${status.messages} message(s))`
         : `delivery: ${status.vendor} session ${status.sessionId}: ${status.outcome}`
+    case 'main-outside':
+      return `warning: ${outsideText(status)}`
     case 'stopped':
       return 'stopped'
   }
