@@ -133,7 +133,13 @@ test("a semantic task on one machine holds the team's lock: the other machine is
   const brief = await runCli(['brief'], { cwd: alpha, env: world.a.env })
   assert.match(
     brief.stdout,
-    /- Integration lock: the team server holds it; sangam status or sangam board shows who\./,
+    new RegExp(
+      `- Integration lock: lane beta \\(bob@x\\.dev\\) on machine m_[0-9a-f]{16}, task ${status.lock?.task}; the team server said so \\d+ min ago\\.`,
+    ),
+  )
+  assert.match(
+    brief.stdout,
+    /You work in lane alpha [^\n]*Next: wait for lane beta@m_[0-9a-f]{16} to publish/,
   )
   const takeover = await runCli(['sync', '--takeover', '--reason', 'is bob there?', '--json'], {
     cwd: alpha,

@@ -66,6 +66,7 @@ const statusTool = defineTool({
         head: z.string().nullable(),
         dirty: z.boolean(),
         behind: z.number(),
+        ahead: z.number(),
         task: taskShape.nullable(),
         owner: z.string(),
         worktree: z.string(),

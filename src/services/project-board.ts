@@ -27,7 +27,8 @@ export interface ProjectBoard {
  * The board with its lanes part. The lanes are read through the same lane world and status as
  * `sangam status` (`openLanesForReading`: `openProjectLanes` without the task courier; `laneStatus`), so the two never disagree; a project
  * without lanes spawns no git and adds nothing. A lanes part that cannot be read says why in
- * `lanesError` and the columns still show. Reading it writes nothing.
+ * `lanesError` and the columns still show. Reading it writes nothing shared: with a team, only
+ * this machine's note of the lock holder the server named (for the brief, D307).
  */
 export interface ProjectBoardInput {
   readonly log: Logger

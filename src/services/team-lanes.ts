@@ -57,7 +57,22 @@ export function teamLanes(world: LaneWorld, input: TeamLanesInput): TeamLanes {
     machine: loadMachineId(input.sangamHome),
     staleAfterMs: world.settings.lockStaleMinutes * 60_000,
     // Kept for the brief, which asks no server (D307).
-    seen: (holder) => writeTeamLockSeen(world.db, { holder, seenAt: world.clock.now() }),
+    seen: (holder) =>
+      writeTeamLockSeen(world.db, {
+        holder:
+          holder === null
+            ? null
+            : {
+                lane: holder.lane,
+                owner: holder.owner,
+                machine: holder.machine,
+                elsewhere: holder.elsewhere,
+                task: holder.task,
+                since: holder.since,
+                heartbeatAt: holder.heartbeatAt,
+              },
+        seenAt: world.clock.now(),
+      }),
   })
   const name = remoteName(world.root)
   if (name === null)

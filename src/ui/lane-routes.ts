@@ -46,7 +46,8 @@ export function laneRoutes(app: Hono, ctx: UiContext): void {
       lanesError = { code: error.code, message: error.message }
     }
     return c.json({
-      ready: verdict,
+      // `sangam ready --json`'s shape, which says a main moved outside sangam too (D300).
+      ready: verdict === null ? null : { ...verdict, mainOutside: status?.mainOutside ?? null },
       readyError,
       lanes: status?.lanes ?? [],
       lock: status?.lock ?? null,

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs'
+import { relative } from 'node:path'
 import { remoteMainInStep } from '../../core/lanes/main-record.ts'
 import { isLockStale } from '../../core/lanes/sync-ladder.ts'
 import { gitOutput } from '../../git/git.ts'
@@ -34,6 +35,8 @@ export interface LaneView {
   readonly dirty: boolean
   /** Commits on main the lane does not have. */
   readonly behind: number
+  /** Commits of the lane main does not have: work to publish, with `dirty`. */
+  readonly ahead: number
   readonly task: LaneTaskView | null
   readonly owner: string
   readonly worktree: string
@@ -137,11 +140,13 @@ export function laneView(
   const here = existsSync(lane.worktree) ? worktreeState(lane.worktree) : null
   const head = here !== null ? here.head : refCommit(world.root, `refs/heads/${lane.branch}`)
   const dirty = here?.dirty ?? false
-  // A lane on main's commit is behind by nothing: no rev-list for the common, quiet case.
-  const behind =
+  // A lane on main's commit is neither ahead nor behind: no rev-list for the common, quiet case.
+  const [ahead, behind] =
     head !== null && main !== null && head !== main
-      ? Number(gitOutput(['rev-list', '--count', `${head}..${main}`], world.root))
-      : 0
+      ? gitOutput(['rev-list', '--left-right', '--count', `${head}...${main}`], world.root)
+          .split(/\s+/)
+          .map(Number)
+      : [0, 0]
   const task = lane.task === null ? null : readLaneTask(world.db, lane.task)
   const taskView: LaneTaskView | null =
     task === null
@@ -161,23 +166,34 @@ export function laneView(
     branch: lane.branch,
     head,
     dirty,
-    behind,
+    behind: behind ?? 0,
+    ahead: ahead ?? 0,
     task: taskView,
     owner: lane.owner,
     worktree: lane.worktree,
     agent: lane.agent,
-    next: nextStep(lane, { dirty, behind, head, main, lockLane, taskFile: task?.file ?? null }),
+    next: nextStep(lane, {
+      dirty,
+      behind: behind ?? 0,
+      ahead: ahead ?? 0,
+      lockLane,
+      taskFile: task === null ? null : relative(lane.worktree, task.file),
+    }),
   }
 }
 
+/**
+ * The lane's next safe step. Only work to publish (uncommitted, or commits main lacks) waits for
+ * the lock; a clean lane that is merely behind catches up at once, lock or not (D202).
+ */
 function nextStep(
   lane: LaneRow,
   facts: {
     dirty: boolean
     behind: number
-    head: string | null
-    main: string | null
+    ahead: number
     lockLane: string | null
+    /** The task file, relative to the lane's worktree (where its agent works). */
     taskFile: string | null
   },
 ): string {
@@ -187,10 +203,10 @@ function nextStep(
     return `finish task ${lane.task} in this lane (${facts.taskFile ?? 'task file missing'}): commit the union, write the validation report, run sangam sync`
   if (!existsSync(lane.worktree))
     return `its worktree is gone: sangam lane ${lane.name} re-creates it, sangam delete ${lane.name} retires it`
-  if (facts.lockLane !== null && facts.lockLane !== lane.name && (facts.dirty || facts.head !== facts.main))
+  const work = facts.dirty || facts.ahead > 0
+  if (work && facts.lockLane !== null && facts.lockLane !== lane.name)
     return `wait for lane ${facts.lockLane} to publish, then run sangam sync`
-  if (facts.dirty || (facts.behind === 0 && facts.head !== facts.main))
-    return 'run sangam sync to publish this work'
+  if (work) return 'run sangam sync to publish this work'
   if (facts.behind > 0) return 'run sangam sync to catch up'
   return 'nothing to do: in step with main'
 }

@@ -17,7 +17,7 @@ export interface ServerLockOptions {
    * Told every holder the server names (or null, free) with when: this machine keeps the last one
    * for the brief, which asks no server (D307).
    */
-  readonly seen?: ((holder: ServerLockHolder | null) => void) | undefined
+  readonly seen?: ((holder: (ServerLockHolder & { readonly elsewhere: boolean }) | null) => void) | undefined
 }
 
 /**
@@ -41,7 +41,7 @@ export class ServerIntegrationLock implements IntegrationLock, TeamMainDesk {
     const answer = await this.#ask('lock request', (http) =>
       http.lockAcquire({ ...input, machine: this.#options.machine }),
     )
-    this.#options.seen?.(answer.holder)
+    this.#saw(answer.holder)
     return answer.granted
       ? { granted: true, holder: answer.holder }
       : { granted: false, holder: answer.holder }
@@ -63,13 +63,13 @@ export class ServerIntegrationLock implements IntegrationLock, TeamMainDesk {
 
   async current(): Promise<ServerLockHolder | null> {
     const { holder } = await this.#ask('lock query', (http) => http.lock())
-    this.#options.seen?.(holder)
+    this.#saw(holder)
     return holder === null ? null : this.#view(holder)
   }
 
   async read(): Promise<TeamMain | null> {
     const state = await this.#ask('lock query', (http) => http.lock())
-    this.#options.seen?.(state.holder)
+    this.#saw(state.holder)
     return state.main
   }
 
@@ -137,6 +137,12 @@ export class ServerIntegrationLock implements IntegrationLock, TeamMainDesk {
     )
   }
 
+  #saw(holder: ServerLockHolder | null): void {
+    this.#options.seen?.(
+      holder === null ? null : { ...holder, elsewhere: holder.machine !== this.#options.machine },
+    )
+  }
+
   /**
    * A holder as the lanes of this machine see it: another machine's lane is named
    * `<lane>@<machine>`, so a lane here of the same name never takes it for its own tenure.
@@ -151,7 +157,7 @@ export class ServerIntegrationLock implements IntegrationLock, TeamMainDesk {
     request: (http: SyncHttpClient) => Promise<SyncAnswer<T>>,
     said: { readonly unconfirmed: string } = {
       unconfirmed:
-        'the team server holds the integration lock, and nothing moved; try again once it is reachable',
+        'the integration lock is kept by the team server, which did not answer; nothing moved: try again once it is reachable',
     },
   ): Promise<T> {
     const { SyncHttpClient } = await import('./http-client.ts')

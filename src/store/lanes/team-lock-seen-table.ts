@@ -11,11 +11,12 @@ export const createTeamLockSeenTable = /*sql*/ `
     seen_at  INTEGER NOT NULL
   );`
 
-/** The holder as the server named it. */
+/** The holder as the server named it; `elsewhere`: a lane of another machine than this one. */
 export interface SeenHolder {
   readonly lane: string
   readonly owner: string
   readonly machine: string
+  readonly elsewhere: boolean
   readonly task: string | null
   readonly since: number
   readonly heartbeatAt: number
@@ -56,6 +57,7 @@ function parseHolder(text: string): SeenHolder | null {
       lane: value.lane,
       owner: value.owner,
       machine: value.machine,
+      elsewhere: value.elsewhere === true,
       task: typeof value.task === 'string' ? value.task : null,
       since: typeof value.since === 'number' ? value.since : 0,
       heartbeatAt: typeof value.heartbeatAt === 'number' ? value.heartbeatAt : 0,
