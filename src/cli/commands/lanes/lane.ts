@@ -79,7 +79,11 @@ export const run: CommandRun<typeof laneInput> = async (ctx, { name }, options) 
     if (entered.instructionsFile !== null)
       lines.push(`Lane rules written to ${entered.instructionsFile} (no sangam hooks to brief the agent).`)
     // sangam never widens the agent's sandbox (D211); it says when that sandbox cannot commit (D225).
-    const sandboxWarning = laneSandboxWarning(entered.agent?.command ?? null, ctx.env.codexHome)
+    const sandboxWarning = laneSandboxWarning(
+      entered.agent?.command ?? null,
+      ctx.env.codexHome,
+      entered.lane.worktree,
+    )
     const trustWarning = given === null ? null : codexTrustWarning(given)
     const lacking = entriesLaneLacks(world.root, entered.lane.worktree).map(lacksWarning)
     // The first lane records main as it is; later ones say when main moved outside sangam (D300).

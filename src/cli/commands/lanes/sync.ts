@@ -51,10 +51,9 @@ export const run: CommandRun<typeof syncInput> = async (ctx, _args, options) => 
       if (result.taskText !== null) lines.push('', result.taskText)
     }
     // A task handed to a Codex that cannot commit it is refused at the next sync: say why now (D225).
+    const synced = result.outcome === 'task-started' ? readLane(world.db, result.lane) : null
     const sandboxWarning =
-      result.outcome === 'task-started'
-        ? laneSandboxWarning(readLane(world.db, result.lane)?.agent ?? null, ctx.env.codexHome)
-        : null
+      synced === null ? null : laneSandboxWarning(synced.agent, ctx.env.codexHome, synced.worktree)
     const warnings = [...result.warnings, ...(sandboxWarning === null ? [] : [sandboxWarning])]
     if (!options.json) for (const warning of warnings) ctx.stderr.write(`warning: ${warning}\n`)
     return { json: { ...result, warnings }, text: lines.join('\n') }
