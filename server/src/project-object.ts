@@ -237,7 +237,7 @@ export class ProjectObject extends DurableObject<Env> {
         )
       case 'lockMain':
         return jsonResponse(
-          this.#lock.recordMain(await this.#body(request, lockMainRequestSchema), Date.now()),
+          this.#lock.recordMain(await this.#body(request, lockMainRequestSchema, 'lock main'), Date.now()),
         )
       case 'lockTakeover':
         return jsonResponse(
