@@ -99,7 +99,7 @@ test("a lane's own .codex/config.toml counts once the folder is trusted, and is 
       const advice = laneSandboxWarning('codex', home, lane) ?? ''
       assert.ok(
         advice.includes(
-          `for this lane alone, put sandbox_mode = "danger-full-access" in ${join(lane, '.codex', 'config.toml')}, add the line /.codex/config.toml to ${join(lane, '.git', 'info', 'exclude')}`,
+          `for this lane alone, put sandbox_mode = "danger-full-access" in ${join(lane, '.codex', 'config.toml')} and add the line /.codex/config.toml to ${join(lane, '.git', 'info', 'exclude')}`,
         ),
         advice,
       )
@@ -110,7 +110,17 @@ test("a lane's own .codex/config.toml counts once the folder is trusted, and is 
       mkdirSync(join(lane, '.codex'))
       writeFileSync(join(lane, '.codex', 'config.toml'), 'sandbox_mode = "danger-full-access"\n')
       assert.equal(modeOfLane(home, lane), 'default', 'not read while the folder is untrusted')
-      writeFileSync(userFile, `[projects.${JSON.stringify(lane)}]\ntrust_level = "trusted"\n`)
+      writeFileSync(
+        userFile,
+        `sandbox_mode = "workspace-write"\n[projects.${JSON.stringify(lane)}]\ntrust_level = "trusted"\n`,
+      )
+      rmSync(join(lane, '.codex', 'config.toml'))
+      assert.doesNotMatch(
+        laneSandboxWarning('codex', home, lane) ?? '',
+        /trust/,
+        'a trusted folder needs no word of trust',
+      )
+      writeFileSync(join(lane, '.codex', 'config.toml'), 'sandbox_mode = "danger-full-access"\n')
       assert.equal(modeOfLane(home, lane), 'danger-full-access')
       assert.equal(laneSandboxWarning('codex', home, lane), null, 'this lane can commit: nothing to say')
       // A selected profile still wins over the project layer, as in Codex.

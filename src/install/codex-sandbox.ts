@@ -95,7 +95,7 @@ export function laneSandboxWarning(
       : sandbox.kind === 'default'
         ? `no sandbox_mode in ${file} (Codex's default: read-only)`
         : `${sandbox.file} is not valid TOML (${sandbox.reason})`
-  const laneOnly = lane === null ? null : laneOnlySetting(lane, file)
+  const laneOnly = lane === null ? null : laneOnlySetting(lane, file, trustsFolder(file, lane))
   return `this lane's Codex cannot commit a semantic task: it resumes turns under ${setting}, which keeps the lane's git directory read-only, so sync would refuse the task (task-dirty or task-no-candidate); ${laneOnly === null ? '' : `${laneOnly}; or `}set sandbox_mode = "danger-full-access" in ${file} (every Codex session) while this project uses lanes, or run each task by hand`
 }
 
@@ -104,9 +104,19 @@ export function laneSandboxWarning(
  * git (`info/exclude` is the repository's, shared by every worktree). Null when the project tracks
  * `.codex/config.toml`: a lane's own would be a change to publish.
  */
-function laneOnlySetting(lane: string, userFile: string): string | null {
+function laneOnlySetting(lane: string, userFile: string, trusted: boolean): string | null {
   if (runGit(['ls-files', '--', '.codex/config.toml'], lane).stdout.trim() !== '') return null
   const common = runGit(['rev-parse', '--path-format=absolute', '--git-common-dir'], lane)
   const exclude = common.code === 0 ? join(common.stdout.trim(), 'info', 'exclude') : '.git/info/exclude'
-  return `for this lane alone, put sandbox_mode = "danger-full-access" in ${join(lane, '.codex', 'config.toml')}, add the line /.codex/config.toml to ${exclude} so it stays out of git, and trust the folder (Codex reads a project's .codex/config.toml only then: [projects.${JSON.stringify(lane)}] trust_level = "trusted" in ${userFile}, what its trust prompt writes)`
+  const setting = `for this lane alone, put sandbox_mode = "danger-full-access" in ${join(lane, '.codex', 'config.toml')} and add the line /.codex/config.toml to ${exclude} so it stays out of git`
+  // Said only when missing: Codex reads a project's .codex/ layer only for a folder it trusts.
+  return trusted
+    ? setting
+    : `${setting}, and trust the folder (Codex reads a project's .codex/config.toml only then: [projects.${JSON.stringify(lane)}] trust_level = "trusted" in ${userFile}, what its trust prompt writes)`
+}
+
+/** Whether the user's config (read again; it may not parse) trusts `folder`. */
+function trustsFolder(file: string, folder: string): boolean {
+  const user = readToml(file)
+  return user.kind === 'read' && trusts(user.value, folder)
 }
