@@ -214,6 +214,7 @@ test('the reads answer with the CLI’s --json shapes, from state made by CLI pr
     lock: status.lock,
     main: { branch: status.mainBranch, commit: status.main },
     guard: status.guard,
+    mainOutside: null,
     publishes: [],
     lanesError: null,
   })

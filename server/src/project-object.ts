@@ -4,6 +4,7 @@ import type { WireShape } from '../../src/core/secrets/wire-fields.ts'
 import {
   lockAcquireRequestSchema,
   lockHeartbeatRequestSchema,
+  lockMainRequestSchema,
   lockReleaseRequestSchema,
   lockTakeoverRequestSchema,
 } from '../../src/protocol/sync/integration-lock.ts'
@@ -233,6 +234,10 @@ export class ProjectObject extends DurableObject<Env> {
       case 'lockRelease':
         return jsonResponse(
           this.#lock.release(await this.#body(request, lockReleaseRequestSchema, null), Date.now()),
+        )
+      case 'lockMain':
+        return jsonResponse(
+          this.#lock.recordMain(await this.#body(request, lockMainRequestSchema, 'lock main'), Date.now()),
         )
       case 'lockTakeover':
         return jsonResponse(

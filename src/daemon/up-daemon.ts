@@ -1,21 +1,24 @@
 import { daemonFile, projectDir } from '../config/data-paths.ts'
 import type { Environment } from '../config/environment.ts'
 import { loadMachineId } from '../config/machine-id.ts'
+import type { MainOutside } from '../core/lanes/main-record.ts'
 import { projectCapture } from '../services/capture/project-capture.ts'
+import { codexWake } from '../services/delivery/codex-wake.ts'
+import type { WakeInPlace } from '../services/delivery/wake-in-place.ts'
+import { mainOutsideNow } from '../services/lanes/lane-status.ts'
 import { openLaneWorld } from '../services/lanes/lane-world.ts'
 import { keepLaneLock, type LockKept, tmuxPaneAlive } from '../services/lanes/lock-keeper.ts'
+import { mainHere } from '../services/lanes/main-in-step.ts'
 import { normaliseLanes } from '../services/lanes/normalise-lanes.ts'
-import { hasLaneTables, readLanes } from '../store/lanes/lane-table.ts'
 import { openProject } from '../services/project-context.ts'
-import { teamLanes } from '../services/team-lanes.ts'
 import type { SyncStatus } from '../services/sync/replicator.ts'
+import { teamLanes } from '../services/team-lanes.ts'
 import type { Clock } from '../shared/clock.ts'
 import type { Logger } from '../shared/logger.ts'
 import { isAlive } from '../shared/process-alive.ts'
 import { systemRandom } from '../shared/random.ts'
 import { type Db, openProjectDatabase } from '../store/database.ts'
-import { codexWake } from '../services/delivery/codex-wake.ts'
-import type { WakeInPlace } from '../services/delivery/wake-in-place.ts'
+import { hasLaneTables, readLanes } from '../store/lanes/lane-table.ts'
 import { transcriptRoots } from '../transcripts/transcript-locations.ts'
 import { CaptureTailer, type TailerStatus } from './capture-tailer.ts'
 import { DaemonLock } from './daemon-lock.ts'
@@ -40,6 +43,8 @@ export type DaemonStatus =
   | OverlapStatus
   | DeliveryStatus
   | HookWorkStatus
+  /** Main moved outside sangam (D300), once per commit. */
+  | ({ readonly type: 'main-outside' } & MainOutside)
   | { readonly type: 'stopped'; readonly pid: number }
 
 export interface UpOptions {
@@ -147,6 +152,8 @@ export async function runUp(options: UpOptions): Promise<void> {
       new LaneLockService({
         openDb: () => openProjectDatabase(sangamHome, projectId),
         keep: (db) => keepLockOf(project, db, options),
+        lookAtMain: (db) => mainOutsideOfProject(project, db, options),
+        onMainOutside: (outside) => options.onStatus({ type: 'main-outside', ...outside }),
         log,
       }),
     ]
@@ -212,6 +219,28 @@ async function keepLockOf(
     paneAlive: tmuxPaneAlive(options.env.vendorCliEnv),
     isAlive,
   })
+}
+
+/** Main against the record of where sangam last moved it, here and on the team's remote (D300). */
+async function mainOutsideOfProject(
+  project: ReturnType<typeof openProject>,
+  db: Db,
+  options: UpOptions,
+): Promise<MainOutside | null> {
+  if (!hasLaneTables(db) || readLanes(db).length === 0) return null
+  const local = openLaneWorld({
+    db,
+    clock: options.clock,
+    repo: project.repo,
+    human: project.human,
+    childEnv: options.env.vendorCliEnv,
+    pid: options.pid,
+  })
+  const team = teamLanes(local, {
+    projectDir: projectDir(options.env.sangamHome, project.repo.projectId),
+    sangamHome: options.env.sangamHome,
+  })
+  return await mainOutsideNow(team.world, mainHere(team.world), team)
 }
 
 /**

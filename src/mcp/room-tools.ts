@@ -10,6 +10,7 @@ import { defaultReadLimit, maxReadLimit, readMessages } from '../services/room/r
 import { closeThread, listThreads, openThread } from '../services/room/threads.ts'
 import { systemRandom } from '../shared/random.ts'
 import { oneLine } from '../shared/terminal-text.ts'
+import { mainOutsideShape } from './main-outside-shape.ts'
 import { type McpContext, onlyReads } from './mcp-context.ts'
 import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
 
@@ -271,6 +272,7 @@ const boardTool = defineTool({
       })
       .nullable(),
     lanesError: z.object({ code: z.string(), message: z.string() }).nullable(),
+    mainOutside: mainOutsideShape,
   },
   readOnly: true,
   async run(_input, context) {

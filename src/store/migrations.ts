@@ -1,11 +1,13 @@
-import { createLaneTable } from './lanes/lane-table.ts'
 import type Database from 'better-sqlite3'
 import type { Clock } from '../shared/clock.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import { addThreadOrdinals, createSourceFileTable } from './capture/source-file-table.ts'
 import { createUnknownShapeTable } from './capture/unknown-shape-table.ts'
-import { createDeliveryTables, widenDeliveryKinds } from './delivery/delivery-tables.ts'
 import { createCodexEndpointTable } from './delivery/codex-endpoint-table.ts'
+import { createDeliveryTables, widenDeliveryKinds } from './delivery/delivery-tables.ts'
+import { createLaneTable } from './lanes/lane-table.ts'
+import { createMainRecordTable } from './lanes/main-record-table.ts'
+import { createTeamLockSeenTable } from './lanes/team-lock-seen-table.ts'
 import { addLeasePatternRegex, createLeaseTables } from './leases/lease-table.ts'
 import { createBriefCursorTable } from './memory/brief-cursor-table.ts'
 import { createEventTable } from './memory/event-table.ts'
@@ -72,6 +74,11 @@ export const migrations: readonly Migration[] = [
     version: 20,
     name: 'message authors; unknown senders and thread participants in the delivery ledger',
     sql: [addMessageAuthor, widenDeliveryKinds].join('\n'),
+  },
+  {
+    version: 23,
+    name: 'the main sangam last moved, and the team lock last seen',
+    sql: [createMainRecordTable, createTeamLockSeenTable].join('\n'),
   },
   { version: 26, name: 'sync push and apply times', sql: addSyncTimes },
 ]

@@ -29,15 +29,15 @@ export function laneRoutes(app: Hono, ctx: UiContext): void {
     let publishes: ReturnType<typeof laneLog> = []
     let lanesError: { code: string; message: string } | null = null
     try {
-      const { world } = openProjectLanes(ctx.project, {
+      const team = openProjectLanes(ctx.project, {
         cwd: ctx.patternRoot,
         log: ctx.log,
         random: ctx.random,
         pid: process.pid,
         nodeBinDir: null,
       })
-      status = await laneStatus(world)
-      publishes = laneLog(world)
+      status = await laneStatus(team.world, team)
+      publishes = laneLog(team.world)
         .filter((event) => event.type.startsWith('sync.published'))
         .reverse()
         .slice(0, publishesShown)
@@ -46,12 +46,14 @@ export function laneRoutes(app: Hono, ctx: UiContext): void {
       lanesError = { code: error.code, message: error.message }
     }
     return c.json({
-      ready: verdict,
+      // `sangam ready --json`'s shape, which says a main moved outside sangam too (D300).
+      ready: verdict === null ? null : { ...verdict, mainOutside: status?.mainOutside ?? null },
       readyError,
       lanes: status?.lanes ?? [],
       lock: status?.lock ?? null,
       main: status === null ? null : { branch: status.mainBranch, commit: status.main },
       guard: status?.guard ?? null,
+      mainOutside: status?.mainOutside ?? null,
       publishes,
       lanesError,
     })

@@ -151,6 +151,16 @@ export const wireFields = {
     machine: name('the machine id'),
     reason: prose('the reason for the takeover'),
   },
+  'lock main': {
+    kind: fixed('publishing, published or accept (the schema checks it)'),
+    from: fixed('a commit id: 40 to 64 hex digits (the schema checks it)'),
+    to: fixed('a commit id: 40 to 64 hex digits (the schema checks it)'),
+    commit: fixed('a commit id: 40 to 64 hex digits (the schema checks it)'),
+    expected: fixed('a commit id: 40 to 64 hex digits (the schema checks it)'),
+    lane: name('the lane name'),
+    owner: context("the accepting human's name"),
+    machine: name('the machine id'),
+  },
   'socket actor': actorFields('actor'),
 } as const satisfies Record<string, Record<string, FieldRule>>
 

@@ -12,6 +12,7 @@ import { readLane } from '../../store/lanes/lane-table.ts'
 import { readOptionGroup } from '../options/option-store.ts'
 import type { IntegrationLock } from './integration-lock.ts'
 import type { MainPublisher } from './main-publisher.ts'
+import { storeMainMoves } from './main-record.ts'
 import { RefMainPublisher } from './ref-main-publisher.ts'
 import { StoreIntegrationLock } from './store-integration-lock.ts'
 import type { TaskCourier } from './task-courier.ts'
@@ -93,7 +94,13 @@ export function openLaneWorld(input: LaneWorldInput): LaneWorld {
     mainBranch: main.name,
     human: input.human,
     lock: new StoreIntegrationLock(db, clock),
-    publisher: new RefMainPublisher(root, main.name, fault, input.repo.commonDir),
+    publisher: new RefMainPublisher(
+      root,
+      main.name,
+      fault,
+      input.repo.commonDir,
+      storeMainMoves(db, main.name, clock),
+    ),
     courier: new TmuxTaskCourier((lane) => readLane(db, lane)?.pane ?? null, input.childEnv),
     settings: readOptionGroup(db, laneOptions),
     pid: input.pid,

@@ -42,6 +42,7 @@ test('options lists every option at its default until one is set; setting one st
       ['room.delivery-loop-budget', 4, false],
       ['lanes.check-command', '', false],
       ['lanes.lock-stale-minutes', 30, false],
+      ['lanes.push-remote', '', false],
     ],
   )
   const set = setProjectOption(p.db, 'leases.auto-lease', 'warn', by)

@@ -1,3 +1,4 @@
+import { outsideText } from '../../../core/lanes/main-record.ts'
 import type { DaemonStatus } from '../../../daemon/up-daemon.ts'
 import { formatByteSize } from '../../../shared/byte-size.ts'
 
@@ -95,6 +96,8 @@ export function describe(status: DaemonStatus): string {
         : `delivery: ${status.vendor} session ${status.sessionId}: ${status.outcome}`
     case 'hook-work':
       return `hooks' kept work: ${status.done} done, ${status.dropped} no longer needed, ${status.conflicts} met another lease (its session is told), ${status.waiting} still waiting`
+    case 'main-outside':
+      return `warning: ${outsideText(status)}`
     case 'stopped':
       return 'stopped'
   }
