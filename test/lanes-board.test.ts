@@ -184,6 +184,8 @@ test('a lock silent past lanes.lock-stale-minutes shows stale on the board, in s
 
 test('without lanes the board adds nothing: an empty list, the lock null, no lanes text', async () => {
   await using p = await laneProject()
+  // A read command starts no project (issue 19, item 1), so one is started the way a user would.
+  await p.json(['init'], { code: 0 })
   const board = await p.json<Board>(['board'], { code: 0 })
   assert.deepEqual(board.lanes, [])
   assert.equal(board.lock, null)

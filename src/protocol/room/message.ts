@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { authorKinds } from './author-kind.ts'
 
 /**
  * A message of the room, as every machine stores it and as `post` / `read` print it. Times are ms
@@ -34,17 +35,9 @@ export const messageSessionSchema = z.object({
   sessionId: z.string().min(1),
 })
 
-/**
- * Who wrote a message, as the channel it came through could tell (`core/room/post-author.ts`):
- * `human`, a person typing (a CLI at a terminal with no agent session, `chat`, the dashboard);
- * `agent`, an agent's channel (the MCP server, a process carrying a vendor's session variables or
- * the ones sangam sets on turns it starts); `sangam`, sangam itself (`ready`'s conflict threads);
- * `unknown`, nobody could tell (a script, a pipe; a record from an older sangam). Delivery's loop
- * guard resets only on `human` (docs/room.md, Delivery).
- */
-export const authorKinds = ['human', 'agent', 'sangam', 'unknown'] as const
 export const authorKindSchema = z.enum(authorKinds)
-export type AuthorKind = z.infer<typeof authorKindSchema>
+
+export { type AuthorKind, authorKinds } from './author-kind.ts'
 
 export const messageSchema = z.object({
   id: z.string().min(1),

@@ -1,4 +1,5 @@
-import { type AuthorKind, authorKinds, type RoomMessage } from '../../protocol/room/message.ts'
+import { type AuthorKind, authorKinds } from '../../protocol/room/author-kind.ts'
+import type { RoomMessage } from '../../protocol/room/message.ts'
 import type { Db } from '../db.ts'
 
 // room_message : every message of the room this replica knows, posted here or pulled.
