@@ -7,9 +7,6 @@ import { z } from 'zod'
  * an event names its machine.
  */
 
-/** The most characters an event's JSON payload keeps; a longer one keeps its first list items. */
-export const maxIntegrationPayloadChars = 8000
-
 export const integrationEventPayloadSchema = z.object({
   /** The machine it happened on (config/machine-id.ts). */
   machine: z.string().min(1).max(100),

@@ -1,13 +1,17 @@
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { maxIntegrationPayloadChars } from '../../protocol/integration-event.ts'
 import { recordDraftSchema } from '../../protocol/sync/record.ts'
 import { tmpDir } from '../../../test/helpers/tmp-git-repo.ts'
 import { openDatabaseFile } from '../../store/database.ts'
 import { applyIntegrationEvent, readIntegrationEvents } from '../../store/lanes/integration-event-table.ts'
 import { queuedRecords } from '../../store/sync/record-outbox.ts'
-import { boundedDetail, recordIntegrationEvent, shareIntegrationBacklog } from './integration-events.ts'
+import {
+  boundedDetail,
+  maxIntegrationPayloadChars,
+  recordIntegrationEvent,
+  shareIntegrationBacklog,
+} from './integration-events.ts'
 
 function store() {
   return openDatabaseFile(join(tmpDir().path, 'sangam.db'))

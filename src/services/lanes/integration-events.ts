@@ -1,4 +1,3 @@
-import { maxIntegrationPayloadChars } from '../../protocol/integration-event.ts'
 import type { Actor } from '../../protocol/lease.ts'
 import type { IntegrationEventRecord } from '../../protocol/sync/records/integration-event.ts'
 import { redactAll, redactForWire } from '../../core/secrets/wire-fields.ts'
@@ -72,6 +71,11 @@ function integrationDraft(
   return redactForWire('integration.event', draft, redactAll).value
 }
 
+/**
+ * The most characters an event's JSON payload keeps when shared; a longer one keeps its first list
+ * items. Here, not beside the schema: the hooks bundle this file and must not load zod.
+ */
+export const maxIntegrationPayloadChars = 8000
 /** Items a long list keeps when a payload is too large to share whole. */
 const keptItems = 20
 
