@@ -46,7 +46,14 @@ interface TargetsJson {
   worktrees: { path: string; machine: string; machineName: string }[]
 }
 interface SessionsJson {
-  sessions: { id: string; handle: string; machine: string; machineName: string; delivery: string; why: string }[]
+  sessions: {
+    id: string
+    handle: string
+    machine: string
+    machineName: string
+    delivery: string
+    why: string
+  }[]
 }
 interface LogJson {
   events: { type: string; lane: string | null; machine: string; machineName: string; human: string | null }[]
@@ -109,7 +116,8 @@ async function makeTeam(): Promise<Team> {
   await ok(b, ['chat'], '/quit\n')
 
   // One publish from each machine, then bob's lane takes the team's lock with a semantic task.
-  const alpha = (await a.cliJson<{ lane: { worktree: string } }>(['lane', 'alpha', '--no-agent'])).lane.worktree
+  const alpha = (await a.cliJson<{ lane: { worktree: string } }>(['lane', 'alpha', '--no-agent'])).lane
+    .worktree
   const beta = (await b.cliJson<{ lane: { worktree: string } }>(['lane', 'beta', '--no-agent'])).lane.worktree
   writeFileSync(join(beta, 'beta.txt'), 'from bob\n')
   await sync(b, beta, /^published-/)
@@ -122,7 +130,11 @@ async function makeTeam(): Promise<Team> {
   await sync(b, beta, /^task-started$/)
 
   const upB = b.up()
-  const ui = await startUi(['up', '--ui', '--no-open', '--json'], { cwd: a.repo, env: a.env, timeoutMs: 120_000 })
+  const ui = await startUi(['up', '--ui', '--no-open', '--json'], {
+    cwd: a.repo,
+    env: a.env,
+    timeoutMs: 120_000,
+  })
   await upB.waitFor('sync-connected')
   team = { world, a, b, ui, upB, logA, logB, ids: { a: named.a.machine.id, b: named.b.machine.id } }
   // Everything bob's machine did has reached alice's replica: his sessions, his name, his publish.
@@ -170,7 +182,10 @@ describe('one team, seen the same from every machine', () => {
       ],
     )
     // Bob's task took the lock on his machine: his other events arrived too, none of them twice.
-    assert.equal(log.events.filter((event) => event.type === 'task.started' && event.machine === ids.b).length, 1)
+    assert.equal(
+      log.events.filter((event) => event.type === 'task.started' && event.machine === ids.b).length,
+      1,
+    )
     const text = (await a.cli(['log'])).stdout
     assert.match(text, /sync\.published-\S+ beta on bob-box /)
 
@@ -220,7 +235,11 @@ describe('one team, seen the same from every machine', () => {
     )
 
     // A session whose hooks never ran can claim a handle on its machine.
-    const claimed = await b.cliJson<{ agent: { handle: string } }>(['identify', bobCodex.slice(0, 8), 'docs-writer'])
+    const claimed = await b.cliJson<{ agent: { handle: string } }>([
+      'identify',
+      bobCodex.slice(0, 8),
+      'docs-writer',
+    ])
     assert.equal(claimed.agent.handle, 'docs-writer')
 
     // What `sessions` calls reachable, `send` reaches: bob's daemon resumes his dormant session.
@@ -275,7 +294,10 @@ describe('one team, seen the same from every machine', () => {
     const { a, ids } = team
     const targets = await a.cliJson<TargetsJson>(['targets'])
     const bobs = targets.worktrees.filter((worktree) => worktree.machine === ids.b)
-    assert.ok(bobs.length > 0 && bobs.every((worktree) => worktree.machineName === 'bob-box'), JSON.stringify(bobs))
+    assert.ok(
+      bobs.length > 0 && bobs.every((worktree) => worktree.machineName === 'bob-box'),
+      JSON.stringify(bobs),
+    )
     const text = (await a.cli(['targets'])).stdout
     assert.match(text, /alice-box \(here\)/)
     assert.match(text, /bob-box/)

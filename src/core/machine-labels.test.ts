@@ -32,5 +32,9 @@ test("a hostname's first label is the default name; what a name may not hold is 
   assert.equal(machineNameProblem('bob-box'), null)
   assert.equal(machineNameProblem('ci.runner_2'), null)
   for (const bad of ['', '-lead', 'two words', 'x'.repeat(41), 'tab\there', 'esc\u001b[31m', 'm~1'])
-    assert.match(machineNameProblem(bad) ?? '', /is not a machine name: use 1–40 letters/, JSON.stringify(bad))
+    assert.match(
+      machineNameProblem(bad) ?? '',
+      /is not a machine name: use 1–40 letters/,
+      JSON.stringify(bad),
+    )
 })

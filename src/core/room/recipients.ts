@@ -100,7 +100,10 @@ function handleMatches(directory: RoomDirectory, name: string): Candidate[] {
   }
   for (const person of directory.people) {
     if (person.handle.toLowerCase() !== wanted) continue
-    sessions.set(`person:${person.name}`, { token: `@${person.handle}`, label: `@${person.handle} (${person.name})` })
+    sessions.set(`person:${person.name}`, {
+      token: `@${person.handle}`,
+      label: `@${person.handle} (${person.name})`,
+    })
   }
   return [...sessions.values()]
 }

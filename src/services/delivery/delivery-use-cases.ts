@@ -108,7 +108,9 @@ export function listSessions(project: ProjectContext, router: DeliveryRouter, li
   const here = thisMachine(project.env.sangamHome)
   const names = machineNames(project.db, here)
   const directory = loadDirectory(project.db, { machine: here.id, worktrees: project.repo.worktrees })
-  const handles = new Map(directory.agents.map((agent) => [`${agent.vendor}:${agent.sessionId}`, agent.handle]))
+  const handles = new Map(
+    directory.agents.map((agent) => [`${agent.vendor}:${agent.sessionId}`, agent.handle]),
+  )
   const views: SessionView[] = []
   for (const row of readPresence(project.db)) {
     if (!isDeliveryVendor(row.vendor)) continue
@@ -154,8 +156,7 @@ function deliveryStateOf(
           : `it lives on ${view.machineName}: a tag or send reaches it through the daemon there`,
     }
   }
-  const question =
-    view.vendor === 'claude' && view.presence !== 'offline' ? router.atQuestion(view.id) : null
+  const question = view.vendor === 'claude' && view.presence !== 'offline' ? router.atQuestion(view.id) : null
   if (question !== null)
     return {
       delivery: 'active-elsewhere',

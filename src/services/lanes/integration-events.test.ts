@@ -21,7 +21,12 @@ const origin = { machine: 'm_00000000000000aa', human: 'alice@x.dev' }
 
 test('an integration event is queued for the team with it, and a replica keeps each record once', () => {
   const db = store()
-  recordIntegrationEvent(db, origin, { type: 'sync.published-direct', lane: 'one', payload: { main: 'abc' } }, 10)
+  recordIntegrationEvent(
+    db,
+    origin,
+    { type: 'sync.published-direct', lane: 'one', payload: { main: 'abc' } },
+    10,
+  )
   const [queued] = queuedRecords(db, 10)
   assert.ok(queued)
   const draft = recordDraftSchema.parse(queued.draft)
@@ -42,7 +47,9 @@ test('an integration event is queued for the team with it, and a replica keeps e
 
 test('events recorded before they were shared are shared once, as this machine’s', () => {
   const db = store()
-  db.prepare("INSERT INTO integration_event (at, type, lane, payload) VALUES (5, 'lane.created', 'one', '{}')").run()
+  db.prepare(
+    "INSERT INTO integration_event (at, type, lane, payload) VALUES (5, 'lane.created', 'one', '{}')",
+  ).run()
   assert.equal(shareIntegrationBacklog(db, origin, 20), true)
   assert.equal(shareIntegrationBacklog(db, origin, 30), false, 'nothing the second time')
   assert.deepEqual(

@@ -115,7 +115,12 @@ export function openLaneWorld(input: LaneWorldInput): LaneWorld {
     runCheck: (command, cwd) => runShell(command, cwd, input.childEnv),
     childEnv: input.childEnv,
     record: (type, lane, payload) =>
-      recordIntegrationEvent(db, { machine: input.machine, human: input.human }, { type, lane, payload }, clock.now()),
+      recordIntegrationEvent(
+        db,
+        { machine: input.machine, human: input.human },
+        { type, lane, payload },
+        clock.now(),
+      ),
   }
 }
 

@@ -108,6 +108,7 @@ function newHandle(db: Db, update: PresenceUpdate): string {
     const first = theirs.find((row) => row.handleClaimed) ?? theirs[0]
     if (first !== undefined) return first.handle
   }
-  const base = update.vendor === 'human' ? personHandle(update.human) : defaultHandle(update.vendor, update.worktree)
+  const base =
+    update.vendor === 'human' ? personHandle(update.human) : defaultHandle(update.vendor, update.worktree)
   return freeHandle(base, new Set(rows.map((row) => row.handle)))
 }

@@ -168,9 +168,7 @@ export function describeTargets(targets: Targets, machine: string): string {
       ? 'No agents in the room yet (their hooks, or the daemon capturing their transcripts, bring them in).'
       : table(['agent', 'vendor', 'state', 'session', 'worktree', 'machine'], agentRows),
     '',
-    ...(personRows.length === 0
-      ? []
-      : [table(['person', 'name', 'state', 'machines'], personRows), '']),
+    ...(personRows.length === 0 ? [] : [table(['person', 'name', 'state', 'machines'], personRows), '']),
     table(['worktree', 'branch', 'uncommitted', 'agents', 'age', 'machine', 'path'], worktreeRows),
   ].join('\n')
 }

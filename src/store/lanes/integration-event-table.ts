@@ -52,7 +52,9 @@ export function appendIntegrationEvent(
 ): number {
   const id = Number(
     db
-      .prepare('INSERT INTO integration_event (at, type, lane, payload, machine, human) VALUES (?, ?, ?, ?, ?, ?)')
+      .prepare(
+        'INSERT INTO integration_event (at, type, lane, payload, machine, human) VALUES (?, ?, ?, ?, ?, ?)',
+      )
       .run(now, event.type, event.lane, JSON.stringify(event.payload), origin.machine, origin.human)
       .lastInsertRowid,
   )

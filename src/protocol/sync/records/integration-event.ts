@@ -17,7 +17,8 @@ export const integrationEventRecordDraftSchema = z.object({
 /** One integration event of one machine; every replica keeps each once. */
 export const integrationEventRecordType = defineRecordType({
   name,
-  description: 'what a lane command did on its machine (a publish, a lane created or deleted, …), for sangam log',
+  description:
+    'what a lane command did on its machine (a publish, a lane created or deleted, …), for sangam log',
   payload: integrationEventPayloadSchema,
   draft: integrationEventRecordDraftSchema,
 })
