@@ -187,7 +187,7 @@ describe('one team, seen the same from every machine', () => {
       1,
     )
     const text = (await a.cli(['log'])).stdout
-    assert.match(text, /sync\.published-\S+ beta on bob-box /)
+    assert.match(text, /beta on bob-box: published/)
 
     const lanes = (await ui.request('/api/lanes')).json<{
       publishes: { lane: string; machine: string; machineName: string }[]
