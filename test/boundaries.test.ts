@@ -80,8 +80,9 @@ const features: Record<string, Record<string, readonly string[]>> = {
     server: [],
     // The inbound applier dispatches each record type to its applier.
     sync: ['capture', 'leases', 'memory', 'sync/appliers'],
-    // An event record is written as capture writes events; lease records as the lease table.
-    'sync/appliers': ['capture', 'leases', 'memory', 'room'],
+    // An event record is written as capture writes events; lease records as the lease table;
+    // integration events as the lanes' log.
+    'sync/appliers': ['capture', 'lanes', 'leases', 'memory', 'room'],
   },
   transcripts: { claude: [], codex: [] },
   git: {},

@@ -158,19 +158,19 @@ test('the reads answer with the CLI’s --json shapes, from state made by CLI pr
 
   const now = (await get('/api/now')) as {
     project: { id: string; name: string }
-    me: { handle: string }
+    me: { handle: string; name: string }
     live: { daemon: boolean; attached: boolean }
-    actors: { handle: string; kind: string; state: string }[]
+    actors: { handle: string; name: string; kind: string; state: string }[]
     blockedOnHuman: { id: string }[]
     messages: { text: string }[]
   }
   assert.equal(now.project.name, 'repo')
   assert.match(now.project.id, /^prj_[0-9a-f]{16}$/)
-  assert.deepEqual(now.me, { handle: 'asha@example.com' })
+  assert.deepEqual(now.me, { handle: 'asha', name: 'asha@example.com' })
   assert.deepEqual(now.live, { daemon: false, attached: false })
   assert.deepEqual(
-    now.actors.map((actor) => [actor.handle, actor.kind, actor.state]),
-    [['asha@example.com', 'human', 'online']],
+    now.actors.map((actor) => [actor.handle, actor.name, actor.kind, actor.state]),
+    [['asha', 'asha@example.com', 'human', 'online']],
   )
   assert.deepEqual(
     now.blockedOnHuman.map((each) => each.id),

@@ -91,6 +91,11 @@ export function machineIdFile(sangamHome: string): string {
   return join(sangamHome, 'machine-id')
 }
 
+/** The machine's readable name when its user set one (`identify --machine`); else its hostname is used. */
+export function machineNameFile(sangamHome: string): string {
+  return join(sangamHome, 'machine-name')
+}
+
 /** Where `sangam codex` puts its app-server sockets: private to the user (0700). */
 export function codexSocketDir(sangamHome: string): string {
   return join(sangamHome, 'codex')

@@ -10,6 +10,7 @@ import { openLaneWorld } from '../services/lanes/lane-world.ts'
 import { keepLaneLock, type LockKept, tmuxPaneAlive } from '../services/lanes/lock-keeper.ts'
 import { mainHere } from '../services/lanes/main-in-step.ts'
 import { normaliseLanes } from '../services/lanes/normalise-lanes.ts'
+import { thisMachine } from '../services/machine-names.ts'
 import { openProject } from '../services/project-context.ts'
 import type { SyncStatus } from '../services/sync/replicator.ts'
 import { teamLanes } from '../services/team-lanes.ts'
@@ -24,6 +25,7 @@ import { CaptureTailer, type TailerStatus } from './capture-tailer.ts'
 import { DaemonLock } from './daemon-lock.ts'
 import { DeliveryService, type DeliveryStatus } from './delivery-service.ts'
 import { HookWorkService, type HookWorkStatus } from './hook-work-service.ts'
+import { DirectoryService } from './directory-service.ts'
 import { LaneLockService } from './lane-lock-service.ts'
 import { OverlapService, type OverlapStatus } from './overlap-service.ts'
 import type { Service } from './service.ts'
@@ -133,6 +135,15 @@ export async function runUp(options: UpOptions): Promise<void> {
       // delays the connection its worktree states would leave by.
       startAfter: sync.settled(),
     })
+    const directory = new DirectoryService({
+      openDb: () => openProjectDatabase(sangamHome, projectId),
+      machine: () => thisMachine(sangamHome),
+      worktrees: project.repo.worktrees,
+      human: project.human,
+      clock: options.clock,
+      log,
+      onShared: () => sync.nudge(),
+    })
     const services: Service[] = [
       new CaptureTailer({
         capture: projectCapture(project, options.since, log),
@@ -141,12 +152,17 @@ export async function runUp(options: UpOptions): Promise<void> {
         log,
         onStatus: (status) => {
           options.onStatus(status)
-          // Push what was just captured now, not at the next look at the outbox.
-          if (status.type === 'captured') sync.nudge()
+          // Push what was just captured now, not at the next look at the outbox; a session new
+          // to the room joins it now.
+          if (status.type === 'captured') {
+            sync.nudge()
+            directory.nudge()
+          }
         },
       }),
       sync,
       hookWork,
+      directory,
       overlap,
       delivery,
       new LaneLockService({
@@ -204,6 +220,7 @@ async function keepLockOf(
     clock: options.clock,
     repo: project.repo,
     human: project.human,
+    machine: loadMachineId(options.env.sangamHome),
     childEnv: options.env.vendorCliEnv,
     pid: options.pid,
   })
@@ -233,6 +250,7 @@ async function mainOutsideOfProject(
     clock: options.clock,
     repo: project.repo,
     human: project.human,
+    machine: loadMachineId(options.env.sangamHome),
     childEnv: options.env.vendorCliEnv,
     pid: options.pid,
   })
@@ -258,6 +276,7 @@ async function normaliseLanesAtStart(
     clock: options.clock,
     repo: project.repo,
     human: project.human,
+    machine: loadMachineId(options.env.sangamHome),
     childEnv: options.env.vendorCliEnv,
     pid: options.pid,
   })

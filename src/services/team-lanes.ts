@@ -4,6 +4,7 @@ import { type Logger, silentLogger } from '../shared/logger.ts'
 import { isSangamError } from '../shared/sangam-error.ts'
 import { pushLaneRefs } from './lanes/lane-refs-push.ts'
 import { pushMainToRemote } from './lanes/main-remote-push.ts'
+import { machineNames } from './machine-names.ts'
 import type { LaneWorld } from './lanes/lane-world.ts'
 import { laneRefused } from './lanes/lane-refused.ts'
 import {
@@ -73,6 +74,7 @@ export function teamLanes(world: LaneWorld, input: TeamLanesInput): TeamLanes {
               },
         seenAt: world.clock.now(),
       }),
+    machineLabel: (machine) => machineNames(world.db, null).label(machine),
   })
   const name = remoteName(world.root)
   if (name === null)

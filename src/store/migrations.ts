@@ -1,3 +1,4 @@
+import { addIntegrationEventOrigin } from './lanes/integration-event-table.ts'
 import type Database from 'better-sqlite3'
 import type { Clock } from '../shared/clock.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
@@ -16,6 +17,7 @@ import { createProjectTable } from './project-table.ts'
 import { createContextAlertTable } from './room/context-alert-table.ts'
 import { createContextCursorTable } from './room/context-cursor-table.ts'
 import { addMessageAuthor, createMessageTable } from './room/message-table.ts'
+import { createMachineTable } from './room/machine-table.ts'
 import { createOptionChangeTable } from './room/option-change-table.ts'
 import { createOverlapTable } from './room/overlap-table.ts'
 import { createPresenceTable } from './room/presence-table.ts'
@@ -81,6 +83,11 @@ export const migrations: readonly Migration[] = [
     sql: [createMainRecordTable, createTeamLockSeenTable].join('\n'),
   },
   { version: 26, name: 'sync push and apply times', sql: addSyncTimes },
+  {
+    version: 27,
+    name: 'machine names and shared integration events',
+    sql: [createMachineTable, addIntegrationEventOrigin].join('\n'),
+  },
 ]
 
 export const schemaVersion = migrations.reduce((max, step) => Math.max(max, step.version), 0)

@@ -53,6 +53,7 @@ const directory: RoomDirectory = {
     { target: 'two', path: '/w/two', machine: 'm', branch: null },
   ],
   humans: ['ana'],
+  people: [{ handle: 'ana', name: 'ana', state: 'online', machines: ['m1'] }],
 }
 
 test('closed is done, open human-loop is blocked, an active participant is doing, else backlog', () => {

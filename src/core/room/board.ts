@@ -55,6 +55,7 @@ function isActive(token: string, directory: RoomDirectory): boolean {
   if (token.startsWith('@')) {
     return (
       directory.humans.some((human) => human.toLowerCase() === name) ||
+      directory.people.some((person) => person.handle === name) ||
       directory.agents.some(
         (agent) =>
           agent.handle.toLowerCase() === name && (agent.state === 'online' || agent.state === 'idle'),

@@ -24,6 +24,7 @@ const directory: RoomDirectory = {
     { target: 'web', path: '/w/web', machine: 'm1', branch: 'web' },
   ],
   humans: ['ana'],
+  people: [{ handle: 'ana', name: 'ana', state: 'online', machines: ['m1'] }],
 }
 
 test('handles, @human and worktree targets resolve to tokens, deduplicated, in order', () => {

@@ -98,6 +98,13 @@ function handleMatches(directory: RoomDirectory, name: string): Candidate[] {
       label: `@${agent.handle} (${agent.vendor} session ${agent.sessionId} on ${agent.machine})`,
     })
   }
+  for (const person of directory.people) {
+    if (person.handle.toLowerCase() !== wanted) continue
+    sessions.set(`person:${person.name}`, {
+      token: `@${person.handle}`,
+      label: `@${person.handle} (${person.name})`,
+    })
+  }
   return [...sessions.values()]
 }
 
@@ -118,6 +125,7 @@ function targetMatches(directory: RoomDirectory, name: string): Candidate[] {
 function closeMatches(directory: RoomDirectory, name: string): string[] {
   const known = [
     ...directory.agents.map((agent) => `@${agent.handle}`),
+    ...directory.people.map((person) => `@${person.handle}`),
     ...directory.worktrees.map((worktree) => `#${worktree.target}`),
     humanToken,
   ]

@@ -7,6 +7,7 @@ import { worktreeChanges } from '../../git/worktree-changes.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import type { Db } from '../../store/db.ts'
 import { type IntegrationEvent, readIntegrationEvents } from '../../store/lanes/integration-event-table.ts'
+import type { MachineNames } from '../machine-names.ts'
 import { type LaneRow, readLanes, readLaneTask } from '../../store/lanes/lane-table.ts'
 import { describeState } from './enter-lane.ts'
 import { readGuardState } from './guard-state.ts'
@@ -228,7 +229,20 @@ export function guardState(world: LaneWorld): { installed: boolean; missing: str
   return { installed: state.missing.length === 0, missing: [...state.missing] }
 }
 
-/** `sangam log`: the latest integration events, oldest first. */
-export function laneLog(world: LaneWorld, limit = 100): IntegrationEvent[] {
-  return readIntegrationEvents(world.db, limit)
+/** An integration event as `sangam log` and the dashboard show it: with the machine it happened on. */
+export interface LogEntry extends IntegrationEvent {
+  readonly machine: string
+  /** The machine's readable name (services/machine-names.ts). */
+  readonly machineName: string
+}
+
+/**
+ * `sangam log`: the latest integration events of every machine of the team, oldest first (a row
+ * recorded before machines were is this machine's).
+ */
+export function laneLog(world: LaneWorld, names: MachineNames, limit = 100): LogEntry[] {
+  return readIntegrationEvents(world.db, limit).map((event) => {
+    const machine = event.machine ?? world.machine
+    return { ...event, machine, machineName: names.label(machine) }
+  })
 }

@@ -39,12 +39,10 @@ export function openRoom(
 
 /** The directory, with the checkout's own human in it (a human who never ran an agent is still in the room). */
 export function projectDirectory(project: ProjectContext, random: Random): RoomDirectory {
-  const directory = loadDirectory(project.db, {
+  return loadDirectory(project.db, {
     machine: loadMachineId(project.env.sangamHome, random),
     worktrees: project.repo.worktrees,
+    human: project.human,
     blocked: openHumanLoopOpeners(project.db),
   })
-  return directory.humans.includes(project.human)
-    ? directory
-    : { ...directory, humans: [...directory.humans, project.human].sort() }
 }

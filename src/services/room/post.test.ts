@@ -34,6 +34,7 @@ const directory: RoomDirectory = {
   ],
   worktrees: [{ target: 'lane-one', path: '/w/lane-one', machine: 'm1', branch: 'main' }],
   humans: ['ana'],
+  people: [{ handle: 'ana', name: 'ana', state: 'online', machines: ['m1'] }],
 }
 
 function room(db: Db = openDatabaseFile(join(tmpDir().path, 'sangam.db'))) {

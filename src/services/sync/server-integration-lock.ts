@@ -18,6 +18,8 @@ export interface ServerLockOptions {
    * for the brief, which asks no server (D307).
    */
   readonly seen?: ((holder: (ServerLockHolder & { readonly elsewhere: boolean }) | null) => void) | undefined
+  /** Another machine's readable name (services/machine-names.ts); its id when not given. */
+  readonly machineLabel?: ((machine: string) => string) | undefined
 }
 
 /**
@@ -145,11 +147,12 @@ export class ServerIntegrationLock implements IntegrationLock, TeamMainDesk {
 
   /**
    * A holder as the lanes of this machine see it: another machine's lane is named
-   * `<lane>@<machine>`, so a lane here of the same name never takes it for its own tenure.
+   * `<lane>@<machine name>`, so a lane here of the same name never takes it for its own tenure.
    */
   #view(holder: ServerLockHolder): ServerLockHolder & { readonly elsewhere: boolean } {
     if (holder.machine === this.#options.machine) return { ...holder, elsewhere: false }
-    return { ...holder, lane: `${holder.lane}@${holder.machine}`, elsewhere: true }
+    const machine = this.#options.machineLabel?.(holder.machine) ?? holder.machine
+    return { ...holder, lane: `${holder.lane}@${machine}`, elsewhere: true }
   }
 
   async #ask<T>(
