@@ -1,5 +1,9 @@
-import type { OverlapRoundInput, OverlapRoundResult } from '../services/room/overlap-round.ts'
-import { overlapRound } from '../services/room/overlap-round.ts'
+import {
+  type OverlapRoundInput,
+  type OverlapRoundResult,
+  overlapIntervalMs,
+  overlapRound,
+} from '../services/room/overlap-round.ts'
 import type { BaseChangesMemo } from '../services/room/worktree-states.ts'
 import type { Logger } from '../shared/logger.ts'
 import { NudgeableSleep } from '../shared/nudgeable-sleep.ts'
@@ -36,8 +40,6 @@ export interface OverlapServiceOptions extends Omit<OverlapRoundInput, 'db'> {
   readonly onRound?: ((result: OverlapRoundResult) => void) | undefined
   readonly onStatus?: ((status: OverlapStatus) => void) | undefined
 }
-
-export const overlapIntervalMs = 15_000
 
 /**
  * The daemon's overlap picture: a round (services/room/overlap-round.ts) at start, then one

@@ -7,6 +7,7 @@ import { isSangamError } from '../shared/sangam-error.ts'
 import { hasLaneTables, readLanes } from '../store/lanes/lane-table.ts'
 import type { ProjectContext } from './project-context.ts'
 import { roomBoard } from './room/board.ts'
+import { type CollisionsSeen, collisionsLines, collisionsOnRead } from './room/collisions-on-read.ts'
 import { projectDirectory } from './room/open-room.ts'
 
 /** `sangam board` and MCP `room_board`: the room's columns, then the lanes and the lock. */
@@ -18,13 +19,16 @@ export interface ProjectBoard {
   readonly lock: BoardLock | null
   /** Why the lanes part could not be read (the team server away, git failing), or null. */
   readonly lanesError: { readonly code: string; readonly message: string } | null
+  /** How current the conflict threads among the columns are (`collisionsOnRead`). */
+  readonly collisions: CollisionsSeen
 }
 
 /**
  * The board with its lanes part. The lanes are read through the same lane world and status as
  * `sangam status` (`openLanesForReading`: `openProjectLanes` without the task courier; `laneStatus`), so the two never disagree; a project
  * without lanes spawns no git and adds nothing. A lanes part that cannot be read says why in
- * `lanesError` and the columns still show. Reading it writes nothing.
+ * `lanesError` and the columns still show. Reading it writes only what a round of `sangam up` would
+ * have written when no daemon runs (`collisionsOnRead`, D350).
  */
 export interface ProjectBoardInput {
   readonly log: Logger
@@ -33,9 +37,10 @@ export interface ProjectBoardInput {
 }
 
 export async function projectBoard(project: ProjectContext, input: ProjectBoardInput): Promise<ProjectBoard> {
-  const columns = roomBoard(project.db, projectDirectory(project, input.random))
+  const collisions = await collisionsOnRead(project, input)
+  const columns = roomBoard(project.db, projectDirectory(project, input.random), project.clock.now())
   if (!hasLaneTables(project.db) || readLanes(project.db).length === 0)
-    return { columns, lanes: [], lock: null, lanesError: null }
+    return { columns, lanes: [], lock: null, lanesError: null, collisions }
   // Loaded only when there are lanes: the lane world and team sync would cost a board without
   // lanes tens of milliseconds of module loading (bench/board-lanes.ts).
   const [{ laneStatus }, { openLanesForReading }] = await Promise.all([
@@ -68,10 +73,17 @@ export async function projectBoard(project: ProjectContext, input: ProjectBoardI
               stale: status.lock.stale,
             },
       lanesError: null,
+      collisions,
     }
   } catch (error) {
     if (!isSangamError(error)) throw error
-    return { columns, lanes: [], lock: null, lanesError: { code: error.code, message: error.message } }
+    return {
+      columns,
+      lanes: [],
+      lock: null,
+      lanesError: { code: error.code, message: error.message },
+      collisions,
+    }
   }
 }
 
@@ -82,5 +94,10 @@ export function projectBoardText(board: ProjectBoard, now: number, width: number
       ? boardLanesText(board.lanes, board.lock, now, width)
       : [`LANES: not read (${board.lanesError.code}): ${board.lanesError.message}`]
   const columns = boardText(board.columns, width)
-  return lanes.length === 0 ? columns : `${columns}\n\n${lanes.join('\n')}`
+  return [
+    columns,
+    ...[lanes, collisionsLines(board.collisions)]
+      .filter((part) => part.length > 0)
+      .map((part) => part.join('\n')),
+  ].join('\n\n')
 }

@@ -15,7 +15,7 @@ import { createContextAlertTable } from './room/context-alert-table.ts'
 import { createContextCursorTable } from './room/context-cursor-table.ts'
 import { createMessageTable } from './room/message-table.ts'
 import { createOptionChangeTable } from './room/option-change-table.ts'
-import { createOverlapTable } from './room/overlap-table.ts'
+import { createOverlapLookTable, createOverlapTable } from './room/overlap-table.ts'
 import { createPresenceTable } from './room/presence-table.ts'
 import { createReadyConflictTable } from './room/ready-conflict-table.ts'
 import { createReadyMemoTable } from './room/ready-memo-table.ts'
@@ -68,6 +68,7 @@ export const migrations: readonly Migration[] = [
   { version: 15, name: 'delivery ledger and turns', sql: createDeliveryTables },
   { version: 17, name: 'codex app-server endpoints', sql: createCodexEndpointTable },
   { version: 18, name: 'lanes and the integration lock', sql: createLaneTable },
+  { version: 28, name: 'when the overlap picture was made', sql: createOverlapLookTable },
 ]
 
 export const schemaVersion = migrations.reduce((max, step) => Math.max(max, step.version), 0)
