@@ -246,7 +246,8 @@ const boardTool = defineTool({
   name: 'room_board',
   title: 'The board',
   description:
-    "The room's board, derived from the threads now: backlog (nobody active), doing (an active participant), " +
+    "The room's board, derived from the threads now: backlog (nobody working on it), doing (an agent in it active, " +
+    'or a post in it within room.doing-hours), ' +
     'blocked (waiting on a human), done (closed); then every lane (state, owner, agent, commits behind main, ' +
     'dirty, active task, next step) and who holds the integration lock, since when, and whether it is stale.',
   input: {},

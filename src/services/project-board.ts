@@ -26,7 +26,7 @@ export interface ProjectBoard {
 /**
  * The board with its lanes part. The lanes are read through the same lane world and status as
  * `sangam status` (`openLanesForReading`: `openProjectLanes` without the task courier; `laneStatus`), so the two never disagree; a project
- * without lanes spawns no git and adds nothing. A lanes part that cannot be read says why in
+ * without lanes spawns no git for them and adds nothing. A lanes part that cannot be read says why in
  * `lanesError` and the columns still show. Reading it writes only what a round of `sangam up` would
  * have written when no daemon runs (`collisionsOnRead`, D350).
  */
