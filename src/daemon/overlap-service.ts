@@ -1,5 +1,9 @@
-import type { OverlapRoundInput, OverlapRoundResult } from '../services/room/overlap-round.ts'
-import { overlapRound } from '../services/room/overlap-round.ts'
+import {
+  type OverlapRoundInput,
+  type OverlapRoundResult,
+  overlapIntervalMs,
+  overlapRound,
+} from '../services/room/overlap-round.ts'
 import type { BaseChangesMemo } from '../services/room/worktree-states.ts'
 import type { Logger } from '../shared/logger.ts'
 import { NudgeableSleep } from '../shared/nudgeable-sleep.ts'
@@ -43,7 +47,6 @@ export interface OverlapServiceOptions extends Omit<OverlapRoundInput, 'db'> {
   readonly onStatus?: ((status: OverlapStatus) => void) | undefined
 }
 
-export const overlapIntervalMs = 15_000
 /** The longest the first round waits for `startAfter`. */
 const firstRoundWaitMs = 10_000
 

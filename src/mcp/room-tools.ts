@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { authorKinds, maxMessageChars, messageKinds } from '../protocol/room/message.ts'
 import { threadAudiences, threadLifetimes } from '../protocol/room/thread.ts'
 import { projectBoard, projectBoardText } from '../services/project-board.ts'
+import { collisionsLines, collisionsOnRead } from '../services/room/collisions-on-read.ts'
 import { handoff } from '../services/room/handoff.ts'
 import { type MessageView, messageView, type ThreadView, threadView } from '../services/room/message-view.ts'
 import { openRoom } from '../services/room/open-room.ts'
@@ -46,6 +47,13 @@ const threadShape = z.object({
   paths: z.array(z.string()),
   source: z.string(),
   updatedAt: z.number(),
+})
+/** How current the collisions shown are (`collisionsOnRead`): room_board, room_threads and room_alerts. */
+export const collisionsShape = z.object({
+  source: z.enum(['daemon', 'looked', 'recent', 'not-looked']),
+  lookedAt: z.number().nullable(),
+  lookedBy: z.enum(['daemon', 'read']).nullable(),
+  note: nullableString,
 })
 const cardShape = z.object({
   threadId: z.string(),
@@ -179,13 +187,16 @@ const threadsTool = defineTool({
   title: 'List threads',
   description: "The room's open threads (all: closed ones too), most recently changed first.",
   input: { all: z.boolean().optional().describe('closed threads too') },
-  output: { threads: z.array(threadShape) },
+  output: { threads: z.array(threadShape), collisions: collisionsShape },
   readOnly: true,
-  run(input, context) {
-    const threads = listThreads(context.project(onlyReads).db, { all: input.all === true }).map(threadView)
+  async run(input, context) {
+    const project = context.project(onlyReads)
+    const collisions = await collisionsOnRead(project, { random: systemRandom })
+    const threads = listThreads(project.db, { all: input.all === true }).map(threadView)
+    const lines = threads.length === 0 ? ['no threads'] : threads.map(describeThread)
     return {
-      structured: { threads },
-      text: threads.length === 0 ? 'no threads' : threads.map(describeThread).join('\n'),
+      structured: { threads, collisions },
+      text: [...lines, ...collisionsLines(collisions)].join('\n'),
     }
   },
 })
@@ -238,7 +249,8 @@ const boardTool = defineTool({
   name: 'room_board',
   title: 'The board',
   description:
-    "The room's board, derived from the threads now: backlog (nobody active), doing (an active participant), " +
+    "The room's board, derived from the threads now: backlog (nobody working on it), doing (an agent in it active, " +
+    'or a post in it within room.doing-hours), ' +
     'blocked (waiting on a human), done (closed); then every lane (state, owner, agent, commits behind main, ' +
     'dirty, active task, next step) and who holds the integration lock, since when, and whether it is stale.',
   input: {},
@@ -273,6 +285,7 @@ const boardTool = defineTool({
       .nullable(),
     lanesError: z.object({ code: z.string(), message: z.string() }).nullable(),
     mainOutside: mainOutsideShape,
+    collisions: collisionsShape,
   },
   readOnly: true,
   async run(_input, context) {

@@ -19,7 +19,7 @@ import { createContextCursorTable } from './room/context-cursor-table.ts'
 import { addMessageAuthor, createMessageTable } from './room/message-table.ts'
 import { createMachineTable } from './room/machine-table.ts'
 import { createOptionChangeTable } from './room/option-change-table.ts'
-import { createOverlapTable } from './room/overlap-table.ts'
+import { createOverlapLookTable, createOverlapTable } from './room/overlap-table.ts'
 import { createPresenceTable } from './room/presence-table.ts'
 import { createReadyConflictTable } from './room/ready-conflict-table.ts'
 import { createReadyMemoTable } from './room/ready-memo-table.ts'
@@ -88,6 +88,7 @@ export const migrations: readonly Migration[] = [
     name: 'machine names and shared integration events',
     sql: [createMachineTable, addIntegrationEventOrigin].join('\n'),
   },
+  { version: 28, name: 'when the overlap picture was made', sql: createOverlapLookTable },
 ]
 
 export const schemaVersion = migrations.reduce((max, step) => Math.max(max, step.version), 0)

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { maxMessageChars, messageKinds } from '../protocol/room/message.ts'
 import { threadAudiences, threadLifetimes } from '../protocol/room/thread.ts'
 import { projectBoard } from '../services/project-board.ts'
+import { collisionsOnRead } from '../services/room/collisions-on-read.ts'
 import { projectTargetsInput } from '../services/room/project-targets.ts'
 import { messageView, threadView } from '../services/room/message-view.ts'
 import { openRoom } from '../services/room/open-room.ts'
@@ -100,10 +101,12 @@ export function roomRoutes(app: Hono, ctx: UiContext): void {
     return c.json({ message: messageView(message) })
   })
 
-  app.get('/api/threads', (c) => {
+  app.get('/api/threads', async (c) => {
     const all = c.req.query('all')
+    const collisions = await collisionsOnRead(ctx.project, { random: ctx.random })
     return c.json({
       threads: listThreads(ctx.project.db, { all: all === '1' || all === 'true' }).map(threadView),
+      collisions,
     })
   })
 

@@ -77,6 +77,8 @@ export type Board = {
   lanes: BoardLane[]
   lock: LaneLock | null
   lanesError: { code?: string; message?: string } | null
+  /** How current the conflict threads among the cards are; `note` says why they may not be. */
+  collisions: { source: string; lookedAt: number | null; note: string | null } | null
 }
 
 export type Targets = {

@@ -40,6 +40,7 @@ test('options lists every option at its default until one is set; setting one st
       ['room.wake-on-tag', 'direct', false],
       ['room.delivery-cooldown', 60, false],
       ['room.delivery-loop-budget', 4, false],
+      ['room.doing-hours', 4, false],
       ['lanes.check-command', '', false],
       ['lanes.lock-stale-minutes', 30, false],
       ['lanes.push-remote', '', false],

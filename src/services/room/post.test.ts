@@ -144,7 +144,7 @@ test('threads: human-loop includes @human and blocks its opener; a post joins; a
   })
   assert.deepEqual(thread.participants, ['@claude-lane-one', '@human'])
   assert.deepEqual([...openHumanLoopOpeners(db)], ['claude:s1'])
-  assert.equal(roomBoard(db, directory).blocked[0]?.threadId, thread.id)
+  assert.equal(roomBoard(db, directory, clock.now()).blocked[0]?.threadId, thread.id)
   clock.advance(10)
   post(humanScope, { ...plain, text: 'use v2', threadId: thread.id })
   assert.equal(listThreads(db, { all: false })[0]?.updatedAt, clock.now())
@@ -157,7 +157,7 @@ test('threads: human-loop includes @human and blocks its opener; a post joins; a
   })
   assert.throws(() => post(humanScope, { ...plain, text: 'x', threadId: 'thr-nope' }), { code: 'NOT_FOUND' })
   assert.deepEqual(listThreads(db, { all: false }), [])
-  assert.equal(roomBoard(db, directory).done[0]?.threadId, thread.id)
+  assert.equal(roomBoard(db, directory, clock.now()).done[0]?.threadId, thread.id)
   assert.equal(
     queuedRecords(db, 10).filter((record) => record.type === 'room.thread').length,
     3,

@@ -256,3 +256,36 @@ export function lastMessageSeq(db: Db): number {
 function isAuthorKind(value: string | null): value is AuthorKind {
   return value !== null && (authorKinds as readonly string[]).includes(value)
 }
+
+/**
+ * A post into a thread: its sender, whether a session posted it (an agent's, or a human's `chat`,
+ * whose sender is its handle) rather than a person at the CLI, and when (the poster's clock).
+ */
+export interface ThreadPostRow {
+  readonly threadId: string
+  readonly sender: string
+  readonly inSession: boolean
+  readonly at: number
+}
+
+/**
+ * The latest post of each sender into each thread at or after `since`, newest first; the posts of
+ * `ownSender` without a session (sangam's own, the conflict threads' `ready`) are left out.
+ */
+export function threadPostsSince(db: Db, since: number, ownSender: string): ThreadPostRow[] {
+  const rows = db
+    .prepare(
+      /*sql*/ `SELECT thread_id, sender, session_vendor IS NOT NULL AS in_session, max(at) AS at
+       FROM room_message
+       WHERE thread_id IS NOT NULL AND at >= ? AND (session_vendor IS NOT NULL OR sender <> ?)
+       GROUP BY thread_id, sender, in_session
+       ORDER BY at DESC`,
+    )
+    .all(since, ownSender) as { thread_id: string; sender: string; in_session: number; at: number }[]
+  return rows.map((row) => ({
+    threadId: row.thread_id,
+    sender: row.sender,
+    inSession: row.in_session === 1,
+    at: row.at,
+  }))
+}

@@ -130,7 +130,12 @@ function command(
       return null
     }
     case '/board':
-      out.print(boardText(roomBoard(project.db, projectDirectory(project, systemRandom)), terminalWidth(ctx)))
+      out.print(
+        boardText(
+          roomBoard(project.db, projectDirectory(project, systemRandom), ctx.clock.now()),
+          terminalWidth(ctx),
+        ),
+      )
       return null
     case '/targets': {
       const input = projectTargetsInput(project)
