@@ -7,8 +7,8 @@ import { stripVTControlCharacters } from 'node:util'
 import { Log, LogLevel, Miniflare } from 'miniflare'
 import { z } from 'zod'
 import type { Logger } from '../shared/logger.ts'
-import { servedProjectIds } from '../store/server/served-projects.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
+import { servedProjectIds } from '../store/server/served-projects.ts'
 import { claimWorkerdChild, type WorkerdProcess, watchOver } from './workerd-process.ts'
 
 /**

@@ -1,6 +1,6 @@
-import { type MachineName, machineLabels } from '../core/machine-labels.ts'
 import { loadMachineId } from '../config/machine-id.ts'
 import { loadMachineName, saveMachineName } from '../config/machine-name.ts'
+import { type MachineName, machineLabels } from '../core/machine-labels.ts'
 import { machineNameProblem } from '../core/machine-name.ts'
 import { refuseSecret } from '../core/secrets/free-text-rule.ts'
 import type { Actor } from '../protocol/lease.ts'
@@ -32,6 +32,7 @@ export function shareMachineName(db: Db, machine: MachineName, human: string, no
         name: machine.name,
         updatedAt: Math.max(now, (current?.updatedAt ?? 0) + 1),
         change: (current?.change ?? 0) + 1,
+        human,
       }
       writeMachine(db, row)
       enqueueRecord(db, machineDraft(row, human), now)
@@ -41,7 +42,7 @@ export function shareMachineName(db: Db, machine: MachineName, human: string, no
 }
 
 function machineDraft(row: MachineRow, human: string): Omit<RoomMachineRecord, 'gseq' | 'receivedAt'> {
-  const { change, ...payload } = row
+  const { change, human: _named, ...payload } = row
   const actor: Actor = { human, vendor: null, sessionId: null }
   return {
     id: `machine:${row.machine}:${change}`,
