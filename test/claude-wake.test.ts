@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { connect } from 'node:net'
 import { dirname, join } from 'node:path'
 import { test } from 'node:test'
@@ -113,11 +113,18 @@ test('a tag to an idle Claude Code session whose wake waiter listens starts one 
     (await w.cli(['post', '--to', `@${w.handle}`, note], { SANGAM_USER: 'bob@example.com' })).code,
     0,
   )
-  const ledger = await w.deliver()
+  const asked = join(dirname(w.log), 'claude-agents-asked.log')
+  const ledger = await runCliJson<Ledger>(['deliveries', '--deliver'], {
+    cwd: w.repo.path,
+    env: { ...w.env, FAKE_CLAUDE_AGENTS_LOG: asked },
+  })
   assert.deepEqual(
     ledger.deliveries.map((row) => [row.state, row.channel]),
     [['delivered', 'wake']],
   )
+  // A session at rest whose waiter listens waits at no question: Claude Code's own list (a second
+  // or more to spawn, on the way of every tag) is not asked.
+  assert.equal(existsSync(asked), false, '`claude agents` was not asked on the way to the wake')
   assert.deepEqual(
     ledger.turns.map((turn) => [turn.sessionId, turn.channel, turn.state]),
     [[sessionId, 'wake', 'ended']],

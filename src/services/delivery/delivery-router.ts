@@ -290,8 +290,15 @@ export class DeliveryRouter {
       mode,
     )
     const remote = presence !== null && presence.machine !== this.#options.machine
+    // At rest with a waiter or app-server listening: Claude Code's own list (`claude agents`, a
+    // second or more to spawn) is not asked, since a session whose Stop ran waits at no question.
+    const live =
+      !wakeFailed &&
+      !remote &&
+      presence?.state === 'idle' &&
+      this.#wakeFor(session.vendor)?.endpointOf(session.sessionId) != null
     const resting =
-      presence?.state === 'idle' && session.vendor === 'claude' && !remote
+      presence?.state === 'idle' && session.vendor === 'claude' && !remote && !live
         ? this.#restingBackground(session.sessionId)
         : null
     const fact: SessionFact = {
@@ -301,9 +308,9 @@ export class DeliveryRouter {
       turnRunning: liveTurnOf(db, session.vendor, session.sessionId) !== null,
       lastTurnAt: lastTurnAt(db, session.vendor, session.sessionId),
       agentTurns: agentTurnsSinceHuman(db, session.vendor, session.sessionId),
-      wakeable: !wakeFailed && this.#wakeFor(session.vendor)?.endpointOf(session.sessionId) != null,
+      wakeable: live,
       openElsewhere:
-        presence?.state === 'idle' && session.vendor === 'claude'
+        presence?.state === 'idle' && session.vendor === 'claude' && !live
           ? resting === null && this.#openInClaude(session.sessionId)
           : null,
       tmuxPane: paneOf(db, session.vendor, session.sessionId),
@@ -312,6 +319,7 @@ export class DeliveryRouter {
       atQuestion:
         session.vendor === 'claude' &&
         !remote &&
+        !live &&
         presence !== null &&
         presence.state !== 'offline' &&
         this.atQuestion(session.sessionId) !== null,
