@@ -16,11 +16,13 @@ export const run: CommandRun<typeof serveInput> = async (ctx, _args, options) =>
   // Loaded here, not at the top: Miniflare is most of the CLI's start-up cost and every other
   // command (and the daemon) would pay it too.
   const { prepareDataDir, startLocalServer } = await import('../../../serve/local-server.ts')
+  const vars =
+    options.maxProjectSize === undefined ? {} : { MAX_PROJECT_BYTES: String(options.maxProjectSize) }
   prepareDataDir(dataDir)
   const lock = await acquireServeLock(dataDir, ctx.log)
   try {
     const server = await startOnRememberedPort(port, { dataDir, host, log: ctx.log }, (chosen) =>
-      startLocalServer({ host, port: chosen, dataDir, log: ctx.log, watchdog: true }),
+      startLocalServer({ host, port: chosen, dataDir, log: ctx.log, watchdog: true, vars }),
     )
     try {
       if (port === 0) rememberPort(dataDir, host, Number(new URL(server.url).port))
