@@ -19,6 +19,7 @@
  */
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { cliEntry } from '../test/helpers/run-cli.ts'
 import { tmpDir } from '../test/helpers/tmp-git-repo.ts'
 import {
@@ -38,6 +39,8 @@ import { percentile } from './helpers/transcript-sentences.ts'
 
 const rounds = Number(process.env.ROUNDS ?? process.env.N ?? 10)
 if (!(rounds >= 1)) throw new Error('ROUNDS must be a positive number')
+/** `room.delivery-cooldown`'s least value. */
+const cooldownMs = 1000
 
 interface Sessions {
   sessions: { id: string; vendor: string; handle: string | null; delivery: string }[]
@@ -52,6 +55,8 @@ interface Timing {
   readonly sangam: number
   readonly cli: number
   readonly whole: number
+  /** ms epoch when the session took the turn (the wake turn's end in the ledger). */
+  readonly takenAt: number
 }
 
 async function main(): Promise<number> {
@@ -81,8 +86,8 @@ async function inside(): Promise<number> {
     // The Codex TUI's settings first (the repository trusted): install-hooks then asks Codex about them.
     const codexEnv = lab.codexTui()
     await lab.sangamJson(['install-hooks'])
-    // A human tags every time (no loop budget); one second between turns of a session at most.
-    await lab.sangamJson(['option-set', 'room.delivery-cooldown', '1'])
+    // A human tags every time (no loop budget); the least cooldown between turns of a session.
+    await lab.sangamJson(['option-set', 'room.delivery-cooldown', String(cooldownMs / 1000)])
     lab.anthropic.script([{ text: 'CLAUDE-REPLY done.' }])
     lab.openai.script([{ text: 'CODEX-REPLY done.' }])
     await using claudePane = openClaudeTui(lab, 'You are the Claude Code session.')
@@ -102,14 +107,18 @@ async function inside(): Promise<number> {
     const context = async () =>
       `daemon:\n${daemon.output()}\nclaude:\n${claudePane.screen()}\ncodex:\n${codexPane.screen()}`
     const timings: Record<'claude' | 'codex', Timing[]> = { claude: [], codex: [] }
+    // The cooldown (1 s from the last turn's start) must have passed before each tag, so no figure
+    // holds a wait for it: sangam's part is the channel's, not the policy's.
+    const cooled: Record<'claude' | 'codex', number> = { claude: 0, codex: 0 }
     for (let round = 1; round <= rounds; round++) {
       for (const [vendor, sessionId, server] of [
         ['claude', claude, lab.anthropic],
         ['codex', codex, lab.openai],
       ] as const) {
-        timings[vendor].push(
-          await tagOnce(lab, vendor, sessionId, server, `BENCH-${vendor}-${round}`, context),
-        )
+        if (Date.now() < cooled[vendor]) await sleep(cooled[vendor] - Date.now())
+        const timing = await tagOnce(lab, vendor, sessionId, server, `BENCH-${vendor}-${round}`, context)
+        timings[vendor].push(timing)
+        cooled[vendor] = timing.takenAt + cooldownMs + 100
       }
     }
     process.stdout.write(`${report(timings).join('\n')}\n`)
@@ -184,6 +193,7 @@ async function tagOnce(
     sangam: taken - posted.message.at,
     cli: request.at - taken,
     whole: request.at - posted.message.at,
+    takenAt: taken,
   }
 }
 
