@@ -47,7 +47,7 @@ interface Sessions {
 }
 
 interface Ledger {
-  deliveries: { messageId: string; turnId: number | null }[]
+  deliveries: { messageId: string; state: string; reason: string | null; turnId: number | null }[]
   turns: { id: number; channel: string; endedAt: string | null }[]
 }
 
@@ -86,7 +86,9 @@ async function inside(): Promise<number> {
     // The Codex TUI's settings first (the repository trusted): install-hooks then asks Codex about them.
     const codexEnv = lab.codexTui()
     await lab.sangamJson(['install-hooks'])
-    // A human tags every time (no loop budget); the least cooldown between turns of a session.
+    // A script's post is `unknown` (D270), counted against the loop budget: raised past the tags.
+    await lab.sangamJson(['option-set', 'room.delivery-loop-budget', String(rounds + 1)])
+    // The least cooldown between turns of a session.
     await lab.sangamJson(['option-set', 'room.delivery-cooldown', String(cooldownMs / 1000)])
     lab.anthropic.script([{ text: 'CLAUDE-REPLY done.' }])
     lab.openai.script([{ text: 'CODEX-REPLY done.' }])
@@ -172,7 +174,17 @@ async function tagOnce(
   )
   const request = await until(
     `the model request of ${note}`,
-    async () => server.requests.find((r) => r.kind === 'main' && r.turn?.prompt.includes(note)) ?? null,
+    async () => {
+      const found = server.requests.find((r) => r.kind === 'main' && r.turn?.prompt.includes(note))
+      if (found !== undefined) return found
+      // A tag refused or failed never reaches the model: say why now rather than at the timeout.
+      const row = (await lab.sangamJson<Ledger>(['deliveries'])).deliveries.find(
+        (candidate) => candidate.messageId === posted.message.id,
+      )
+      if (row?.state === 'refused' || row?.state === 'failed')
+        throw new Error(`${note} was ${row.state}: ${row.reason}`)
+      return null
+    },
     120_000,
     context,
   )
