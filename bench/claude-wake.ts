@@ -177,7 +177,9 @@ async function tagOnce(
     async () => {
       const found = server.requests.find((r) => r.kind === 'main' && r.turn?.prompt.includes(note))
       if (found !== undefined) return found
-      // A tag refused or failed never reaches the model: say why now rather than at the timeout.
+      // A tag refused or failed never reaches the model: say why then rather than at the timeout.
+      // Asked only once the request is late, so no CLI runs beside the measured path.
+      if (Date.now() - posted.message.at < 10_000) return null
       const row = (await lab.sangamJson<Ledger>(['deliveries'])).deliveries.find(
         (candidate) => candidate.messageId === posted.message.id,
       )
