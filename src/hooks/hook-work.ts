@@ -1,11 +1,11 @@
 import {
   describeKept,
+  isLastingFailure,
   type WorkKind,
   type WorkSession,
   type WorkStep,
 } from '../services/hook-work/kept-work.ts'
 import { keepWork } from '../services/hook-work/work-journal.ts'
-import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 
 /** What a hook kept for afterwards, for its answer. */
 export interface KeptNote {
@@ -20,7 +20,7 @@ export interface StepHandle {
   done(): void
   /** Not done: kept in the journal for afterwards (once, whoever asks first). */
   keep(why: string): void
-  /** Not done because of `error`: kept, unless the failure is one that lasts (`lasts`); true when kept. */
+  /** Not done because of `error`: kept, unless the failure is one that lasts (`isLastingFailure`); true when kept. */
   fail(error: unknown): boolean
 }
 
@@ -104,7 +104,7 @@ export class HookWork {
   #fail(kind: WorkKind, error: unknown): boolean {
     const planned = this.#steps.get(kind)
     if (planned?.state !== 'open') return planned?.state === 'kept'
-    if (lasts(error)) {
+    if (isLastingFailure(error)) {
       planned.state = 'dropped'
       return false
     }
@@ -149,12 +149,6 @@ export class HookWork {
  * could not do waits for no one (D320). A busy store, a slow or unreachable server, a budget spent
  * pass: those steps are kept.
  */
-function lasts(error: unknown): boolean {
-  return (
-    error instanceof SangamError &&
-    (error.code === ErrorCode.StoreIncompatible || error.code === ErrorCode.DataDirUnusable)
-  )
-}
 
 function messageOf(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? 'unknown error'

@@ -3,6 +3,7 @@ import { isAbsolute, relative } from 'node:path'
 import type { AgentVendor } from '../../protocol/lease.ts'
 import type { StoredPresenceState } from '../../protocol/room/presence.ts'
 import { isRecord } from '../../shared/is-record.ts'
+import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 
 /**
  * One step of an agent hook's work that the hook could not finish within its time budget (a slow
@@ -87,6 +88,20 @@ export function describeKept(step: WorkStep): string {
   return step.files.length === 1
     ? "the auto-lease of this edit's file"
     : `the auto-lease of this edit's ${step.files.length} files`
+}
+
+/**
+ * A failure that doing the step again cannot fix, so nothing is kept for afterwards: a store that
+ * is not sangam's or cannot be written, and input refused as such (a path holding a secret, which
+ * the server refuses: keeping it would write the secret into the journal and retry it forever).
+ */
+export function isLastingFailure(error: unknown): boolean {
+  return (
+    error instanceof SangamError &&
+    (error.code === ErrorCode.StoreIncompatible ||
+      error.code === ErrorCode.DataDirUnusable ||
+      error.code === ErrorCode.InvalidInput)
+  )
 }
 
 /** A path inside the session's directory, relative to it; any other as it was named. */

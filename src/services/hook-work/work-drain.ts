@@ -12,7 +12,14 @@ import { chooseLeaseArbiter } from '../arbiter-choice.ts'
 import { checkEdit } from '../leases/edit.ts'
 import { readLeaseSettings } from '../leases/settings.ts'
 import { recordPresence } from '../room/presence.ts'
-import { describeStep, type KeptWork, parseKeptWork, shortPath, type WorkSession } from './kept-work.ts'
+import {
+  describeStep,
+  isLastingFailure,
+  type KeptWork,
+  parseKeptWork,
+  shortPath,
+  type WorkSession,
+} from './kept-work.ts'
 import {
   claimEntry,
   finishEntry,
@@ -207,7 +214,7 @@ async function doStep(
         return { kind: 'dropped', why: 'the session ended, or it is a day old' }
     }
   } catch (error) {
-    return { kind: 'failed', why: messageOf(error) }
+    return { kind: isLastingFailure(error) ? 'dropped' : 'failed', why: messageOf(error) }
   }
 }
 

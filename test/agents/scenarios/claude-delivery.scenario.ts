@@ -4,8 +4,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { cliEntry, spawnCli } from '../../helpers/run-cli.ts'
-import { type AgentLab, openAgentLab, transcriptLines } from '../agent-lab.ts'
 import { agentClisDir, agentClisIn } from '../agent-clis.ts'
+import { type AgentLab, openAgentLab, transcriptLines } from '../agent-lab.ts'
 
 /**
  * Issue 10 with the real Claude Code 2.1.332: a tag to an idle session resumes it once (through
@@ -196,8 +196,9 @@ test('a tag to an idle real Claude Code session is resumed once, in the backgrou
       [[sessionId, 'delivered', 'background']],
     )
 
-    // The background session stays open, at rest, in Claude Code's daemon; nobody's terminal holds
-    // it, so a second tag stops it and continues it again in the background (D177).
+    // The background session stays open, at rest, in Claude Code's daemon. Claude Code runs its
+    // hooks as an interactive session's, so its Stop started sangam's wake waiter: a second tag
+    // wakes it in place, as it would a terminal's (D370), rather than stopping and continuing it.
     await until(
       () => lab.anthropic.turns().length === 2 && agentState(lab, sessionId) === 'idle',
       () => `the first background turn never came to rest: ${claudeCli(lab, ['agents', '--json']).stdout}`,
@@ -205,8 +206,8 @@ test('a tag to an idle real Claude Code session is resumed once, in the backgrou
     const sessions = await lab.sangamJson<{ sessions: { id: string; delivery: string }[] }>(['sessions'])
     assert.equal(
       sessions.sessions.find((entry) => entry.id === sessionId)?.delivery,
-      'resume',
-      'sessions does not call it open in a terminal',
+      'live',
+      'sessions says its waiter listens',
     )
     const again = 'BGNOTE-9d4 carol: and the lint is failing'
     await lab.sangamJson(['post', '--to', `@${handle}`, again], { SANGAM_USER: 'carol@example.com' })
@@ -224,7 +225,7 @@ test('a tag to an idle real Claude Code session is resumed once, in the backgrou
     assert.deepEqual(
       second.turns.filter((turn) => turn.sessionId === sessionId).map((turn) => [turn.channel, turn.state]),
       [
-        ['background', 'ended'],
+        ['wake', 'ended'],
         ['background', 'ended'],
       ],
       JSON.stringify(second, null, 2),
