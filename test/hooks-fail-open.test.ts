@@ -4,7 +4,7 @@ import { closeSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { test } from 'node:test'
-import { isolatedEnv, projectRoot, runCliJson } from './helpers/run-cli.ts'
+import { isolatedEnv, runCliJson } from './helpers/run-cli.ts'
 import { tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
 import { agentHookEntry, claudeEdit, runAgentHook } from './hooks-agent-run.ts'
 
@@ -50,9 +50,9 @@ function failedOpen(run: Awaited<ReturnType<typeof runAgentHook>>, why: RegExp):
 /** Another process holding the database in EXCLUSIVE locking mode: not even readers get in. */
 async function holdExclusiveLock(database: string): Promise<ChildProcess> {
   const script = `
-    const Database = require(${JSON.stringify(join(projectRoot, 'node_modules', 'better-sqlite3'))})
-    const db = new Database(process.argv[1])
-    db.pragma('locking_mode = EXCLUSIVE')
+    const { DatabaseSync } = require('node:sqlite')
+    const db = new DatabaseSync(process.argv[1])
+    db.exec('PRAGMA locking_mode = EXCLUSIVE')
     db.exec('BEGIN EXCLUSIVE')
     db.exec("INSERT INTO setting (key, value) VALUES ('lock-test', '1')")
     console.log('locked')
@@ -63,8 +63,8 @@ async function holdExclusiveLock(database: string): Promise<ChildProcess> {
 /** Another writer mid-transaction (a daemon committing a batch): readers are not blocked in WAL mode. */
 async function holdWriteLock(database: string): Promise<ChildProcess> {
   const script = `
-    const Database = require(${JSON.stringify(join(projectRoot, 'node_modules', 'better-sqlite3'))})
-    const db = new Database(process.argv[1])
+    const { DatabaseSync } = require('node:sqlite')
+    const db = new DatabaseSync(process.argv[1])
     db.exec('BEGIN IMMEDIATE')
     db.exec("INSERT INTO setting (key, value) VALUES ('lock-test', '1')")
     console.log('locked')

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { existsSync, readFileSync } from 'node:fs'
 import { test } from 'node:test'
-import Database from 'better-sqlite3'
+import { openConnection } from '../src/store/connection.ts'
 import { isolatedEnv, runCli, runCliJson, spawnCli } from './helpers/run-cli.ts'
 import { samples } from './helpers/secret-samples.ts'
 import { git, tmpGitRepo } from './helpers/tmp-git-repo.ts'
@@ -119,7 +119,7 @@ test('a closed thread refuses posts; a human-loop thread has @human and shows bl
   assert.match(text.stdout, /BLOCKED \(1\)/)
   // Reading the board writes nothing: no thread changes, nothing queued for the team.
   const snapshot = () => {
-    const db = new Database(w.database, { readonly: true })
+    const db = openConnection(w.database, { readOnly: true, timeoutMs: 5000 })
     try {
       return JSON.stringify([
         db.prepare('SELECT * FROM room_thread').all(),
@@ -167,7 +167,7 @@ test('a post killed mid-write leaves the store intact with the message once or n
     assert.equal(retry.code, 0, retry.stderr)
     assert.equal((await w.read()).filter((m) => m.text === text).length, 1, `${text}: once after the retry`)
   }
-  const db = new Database(w.database, { readonly: true })
+  const db = openConnection(w.database, { readOnly: true, timeoutMs: 5000 })
   try {
     assert.equal(db.pragma('integrity_check', { simple: true }), 'ok')
     const queued = db

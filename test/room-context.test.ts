@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { test } from 'node:test'
-import { isolatedEnv, projectRoot, runCli, runCliJson } from './helpers/run-cli.ts'
+import { isolatedEnv, runCli, runCliJson } from './helpers/run-cli.ts'
 import { git, tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
 import { runAgentHook } from './hooks-agent-run.ts'
 
@@ -155,8 +155,8 @@ test('SessionStart carries the unseen messages before the brief, and the prompt 
 /** Another writer mid-transaction (a daemon committing a batch), until killed. */
 function holdWriteLock(database: string): Promise<ChildProcess> {
   const script = `
-    const Database = require(${JSON.stringify(join(projectRoot, 'node_modules', 'better-sqlite3'))})
-    const db = new Database(process.argv[1])
+    const { DatabaseSync } = require('node:sqlite')
+    const db = new DatabaseSync(process.argv[1])
     db.exec('BEGIN IMMEDIATE')
     db.exec("INSERT INTO setting (key, value) VALUES ('lock-test', '1')")
     console.log('locked')

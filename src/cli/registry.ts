@@ -1,5 +1,12 @@
 import type { AnyCommandSpec } from './command.ts'
 import { defineCommand } from './command-input.ts'
+import {
+  deliveriesInput,
+  sendInput,
+  sessionsInput,
+  startInput,
+  stopInput,
+} from './commands/delivery/inputs.ts'
 import { deleteInput, laneInput, laneLogInput, syncInput } from './commands/lanes/inputs.ts'
 import { claimInput, leasesInput, releaseInput, whoHasInput } from './commands/leases/inputs.ts'
 import { indexInput, noteInput, searchInput, threadInput } from './commands/memory/inputs.ts'
@@ -20,13 +27,6 @@ import {
   threadOpenInput,
   threadsInput,
 } from './commands/room/inputs.ts'
-import {
-  deliveriesInput,
-  sendInput,
-  sessionsInput,
-  startInput,
-  stopInput,
-} from './commands/delivery/inputs.ts'
 import { serveInput } from './commands/server/inputs.ts'
 import { doctorInput, initInput, installHooksInput, joinInput, upInput } from './commands/setup/inputs.ts'
 import { uiInput } from './commands/ui/inputs.ts'

@@ -1,10 +1,10 @@
 import { readdirSync, realpathSync, rmdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { ourHandlerPositions } from '../core/own-files/hook-config.ts'
+import { isOurAgentHandler } from '../core/own-files/our-handler.ts'
 import { type CodexHookList, listCodexHooks } from './codex-app-server.ts'
 import { type TrustRecord, withoutTrustRecords, withTrustRecords } from './codex-trust.ts'
 import { readJsonObject, readText, writeTextAtomically } from './config-file.ts'
-import { ourHandlerPositions } from '../core/own-files/hook-config.ts'
-import { isOurAgentHandler } from '../core/own-files/our-handler.ts'
 import { codexGroups } from './hook-entries.ts'
 import { type HookFileChange, holdsOurHooks, installHookFile, uninstallHookFile } from './hook-file.ts'
 

@@ -1,7 +1,7 @@
 import { existsSync, realpathSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
-import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import type { CommandHandler, HookGroup } from '../core/own-files/hook-config.ts'
+import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 
 /**
  * Where installed hooks find sangam, and the handlers that call it.

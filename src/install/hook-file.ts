@@ -1,5 +1,4 @@
 import { rmSync } from 'node:fs'
-import { readJsonObject, writeJsonObject } from './config-file.ts'
 import {
   addOurGroups,
   type HookGroup,
@@ -7,6 +6,7 @@ import {
   removeOurGroups,
 } from '../core/own-files/hook-config.ts'
 import { isOurAgentHandler } from '../core/own-files/our-handler.ts'
+import { readJsonObject, writeJsonObject } from './config-file.ts'
 
 /** What an install or uninstall did to one host configuration file. */
 export interface HookFileChange {

@@ -1,12 +1,12 @@
 import { join } from 'node:path'
+import { ourHandlerPositions } from '../core/own-files/hook-config.ts'
+import { isOurAgentHandler } from '../core/own-files/our-handler.ts'
 import { gitHooksDir } from '../git/hooks-dir.ts'
 import { type Heartbeat, readHeartbeats } from '../hooks/hook-heartbeat.ts'
 import type { DoctorSection } from '../services/capture/capture-report.ts'
 import { type GuardState, readGuardState } from '../services/lanes/guard-state.ts'
 import { listCodexHooks } from './codex-app-server.ts'
 import { readJsonObject } from './config-file.ts'
-import { ourHandlerPositions } from '../core/own-files/hook-config.ts'
-import { isOurAgentHandler } from '../core/own-files/our-handler.ts'
 import { isOurPrePush } from './pre-push-installer.ts'
 
 /**

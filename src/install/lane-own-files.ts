@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { join, sep } from 'node:path'
-import { jsonObjectOf } from '../core/own-files/own-file.ts'
 import { type EntriesKind, splitEntries, withOurEntriesOf } from '../core/own-files/our-entries.ts'
+import { jsonObjectOf } from '../core/own-files/own-file.ts'
 import { findGitLayout, worktreeRoots } from '../git/git-layout.ts'
 import { type CodexTrustReport, trustCodexHooksIn } from './codex-hook-installer.ts'
 import { readText, writeJsonObject, writeTextAtomically } from './config-file.ts'

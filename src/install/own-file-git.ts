@@ -1,7 +1,7 @@
 import { join } from 'node:path'
-import { splitOf } from '../core/own-files/own-file.ts'
 import type { EntriesKind } from '../core/own-files/our-entries.ts'
 import { namesMachinePath } from '../core/own-files/our-entries.ts'
+import { splitOf } from '../core/own-files/own-file.ts'
 import { runGit } from '../git/git.ts'
 import { readText } from './config-file.ts'
 import { excludeFromGit } from './git-exclude.ts'

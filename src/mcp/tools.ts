@@ -1,5 +1,5 @@
-import { laneTools } from './lane-tools.ts'
 import { deliveryTools } from './delivery-tools.ts'
+import { laneTools } from './lane-tools.ts'
 import { leaseTools } from './lease-tools.ts'
 import type { AnyMcpTool } from './mcp-tool.ts'
 import { memoryTools } from './memory-tools.ts'

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import type { z } from 'zod'
+import { samples } from '../../../test/helpers/secret-samples.ts'
 import * as leaseProtocol from '../../protocol/lease.ts'
 import * as lockProtocol from '../../protocol/sync/integration-lock.ts'
 import * as leaseSyncProtocol from '../../protocol/sync/lease.ts'
@@ -9,7 +10,6 @@ import * as pushProtocol from '../../protocol/sync/push.ts'
 import { recordTypes } from '../../protocol/sync/record.ts'
 import * as upstreamProtocol from '../../protocol/sync/upstream.ts'
 import { isSangamError } from '../../shared/sangam-error.ts'
-import { samples } from '../../../test/helpers/secret-samples.ts'
 import {
   findSecret,
   guardWrite,

@@ -8,7 +8,7 @@ import { deleteLaneRow, readLane, updateLane } from '../../store/lanes/lane-tabl
 import { headOf, isDirty, must, refCommit, unsafeGitState, worktreeOfBranch, writeRef } from './lane-git.ts'
 import { laneNameInput } from './lane-name-input.ts'
 import { laneRefused } from './lane-refused.ts'
-import { laneWorktreePath, type LaneWorld } from './lane-world.ts'
+import { type LaneWorld, laneWorktreePath } from './lane-world.ts'
 import { saveLaneWork } from './recovery-refs.ts'
 
 /** What `sangam delete` answers (`--json`). */

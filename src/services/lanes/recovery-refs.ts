@@ -1,5 +1,5 @@
-import { workingState } from '../../git/working-state.ts'
 import { stamp } from '../../core/lanes/lane-name.ts'
+import { workingState } from '../../git/working-state.ts'
 import { headOf, writeRef } from './lane-git.ts'
 
 /**

@@ -1,10 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { taskId } from '../../core/lanes/lane-name.ts'
-import { nextSyncStep } from '../../core/lanes/sync-ladder.ts'
+import { isLockStale, nextSyncStep } from '../../core/lanes/sync-ladder.ts'
 import { checkValidationReport, taskFileText, taskPrompt } from '../../core/lanes/task-file.ts'
 import { refuseSecret } from '../../core/secrets/free-text-rule.ts'
-import { isLockStale } from '../../core/lanes/sync-ladder.ts'
 import { gitOutput, gitOutputOrNull, runGit } from '../../git/git.ts'
 import { findGitLayout } from '../../git/git-layout.ts'
 import {
@@ -34,7 +33,7 @@ import {
   writeRefs,
 } from './lane-git.ts'
 import { laneRefused } from './lane-refused.ts'
-import { laneTaskFolder, type LaneWorld } from './lane-world.ts'
+import { type LaneWorld, laneTaskFolder } from './lane-world.ts'
 import { normaliseLanes, restoreOwnWork } from './normalise-lanes.ts'
 import { baseRef, saveLaneWork, snapshotRef } from './recovery-refs.ts'
 

@@ -2,12 +2,12 @@ import type { EventKind, Vendor } from '../../protocol/event.ts'
 import type { Clock } from '../../shared/clock.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import type { Db } from '../../store/db.ts'
+import type { StoredEvent } from '../../store/memory/event-table.ts'
 import {
   EventTimeline,
   type LatestActivity,
   type TimelinePosition,
 } from '../../store/memory/event-timeline.ts'
-import type { StoredEvent } from '../../store/memory/event-table.ts'
 import { boundText } from './bounded-text.ts'
 import { MemorySearch } from './search.ts'
 

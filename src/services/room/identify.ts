@@ -1,6 +1,6 @@
-import { refuseSecret } from '../../core/secrets/free-text-rule.ts'
 import { handleProblem } from '../../core/room/handles.ts'
 import { presenceKey } from '../../core/room/presence-state.ts'
+import { refuseSecret } from '../../core/secrets/free-text-rule.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import type { Db } from '../../store/db.ts'
 import { type PresenceRow, readPresence } from '../../store/room/presence-table.ts'

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { test } from 'node:test'
-import { isUnreachable } from './unreachable.ts'
 import { SyncHttpClient } from './http-client.ts'
+import { isUnreachable } from './unreachable.ts'
 
 /**
  * A real HTTP server on 127.0.0.1 that closes the connection of each request it is told to drop

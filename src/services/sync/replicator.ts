@@ -1,7 +1,7 @@
+import { redactForWire, redactServedLease } from '../../core/secrets/wire-fields.ts'
 import { type PushBudgetState, takePush } from '../../core/sync/backoff.ts'
 import { planPush } from '../../core/sync/push-plan.ts'
 import { sharedKinds } from '../../core/sync/share.ts'
-import { redactForWire, redactServedLease } from '../../core/secrets/wire-fields.ts'
 import type { Actor } from '../../protocol/lease.ts'
 import type { DownstreamMessage } from '../../protocol/sync/downstream.ts'
 import type { SyncLimits } from '../../protocol/sync/limits.ts'

@@ -4,8 +4,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { cliEntry, spawnCli } from '../../helpers/run-cli.ts'
-import { type AgentLab, openAgentLab, transcriptLines } from '../agent-lab.ts'
 import { agentClisDir, agentClisIn } from '../agent-clis.ts'
+import { type AgentLab, openAgentLab, transcriptLines } from '../agent-lab.ts'
 
 /**
  * Issue 10 with the real Claude Code 2.1.332: a tag to an idle session resumes it once (through

@@ -1,8 +1,8 @@
 import { dirname } from 'node:path'
 import { version } from '../../../config/version.ts'
 import { codexWake } from '../../../services/delivery/codex-wake.ts'
-import { openDeliveryRouter } from '../../../services/delivery/delivery-use-cases.ts'
 import type { DeliveryRouter } from '../../../services/delivery/delivery-router.ts'
+import { openDeliveryRouter } from '../../../services/delivery/delivery-use-cases.ts'
 import { resolveActor } from '../../../services/leases/actor.ts'
 import {
   type OpenProjectOptions,

@@ -1,7 +1,7 @@
+import type { LaneAgent } from '../../../services/lanes/enter-lane.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
 import type { ArgumentDecl, OptionDecl } from '../../command.ts'
 import { defineInput, flag, text } from '../../command-input.ts'
-import type { LaneAgent } from '../../../services/lanes/enter-lane.ts'
 
 /** What the lane commands accept (src/cli/registry.ts lists the commands). */
 

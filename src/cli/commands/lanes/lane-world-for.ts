@@ -1,5 +1,5 @@
-import { dirname } from 'node:path'
 import { realpathSync } from 'node:fs'
+import { dirname } from 'node:path'
 import type { LaneWorld } from '../../../services/lanes/lane-world.ts'
 import {
   type OpenProjectOptions,

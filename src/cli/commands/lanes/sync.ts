@@ -1,7 +1,7 @@
 import { laneSandboxWarning } from '../../../install/codex-sandbox.ts'
-import { readLane } from '../../../store/lanes/lane-table.ts'
 import { syncLaneWithTeam } from '../../../services/team-lanes.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
+import { readLane } from '../../../store/lanes/lane-table.ts'
 import type { CommandRun } from '../../command.ts'
 import type { syncInput } from './inputs.ts'
 import { openLaneCommand } from './lane-world-for.ts'
