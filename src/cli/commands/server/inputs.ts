@@ -1,4 +1,4 @@
-import { defineInput, integer, text } from '../../command-input.ts'
+import { defineInput, flag, integer, text } from '../../command-input.ts'
 import { defaultServePort } from '../../serve-port.ts'
 
 /**
@@ -14,5 +14,9 @@ export const serveInput = defineInput({
       max: 65_535,
     }),
     data: text('--data <dir>', 'where projects are stored (default $SANGAM_HOME/server)'),
+    installRuntime: flag(
+      '--install-runtime',
+      'first install the Workers runtime (miniflare with workerd) into $SANGAM_HOME/runtime if it is missing',
+    ),
   },
 })
