@@ -18,6 +18,14 @@ export const serveRuntimeVersion = '4.20260426.0'
 
 export type ServeRuntime = typeof Miniflare
 
+/**
+ * The runtime's packages with install scripts, refused by name so that npm neither runs them nor
+ * warns about them: workerd's postinstall only swaps its JavaScript launcher for the binary it
+ * finds in its platform package, and sharp backs Miniflare's image binding, which the sync server
+ * does not use. `serve` works without either (the packed-install test runs it so).
+ */
+const refusedScripts = { workerd: false, sharp: false }
+
 /** Where a usable runtime was found. */
 export interface LocatedRuntime {
   /** Its package.json. */
@@ -85,6 +93,7 @@ export async function installServeRuntime(
         private: true,
         description: 'The Workers runtime of `sangam serve`, installed by `sangam serve --install-runtime`',
         dependencies: { [serveRuntimePackage]: serveRuntimeVersion },
+        allowScripts: refusedScripts,
       },
       null,
       2,
