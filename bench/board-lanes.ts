@@ -70,7 +70,13 @@ function project(name: string): string {
   run(process.execPath, [cli, 'init', '--no-mcp', '--json'], repo)
   const opened = openProject(readEnvironment(env), repo, systemClock)
   try {
-    const scope = openRoom(opened, { human: 'bench', vendor: null, sessionId: null }, repo, systemRandom)
+    const scope = openRoom(
+      opened,
+      { human: 'bench', vendor: null, sessionId: null },
+      repo,
+      systemRandom,
+      'human',
+    )
     for (let i = 0; i < threadCount; i += 1) {
       const thread = openThread(scope, {
         title: `thread ${i}: the projection rewrite, part ${i}`,

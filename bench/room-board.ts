@@ -65,7 +65,13 @@ try {
   run(process.execPath, [cli, 'init', '--no-mcp', '--json'], repo)
   const project = openProject(readEnvironment(env), repo, systemClock)
   try {
-    const scope = openRoom(project, { human: 'bench', vendor: null, sessionId: null }, repo, systemRandom)
+    const scope = openRoom(
+      project,
+      { human: 'bench', vendor: null, sessionId: null },
+      repo,
+      systemRandom,
+      'human',
+    )
     for (let i = 0; i < threadCount; i += 1) {
       const thread = openThread(scope, {
         title: `thread ${i}: the projection rewrite, part ${i}`,

@@ -76,10 +76,13 @@ const features: Record<string, Record<string, readonly string[]>> = {
     leases: [],
     memory: [],
     room: [],
+    // What a `sangam serve` data dir holds (its project objects' own rows).
+    server: [],
     // The inbound applier dispatches each record type to its applier.
     sync: ['capture', 'leases', 'memory', 'sync/appliers'],
-    // An event record is written as capture writes events; lease records as the lease table.
-    'sync/appliers': ['capture', 'leases', 'memory', 'room'],
+    // An event record is written as capture writes events; lease records as the lease table;
+    // integration events as the lanes' log.
+    'sync/appliers': ['capture', 'lanes', 'leases', 'memory', 'room'],
   },
   transcripts: { claude: [], codex: [] },
   git: {},
@@ -91,6 +94,8 @@ const features: Record<string, Record<string, readonly string[]>> = {
     capture: [],
     // Delivery reads the room (sessions, messages, presence) and its options.
     delivery: ['options', 'room'],
+    // Hook work kept for afterwards is done with the lease use cases and the room's presence.
+    'hook-work': ['leases', 'room'],
     // Lanes and integration; lane settings are project options; the lanes section plugs into the brief.
     lanes: ['memory', 'options'],
     // The lease section plugs into the brief (memory/brief-section-source.ts); lease settings are options.

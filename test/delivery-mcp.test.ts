@@ -75,7 +75,7 @@ async function world(vendors: readonly ('claude' | 'codex')[] = ['claude', 'code
     )
     assert.equal(run.code, 0, run.stderr)
   }
-  // The first look starts the ledger's scan at the newest message: the room's history is not delivered.
+  // A look before anything is posted (every tag posted since the store was made is weighed, D273).
   await runCliJson(['deliveries', '--deliver'], { cwd: repo.path, env })
   return {
     repo,

@@ -46,6 +46,8 @@ interface Ledger {
 async function world(
   extra: Record<string, string> = {},
   vendors: readonly ('claude' | 'codex')[] = ['claude', 'codex'],
+  /** Whether a delivery process looks once before the test posts anything. */
+  firstLook = true,
 ) {
   const home = tmpDir()
   const repo = tmpGitRepo()
@@ -90,8 +92,8 @@ async function world(
     args: readonly string[],
     options: { cwd?: string; env?: Record<string, string | undefined> } = {},
   ) => runCli(args, { cwd: options.cwd ?? repo.path, env: { ...env, ...options.env } })
-  // The first look starts the scan at the newest message: the room's history is never delivered.
-  assert.equal((await cli(['deliveries', '--deliver'])).code, 0)
+  // A look before anything is posted (every tag posted since the store was made is weighed, D273).
+  if (firstLook) assert.equal((await cli(['deliveries', '--deliver'])).code, 0)
   return {
     repo,
     env,
@@ -153,7 +155,9 @@ test('a tag to a dormant Claude Code session resumes it once, the prompt on stdi
   assert.match(turn?.stdin ?? '', /re-observe the repository/)
   assert.equal(turn?.cwd, w.laneOne, 'run in the session’s own worktree')
   assert.equal(ledger.turns[0]?.channel, 'resume')
-  assert.equal(ledger.turns[0]?.cause, 'human')
+  // Posted by a process with no terminal and no agent session: nobody can tell who typed it, so
+  // its turn counts against the loop budget (D270).
+  assert.equal(ledger.turns[0]?.cause, 'agent')
   assert.deepEqual(
     ledger.deliveries.map((row) => [row.sessionId, row.state, row.channel]),
     [[claudeId, 'delivered', 'resume']],
@@ -600,6 +604,16 @@ test('the daemon delivers a tag posted by another process; a second daemon on th
   assert.equal((await w.cli(['post', '--to', `@${handle}`, 'daemon, carry this'])).code, 0)
   await eventually(() => fakeTurns(w.log).length === 1, 15_000, 'the daemon started the turn')
   assert.match(fakeTurns(w.log)[0]?.stdin ?? '', /daemon, carry this/)
+})
+
+test('the first tag in a fresh store, posted before any delivery process looked, is carried by the daemon started later', async () => {
+  await using w = await world({}, ['claude'], false)
+  const handle = await dormantClaude(w)
+  assert.equal((await w.cli(['post', '--to', `@${handle}`, 'first thing: rebase'])).code, 0)
+  await using up = startUp([], { cwd: w.repo.path, env: w.env })
+  await up.waitFor('ready')
+  await eventually(() => fakeTurns(w.log).length === 1, 30_000, 'the daemon carried the first tag')
+  assert.match(fakeTurns(w.log)[0]?.stdin ?? '', /first thing: rebase/)
 })
 
 test('two agents tagging each other back stop within the loop budget; the ledger says why', async () => {

@@ -116,7 +116,12 @@ export function codexPatch(cwd: string, patch: string, sessionId = '01a2264c-aff
   }
 }
 
-export function sessionEvent(cwd: string, event: 'SessionStart' | 'SessionEnd', sessionId: string) {
+/** A session event's payload: the fields each event adds are there too (the hosts ignore the rest). */
+export function sessionEvent(
+  cwd: string,
+  event: 'SessionStart' | 'SessionEnd' | 'UserPromptSubmit' | 'Stop',
+  sessionId: string,
+) {
   return {
     session_id: sessionId,
     transcript_path: null,
@@ -124,6 +129,8 @@ export function sessionEvent(cwd: string, event: 'SessionStart' | 'SessionEnd', 
     hook_event_name: event,
     source: 'startup',
     reason: 'exit',
+    prompt: 'go on',
+    stop_hook_active: false,
   }
 }
 

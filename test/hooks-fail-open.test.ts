@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict'
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { closeSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
-import { createInterface } from 'node:readline'
 import { test } from 'node:test'
 import { isolatedEnv, runCliJson } from './helpers/run-cli.ts'
+import { holdExclusiveLock, holdWriteLock } from './helpers/store-lock.ts'
 import { tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
 import { agentHookEntry, claudeEdit, runAgentHook } from './hooks-agent-run.ts'
 
@@ -45,39 +45,6 @@ function failedOpen(run: Awaited<ReturnType<typeof runAgentHook>>, why: RegExp):
     /sangam could not check this edit against file leases \(.+\); it was allowed\./,
   )
   assert.match(run.stderr, why)
-}
-
-/** Another process holding the database in EXCLUSIVE locking mode: not even readers get in. */
-async function holdExclusiveLock(database: string): Promise<ChildProcess> {
-  const script = `
-    const { DatabaseSync } = require('node:sqlite')
-    const db = new DatabaseSync(process.argv[1])
-    db.exec('PRAGMA locking_mode = EXCLUSIVE')
-    db.exec('BEGIN EXCLUSIVE')
-    db.exec("INSERT INTO setting (key, value) VALUES ('lock-test', '1')")
-    console.log('locked')
-    setInterval(() => {}, 1000)`
-  return holder(script, database)
-}
-
-/** Another writer mid-transaction (a daemon committing a batch): readers are not blocked in WAL mode. */
-async function holdWriteLock(database: string): Promise<ChildProcess> {
-  const script = `
-    const { DatabaseSync } = require('node:sqlite')
-    const db = new DatabaseSync(process.argv[1])
-    db.exec('BEGIN IMMEDIATE')
-    db.exec("INSERT INTO setting (key, value) VALUES ('lock-test', '1')")
-    console.log('locked')
-    setInterval(() => {}, 1000)`
-  return holder(script, database)
-}
-
-function holder(script: string, database: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['-e', script, database], { stdio: ['ignore', 'pipe', 'inherit'] })
-  return new Promise((resolve, reject) => {
-    child.on('error', reject)
-    createInterface({ input: child.stdout }).once('line', () => resolve(child))
-  })
 }
 
 test('malformed hook stdin is allowed and reported, never a crash', async () => {
@@ -142,32 +109,44 @@ test('an unreadable store (not a database, or not a file) lets the edit through 
 
 test('a store locked by another process fails open quickly, within the time budget', async () => {
   await using p = await project()
-  const lock = await holdExclusiveLock(p.database)
-  try {
-    const run = await runAgentHook('claude', p.edit, { cwd: p.repo.path, env: p.env })
-    // On a loaded machine the budget may run out before the busy timeout does: both fail open.
-    failedOpen(run, /locked|time budget/)
-    // Well short of SQLite's default 5 s wait: the budget, plus a generous allowance for start-up.
-    assert.ok(run.ms < 1500 + 2500, `answered in ${Math.round(run.ms)} ms`)
-  } finally {
-    lock.kill()
-  }
+  await using _lock = await holdExclusiveLock(p.database)
+  const run = await runAgentHook('claude', p.edit, { cwd: p.repo.path, env: p.env })
+  // On a loaded machine the budget may run out before the busy timeout does: both fail open.
+  failedOpen(run, /locked|time budget/)
+  // Well short of SQLite's default 5 s wait: the budget, plus a generous allowance for start-up.
+  assert.ok(run.ms < 1500 + 2500, `answered in ${Math.round(run.ms)} ms`)
 })
 
-test('a writer holding the lock does not stop a denial; an allowed edit goes through without its auto-lease', async () => {
+test('a writer holding the lock does not stop a denial; an allowed edit goes through, its auto-lease kept for the next hook', async () => {
   await using p = await project()
   const lock = await holdWriteLock(p.database)
-  try {
-    const denied = await runAgentHook('claude', p.edit, { cwd: p.repo.path, env: p.env })
-    assert.equal(denied.output?.hookSpecificOutput?.permissionDecision, 'deny', denied.stdout)
-    const free = claudeEdit(p.repo.path, join(p.repo.path, 'src', 'new.ts'))
-    const run = await runAgentHook('claude', free, { cwd: p.repo.path, env: p.env })
-    assert.equal(run.code, 0)
-    assert.equal(run.stdout, '')
-    assert.match(run.stderr, /edit allowed; its auto-lease was not recorded/)
-  } finally {
-    lock.kill()
-  }
+  const denied = await runAgentHook('claude', p.edit, { cwd: p.repo.path, env: p.env })
+  assert.equal(denied.output?.hookSpecificOutput?.permissionDecision, 'deny', denied.stdout)
+  const free = claudeEdit(p.repo.path, join(p.repo.path, 'src', 'new.ts'))
+  const run = await runAgentHook('claude', free, { cwd: p.repo.path, env: p.env })
+  assert.equal(run.code, 0)
+  assert.equal(run.output?.hookSpecificOutput?.permissionDecision, undefined, run.stdout)
+  assert.match(
+    run.output?.hookSpecificOutput?.additionalContext ?? '',
+    /auto-lease was not recorded in time; the edit is allowed, and sangam records the lease afterwards/,
+  )
+  assert.match(run.stderr, /kept and done afterwards: the auto-lease of src\/new\.ts \(.*locked/)
+  await lock.release()
+  const leases = async () =>
+    (
+      await runCliJson<{ leases: { pattern: string; holder: { sessionId: string | null } }[] }>(['leases'], {
+        cwd: p.repo.path,
+        env: p.env,
+      })
+    ).leases.filter((lease) => lease.pattern === 'src/new.ts')
+  assert.deepEqual(await leases(), [], 'not recorded while the lock was held')
+  // The session's next hook (another denial) finds the kept work and records it after answering.
+  const next = await runAgentHook('claude', p.edit, { cwd: p.repo.path, env: p.env })
+  assert.equal(next.output?.hookSpecificOutput?.permissionDecision, 'deny', next.stdout)
+  assert.deepEqual(
+    (await leases()).map((lease) => lease.holder.sessionId),
+    [p.edit.session_id],
+  )
 })
 
 test('a host that never closes a pipe stdin (as Codex and git give) gets "allow, unchecked" at the budget', async () => {

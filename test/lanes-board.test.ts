@@ -51,6 +51,8 @@ test('the board shows every lane and a held lock; the brief leads with the reade
     ],
   )
   assert.equal(quiet.lanes[2]?.agent, 'codex')
+  // dave stays clean: once main moves it is merely behind, which sync catches up at once, lock or not.
+  const dave = await p.lane('dave')
 
   // alice publishes, bob collides with her: a semantic task under the lock; carol has work waiting.
   p.write(alice, 'src/app.js', 'export function greet() {\n  return "hello, alice"\n}\n')
@@ -79,9 +81,15 @@ test('the board shows every lane and a held lock; the brief leads with the reade
   assert.equal(byName.get('carol')?.dirty, true)
   assert.equal(byName.get('carol')?.behind, 1, 'alice moved main')
   assert.match(byName.get('carol')?.next ?? '', /wait for lane bob to publish/)
+  assert.equal(byName.get('dave')?.behind, 1)
+  assert.equal(
+    byName.get('dave')?.next,
+    'run sangam sync to catch up',
+    'a clean lane behind waits for nobody',
+  )
 
   const text = (await p.cli(['board'])).stdout
-  assert.match(text, /^LANES \(3\)$/m)
+  assert.match(text, /^LANES \(4\)$/m)
   assert.match(
     text,
     new RegExp(`lock: lane bob \\(bob@x\\.dev\\), task ${started.task.id}, held \\d+ min$`, 'm'),
@@ -105,7 +113,9 @@ test('the board shows every lane and a held lock; the brief leads with the reade
   )
   assert.match(
     inCarol?.lines.at(-1) ?? '',
-    new RegExp(`^Other lanes: alice \\(alice@x\\.dev\\); bob \\(bob@x\\.dev, task ${started.task.id}\\)\\.$`),
+    new RegExp(
+      `^Other lanes: alice \\(alice@x\\.dev\\); bob \\(bob@x\\.dev, task ${started.task.id}\\); dave \\(dave@x\\.dev\\)\\.$`,
+    ),
   )
 
   const inBob = lanesOf(await p.json<Brief>(['brief'], { cwd: bob, code: 0 }))
@@ -113,6 +123,11 @@ test('the board shows every lane and a held lock; the brief leads with the reade
     inBob?.lines[0] ?? '',
     new RegExp(`^You work in lane bob .*: task ${started.task.id}\\. Next: finish task`),
   )
+  // The task's files whole, on lines of their own and relative to the lane, whatever the path's length.
+  assert.equal(inBob?.lines[1], `Task file: .sangam/tasks/${started.task.id}.md`)
+  assert.equal(inBob?.lines[2], `Validation report: .sangam/tasks/${started.task.id}.validation.md`)
+  const inDave = lanesOf(await p.json<Brief>(['brief'], { cwd: dave, code: 0 }))
+  assert.match(inDave?.lines[0] ?? '', /: clean, behind main by 1\. Next: run sangam sync to catch up\.$/)
 
   const inMain = lanesOf(await p.json<Brief>(['brief'], { code: 0 }))
   assert.equal(inMain?.title, 'Lanes')
@@ -169,6 +184,8 @@ test('a lock silent past lanes.lock-stale-minutes shows stale on the board, in s
 
 test('without lanes the board adds nothing: an empty list, the lock null, no lanes text', async () => {
   await using p = await laneProject()
+  // A read command starts no project (issue 19, item 1), so one is started the way a user would.
+  await p.json(['init'], { code: 0 })
   const board = await p.json<Board>(['board'], { code: 0 })
   assert.deepEqual(board.lanes, [])
   assert.equal(board.lock, null)

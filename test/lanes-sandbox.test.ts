@@ -28,6 +28,16 @@ test('D225: lane --agent codex warns when Codex resumes turns sandboxed, and say
     /no sandbox_mode in .*\.codex\/config\.toml \(Codex's default: read-only\)/,
   )
   assert.ok(bare.warnings[0]?.includes(`set sandbox_mode = "danger-full-access" in ${codexFile}`))
+  // The narrowest setting first: this lane's own project config, not every Codex session (D306).
+  const laneFile = join(p.repo.path, '.sangam', 'lanes', 'alice', '.codex', 'config.toml')
+  assert.ok(
+    bare.warnings[0]?.startsWith(
+      `this lane's Codex cannot commit a semantic task: it resumes turns under no sandbox_mode in ${codexFile} (Codex's default: read-only)`,
+    ),
+  )
+  assert.ok(
+    bare.warnings[0]?.includes(`for this lane alone, put sandbox_mode = "danger-full-access" in ${laneFile}`),
+  )
 
   codexConfig(p.home.path, '# lanes\nmodel = "gpt-5.5"\nsandbox_mode = "workspace-write"  # keep edits in\n')
   const text = await p.cli(['lane', 'alice'])

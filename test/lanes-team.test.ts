@@ -133,7 +133,13 @@ test("a semantic task on one machine holds the team's lock: the other machine is
   const brief = await runCli(['brief'], { cwd: alpha, env: world.a.env })
   assert.match(
     brief.stdout,
-    /- Integration lock: the team server holds it; sangam status or sangam board shows who\./,
+    new RegExp(
+      `- Integration lock: lane beta \\(bob@x\\.dev\\) on machine m_[0-9a-f]{16}, task ${status.lock?.task}; the team server said so \\d+ min ago\\.`,
+    ),
+  )
+  assert.match(
+    brief.stdout,
+    /You work in lane alpha [^\n]*Next: wait for lane beta@m_[0-9a-f]{16} to publish/,
   )
   const takeover = await runCli(['sync', '--takeover', '--reason', 'is bob there?', '--json'], {
     cwd: alpha,
@@ -197,4 +203,59 @@ test('three lanes on two machines integrate into one main through sync alone: di
     assert.equal((await machine.cliJson<{ lock: unknown }>(['status'])).lock, null)
   }
   for (const worktree of [alpha, beta, gamma]) assert.equal(git(worktree, 'rev-parse', 'HEAD'), main)
+})
+
+test("the team's main moved outside sangam (a push around the guard) is refused on every machine until a person accepts it", async () => {
+  const { world, origin } = await team()
+  await using _ = world
+  const alpha = await lane(world.a, 'alpha')
+  const beta = await lane(world.b, 'beta')
+  const result = async (machine: Machine, worktree: string, args: string[] = []) => {
+    const run = await runCli(['sync', '--json', ...args], { cwd: worktree, env: machine.env })
+    return { code: run.code, json: JSON.parse(run.stdout) as SyncJson }
+  }
+  writeFileSync(join(alpha, 'alpha.txt'), 'alpha\n')
+  assert.equal((await result(world.a, alpha)).json.outcome, 'published-direct')
+  const published = git(origin, 'rev-parse', 'refs/heads/main')
+
+  // Someone pushes straight to the shared remote's main from a clone of their own (no sangam there).
+  const elsewhere = join(world.root.path, 'elsewhere')
+  git(world.root.path, 'clone', '-q', origin, elsewhere)
+  git(elsewhere, 'config', 'user.email', 'e@x.dev')
+  git(elsewhere, 'config', 'user.name', 'e')
+  writeFileSync(join(elsewhere, 'hot.txt'), 'hotfix\n')
+  git(elsewhere, 'add', '-A')
+  git(elsewhere, 'commit', '-q', '-m', 'hotfix pushed by hand')
+  git(elsewhere, 'push', '-q', 'origin', 'HEAD:main')
+  const outside = git(origin, 'rev-parse', 'refs/heads/main')
+
+  // Machine B fetches it in its sync: refused, nothing moved here, and the team's record named.
+  writeFileSync(join(beta, 'beta.txt'), 'beta\n')
+  const before = git(world.b.repo, 'rev-parse', 'refs/heads/main')
+  const refused = await result(world.b, beta)
+  assert.equal(refused.code, 12, JSON.stringify(refused.json))
+  assert.equal(refused.json.error?.code, 'main-moved-outside')
+  assert.match(
+    refused.json.error?.message ?? '',
+    new RegExp(`origin/main moved outside sangam.*${outside}.*${published}`),
+  )
+  assert.match(
+    refused.json.error?.next ?? '',
+    new RegExp(`sangam sync --accept-main ${outside.slice(0, 12)}`),
+  )
+  assert.match(refused.json.error?.next ?? '', /push --no-verify --force-with-lease=refs\/heads\/main:/)
+  assert.equal(git(world.b.repo, 'rev-parse', 'refs/heads/main'), before, "B's main did not follow it")
+  const status = await world.b.cliJson<{ mainOutside: { where: string; commit: string } | null }>(['status'])
+  assert.deepEqual([status.mainOutside?.where, status.mainOutside?.commit], ['remote', outside])
+
+  // Accepted on B: the team's record moves, B builds on it, and A no longer finds it outside.
+  const accepted = await result(world.b, beta, ['--accept-main', outside.slice(0, 12)])
+  assert.equal(accepted.code, 0, JSON.stringify(accepted.json))
+  assert.equal(accepted.json.outcome, 'published-merge')
+  assert.equal(git(origin, 'show', 'refs/heads/main:hot.txt'), 'hotfix')
+  writeFileSync(join(alpha, 'alpha.txt'), 'alpha again\n')
+  const after = await result(world.a, alpha)
+  assert.equal(after.code, 0, JSON.stringify(after.json))
+  assert.equal(after.json.outcome, 'published-merge')
+  assert.equal((await world.a.cliJson<{ mainOutside: unknown }>(['status'])).mainOutside, null)
 })

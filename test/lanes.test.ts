@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
@@ -156,7 +157,9 @@ test('C5/C11/C19: a conflict starts a semantic task under the lock; others are b
     'src/app.js',
     'export function greet(who = "alice") {\n  return "hello, " + who // bob: who is configurable\n}\n',
   )
-  assert.equal((await p.json<Refusal>(['sync'], { cwd: bob, code: 12 })).error.code, 'task-dirty')
+  const dirty = await p.json<Refusal>(['sync'], { cwd: bob, code: 12 })
+  assert.equal(dirty.error.code, 'task-dirty')
+  assert.match(dirty.error.message, /uncommitted changes \(M src\/app\.js \(1 file\)\)/, 'it names the file')
   p.commit(bob, 'union of alice and bob')
   const missing = await p.json<Refusal>(['sync'], { cwd: bob, code: 12 })
   assert.equal(missing.error.code, 'validation-missing')
@@ -184,14 +187,37 @@ test('C8/C10: a dirty main worktree refuses the publish without a lasting block;
   p.write(alice, 'a.txt', 'alice\n')
   p.repo.write('scratch.txt', 'untracked in main\n')
   const before = p.main()
+  for (const n of [1, 2, 3, 4, 5, 6]) p.repo.write(`notes/${n}.txt`, `${n}\n`)
   const refused = await p.json<Refusal>(['sync'], { cwd: alice, code: 12 })
   assert.equal(refused.error.code, 'main-dirty')
+  assert.match(refused.error.message, /\(\?\? notes\/1\.txt, \?\? notes\/2\.txt, .* and 2 more \(7 files\)\)/)
   assert.match(refused.error.next, /nothing was moved/)
   assert.equal(p.main(), before)
   assert.ok(existsSync(join(p.repo.path, 'scratch.txt')), 'the untracked file is kept')
   assert.equal(readFileSync(join(alice, 'a.txt'), 'utf8'), 'alice\n')
   await p.checkInvariants()
   rmSync(join(p.repo.path, 'scratch.txt'))
+  rmSync(join(p.repo.path, 'notes'), { recursive: true })
+  assert.equal((await p.json<Sync>(['sync'], { cwd: alice, code: 0 })).outcome, 'published-direct')
+})
+
+test("a main worktree holding exactly another commit's files staged (a refused move half-run) is named, with the command that puts it back", async () => {
+  await using p = await laneProject()
+  const alice = await p.lane('alice')
+  p.write(alice, 'a.txt', 'alice\n')
+  const laneCommit = p.commit(alice, 'lane work')
+  // What a `git reset --hard <lane commit>` leaves on main when the ref move is refused after git
+  // rewrote the files (a guard from before D304): the lane commit's files, staged over main.
+  execFileSync('git', ['read-tree', '-m', '-u', 'HEAD', laneCommit], { cwd: p.repo.path })
+  const before = p.main()
+  const refused = await p.json<Refusal>(['sync'], { cwd: alice, code: 12 })
+  assert.equal(refused.error.code, 'main-dirty')
+  assert.match(refused.error.message, /\(A a\.txt \(1 file\)\)/)
+  assert.match(refused.error.message, new RegExp(`exactly commit ${laneCommit.slice(0, 12)}'s files`))
+  const command = /put the worktree back as main is: (git -C \S+ reset --hard) /.exec(refused.error.next)?.[1]
+  assert.ok(command, refused.error.next)
+  execFileSync('sh', ['-c', command])
+  assert.equal(p.main(), before, 'the command the refusal gave passes the guard and moves nothing')
   assert.equal((await p.json<Sync>(['sync'], { cwd: alice, code: 0 })).outcome, 'published-direct')
 })
 

@@ -437,3 +437,36 @@ test('the first lane arms the guard; status shows it installed, and sync still m
   git(repo.path, 'add', '-A')
   assert.notEqual(run(repo.path, env, 'commit', '-q', '-m', 'direct').status, 0)
 })
+
+test('a refused reset, fast-forward or checkout -B of main leaves the files as main is; a refused commit keeps its staged work', async () => {
+  await using g = await guarded()
+  edit(g.lane, 'b.txt', 'lane work\n')
+  git(g.lane, 'commit', '-q', '-m', 'lane work')
+  const laneHead = git(g.lane, 'rev-parse', 'HEAD')
+  const before = git(g.repo.path, 'rev-parse', 'main')
+  writeFileSync(join(g.repo.path, 'local.txt'), 'a file of mine\n')
+  // git rewrites the worktree before it asks to move the ref; the guard puts it back.
+  for (const args of [
+    ['reset', '-q', '--hard', laneHead],
+    ['merge', '-q', '--ff-only', 'lane/a'],
+    ['checkout', '-q', '-B', 'main', 'lane/a'],
+  ]) {
+    const refused = run(g.repo.path, g.env, ...args)
+    assert.notEqual(refused.status, 0, `git ${args.join(' ')} was not refused`)
+    assert.match(refused.stderr, protectedMessage)
+    assert.match(refused.stderr, /they were put back as 'main' is/)
+    assert.equal(git(g.repo.path, 'rev-parse', 'main'), before)
+    assert.equal(git(g.repo.path, 'status', '--porcelain'), '?? local.txt', `after git ${args.join(' ')}`)
+  }
+  // A reset of the index alone: the index comes back, the files were never touched.
+  const mixed = run(g.repo.path, g.env, 'reset', '-q', '--mixed', laneHead)
+  assert.notEqual(mixed.status, 0)
+  assert.equal(git(g.repo.path, 'status', '--porcelain'), '?? local.txt')
+  // A commit being made is the user's own work: refused, and its staged changes stay staged.
+  writeFileSync(join(g.repo.path, 'mine.txt'), 'staged\n')
+  git(g.repo.path, 'add', 'mine.txt')
+  const commit = run(g.repo.path, g.env, 'commit', '-q', '--no-verify', '-m', 'direct')
+  assert.notEqual(commit.status, 0)
+  assert.doesNotMatch(commit.stderr, /put back/)
+  assert.equal(git(g.repo.path, 'status', '--porcelain'), 'A  mine.txt\n?? local.txt')
+})

@@ -138,6 +138,19 @@ test('bad calls come back as tool errors with a clear message, and the server ke
   assert.notEqual(still.isError, true)
 })
 
+test('an argument a tool does not take is refused naming it, never dropped: room_post with recipients posts nothing', async () => {
+  await using project = await recallProject()
+  await using mcp = await connectMcp(project.repo.path, project.env)
+  const posted = await mcp.call('room_post', { text: 'review this', recipients: ['@human'] })
+  assert.equal(posted.isError, true)
+  assert.match(text(posted), /Unrecognized key: "recipients"/)
+  const read = structured<{ messages: unknown[] }>(await mcp.call('room_read', {}))
+  assert.deepEqual(read.messages, [], 'nothing went to the whole room instead')
+  const extra = await mcp.call('ctx_search', { query: 'x', limitt: 3 })
+  assert.equal(extra.isError, true)
+  assert.match(text(extra), /Unrecognized key: "limitt"/)
+})
+
 test('every tool refuses a NUL byte in any string it takes as INVALID_INPUT, never INTERNAL', async () => {
   await using project = await recallProject()
   project.add({ text: 'deploy on fridays is fine', at: now - 1000 })

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { writeFileSync } from 'node:fs'
+import { rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { pushLaneRefs } from '../src/services/lanes/lane-refs-push.ts'
@@ -167,4 +167,39 @@ test('lane branches and recovery refs are pushed best effort; a failure is a war
   } finally {
     db.close()
   }
+})
+
+test("a refused publish says the hook's and the remote's own words, not git's summary", async () => {
+  const w = await twoClones()
+  await using _ = w.dir
+  const from = w.localMain(w.alice)
+  const to = w.candidate(w.alice, 'a.txt')
+  // This machine's pre-push gate refuses (as sangam's lease gate does, in its own words).
+  const prePush = join(w.alice, '.git', 'hooks', 'pre-push')
+  writeFileSync(
+    prePush,
+    '#!/bin/sh\necho "sangam: push refused: it changes files leased by someone else:" >&2\necho "  a.txt: bob@x.dev, until 16:29" >&2\nexit 1\n',
+    { mode: 0o755 },
+  )
+  await assert.rejects(w.publisher(w.alice).publish({ from, to }), (error: unknown) => {
+    assert.ok(isSangamError(error) && error.code === 'GIT_FAILED')
+    assert.match(
+      error.message,
+      /git push said:\n {2}sangam: push refused: it changes files leased by someone else:\n {4}a\.txt: bob@x\.dev/,
+    )
+    assert.doesNotMatch(error.message, /failed to push some refs/)
+    return true
+  })
+  // The remote refuses (a server-side hook): its `remote:` lines and the ref's reason are said.
+  rmSync(prePush)
+  writeFileSync(join(w.bare, 'hooks', 'pre-receive'), '#!/bin/sh\necho "main needs a review" >&2\nexit 1\n', {
+    mode: 0o755,
+  })
+  await assert.rejects(w.publisher(w.alice).publish({ from, to }), (error: unknown) => {
+    assert.ok(isSangamError(error))
+    assert.match(error.message, /remote: main needs a review/)
+    assert.match(error.message, /main: remote rejected \(pre-receive hook declined\)/)
+    return true
+  })
+  assert.equal(w.localMain(w.alice), from)
 })

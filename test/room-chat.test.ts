@@ -9,8 +9,9 @@ import { tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
  * posts from other processes that the chat must show as they arrive.
  */
 
-interface Agents {
+interface Targets {
   agents: { handle: string; vendor: string; state: string }[]
+  people: { handle: string; name: string; state: string }[]
 }
 
 async function room() {
@@ -21,10 +22,16 @@ async function room() {
   return {
     repo,
     env,
-    humans: async () =>
-      (await runCliJson<Agents>(['targets'], { cwd: repo.path, env })).agents
-        .filter((agent) => agent.vendor === 'human')
-        .map((agent) => [agent.handle, agent.state]),
+    /** The people of the room, by handle and state; a chat is its person, never an agent (D344). */
+    humans: async () => {
+      const targets = await runCliJson<Targets>(['targets'], { cwd: repo.path, env })
+      assert.deepEqual(
+        targets.agents.filter((agent) => agent.vendor === 'human'),
+        [],
+        'a chat is not an agent',
+      )
+      return targets.people.map((person) => [person.handle, person.state])
+    },
     async [Symbol.asyncDispose]() {
       await repo[Symbol.asyncDispose]()
       await home[Symbol.asyncDispose]()
@@ -142,5 +149,5 @@ test('chat refuses a bad --recent before it starts', async () => {
   const run = await runCli(['chat', '--recent', '-3'], { cwd: r.repo.path, env: r.env })
   assert.equal(run.code, 2)
   assert.match(run.stderr, /--recent/)
-  assert.deepEqual(await r.humans(), [], 'no presence for a chat that never ran')
+  assert.deepEqual(await r.humans(), [['asha', 'offline']], 'a chat that never ran leaves asha as she was')
 })

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict'
 import { existsSync, readFileSync } from 'node:fs'
 import { test } from 'node:test'
 import { openConnection } from '../src/store/connection.ts'
+import { connectMcp } from './helpers/mcp-client.ts'
+import { canRunInTerminal, runInTerminal } from './helpers/pseudo-terminal.ts'
 import { isolatedEnv, runCli, runCliJson, spawnCli } from './helpers/run-cli.ts'
 import { samples } from './helpers/secret-samples.ts'
 import { git, tmpGitRepo } from './helpers/tmp-git-repo.ts'
@@ -17,6 +19,7 @@ interface Message {
   readonly head: string | null
   readonly worktree: string | null
   readonly sender: string
+  readonly author: string
 }
 
 async function world() {
@@ -39,6 +42,7 @@ test('post and read keep the contract: sender, recipients, git context; the json
     'topic',
     'text',
     'sender',
+    'author',
     'recipients',
     'threadId',
     'at',
@@ -48,6 +52,7 @@ test('post and read keep the contract: sender, recipients, git context; the json
   ])
   assert.equal(message.text, 'who owns #repo?')
   assert.equal(message.sender, 'asha@example.com')
+  assert.equal(message.author, 'unknown', 'posted by a process with no terminal')
   assert.deepEqual(message.recipients, ['@human', '#repo'])
   assert.equal(message.branch, 'main')
   assert.equal(message.head, git(w.repo.path, 'rev-parse', 'HEAD'))
@@ -179,4 +184,99 @@ test('a post killed mid-write leaves the store intact with the message once or n
   } finally {
     db.close()
   }
+})
+
+test('the board: a thread a human opened is backlog; a post in it makes it doing until room.doing-hours pass', async () => {
+  const w = await world()
+  await using _ = w.repo
+  interface Board {
+    columns: Record<'backlog' | 'doing' | 'blocked' | 'done', { threadId: string; owners: string[] }[]>
+  }
+  const column = async (id: string) => {
+    const board = await w.json<Board>(['board'])
+    const found = Object.entries(board.columns).find(([, cards]) =>
+      cards.some((card) => card.threadId === id),
+    )
+    return [found?.[0], found?.[1].find((card) => card.threadId === id)?.owners]
+  }
+  const { thread } = await w.json<{ thread: { id: string; participants: string[] } }>([
+    'thread-open',
+    '--title',
+    'Fix the login redirect',
+  ])
+  assert.deepEqual(thread.participants, ['@human'])
+  // Opening it is not working on it: nobody is.
+  assert.deepEqual(await column(thread.id), ['backlog', []])
+  await w.json(['post', '--thread', thread.id, 'looking at it now'])
+  assert.deepEqual(await column(thread.id), ['doing', ['@human']])
+  // Four hours later (the default room.doing-hours), nobody has worked on it since.
+  const db = openConnection(w.database, { timeoutMs: 5000 })
+  db.prepare('UPDATE room_message SET at = at - ? WHERE thread_id = ?').run(4 * 60 * 60 * 1000, thread.id)
+  db.close()
+  assert.deepEqual(await column(thread.id), ['backlog', []])
+  await w.json(['option-set', 'room.doing-hours', '5'])
+  assert.deepEqual(await column(thread.id), ['doing', ['@human']])
+})
+
+test('the board at 80 and 120 columns: every card id whole, titles told apart by their ends', {
+  skip: !canRunInTerminal && 'needs util-linux script for a pty',
+}, async () => {
+  const w = await world()
+  await using _ = w.repo
+  const long = 'Merge conflict: src/services/room/deeply/nested/folder'
+  const ids: string[] = []
+  for (const end of ['alpha.ts', 'omega.ts']) {
+    const { thread } = await w.json<{ thread: { id: string } }>(['thread-open', '--title', `${long}/${end}`])
+    ids.push(thread.id)
+  }
+  for (const columns of [80, 120]) {
+    await using run = runInTerminal(['board'], { cwd: w.repo.path, env: w.env, columns })
+    assert.equal(await run.exited, 0, run.screen())
+    const shown = run.lines().filter((line) => line.trim() !== '')
+    for (const line of shown) assert.ok(line.length <= columns, `${columns}: ${line}`)
+    for (const id of ids)
+      assert.ok(
+        shown.some((line) => line.includes(id)),
+        `${columns}: ${id} whole`,
+      )
+    for (const end of ['alpha.ts', 'omega.ts'])
+      assert.ok(
+        shown.some((line) => line.includes(end)),
+        `${columns}: the title ending ${end}`,
+      )
+    // 80 columns: a list, one column under another; 120: four side by side.
+    assert.match(shown[0] ?? '', columns === 80 ? /^BACKLOG \(2\)$/ : /^BACKLOG \(2\) +DOING \(0\) +BLOCKED/)
+  }
+})
+
+test('a handoff alert names whom it went to and what, from the handoff itself', async () => {
+  const w = await world()
+  await using _ = w.repo
+  {
+    await using mcp = await connectMcp(w.repo.path, w.env)
+    const addressed = await mcp.call('room_handoff', {
+      text: 'the parser rewrite is ready for review\nsee the notes in the PR',
+      to: ['@human'],
+      paths: ['src/parser.ts'],
+    })
+    assert.notEqual(addressed.isError, true, JSON.stringify(addressed.content))
+    const owned = await mcp.call('room_handoff', { text: 'release notes drafted', nextOwner: '@human' })
+    assert.notEqual(owned.isError, true, JSON.stringify(owned.content))
+    const nobody = await mcp.call('room_handoff', { text: 'left the cache half done' })
+    assert.notEqual(nobody.isError, true, JSON.stringify(nobody.content))
+  }
+  const { alerts } = await w.json<{ alerts: { type: string; title: string; participants: string[] }[] }>([
+    'alerts',
+  ])
+  const handoffs = alerts.filter((alert) => alert.type === 'handoff')
+  assert.deepEqual(handoffs.map((alert) => alert.title).sort(), [
+    '@asha@example.com handed off to @human: release notes drafted',
+    '@asha@example.com handed off to @human: the parser rewrite is ready for review',
+    '@asha@example.com handed off to the room (no next owner named): left the cache half done',
+  ])
+  const text = await w.cli(['alerts'])
+  assert.match(
+    text.stdout,
+    /handoff: @asha@example\.com handed off to @human: the parser rewrite is ready for review — src\/parser\.ts/,
+  )
 })

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict'
-import { type ChildProcess, spawn } from 'node:child_process'
 import { join } from 'node:path'
-import { createInterface } from 'node:readline'
 import { test } from 'node:test'
 import { isolatedEnv, runCli, runCliJson } from './helpers/run-cli.ts'
+import { holdWriteLock } from './helpers/store-lock.ts'
 import { git, tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
 import { runAgentHook } from './hooks-agent-run.ts'
 
@@ -112,6 +111,29 @@ test("the worktree's target and the whole room reach it; another handle's messag
   assert.doesNotMatch(codexContext, /schema moved|main is frozen/)
 })
 
+test("a post into a thread reaches its participants' next prompt, a #lane participant's agents too, and not the rest of the room", async () => {
+  await using p = await started()
+  const opened = await runCliJson<{ thread: { id: string } }>(
+    ['thread-open', '--title', 'who owns the projection', '--participant', '#lane-one'],
+    { cwd: p.repo.path, env: p.env },
+  )
+  const other = await runCliJson<{ thread: { id: string } }>(
+    ['thread-open', '--title', 'release notes', '--participant', '#lane-two'],
+    { cwd: p.repo.path, env: p.env },
+  )
+  assert.equal((await p.humanPost(['--thread', opened.thread.id, 'the projection is yours'])).code, 0)
+  assert.equal((await p.humanPost(['--thread', other.thread.id, 'notes are due friday'])).code, 0)
+  const context = await p.claudePrompt()
+  assert.match(context, /the projection is yours/)
+  assert.match(context, new RegExp(`asha@example\\.com in ${opened.thread.id}`))
+  assert.doesNotMatch(context, /notes are due friday/, "another thread's post is not the whole room's")
+  // Lane two's Codex session is a participant of the other thread only.
+  const codex = await p.hook('codex', p.laneTwo, 'UserPromptSubmit', codexId)
+  assert.equal(codex.code, 0, codex.stderr)
+  assert.match(codex.stdout, /notes are due friday/)
+  assert.doesNotMatch(codex.stdout, /the projection is yours/)
+})
+
 test('30 long messages: the context stays within the budget and says how many more and how to read them', async () => {
   await using p = await started()
   const long = (n: number) => `message ${n}: ${'the projection layer needs another look '.repeat(20)}`.trim()
@@ -152,33 +174,14 @@ test('SessionStart carries the unseen messages before the brief, and the prompt 
   assert.equal(await p.claudePrompt(), '')
 })
 
-/** Another writer mid-transaction (a daemon committing a batch), until killed. */
-function holdWriteLock(database: string): Promise<ChildProcess> {
-  const script = `
-    const { DatabaseSync } = require('node:sqlite')
-    const db = new DatabaseSync(process.argv[1])
-    db.exec('BEGIN IMMEDIATE')
-    db.exec("INSERT INTO setting (key, value) VALUES ('lock-test', '1')")
-    console.log('locked')
-    setInterval(() => {}, 1000)`
-  const child = spawn(process.execPath, ['-e', script, database], { stdio: ['ignore', 'pipe', 'inherit'] })
-  return new Promise((resolve, reject) => {
-    child.on('error', reject)
-    createInterface({ input: child.stdout }).once('line', () => resolve(child))
-  })
-}
-
 test('a store locked by another writer leaves the prompt alone, and the message comes with the next one', async () => {
   await using p = await started()
   assert.equal((await p.codexPost(['--to', '@claude-lane-one', 'do not lose me'])).code, 0)
   const lock = await holdWriteLock(p.database)
-  try {
-    const run = await p.hook('claude', p.laneOne, 'UserPromptSubmit', claudeId)
-    assert.equal(run.code, 0, run.stderr)
-    assert.equal(run.stdout, '', 'no context, and no error in the way of the prompt')
-  } finally {
-    lock.kill()
-  }
+  const run = await p.hook('claude', p.laneOne, 'UserPromptSubmit', claudeId)
+  await lock.release()
+  assert.equal(run.code, 0, run.stderr)
+  assert.equal(run.stdout, '', 'no context, and no error in the way of the prompt')
   assert.match(await p.claudePrompt(), /do not lose me/)
   assert.equal(await p.claudePrompt(), '')
 })

@@ -51,6 +51,12 @@ test('sangam up: uncommitted edits of the same line are a conflicted overlap and
     await eventually(() => until(started), 30_000, what)
     // A round that changes what conflicts says so (a restarted daemon's first round always does).
     const status = await up.waitFor('overlap')
+    // While it runs, a read leaves the looking to it (D350).
+    const read = await runCliJson<{ collisions: { source: string; lookedBy: string } }>(['threads'], {
+      cwd: repo.path,
+      env,
+    })
+    assert.deepEqual([read.collisions.source, read.collisions.lookedBy], ['daemon', 'daemon'])
     assert.equal(await up.stop(), 0)
     return status
   }

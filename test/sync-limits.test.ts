@@ -59,6 +59,43 @@ test('pushes follow the server limits: records per push, body size, and RATE_LIM
   )
 })
 
+test('a project at its storage budget: up says so, keeps its outbox, and shares it all once the budget is raised', async () => {
+  await using world = await syncWorld({ serveArgs: ['--max-project-size', '256KB'] })
+  const { a, b } = world
+  await a.cliJson(['init', '--no-mcp', '--server', world.server.url])
+  const line = (await runCli(['connection'], { cwd: a.repo, env: a.env })).stdout
+  assert.equal((await b.cli(['join'], line)).code, 0)
+  await using upA = a.up()
+  await using upB = b.up()
+  await Promise.all([upA.waitFor('sync-connected'), upB.waitFor('sync-connected')])
+  // About 60 × 8 KB: twice the budget.
+  const texts = Array.from(
+    { length: 60 },
+    (_, i) => `budget turn ${i} token${i}q ${'lorem ipsum '.repeat(700)}`,
+  )
+  for (const text of texts) a.say('alice-budget', text)
+
+  const quota = await upA.waitFor('sync-quota', 60_000)
+  assert.equal(quota.limitBytes, 256 * 1024)
+  assert.ok(Number(quota.usedBytes) <= 256 * 1024, `used ${quota.usedBytes}`)
+  assert.match(String(quota.message), /MAX_PROJECT_BYTES/)
+  type Doctor = {
+    sections: { name: string; storage?: unknown; outbox?: { events: number }; reachable?: boolean }[]
+  }
+  const doctor = await a.cliJson<Doctor>(['doctor'])
+  const team = doctor.sections.find((section) => section.name === 'team-server')
+  assert.equal(team?.reachable, true)
+  assert.deepEqual((team?.storage as { limitBytes: number } | undefined)?.limitBytes, 256 * 1024)
+  assert.ok((team?.outbox?.events ?? 0) > 0, 'the refused turns wait in the outbox')
+  const onBob = () => b.events().filter((event) => event.sourcePath?.includes('/alice/')).length
+  assert.ok(onBob() < texts.length, 'not everything got through before the budget was raised')
+
+  await world.restartServer('stop', ['--max-project-size', '64MB'])
+  await eventually(() => onBob() === texts.length, 60_000, 'every turn on bob once the budget is raised')
+  const said = b.events().flatMap((event) => (event.sourcePath?.includes('/alice/') ? [event.text] : []))
+  assert.deepEqual([...said].sort(), [...texts].sort(), 'each turn once, nothing lost')
+})
+
 function noteDraft(attachment: Attachment) {
   const id = `note_spent${attachment.clientId.slice(-6)}`
   const at = '2026-11-29T10:00:00.000Z'

@@ -148,9 +148,18 @@ test('the reads answer with the CLI’s --json shapes, from state made by CLI pr
     assert.equal(answer.status, 200, `${path}: ${answer.body}`)
     return answer.json()
   }
-  assert.deepEqual(await get('/api/board'), await w.json(['board']))
-  assert.deepEqual(await get('/api/threads'), await w.json(['threads']))
-  assert.deepEqual(await get('/api/threads?all=1'), await w.json(['threads', '--all']))
+  // `collisions` says when someone last looked and whether this read did (D350): the same shape,
+  // its values as the two reads found them.
+  const same = async (path: string, args: readonly string[]) => {
+    const { collisions: theirs, ...dashboard } = (await get(path)) as { collisions: { note: unknown } }
+    const { collisions: ours, ...cli } = await w.json<{ collisions: { note: unknown } }>(args)
+    assert.deepEqual(dashboard, cli, path)
+    assert.deepEqual(Object.keys(theirs).sort(), Object.keys(ours).sort(), path)
+    assert.deepEqual([theirs.note, ours.note], [null, null], path)
+  }
+  await same('/api/board', ['board'])
+  await same('/api/threads', ['threads'])
+  await same('/api/threads?all=1', ['threads', '--all'])
   assert.deepEqual(await get('/api/messages?limit=500'), await w.json(['read', '--limit', '500']))
   assert.deepEqual(await get('/api/leases'), await w.json(['leases']))
   assert.deepEqual(await get('/api/targets'), await w.json(['targets']))
@@ -158,19 +167,19 @@ test('the reads answer with the CLI’s --json shapes, from state made by CLI pr
 
   const now = (await get('/api/now')) as {
     project: { id: string; name: string }
-    me: { handle: string }
+    me: { handle: string; name: string }
     live: { daemon: boolean; attached: boolean }
-    actors: { handle: string; kind: string; state: string }[]
+    actors: { handle: string; name: string; kind: string; state: string }[]
     blockedOnHuman: { id: string }[]
     messages: { text: string }[]
   }
   assert.equal(now.project.name, 'repo')
   assert.match(now.project.id, /^prj_[0-9a-f]{16}$/)
-  assert.deepEqual(now.me, { handle: 'asha@example.com' })
+  assert.deepEqual(now.me, { handle: 'asha', name: 'asha@example.com' })
   assert.deepEqual(now.live, { daemon: false, attached: false })
   assert.deepEqual(
-    now.actors.map((actor) => [actor.handle, actor.kind, actor.state]),
-    [['asha@example.com', 'human', 'online']],
+    now.actors.map((actor) => [actor.handle, actor.name, actor.kind, actor.state]),
+    [['asha', 'asha@example.com', 'human', 'online']],
   )
   assert.deepEqual(
     now.blockedOnHuman.map((each) => each.id),
@@ -214,6 +223,7 @@ test('the reads answer with the CLI’s --json shapes, from state made by CLI pr
     lock: status.lock,
     main: { branch: status.mainBranch, commit: status.main },
     guard: status.guard,
+    mainOutside: null,
     publishes: [],
     lanesError: null,
   })

@@ -142,3 +142,20 @@ test('up waits out a database held by another writer past the busy timeout, then
     other.close()
   }
 })
+
+test("a daemon catching up a long backlog never leaves its other services waiting on the store's lock", async () => {
+  await using w = await captureWorld()
+  const cwd = w.repo.path
+  // Three batches' worth (5,000 lines each): the catch-up yields to the event loop between them.
+  const lines = Array.from({ length: 12_000 }, (_, index) =>
+    claudeHuman({ cwd, session: 'backlog', text: `backlog turn ${index}` }),
+  )
+  w.claude('backlog.jsonl', lines.join(''))
+  await using up = startUp([], { cwd, env: { ...w.env, SANGAM_LOG: 'debug' } })
+  const ready = await up.waitFor('ready', 120_000)
+  assert.equal(ready.inserted, 12_000)
+  // Delivery's first look writes (its scan cursor) while the catch-up runs. A writer waiting for a
+  // lock held by its own process blocks the thread, so had it waited, its failure (after the busy
+  // timeout) would have been logged before the catch-up could go on to `ready`.
+  assert.doesNotMatch(up.stderr(), /database is locked|STORE_BUSY|look failed/)
+})

@@ -14,4 +14,8 @@ export interface Env {
   readonly PROJECTS_PER_HOUR_PER_ADDRESS?: string | undefined
   readonly PROJECTS_PER_HOUR?: string | undefined
   readonly MAX_SOCKETS_PER_PROJECT?: string | undefined
+  readonly MAX_PROJECT_BYTES?: string | undefined
+  readonly ADOPT_UNREGISTERED_DAYS?: string | undefined
+  /** Set by `sangam serve` only: the ids of the projects its data dir holds (a JSON array). */
+  readonly REGISTERED_PROJECTS?: string | undefined
 }

@@ -1,8 +1,10 @@
 import { z } from 'zod'
 import { defaultSyncLimits, type SyncLimits } from '../../src/protocol/sync/limits.ts'
+import { projectIdSchema } from '../../src/protocol/sync/project.ts'
 import type { Env } from './env.ts'
 
 const positiveInteger = z.coerce.number().int().positive()
+const nonNegativeInteger = z.coerce.number().int().nonnegative()
 
 /**
  * What the server enforces beyond what it advertises: the protocol's limits (on `GET /v1/health`,
@@ -19,6 +21,14 @@ export interface ServerLimits {
   readonly projectsPerHour: number
   /** Open WebSockets per project; one more is refused. */
   readonly maxSocketsPerProject: number
+  /** Bytes of storage one project may hold (its SQLite database); a push past it is refused. */
+  readonly maxProjectBytes: number
+  /**
+   * Days, from the registrar's first start, during which a project id the registrar does not know
+   * still reaches its object and is adopted when the right key opens it (projects created before
+   * the registrar kept ids). 0: unknown ids are refused outright.
+   */
+  readonly adoptUnregisteredDays: number
 }
 
 export const defaultServerLimits = Object.freeze({
@@ -26,6 +36,8 @@ export const defaultServerLimits = Object.freeze({
   projectsPerHourPerAddress: 20,
   projectsPerHour: 200,
   maxSocketsPerProject: 256,
+  maxProjectBytes: 1024 ** 3,
+  adoptUnregisteredDays: 30,
 })
 
 /**
@@ -65,12 +77,48 @@ export function readLimits(env: Env): ServerLimits {
       env.MAX_SOCKETS_PER_PROJECT,
       defaultServerLimits.maxSocketsPerProject,
     ),
+    maxProjectBytes: parseVar(
+      'MAX_PROJECT_BYTES',
+      env.MAX_PROJECT_BYTES,
+      defaultServerLimits.maxProjectBytes,
+    ),
+    adoptUnregisteredDays: parseVar(
+      'ADOPT_UNREGISTERED_DAYS',
+      env.ADOPT_UNREGISTERED_DAYS,
+      defaultServerLimits.adoptUnregisteredDays,
+      nonNegativeInteger,
+    ),
   })
 }
 
-function parseVar(name: string, value: string | undefined, fallback: number): number {
+function parseVar(
+  name: string,
+  value: string | undefined,
+  fallback: number,
+  schema: z.ZodType<number> = positiveInteger,
+): number {
   if (value === undefined || value.trim() === '') return fallback
-  const parsed = positiveInteger.safeParse(value)
-  if (!parsed.success) throw new Error(`the Worker var ${name} must be a positive integer, not "${value}"`)
+  const parsed = schema.safeParse(value)
+  const kind = schema === positiveInteger ? 'a positive integer' : 'a whole number'
+  if (!parsed.success) throw new Error(`the Worker var ${name} must be ${kind}, not "${value}"`)
+  return parsed.data
+}
+
+/**
+ * The project ids `sangam serve` found in its data dir at start (`REGISTERED_PROJECTS`): the
+ * registrar registers them, so projects created before it kept ids open as before. A value that
+ * is not a list of project ids is a bug of serve's and fails loudly, as a malformed limit does.
+ */
+export function readRegisteredProjects(env: Env): readonly string[] {
+  if (env.REGISTERED_PROJECTS === undefined || env.REGISTERED_PROJECTS.trim() === '') return []
+  let value: unknown
+  try {
+    value = JSON.parse(env.REGISTERED_PROJECTS)
+  } catch {
+    value = null
+  }
+  const parsed = z.array(projectIdSchema).safeParse(value)
+  if (!parsed.success)
+    throw new Error('the Worker var REGISTERED_PROJECTS must be a JSON array of project ids')
   return parsed.data
 }

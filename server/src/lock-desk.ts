@@ -4,6 +4,8 @@ import {
   type LockAcquireRequest,
   type LockEvent,
   type LockHeartbeatRequest,
+  type LockMainAnswer,
+  type LockMainRequest,
   type LockReleaseRequest,
   type LockState,
   type LockTakeoverAnswer,
@@ -11,6 +13,8 @@ import {
   lockEventSchema,
   lockHolderSchema,
   type ServerLockHolder,
+  type TeamMain,
+  teamMainSchema,
 } from '../../src/protocol/sync/integration-lock.ts'
 
 /**
@@ -35,7 +39,52 @@ export class LockDesk {
       )
       .toArray()
       .map((row) => lockEventSchema.parse(JSON.parse(row.body)))
-    return { holder: this.#row().holder, now, events }
+    return { holder: this.#row().holder, now, events, main: this.#main() }
+  }
+
+  /**
+   * The team's main as sangam last moved it (D302). `publishing` and `published` are the lock
+   * holder's alone (its token), so only the lane that holds the lock says where main is going;
+   * `accept` is a person's, a compare-and-swap from the record they were shown.
+   */
+  recordMain(request: LockMainRequest, now: number): LockMainAnswer {
+    return this.#storage.transactionSync(() => {
+      const current = this.#main()
+      const refused = { recorded: false, main: current }
+      if (request.kind === 'accept') {
+        if ((current?.commit ?? null) !== request.expected) return refused
+        const main: TeamMain = {
+          commit: request.commit,
+          from: null,
+          how: 'accepted',
+          lane: request.lane,
+          owner: request.owner,
+          machine: request.machine,
+          at: now,
+        }
+        this.#writeMain(main)
+        return { recorded: true, main }
+      }
+      const { holder } = this.#row()
+      if (holder === null || holder.token !== request.token) return refused
+      if (request.kind === 'published') {
+        if (current === null || current.commit !== request.commit) return refused
+        const main = { ...current, from: null }
+        this.#writeMain(main)
+        return { recorded: true, main }
+      }
+      const main: TeamMain = {
+        commit: request.to,
+        from: request.from,
+        how: 'published',
+        lane: holder.lane,
+        owner: holder.owner,
+        machine: holder.machine,
+        at: now,
+      }
+      this.#writeMain(main)
+      return { recorded: true, main }
+    })
   }
 
   acquire(request: LockAcquireRequest, now: number): LockAcquireAnswer {
@@ -99,6 +148,21 @@ export class LockDesk {
       holder: row.holder === null ? null : lockHolderSchema.parse(JSON.parse(row.holder)),
       lastToken: row.last_token,
     }
+  }
+
+  #main(): TeamMain | null {
+    const row = this.#storage.sql
+      .exec<{ body: string }>('SELECT body FROM integration_main WHERE main = 1')
+      .toArray()[0]
+    return row === undefined ? null : teamMainSchema.parse(JSON.parse(row.body))
+  }
+
+  #writeMain(main: TeamMain): void {
+    this.#storage.sql.exec(
+      `INSERT INTO integration_main (main, body) VALUES (1, ?)
+       ON CONFLICT (main) DO UPDATE SET body = excluded.body`,
+      JSON.stringify(main),
+    )
   }
 
   #write(holder: ServerLockHolder | null, lastToken: number): void {

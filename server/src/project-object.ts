@@ -4,6 +4,7 @@ import type { WireShape } from '../../src/core/secrets/wire-fields.ts'
 import {
   lockAcquireRequestSchema,
   lockHeartbeatRequestSchema,
+  lockMainRequestSchema,
   lockReleaseRequestSchema,
   lockTakeoverRequestSchema,
 } from '../../src/protocol/sync/integration-lock.ts'
@@ -18,11 +19,12 @@ import { systemRandom } from '../../src/shared/random.ts'
 import type { Env } from './env.ts'
 import { LeaseDesk } from './lease-desk.ts'
 import { LeaseTable } from './lease-table.ts'
-import { readLimits, type ServerLimits } from './limits.ts'
+import { readLimits, readRegisteredProjects, type ServerLimits } from './limits.ts'
 import { LockDesk } from './lock-desk.ts'
 import { Presence } from './presence.ts'
 import { httpPresenceLimits, presencePage } from './presence-page.ts'
 import { authenticate, createProject } from './project-registration.ts'
+import { ProjectRegistry, type ProjectStanding } from './project-registry.ts'
 import type { ProjectRow } from './project-row.ts'
 import { clientAddress, PushAdmission } from './push-admission.ts'
 import { PushRateLimiter, type TakeResult } from './push-rate-limiter.ts'
@@ -34,6 +36,7 @@ import { migrate, schemaExists } from './schema.ts'
 import { refuseSecrets } from './secret-check.ts'
 import { SocketConversation } from './socket-conversation.ts'
 import { SocketHub } from './socket-hub.ts'
+import { StorageBudget } from './storage-budget.ts'
 
 /**
  * One project: its key digest, its records in gseq order, its leases and its sockets. Cloudflare
@@ -49,10 +52,13 @@ export class ProjectObject extends DurableObject<Env> {
   readonly #pushes: PushAdmission
   readonly #leases: LeaseDesk
   readonly #lock: LockDesk
+  readonly #budget: StorageBudget
   /** False until a create registers the project: until then this object writes nothing at all. */
   #exists: boolean
   /** Only in the registrar instance (see `admitCreation`). */
   #creations: { perAddress: PushRateLimiter; all: PushRateLimiter } | null = null
+  /** Only in the registrar instance (see `standing`). */
+  #registry: ProjectRegistry | null = null
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
@@ -60,6 +66,7 @@ export class ProjectObject extends DurableObject<Env> {
     this.#exists = schemaExists(ctx.storage.sql)
     if (this.#exists) migrate(ctx.storage.sql)
     this.#records = new RecordLog(ctx.storage.sql)
+    this.#budget = new StorageBudget(ctx.storage.sql, this.#limits.maxProjectBytes)
     this.#presence = new Presence(ctx.storage.sql)
     this.#sockets = new SocketHub(ctx, this.#records, systemRandom)
     this.#pushes = new PushAdmission({
@@ -81,6 +88,7 @@ export class ProjectObject extends DurableObject<Env> {
       presence: this.#presence,
       sockets: this.#sockets,
       pushes: this.#pushes,
+      budget: this.#budget,
       now: () => Date.now(),
     })
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(pingMessage, pongMessage))
@@ -119,7 +127,7 @@ export class ProjectObject extends DurableObject<Env> {
   /**
    * Called by the Worker on the one registrar instance (a name no project id can take) before any
    * create reaches a project object: creations are limited per client address and in all, so
-   * registering projects cannot fill the disk either. Memory only; the registrar stores nothing.
+   * registering projects cannot fill the disk either. Counted in memory; the registrar stores only its list of ids.
    */
   admitCreation(address: string, now: number): TakeResult {
     const hour = 3_600_000
@@ -133,6 +141,29 @@ export class ProjectObject extends DurableObject<Env> {
     const total = this.#creations.all.take('all', now)
     if (!total.allowed) this.#creations.perAddress.giveBack(address)
     return total
+  }
+
+  /**
+   * Called by the Worker on the registrar instance for a project id it has not seen opened: whether
+   * the id exists here (project-registry.ts). Only the registrar writes its list.
+   */
+  standing(projectId: string, now: number): ProjectStanding {
+    return this.#registryAt(now).standing(projectId, now)
+  }
+
+  /** Called by the Worker on the registrar once a create succeeded, or a right key opened an adoptable id. */
+  register(projectId: string, how: 'created' | 'adopted', now: number): void {
+    this.#registryAt(now).register(projectId, how, now)
+  }
+
+  #registryAt(now: number): ProjectRegistry {
+    this.#registry ??= new ProjectRegistry(
+      this.ctx.storage.sql,
+      this.#limits.adoptUnregisteredDays,
+      readRegisteredProjects(this.env),
+      now,
+    )
+    return this.#registry
   }
 
   async #create(request: Request, projectId: string): Promise<Response> {
@@ -204,6 +235,10 @@ export class ProjectObject extends DurableObject<Env> {
         return jsonResponse(
           this.#lock.release(await this.#body(request, lockReleaseRequestSchema, null), Date.now()),
         )
+      case 'lockMain':
+        return jsonResponse(
+          this.#lock.recordMain(await this.#body(request, lockMainRequestSchema, 'lock main'), Date.now()),
+        )
       case 'lockTakeover':
         return jsonResponse(
           this.#lock.takeOver(
@@ -214,10 +249,14 @@ export class ProjectObject extends DurableObject<Env> {
     }
   }
 
-  /** A request body, refused if it holds a secret in a field of `shape` (null: it has no text). */
+  /**
+   * A lock request's body, refused if it holds a secret in a field of `shape` (null: it has no
+   * text); the lock writes a little (its row, its events), so it keeps to the reserve.
+   */
   async #body<T>(request: Request, schema: z.ZodType<T>, shape: WireShape | null): Promise<T> {
     const body = await readJsonBody(request, this.#limits.sync.maxBodyBytes, schema)
     if (shape !== null) refuseSecrets(shape, body)
+    this.#budget.admitKeeping()
     return body
   }
 
@@ -228,6 +267,7 @@ export class ProjectObject extends DurableObject<Env> {
       headGseq: this.#records.head(),
       fencingToken: project.fencingToken,
       connections: this.#sockets.countSubscribed(),
+      storage: { usedBytes: this.#budget.usedBytes(), limitBytes: this.#budget.limitBytes },
     }
   }
 
@@ -236,6 +276,7 @@ export class ProjectObject extends DurableObject<Env> {
     const now = Date.now()
     const pusher = { address: clientAddress(request) }
     admitPush(this.#pushes, this.#limits.sync, pusher, push.records.length, now)
+    this.#budget.admitRecords(push.records)
     const results = appendDrafts(this.ctx.storage, this.#records, this.#presence, push.records, now)
     this.#sockets.pumpAll()
     return jsonResponse({ results, headGseq: this.#records.head() })
@@ -244,6 +285,7 @@ export class ProjectObject extends DurableObject<Env> {
   async #claim(request: Request): Promise<Response> {
     const claim = await readJsonBody(request, this.#limits.sync.maxBodyBytes, serverClaimRequestSchema)
     refuseSecrets('lease claim', claim)
+    this.#budget.admitKeeping()
     const result = this.#leases.claim(claim, Date.now())
     this.#sockets.pumpAll()
     return jsonResponse(result)
@@ -252,6 +294,7 @@ export class ProjectObject extends DurableObject<Env> {
   async #release(request: Request): Promise<Response> {
     const release = await readJsonBody(request, this.#limits.sync.maxBodyBytes, serverReleaseRequestSchema)
     refuseSecrets('lease release', release)
+    this.#budget.admitKeeping()
     const result = this.#leases.release(release, Date.now())
     this.#sockets.pumpAll()
     return jsonResponse(result)

@@ -28,6 +28,7 @@ export const statusOf: Record<SyncErrorCode, number> = {
   TOO_MANY_RECORDS: 413,
   RATE_LIMITED: 429,
   TOO_MANY_CONNECTIONS: 503,
+  QUOTA_EXCEEDED: 507,
   CURSOR_AHEAD: 409,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,

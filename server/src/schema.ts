@@ -40,6 +40,11 @@ const steps: readonly string[] = [
     at   INTEGER NOT NULL,           -- ms epoch
     body TEXT NOT NULL               -- the event as JSON: acquired, released, taken-over (with the previous holder and reason)
   );`,
+  /*sql*/ `
+  CREATE TABLE integration_main (
+    main INTEGER PRIMARY KEY CHECK (main = 1),  -- one row once the team has published: its main as sangam last moved it
+    body TEXT NOT NULL                          -- the record as JSON (teamMainSchema, protocol/sync/integration-lock.ts)
+  );`,
 ]
 
 export const schemaVersion = steps.length

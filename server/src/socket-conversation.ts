@@ -11,6 +11,7 @@ import { Refusal, refusalBody } from './refusal.ts'
 import { parseJsonText, tooLarge } from './request-body.ts'
 import { refuseSecrets } from './secret-check.ts'
 import type { SocketHub } from './socket-hub.ts'
+import type { StorageBudget } from './storage-budget.ts'
 
 const maxActorChars = 1000
 
@@ -21,6 +22,7 @@ export interface SocketConversationParts {
   readonly presence: Presence
   readonly sockets: SocketHub
   readonly pushes: PushAdmission
+  readonly budget: StorageBudget
   readonly now: () => number
 }
 
@@ -77,7 +79,7 @@ export class SocketConversation {
   }
 
   #handle(ws: WebSocket, message: UpstreamMessage, now: number): void {
-    const { storage, limits, records, presence, sockets, pushes } = this.#parts
+    const { storage, limits, records, presence, sockets, pushes, budget } = this.#parts
     switch (message.type) {
       case 'subscribe': {
         refuseSecrets('socket actor', message)
@@ -100,6 +102,7 @@ export class SocketConversation {
       case 'push': {
         const pusher = { connection: sockets.connectionId(ws) }
         admitPush(pushes, limits.sync, pusher, message.records.length, now)
+        budget.admitRecords(message.records)
         const results = appendDrafts(storage, records, presence, message.records, now)
         sockets.pumpAll()
         const reply = { type: 'pushed', requestId: message.requestId, results, headGseq: records.head() }
@@ -108,6 +111,7 @@ export class SocketConversation {
       }
       case 'activity':
         refuseSecrets('socket actor', message)
+        budget.admitKeeping()
         presence.touch([message.actor], now)
         return
     }

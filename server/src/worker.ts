@@ -1,8 +1,9 @@
 import { type HealthResponse, syncProtocolVersion } from '../../src/protocol/sync/limits.ts'
 import { healthPath, matchSyncRoute } from '../../src/protocol/sync/routes.ts'
-import { bearerKey, refuseKeyInQuery } from './auth.ts'
+import { bearerKey, refuseKeyInQuery, unauthorized } from './auth.ts'
 import type { Env } from './env.ts'
 import { readLimits } from './limits.ts'
+import type { ProjectStanding } from './project-registry.ts'
 import { clientAddress } from './push-admission.ts'
 import { PushRateLimiter } from './push-rate-limiter.ts'
 import { failureResponse, jsonResponse, Refusal } from './refusal.ts'
@@ -13,7 +14,8 @@ export { ProjectObject } from './project-object.ts'
 /**
  * The Worker: answers the health probe itself and sends everything about a project to that
  * project's one Durable Object, which owns its storage, its order and its sockets. Requests that
- * can be refused without the object (bad path, no key, key in the URL) never reach it.
+ * can be refused without the object (bad path, no key, key in the URL, an id that was never
+ * created) never reach it.
  */
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
@@ -24,14 +26,9 @@ export default {
       if (!match.ok) throw routeRefusal(match.code, request.method, url.pathname)
       if (match.route.kind === 'health') return health(env)
       refuseKeyInQuery(url, bearerKey(request))
-      if (match.route.action === 'create') await admitCreation(env, request)
       const { projectId } = match.route
-      const address = clientAddress(request)
-      if (!knownProjects.has(projectId)) refuseRepeatedFailures(address, Date.now())
-      const response = await env.PROJECTS.getByName(projectId).fetch(request)
-      if (response.status === 401) countFailure(address, Date.now())
-      else if (response.status < 400) knowProject(projectId)
-      return response
+      if (match.route.action === 'create') return await create(env, request, projectId)
+      return await serveProject(env, request, projectId)
     } catch (error) {
       await discardBody(request)
       return failureResponse(error, 'worker')
@@ -81,17 +78,57 @@ function countFailure(address: string, now: number): void {
   failures.all.take('all', now)
 }
 
-/** The one object that counts project creations; no project id can take this name (`~` is not allowed). */
+/**
+ * The one object that counts project creations and keeps the list of the projects that exist (see
+ * project-registry.ts); no project id can take this name (`~` is not allowed).
+ */
 const registrarName = '~registrar'
 
-/** Refuses a create over the per-address or the global creation rate, before any project object starts. */
-async function admitCreation(env: Env, request: Request): Promise<void> {
+/**
+ * A request for an existing project goes to its object. One for an id this isolate has not seen
+ * opened is first checked against the failed-authentication limit and then the registrar's list:
+ * an id that was never created is refused here, with the answer a wrong key gets, and no object
+ * for it ever starts (workerd would create its database file).
+ */
+async function serveProject(env: Env, request: Request, projectId: string): Promise<Response> {
+  const address = clientAddress(request)
+  let standing: ProjectStanding = 'registered'
+  if (!knownProjects.has(projectId)) {
+    refuseRepeatedFailures(address, Date.now())
+    standing = await env.PROJECTS.getByName(registrarName).standing(projectId, Date.now())
+    if (standing === 'unknown') {
+      countFailure(address, Date.now())
+      throw unauthorized()
+    }
+  }
+  const response = await env.PROJECTS.getByName(projectId).fetch(request)
+  if (response.status === 401) countFailure(address, Date.now())
+  else if (response.status < 400) {
+    knowProject(projectId)
+    // A project from before the registrar kept ids, opened by its key: from now on it is listed.
+    if (standing === 'adoptable')
+      await env.PROJECTS.getByName(registrarName).register(projectId, 'adopted', Date.now())
+  }
+  return response
+}
+
+/**
+ * Refuses a create over the per-address or the global creation rate, before any project object
+ * starts; a create the project object accepts (a new project, or the same key again) is listed.
+ */
+async function create(env: Env, request: Request, projectId: string): Promise<Response> {
   const registrar = env.PROJECTS.getByName(registrarName)
   const verdict = await registrar.admitCreation(clientAddress(request), Date.now())
   if (!verdict.allowed)
     throw new Refusal('RATE_LIMITED', 'too many projects created lately; try again later', {
       retryAfterMs: verdict.retryAfterMs,
     })
+  const response = await env.PROJECTS.getByName(projectId).fetch(request)
+  if (response.status === 200 || response.status === 201) {
+    await registrar.register(projectId, 'created', Date.now())
+    knowProject(projectId)
+  }
+  return response
 }
 
 function health(env: Env): Response {

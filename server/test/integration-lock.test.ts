@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test'
 import type {
   LockAcquireAnswer,
   LockAcquireRequest,
+  LockMainAnswer,
   LockState,
   LockTakeoverAnswer,
 } from '../../src/protocol/sync/integration-lock.ts'
@@ -139,4 +140,34 @@ test('malformed lock requests are refused with 400 and change nothing', async ()
   assert.deepEqual([state.holder, state.events], [null, []])
   const stranger = new SyncClient(client.baseUrl, client.projectId, 'not-the-key')
   assert.equal((await stranger.request('lock')).status, 401)
+})
+
+test("the team's main: only the holding tenure records a publish, confirmed after; an acceptance is a compare-and-swap", async () => {
+  const client = await server.newProject()
+  const [a, b, c] = ['a', 'b', 'c'].map((char) => char.repeat(40)) as [string, string, string]
+  const main = async (body: unknown) => expectOk<LockMainAnswer>(await client.request('lockMain', { body }))
+  assert.equal(expectOk<LockState>(await client.request('lock')).main, null)
+  const granted = await acquire(client, lane('alpha'))
+  assert.ok(granted.granted)
+  const token = granted.holder.token
+  // Not the holder's token: nothing recorded.
+  assert.equal((await main({ kind: 'publishing', token: token + 1, from: null, to: a })).recorded, false)
+  const publishing = await main({ kind: 'publishing', token, from: null, to: a })
+  assert.equal(publishing.recorded, true)
+  assert.deepEqual(
+    [publishing.main?.commit, publishing.main?.from, publishing.main?.lane, publishing.main?.machine],
+    [a, null, 'alpha', 'machine-alpha'],
+  )
+  await main({ kind: 'publishing', token, from: a, to: b })
+  assert.equal(expectOk<LockState>(await client.request('lock')).main?.from, a, 'while it pushes, both')
+  assert.equal((await main({ kind: 'published', token, commit: b })).main?.from, null, 'confirmed')
+  expectOk(await client.request('lockRelease', { body: { token } }))
+  // A person accepts c, from the record they saw (b); a second acceptance from b finds it changed.
+  const accept = { kind: 'accept', commit: c, expected: b, lane: 'beta', owner: 'bob@x.dev', machine: 'm2' }
+  const accepted = await main(accept)
+  assert.deepEqual([accepted.recorded, accepted.main?.how, accepted.main?.commit], [true, 'accepted', c])
+  assert.equal((await main({ ...accept, commit: a })).recorded, false)
+  assert.equal(expectOk<LockState>(await client.request('lock')).main?.commit, c)
+  // A released tenure records nothing more.
+  assert.equal((await main({ kind: 'publishing', token, from: c, to: a })).recorded, false)
 })

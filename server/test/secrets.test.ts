@@ -41,6 +41,7 @@ function message(id: string, fields: Record<string, unknown>): RecordDraft {
     sender: 'alice',
     human: alice.human,
     session: null,
+    author: 'human' as const,
     recipients: [],
     threadId: null,
     at: 1,

@@ -46,7 +46,7 @@ test('server/wrangler.jsonc deploys (dry run, offline): the Durable Object and t
   const { code, output } = await dryRun(join(root, 'server'), outDir)
   assert.equal(code, 0, output)
   assert.match(output, /env\.PROJECTS \(ProjectObject\)\s+Durable Object/)
-  for (const name of ['MAX_BODY_BYTES', 'MAX_RECORDS_PER_PUSH', 'PUSHES_PER_SECOND'])
+  for (const name of ['MAX_BODY_BYTES', 'MAX_RECORDS_PER_PUSH', 'PUSHES_PER_SECOND', 'MAX_PROJECT_BYTES'])
     assert.match(output, new RegExp(`env\\.${name} \\("\\d+"\\)\\s+Environment Variable`))
   assert.ok(existsSync(join(outDir, 'worker.js')))
 })

@@ -166,6 +166,23 @@ export function duration(flags: string, description: string): OptionDecl<number 
   }
 }
 
+/** `--max-project-size <size>`: `512MB`, `2GB`, `1073741824`, as whole bytes (at least `min`). */
+export function byteSize(flags: string, description: string, min: number): OptionDecl<number | undefined> {
+  return {
+    flags,
+    description,
+    async parse(raw, flag) {
+      if (raw === undefined) return undefined
+      const { formatByteSize, parseByteSize } = await import('../shared/byte-size.ts')
+      const bytes = parseByteSize(commandLineText(String(raw), flag))
+      if (bytes !== null && bytes >= min) return bytes
+      throw usage(
+        `${flag} takes a size like 512MB, 2GB or a number of bytes, at least ${formatByteSize(min)}; got ${quoteInput(String(raw))}`,
+      )
+    },
+  }
+}
+
 /** `<event-id>`: one required value. */
 export function argument(name: string, description: string): ArgumentDecl<string> {
   return {

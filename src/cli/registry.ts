@@ -184,13 +184,14 @@ export const commands: readonly AnyCommandSpec[] = [
   }),
   defineCommand({
     name: 'identify',
-    summary: 'Claim a handle for a session in the room; it stays through role changes',
+    summary:
+      'Claim a handle for a session in the room (it stays through role changes), or name this machine with --machine',
     input: identifyInput,
     load: () => import('./commands/room/identify.ts'),
   }),
   defineCommand({
     name: 'targets',
-    summary: 'List who and where the room can address: agents (state, handle, machine) and worktrees',
+    summary: 'List who and where the room can address: agents (state, handle, machine), people and worktrees',
     input: targetsInput,
     load: () => import('./commands/room/targets.ts'),
   }),
@@ -301,7 +302,8 @@ export const commands: readonly AnyCommandSpec[] = [
   }),
   defineCommand({
     name: 'log',
-    summary: 'List the latest integration events (syncs, publishes, tasks, takeovers, deletions)',
+    summary:
+      'List the latest integration events of every machine (syncs, publishes, tasks, takeovers, deletions)',
     input: laneLogInput,
     load: () => import('./commands/lanes/log.ts'),
   }),

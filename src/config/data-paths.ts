@@ -13,6 +13,8 @@ import { dirname, join } from 'node:path'
  *     daemon.json                 the running `sangam up` of this machine
  *     sync.json                   the team-server attachment (url, key, client id)
  *     hook-heartbeat/             one file per host and hook event
+ *     hook-work/                  what a hook could not finish in its budget, done afterwards;
+ *                                 and notes for a session's next hook
  *     delivery-log/               the output of each turn delivery started (turn-<id>.log)
  *   codex/                        `sangam codex`'s app-server sockets (0700), one per launcher
  *     app-server-<pid>.sock
@@ -68,6 +70,14 @@ export function heartbeatDir(projectDir: string): string {
   return join(projectDir, 'hook-heartbeat')
 }
 
+/**
+ * The journal of hook work kept for afterwards (services/hook-work/): one file per kept step, and
+ * the notes a session's next hook carries to it.
+ */
+export function hookWorkDir(projectDir: string): string {
+  return join(projectDir, 'hook-work')
+}
+
 /** The hooks' cache of which checkout is which project. */
 export function hookLocatorsFile(sangamHome: string): string {
   return join(sangamHome, 'hook-locators.json')
@@ -79,6 +89,11 @@ export function hookLocatorsFile(sangamHome: string): string {
  */
 export function machineIdFile(sangamHome: string): string {
   return join(sangamHome, 'machine-id')
+}
+
+/** The machine's readable name when its user set one (`identify --machine`); else its hostname is used. */
+export function machineNameFile(sangamHome: string): string {
+  return join(sangamHome, 'machine-name')
 }
 
 /** Where `sangam codex` puts its app-server sockets: private to the user (0700). */

@@ -37,6 +37,11 @@ export interface Environment {
    * the main guard (services/lanes/main-guard-file.ts) lets a push through when it matches.
    */
   readonly integrator: string | undefined
+  /**
+   * The names of the variables present that mark this process as run by an agent (`agentMarkersIn`):
+   * a post from a process carrying any of them is never taken for a person's (D270).
+   */
+  readonly agentMarkers: readonly string[]
   /** `PATH`, to tell whether `sangam` by name is this CLI (`init` registers the MCP server so). */
   readonly path: string | undefined
   /**
@@ -61,6 +66,7 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
     claudeProjectDir: nonEmpty(env.CLAUDE_PROJECT_DIR),
     logLevel: nonEmpty(env.SANGAM_LOG),
     integrator: nonEmpty(env.SANGAM_INTEGRATOR),
+    agentMarkers: Object.freeze(agentMarkersIn(env)),
     path: nonEmpty(env.PATH),
     vendorCliEnv: Object.freeze(
       Object.fromEntries(
@@ -68,6 +74,38 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
       ),
     ),
   })
+}
+
+/**
+ * The variables an agent's process carries and a person's shell does not: what Claude Code sets
+ * for the commands, hooks and MCP servers it runs, what sangam sets on the turns it starts
+ * (`SANGAM_DELIVERY_TURN`) and on the Codex app-server `sangam codex` starts, and every `CODEX_*`
+ * variable (Codex sets `CODEX_THREAD_ID`, `CODEX_SANDBOX*`, `CODEX_CI`, `CODEX_MANAGED_BY_*`,
+ * `CODEX_NETWORK_PROXY_*`, and adds more between versions) except the settings a person exports
+ * in their own shell profile.
+ */
+const agentVariables: readonly string[] = [
+  'CLAUDECODE',
+  'CLAUDE_CODE_SESSION_ID',
+  'CLAUDE_CODE_ENTRYPOINT',
+  'CLAUDE_CODE_CHILD_SESSION',
+  'CLAUDE_CODE_EXECPATH',
+  'CLAUDE_ENV_FILE',
+  'SANGAM_DELIVERY_TURN',
+  'SANGAM_CODEX_ENDPOINT',
+  'SANGAM_CODEX_LAUNCHER',
+]
+const codexSettings: readonly string[] = ['CODEX_HOME', 'CODEX_API_KEY', 'CODEX_CA_CERTIFICATE']
+
+/** The names, sorted, of the agent-marking variables set (non-empty) in `env`. */
+export function agentMarkersIn(env: Readonly<Record<string, string | undefined>>): string[] {
+  return Object.keys(env)
+    .filter(
+      (name) =>
+        nonEmpty(env[name]) !== undefined &&
+        (agentVariables.includes(name) || (name.startsWith('CODEX_') && !codexSettings.includes(name))),
+    )
+    .sort()
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

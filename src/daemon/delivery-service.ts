@@ -38,6 +38,9 @@ export interface DeliveryServiceOptions {
   readonly onStatus?: ((status: DeliveryStatus) => void) | undefined
 }
 
+/** Looks failing in a row before the failure is logged as a warning rather than at debug. */
+const failedLooksWorthSaying = 3
+
 /**
  * The daemon's delivery (`sangam up`): the machine where a session lives delivers to it. It looks
  * when a message reached the replica (posted here by any process: the newest local seq moved,
@@ -52,6 +55,7 @@ export class DeliveryService implements Service {
   readonly #nap = new NudgeableSleep()
   #running: Promise<void> | null = null
   #nudged = false
+  #failedLooks = 0
 
   constructor(options: DeliveryServiceOptions) {
     this.#options = options
@@ -117,13 +121,20 @@ export class DeliveryService implements Service {
     }
   }
 
-  /** One look; false when it failed and must be tried again. */
+  /**
+   * One look; false when it failed and must be tried again. A look that fails once (the store busy
+   * a moment) is retried unseen; one that keeps failing is something a person must look at.
+   */
   async #look(router: DeliveryRouter, log: Logger): Promise<boolean> {
     let outcomes: SessionOutcome[]
     try {
       outcomes = await router.look()
+      this.#failedLooks = 0
     } catch (error) {
-      log.warn('delivery look failed; trying again', { error: (error as Error).message })
+      this.#failedLooks++
+      const fields = { error: (error as Error).message, failuresInARow: this.#failedLooks }
+      if (this.#failedLooks >= failedLooksWorthSaying) log.warn('delivery look failed; trying again', fields)
+      else log.debug('delivery look failed; trying again', fields)
       return false
     }
     for (const outcome of outcomes) {

@@ -1,3 +1,4 @@
+import type { MainOutside } from '../core/lanes/main-record.ts'
 import type { LockKept } from '../services/lanes/lock-keeper.ts'
 import type { Logger } from '../shared/logger.ts'
 import { NudgeableSleep } from '../shared/nudgeable-sleep.ts'
@@ -14,6 +15,10 @@ export interface LaneLockServiceOptions {
   readonly intervalMs?: number | undefined
   /** Each finished look (tests wait on it). */
   readonly onKept?: ((kept: LockKept | null) => void) | undefined
+  /** Main against the record of where sangam last moved it (D300); null when in step or no lanes. */
+  readonly lookAtMain?: ((db: Db) => Promise<MainOutside | null>) | undefined
+  /** Told once per main moved outside sangam (each new commit again). */
+  readonly onMainOutside?: ((outside: MainOutside) => void) | undefined
 }
 
 export const laneLockIntervalMs = 60_000
@@ -22,7 +27,9 @@ export const laneLockIntervalMs = 60_000
  * The daemon keeps the integration lock of a lane at work alive (D246): a look once a minute,
  * renewing the heartbeat of a holder whose task is active and whose agent is alive or whose
  * worktree changed (keepLaneLock). A look that fails (no main branch, the team server
- * unreachable) is logged once per kind and the next one tries again.
+ * unreachable) is logged once per kind and the next one tries again. Each look also checks main
+ * against the record of where sangam last moved it, and says once per commit when it moved
+ * outside sangam (D300).
  */
 export class LaneLockService implements Service {
   readonly id = 'lane-lock'
@@ -32,6 +39,7 @@ export class LaneLockService implements Service {
   readonly #nap = new NudgeableSleep()
   #running: Promise<void> | null = null
   #lastFailure: string | null = null
+  #lastOutside: string | null = null
 
   constructor(options: LaneLockServiceOptions) {
     this.#options = options
@@ -67,11 +75,27 @@ export class LaneLockService implements Service {
       if (kept?.renewed)
         this.#log.debug('integration lock heartbeat renewed', { lane: kept.lane, why: kept.why })
       this.#lastFailure = null
+      await this.#lookAtMain(db)
       this.#options.onKept?.(kept)
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error)
       if (message !== this.#lastFailure) this.#log.warn('integration lock look failed', { error: message })
       this.#lastFailure = message
     }
+  }
+
+  async #lookAtMain(db: Db): Promise<void> {
+    const outside = (await this.#options.lookAtMain?.(db)) ?? null
+    const key = outside === null ? null : `${outside.where}:${outside.commit ?? 'gone'}`
+    if (outside !== null && key !== this.#lastOutside) {
+      this.#log.warn(`${outside.branch} moved outside sangam`, {
+        commit: outside.commit,
+        recorded: outside.recorded,
+        accept: outside.accept,
+        restore: outside.restore,
+      })
+      this.#options.onMainOutside?.(outside)
+    }
+    this.#lastOutside = key
   }
 }

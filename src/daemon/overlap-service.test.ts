@@ -132,6 +132,7 @@ test('a conflict thread closed by hand stays closed for those commits; a new com
   const human = {
     sender: 'asha@example.com',
     actor: { human: 'asha@example.com', vendor: null, sessionId: null },
+    author: 'human' as const,
     git: { worktree: null, branch: null, head: null },
   }
   closeThread({ db: w.db, clock: w.clock, poster: human }, opened)

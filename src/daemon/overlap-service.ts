@@ -1,5 +1,9 @@
-import type { OverlapRoundInput, OverlapRoundResult } from '../services/room/overlap-round.ts'
-import { overlapRound } from '../services/room/overlap-round.ts'
+import {
+  type OverlapRoundInput,
+  type OverlapRoundResult,
+  overlapIntervalMs,
+  overlapRound,
+} from '../services/room/overlap-round.ts'
 import type { BaseChangesMemo } from '../services/room/worktree-states.ts'
 import type { Logger } from '../shared/logger.ts'
 import { NudgeableSleep } from '../shared/nudgeable-sleep.ts'
@@ -34,10 +38,17 @@ export interface OverlapServiceOptions extends Omit<OverlapRoundInput, 'db'> {
   readonly onShared?: (() => void) | undefined
   /** Each finished round (tests wait on it). */
   readonly onRound?: ((result: OverlapRoundResult) => void) | undefined
+  /**
+   * The first round waits for this (the team server connected, or found unreachable or absent),
+   * at most `firstRoundWaitMs`: at a daemon's start its git work competes for the one thread with
+   * the connection, and what the round publishes can only leave once connected anyway.
+   */
+  readonly startAfter?: Promise<unknown> | undefined
   readonly onStatus?: ((status: OverlapStatus) => void) | undefined
 }
 
-export const overlapIntervalMs = 15_000
+/** The longest the first round waits for `startAfter`. */
+const firstRoundWaitMs = 10_000
 
 /**
  * The daemon's overlap picture: a round (services/room/overlap-round.ts) at start, then one
@@ -84,6 +95,9 @@ export class OverlapService implements Service {
   }
 
   async #run(): Promise<void> {
+    const { startAfter } = this.#options
+    if (startAfter !== undefined)
+      await Promise.race([startAfter, this.#nap.sleep(firstRoundWaitMs, this.#stop.signal)])
     const db = this.#options.openDb()
     try {
       while (!this.#stop.signal.aborted) {

@@ -40,9 +40,20 @@ export class SyncService implements Service {
   #replicator: Replicator | null = null
   readonly #nap = new NudgeableSleep()
   #running: Promise<void> | null = null
+  #settle: () => void = () => undefined
+  readonly #settled = new Promise<void>((resolve) => {
+    this.#settle = resolve
+  })
 
   constructor(options: SyncServiceOptions) {
-    this.#options = options
+    this.#options = {
+      ...options,
+      onStatus: (status) => {
+        const { type } = status
+        if (type === 'sync-connected' || type === 'sync-offline' || type === 'sync-refused') this.#settle()
+        options.onStatus(status)
+      },
+    }
     this.#log = options.log.child({ component: this.id })
   }
 
@@ -58,6 +69,14 @@ export class SyncService implements Service {
     await this.#running
   }
 
+  /**
+   * Resolves once replication's start is over: connected, refused, unreachable, or nothing to
+   * connect to (not attached), or stopped. The daemon's other start-up work waits for it.
+   */
+  settled(): Promise<void> {
+    return this.#settled
+  }
+
   /** Capture committed events: push them now rather than at the next poll. */
   nudge(): void {
     this.#replicator?.nudge()
@@ -71,6 +90,7 @@ export class SyncService implements Service {
         const stamp = attachmentStamp(this.#options.projectDir)
         const attachment = this.#readAttachment()
         if (attachment === null) {
+          this.#settle()
           await this.#until(() => attachmentStamp(this.#options.projectDir) !== stamp)
           continue
         }
@@ -95,10 +115,12 @@ export class SyncService implements Service {
           url: attachment.url,
           message: outcome.message,
           retryInMs,
+          failures,
         })
         await this.#sleep(retryInMs)
       }
     } finally {
+      this.#settle()
       db.close()
     }
   }

@@ -1,12 +1,16 @@
 import { daemonFile, projectDir } from '../config/data-paths.ts'
 import type { Environment } from '../config/environment.ts'
 import { loadMachineId } from '../config/machine-id.ts'
+import type { MainOutside } from '../core/lanes/main-record.ts'
 import { projectCapture } from '../services/capture/project-capture.ts'
 import { codexWake } from '../services/delivery/codex-wake.ts'
 import type { WakeInPlace } from '../services/delivery/wake-in-place.ts'
+import { mainOutsideNow } from '../services/lanes/lane-status.ts'
 import { openLaneWorld } from '../services/lanes/lane-world.ts'
 import { keepLaneLock, type LockKept, tmuxPaneAlive } from '../services/lanes/lock-keeper.ts'
+import { mainHere } from '../services/lanes/main-in-step.ts'
 import { normaliseLanes } from '../services/lanes/normalise-lanes.ts'
+import { thisMachine } from '../services/machine-names.ts'
 import { openProject } from '../services/project-context.ts'
 import type { SyncStatus } from '../services/sync/replicator.ts'
 import { teamLanes } from '../services/team-lanes.ts'
@@ -20,6 +24,8 @@ import { transcriptRoots } from '../transcripts/transcript-locations.ts'
 import { CaptureTailer, type TailerStatus } from './capture-tailer.ts'
 import { DaemonLock } from './daemon-lock.ts'
 import { DeliveryService, type DeliveryStatus } from './delivery-service.ts'
+import { HookWorkService, type HookWorkStatus } from './hook-work-service.ts'
+import { DirectoryService } from './directory-service.ts'
 import { LaneLockService } from './lane-lock-service.ts'
 import { OverlapService, type OverlapStatus } from './overlap-service.ts'
 import type { Service } from './service.ts'
@@ -38,6 +44,9 @@ export type DaemonStatus =
   | SyncStatus
   | OverlapStatus
   | DeliveryStatus
+  | HookWorkStatus
+  /** Main moved outside sangam (D300), once per commit. */
+  | ({ readonly type: 'main-outside' } & MainOutside)
   | { readonly type: 'stopped'; readonly pid: number }
 
 export interface UpOptions {
@@ -73,6 +82,44 @@ export async function runUp(options: UpOptions): Promise<void> {
     await normaliseLanesAtStart(project, options, log)
     const { sangamHome } = options.env
     const { projectId } = project.repo
+    const delivery = new DeliveryService({
+      project,
+      openDb: () => openProjectDatabase(sangamHome, projectId),
+      log,
+      pid: options.pid,
+      // Sessions started under `sangam codex` are woken in place over their app-server socket.
+      wake: options.wake ?? codexWake({ db: project.db, clientVersion: options.version }),
+      onStatus: options.onStatus,
+    })
+    const hookWork = new HookWorkService({
+      projectDir: projectDir(sangamHome, projectId),
+      sangamHome,
+      openDb: () => openProjectDatabase(sangamHome, projectId),
+      clock: options.clock,
+      log,
+      pid: options.pid,
+      onStatus: (status) => {
+        options.onStatus(status)
+        // What it recorded (presence, a late auto-lease's mirror) goes to the team now.
+        sync.nudge()
+      },
+    })
+    const sync = new SyncService({
+      projectDir: projectDir(sangamHome, projectId),
+      openDb: () => openProjectDatabase(sangamHome, projectId),
+      human: project.human,
+      clock: options.clock,
+      log,
+      onStatus: (status) => {
+        options.onStatus(status)
+        // The server is back: what hooks could not push to it goes now, not at the step's next try.
+        if (status.type === 'sync-connected') hookWork.nudge()
+        // Another machine's worktree changed: redraw the overlap picture now, not in 15 s.
+        if (status.type === 'sync-applied' && status.worktreeStates > 0) overlap.nudge()
+        // Messages from other machines may tag a session of this one.
+        if (status.type === 'sync-applied' && status.records > 0) delivery.nudge()
+      },
+    })
     const overlap = new OverlapService({
       openDb: () => openProjectDatabase(sangamHome, projectId),
       cwd: project.repo.root,
@@ -84,29 +131,18 @@ export async function runUp(options: UpOptions): Promise<void> {
       log,
       onStatus: options.onStatus,
       onShared: () => sync.nudge(),
+      // Connecting first: a team starting together is CPU-bound, and the round's git work only
+      // delays the connection its worktree states would leave by.
+      startAfter: sync.settled(),
     })
-    const delivery = new DeliveryService({
-      project,
+    const directory = new DirectoryService({
       openDb: () => openProjectDatabase(sangamHome, projectId),
-      log,
-      pid: options.pid,
-      // Sessions started under `sangam codex` are woken in place over their app-server socket.
-      wake: options.wake ?? codexWake({ db: project.db, clientVersion: options.version }),
-      onStatus: options.onStatus,
-    })
-    const sync = new SyncService({
-      projectDir: projectDir(sangamHome, projectId),
-      openDb: () => openProjectDatabase(sangamHome, projectId),
+      machine: () => thisMachine(sangamHome),
+      worktrees: project.repo.worktrees,
       human: project.human,
       clock: options.clock,
       log,
-      onStatus: (status) => {
-        options.onStatus(status)
-        // Another machine's worktree changed: redraw the overlap picture now, not in 15 s.
-        if (status.type === 'sync-applied' && status.worktreeStates > 0) overlap.nudge()
-        // Messages from other machines may tag a session of this one.
-        if (status.type === 'sync-applied' && status.records > 0) delivery.nudge()
-      },
+      onShared: () => sync.nudge(),
     })
     const services: Service[] = [
       new CaptureTailer({
@@ -116,16 +152,24 @@ export async function runUp(options: UpOptions): Promise<void> {
         log,
         onStatus: (status) => {
           options.onStatus(status)
-          // Push what was just captured now, not at the next look at the outbox.
-          if (status.type === 'captured') sync.nudge()
+          // Push what was just captured now, not at the next look at the outbox; a session new
+          // to the room joins it now.
+          if (status.type === 'captured') {
+            sync.nudge()
+            directory.nudge()
+          }
         },
       }),
       sync,
+      hookWork,
+      directory,
       overlap,
       delivery,
       new LaneLockService({
         openDb: () => openProjectDatabase(sangamHome, projectId),
         keep: (db) => keepLockOf(project, db, options),
+        lookAtMain: (db) => mainOutsideOfProject(project, db, options),
+        onMainOutside: (outside) => options.onStatus({ type: 'main-outside', ...outside }),
         log,
       }),
     ]
@@ -176,6 +220,7 @@ async function keepLockOf(
     clock: options.clock,
     repo: project.repo,
     human: project.human,
+    machine: loadMachineId(options.env.sangamHome),
     childEnv: options.env.vendorCliEnv,
     pid: options.pid,
   })
@@ -193,6 +238,29 @@ async function keepLockOf(
   })
 }
 
+/** Main against the record of where sangam last moved it, here and on the team's remote (D300). */
+async function mainOutsideOfProject(
+  project: ReturnType<typeof openProject>,
+  db: Db,
+  options: UpOptions,
+): Promise<MainOutside | null> {
+  if (!hasLaneTables(db) || readLanes(db).length === 0) return null
+  const local = openLaneWorld({
+    db,
+    clock: options.clock,
+    repo: project.repo,
+    human: project.human,
+    machine: loadMachineId(options.env.sangamHome),
+    childEnv: options.env.vendorCliEnv,
+    pid: options.pid,
+  })
+  const team = teamLanes(local, {
+    projectDir: projectDir(options.env.sangamHome, project.repo.projectId),
+    sangamHome: options.env.sangamHome,
+  })
+  return await mainOutsideNow(team.world, mainHere(team.world), team)
+}
+
 /**
  * The restart normalisation of lanes (services/lanes/normalise-lanes.ts): integrations a crash
  * interrupted are put right, each lane's work backed up first, before any service starts.
@@ -208,6 +276,7 @@ async function normaliseLanesAtStart(
     clock: options.clock,
     repo: project.repo,
     human: project.human,
+    machine: loadMachineId(options.env.sangamHome),
     childEnv: options.env.vendorCliEnv,
     pid: options.pid,
   })

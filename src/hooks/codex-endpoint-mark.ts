@@ -1,6 +1,7 @@
 import type { Environment } from '../config/environment.ts'
-import { openDatabaseFile } from '../store/database.ts'
+import { openHookStore } from './hook-store.ts'
 import { recordCodexEndpoint } from '../store/delivery/codex-endpoint-table.ts'
+import type { StepHandle } from './hook-work.ts'
 import type { LocatedProject } from './project-locator.ts'
 
 export interface CodexEndpointMark {
@@ -18,11 +19,11 @@ const busyTimeoutMs = 300
  * the launcher's pid) records where it lives, so a tag can start a turn in it. Never throws: the
  * hook's answer must not depend on it. Returns what went wrong, for the heartbeat, or null.
  */
-export function markCodexEndpoint(mark: CodexEndpointMark): string | null {
+export function markCodexEndpoint(mark: CodexEndpointMark, step?: StepHandle): string | null {
   const { env, sessionId } = mark
   if (sessionId === null || env.codexEndpoint === undefined || env.codexLauncherPid === undefined) return null
   try {
-    const db = openDatabaseFile(mark.project.databaseFile, { busyTimeoutMs })
+    const db = openHookStore(mark.project.databaseFile, busyTimeoutMs)
     try {
       recordCodexEndpoint(db, {
         sessionId,
@@ -33,8 +34,10 @@ export function markCodexEndpoint(mark: CodexEndpointMark): string | null {
     } finally {
       db.close()
     }
+    step?.done()
     return null
   } catch (error) {
+    step?.fail(error)
     return `codex endpoint not recorded: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`
   }
 }

@@ -5,7 +5,9 @@ import type { Actor, Lease } from '../protocol/lease.ts'
 import { checkEdit, checkEditsReadOnly, type EditCheck } from '../services/leases/edit.ts'
 import { checkRoomRules, type EditedFile, worktreeOf } from '../services/room/edit-rules.ts'
 import { openDatabaseFile, translateSqliteError } from '../store/database.ts'
+import { openHookStore } from './hook-store.ts'
 import { allowEdit, denyEdit, type HookAnswer } from './hook-answer.ts'
+import type { StepHandle } from './hook-work.ts'
 import type { LocatedProject } from './project-locator.ts'
 
 /**
@@ -14,8 +16,9 @@ import type { LocatedProject } from './project-locator.ts'
  * an allowed edit inside the project writes, in one short transaction that records (or renews)
  * the editor's auto-lease; that transaction decides again under the write lock, so of two agents
  * racing for one free file exactly one gets it. An edit whose auto-lease was renewed in the last
- * minute writes nothing. If the write lock stays taken past its short timeout the edit is still
- * allowed (it was), just without a fresh auto-lease.
+ * minute writes nothing. If the write lock stays taken past its short timeout, or the team server
+ * does not answer within the edit's budget, the edit is still allowed (it was) and its auto-lease
+ * is kept for afterwards (`autoLease.keep`): the daemon or the next hook records it.
  */
 export interface EditGateInput {
   readonly project: LocatedProject
@@ -24,6 +27,8 @@ export interface EditGateInput {
   /** The files the tool call writes, as the tool named them. */
   readonly targets: readonly string[]
   readonly now: number
+  /** The run's auto-lease step: done when recorded or not needed, kept when it could not be. */
+  readonly autoLease: StepHandle
 }
 
 const readBusyTimeoutMs = 300
@@ -47,13 +52,19 @@ export async function gateEdit(input: EditGateInput): Promise<HookAnswer> {
     const room = roomDecision(reader, input, decided)
     const refused = decided.filter((outcome) => outcome.decision === 'deny')
     const denials = [...refused.map((outcome) => outcome.reason), ...room.denials]
-    if (denials.length > 0) return denyEdit(denials.join('\n'))
+    if (denials.length > 0) {
+      input.autoLease.done()
+      return denyEdit(denials.join('\n'))
+    }
     const warnings = [...decided.flatMap((outcome) => outcome.warnings), ...room.notes]
     const unrecorded = checks.filter((_, index) => {
       const path = decided[index]?.path ?? null
       return path !== null && !holdsFreshAutoLease(held, input.actor, path, input.now)
     })
-    if (unrecorded.length === 0) return allowEdit(warnings)
+    if (unrecorded.length === 0) {
+      input.autoLease.done()
+      return allowEdit(warnings)
+    }
     return await recordAutoLeases(input, unrecorded, clock, room.notes)
   } finally {
     // Closed after the writer on purpose. The last connection to close a WAL database checkpoints
@@ -140,9 +151,9 @@ async function recordAutoLeases(
 ): Promise<HookAnswer> {
   let writer: ReturnType<typeof openDatabaseFile>
   try {
-    writer = openDatabaseFile(input.project.databaseFile, { busyTimeoutMs: writeBusyTimeoutMs })
+    writer = openHookStore(input.project.databaseFile, writeBusyTimeoutMs)
   } catch (error) {
-    return unrecorded(error, roomNotes)
+    return unrecorded(input.autoLease, error, roomNotes)
   }
   try {
     // Imported here: a denial never writes, so it never loads the arbiter. While attached to a
@@ -153,18 +164,24 @@ async function recordAutoLeases(
     })
     const outcomes: EditOutcome[] = []
     for (const check of checks) outcomes.push(await checkEdit(arbiter, check))
+    input.autoLease.done()
     const refused = outcomes.filter((outcome) => outcome.decision === 'deny')
     if (refused.length > 0) return denyEdit(refused.map((outcome) => outcome.reason).join('\n'))
     return allowEdit([...outcomes.flatMap((outcome) => outcome.warnings), ...roomNotes])
   } catch (error) {
-    return unrecorded(error, roomNotes)
+    return unrecorded(input.autoLease, error, roomNotes)
   } finally {
     writer.close()
   }
 }
 
-/** Allowed on the read-only decision, but the auto-lease could not be written. */
-function unrecorded(error: unknown, roomNotes: readonly string[]): HookAnswer {
+/**
+ * Allowed on the read-only decision, but the auto-lease could not be written: it is kept for
+ * afterwards, and the hook's answer says so (hook-answer.ts `withKeptWork`). A store that cannot be
+ * written at all keeps nothing, and the answer says the lease was not recorded.
+ */
+function unrecorded(autoLease: StepHandle, error: unknown, roomNotes: readonly string[]): HookAnswer {
+  if (autoLease.fail(error)) return allowEdit(roomNotes)
   const why = (error instanceof Error ? error.message : String(error)).split('\n')[0]
   return {
     ...allowEdit(roomNotes),

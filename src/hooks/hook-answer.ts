@@ -1,4 +1,5 @@
 import { escapeControls } from '../shared/terminal-text.ts'
+import type { KeptNote } from './hook-work.ts'
 
 /**
  * What an agent hook prints. Claude Code and Codex read the same JSON on stdout (exit 0):
@@ -96,6 +97,68 @@ export function failOpen(eventName: string | null, why: string): HookAnswer {
     }
   }
   return { stdout: '', stderr: `sangam: ${why}\n`, outcome }
+}
+
+/** The events whose answer carries context to the model (`additionalContext`, a denial's reason). */
+const contextEvents: ReadonlySet<string> = new Set(['PreToolUse', 'SessionStart', 'UserPromptSubmit'])
+
+/**
+ * `answer` with `lines` for the model too: after a denial's reason, else in `additionalContext`.
+ * Events whose answer carries no context (Stop, SessionEnd) are left as they were. The answer's
+ * stdout is this module's own JSON, so it is read back as such.
+ */
+export function withContext(
+  answer: HookAnswer,
+  eventName: string | null,
+  lines: readonly string[],
+): HookAnswer {
+  if (lines.length === 0 || eventName === null || !contextEvents.has(eventName)) return answer
+  const text = lines.join('\n')
+  let specific: Record<string, string>
+  try {
+    const output =
+      answer.stdout === ''
+        ? {}
+        : (JSON.parse(answer.stdout) as { hookSpecificOutput?: Record<string, string> })
+    specific = { hookEventName: eventName, ...output.hookSpecificOutput }
+  } catch {
+    return answer
+  }
+  if (specific.permissionDecision === 'deny')
+    specific.permissionDecisionReason = `${specific.permissionDecisionReason ?? ''}\n\n${text}`
+  else
+    specific.additionalContext = specific.additionalContext
+      ? `${specific.additionalContext}\n\n${text}`
+      : text
+  return { ...answer, stdout: json(specific) }
+}
+
+/**
+ * `answer` saying what the hook did not finish and kept for afterwards (hook-work.ts): a stderr
+ * line naming each step and why, the outcome for the heartbeat, and for the model what concerns
+ * it: an edit whose auto-lease is recorded late, a brief that comes with the next prompt.
+ */
+export function withKeptWork(
+  answer: HookAnswer,
+  eventName: string | null,
+  kept: readonly KeptNote[],
+): HookAnswer {
+  if (kept.length === 0) return answer
+  const lines: string[] = []
+  if (kept.some((note) => note.kind === 'auto-lease'))
+    lines.push(
+      "sangam: this edit's auto-lease was not recorded in time; the edit is allowed, and sangam records " +
+        'the lease afterwards. If someone else holds the file by then, you will be told here.',
+    )
+  if (kept.some((note) => note.kind === 'brief'))
+    lines.push('sangam: the team brief comes with your next prompt.')
+  const told = withContext(answer, eventName, lines)
+  const list = kept.map((note) => note.text).join('; ')
+  return {
+    ...told,
+    stderr: `${answer.stderr}sangam: not finished within the hook's time budget, kept and done afterwards: ${list}\n`,
+    outcome: `${answer.outcome} (kept: ${kept.map((note) => note.kind).join(', ')})`,
+  }
 }
 
 /**

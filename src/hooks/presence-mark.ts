@@ -5,7 +5,8 @@ import type { Actor } from '../protocol/lease.ts'
 import type { StoredPresenceState } from '../protocol/room/presence.ts'
 import { recordPresence } from '../services/room/presence.ts'
 import type { Random } from '../shared/random.ts'
-import { openDatabaseFile } from '../store/database.ts'
+import { openHookStore } from './hook-store.ts'
+import type { StepHandle } from './hook-work.ts'
 import type { LocatedProject } from './project-locator.ts'
 
 export interface PresenceMark {
@@ -24,15 +25,16 @@ const busyTimeoutMs = 300
  * Records the session's presence from what the hook already knows: the worktree it runs in (the
  * located layout) and its branch, read from HEAD without git. Never throws: presence is a
  * courtesy to the room, and a locked or unreadable store must not change the hook's answer.
- * Returns what went wrong, for the heartbeat's outcome, or null.
+ * Returns what went wrong, for the heartbeat's outcome, or null; tells `step`, the run's presence
+ * step, whether it was done (hook-work.ts keeps it for afterwards when it was not).
  */
-export function markPresence(mark: PresenceMark): string | null {
+export function markPresence(mark: PresenceMark, step?: StepHandle): string | null {
   const { actor, project } = mark
   if (actor.sessionId === null || actor.vendor === null) return null
   try {
     const machine = loadMachineId(mark.env.sangamHome, mark.random)
     const worktree = project.layout.worktreeRoot
-    const db = openDatabaseFile(project.databaseFile, { busyTimeoutMs })
+    const db = openHookStore(project.databaseFile, busyTimeoutMs)
     try {
       recordPresence(
         db,
@@ -50,8 +52,10 @@ export function markPresence(mark: PresenceMark): string | null {
     } finally {
       db.close()
     }
+    step?.done()
     return null
   } catch (error) {
+    step?.fail(error)
     return `presence not recorded: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`
   }
 }

@@ -1,5 +1,6 @@
 import { briefBudget } from '../core/memory/brief-assembly.ts'
 import { type HookAnswer, promptContext, quiet } from './hook-answer.ts'
+import type { StepHandle } from './hook-work.ts'
 import { markPresence, type PresenceMark } from './presence-mark.ts'
 import { openRoomContext } from './room-context.ts'
 
@@ -9,8 +10,8 @@ import { openRoomContext } from './room-context.ts'
  * the answer is written (`settle`). A store that cannot be read leaves the prompt alone: the
  * messages wait for the next one.
  */
-export function submitPrompt(mark: Omit<PresenceMark, 'state'>): HookAnswer {
-  const problem = markPresence({ ...mark, state: 'online' })
+export function submitPrompt(mark: Omit<PresenceMark, 'state'>, presence: StepHandle): HookAnswer {
+  const problem = markPresence({ ...mark, state: 'online' }, presence)
   let context: ReturnType<typeof openRoomContext>
   try {
     context = openRoomContext(mark, briefBudget)

@@ -1,6 +1,7 @@
 import { loadMachineId } from '../config/machine-id.ts'
 import { type PendingContext, takeSessionContext } from '../services/room/session-context.ts'
-import { type Db, openDatabaseFile } from '../store/database.ts'
+import type { Db } from '../store/database.ts'
+import { openHookStore } from './hook-store.ts'
 import type { PresenceMark } from './presence-mark.ts'
 
 /** Moving the cursor is one short write; past this wait for the lock the prompt goes on without it. */
@@ -14,7 +15,7 @@ const busyTimeoutMs = 500
  */
 export function openRoomContext(mark: Omit<PresenceMark, 'state'>, budget: number): PendingContext | null {
   if (mark.actor.sessionId === null || mark.actor.vendor === null) return null
-  const db = openDatabaseFile(mark.project.databaseFile, { busyTimeoutMs })
+  const db = openHookStore(mark.project.databaseFile, busyTimeoutMs)
   try {
     const context = roomContextOn(db, mark, budget)
     if (context === null) {

@@ -4,8 +4,8 @@ import { leaseBrief } from '../services/leases/brief.ts'
 import type { BriefSectionSource } from '../services/memory/brief-section-source.ts'
 import { MemoryBrief } from '../services/memory/memory-brief.ts'
 import { rulesBrief } from '../services/room/rules-brief.ts'
-import { openDatabaseFile } from '../store/database.ts'
-import { type HookAnswer, sessionContext } from './hook-answer.ts'
+import { openHookStore } from './hook-store.ts'
+import { type HookAnswer, promptContext, sessionContext } from './hook-answer.ts'
 import type { PresenceMark } from './presence-mark.ts'
 import { roomContextOn } from './room-context.ts'
 
@@ -19,6 +19,11 @@ import { roomContextOn } from './room-context.ts'
 export interface SessionBriefInput extends Omit<PresenceMark, 'state'> {
   /** The session's working directory: whose branch "your branch" is. */
   readonly cwd: string
+  /**
+   * Given with a prompt rather than at the start: the start's hook gave up before it was out, and
+   * kept it for the session's next prompt (hook-work.ts).
+   */
+  readonly late?: boolean | undefined
 }
 
 /** The brief moves the reader's cursor: one short write, which may wait this long for the lock. */
@@ -27,7 +32,7 @@ const busyTimeoutMs = 500
 const roomShare = Math.floor(briefBudget / 2)
 
 export function briefForSession(input: SessionBriefInput): HookAnswer {
-  const db = openDatabaseFile(input.project.databaseFile, { busyTimeoutMs })
+  const db = openHookStore(input.project.databaseFile, busyTimeoutMs)
   let settle: ((delivered: boolean) => void) | undefined
   try {
     // One connection for both: the room's read holds the write lock until the answer is out, and
@@ -40,7 +45,13 @@ export function briefForSession(input: SessionBriefInput): HookAnswer {
       cwd: input.cwd,
       budget: roomText === '' ? briefBudget : briefBudget - roomText.length - 2,
     })
-    const answer = sessionContext(roomText === '' ? brief.text : `${roomText}\n\n${brief.text}`)
+    const text = roomText === '' ? brief.text : `${roomText}\n\n${brief.text}`
+    const answer =
+      input.late === true
+        ? promptContext(
+            `sangam: the team brief, which your session's start could not give in time:\n\n${text}`,
+          )
+        : sessionContext(text)
     const pending = settle
     return {
       ...answer,

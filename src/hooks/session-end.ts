@@ -1,6 +1,6 @@
 import type { Actor } from '../protocol/lease.ts'
 import { chooseLeaseArbiter } from '../services/arbiter-choice.ts'
-import { openDatabaseFile } from '../store/database.ts'
+import { openHookStore } from './hook-store.ts'
 import { type HookAnswer, quiet } from './hook-answer.ts'
 import type { LocatedProject } from './project-locator.ts'
 
@@ -20,7 +20,7 @@ const busyTimeoutMs = 800
 
 export async function endSession(input: SessionEndInput): Promise<HookAnswer> {
   if (input.actor.sessionId === null) return quiet('ignored')
-  const db = openDatabaseFile(input.project.databaseFile, { busyTimeoutMs })
+  const db = openHookStore(input.project.databaseFile, busyTimeoutMs)
   try {
     const arbiter = chooseLeaseArbiter(
       db,

@@ -1,9 +1,17 @@
 import { loadMachineId } from '../config/machine-id.ts'
 import { escapeControls } from '../shared/terminal-text.ts'
-import { openDatabaseFile } from '../store/database.ts'
+import type { Db } from '../store/database.ts'
 import { recordPane } from '../store/delivery/delivery-ledger.ts'
 import type { HookAnswer } from './hook-answer.ts'
+import { openHookStore } from './hook-store.ts'
+import type { StepHandle } from './hook-work.ts'
 import { markPresence, type PresenceMark } from './presence-mark.ts'
+
+/** The run's steps a Stop may leave unfinished: its tmux pane, its idle presence. */
+export interface StopSteps {
+  readonly pane: StepHandle
+  readonly presence: StepHandle
+}
 
 /** The hand-over is one short write; past this wait for the lock the session stops as it would have. */
 const busyTimeoutMs = 500
@@ -23,10 +31,12 @@ export async function stopTurn(
   host: 'claude' | 'codex',
   mark: Omit<PresenceMark, 'state'>,
   stopHookActive: boolean,
+  steps: StopSteps,
 ): Promise<HookAnswer> {
   const resting: HookAnswer = { stdout: host === 'codex' ? '{}\n' : '', stderr: '', outcome: 'idle' }
-  const handOver = stopHookActive ? null : await handOverFor(mark)
+  const handOver = stopHookActive ? null : await handOverFor(mark, steps.pane)
   if (handOver !== null && typeof handOver !== 'string') {
+    steps.presence.done()
     // The turn goes on: the session stays online (its presence is not touched, and the held
     // transaction would make a second connection's presence write wait for nothing).
     return {
@@ -37,20 +47,22 @@ export async function stopTurn(
       settle: handOver.settle,
     }
   }
-  const problem = markPresence({ ...mark, state: 'idle' })
+  const problem = markPresence({ ...mark, state: 'idle' }, steps.presence)
   return { ...resting, outcome: problem ?? (typeof handOver === 'string' ? handOver : 'idle') }
 }
 
 async function handOverFor(
   mark: Omit<PresenceMark, 'state'>,
+  paneStep: StepHandle,
 ): Promise<Awaited<ReturnType<typeof import('../services/delivery/hand-over.ts').takeHandOver>> | string> {
   const { actor, project } = mark
   if (actor.sessionId === null || actor.vendor === null) return null
-  let db: ReturnType<typeof openDatabaseFile> | null = null
+  let db: Db | null = null
   try {
-    db = openDatabaseFile(project.databaseFile, { busyTimeoutMs })
+    db = openHookStore(project.databaseFile, busyTimeoutMs)
     const pane = mark.env.vendorCliEnv.TMUX_PANE
     if (pane !== undefined && pane !== '') recordPane(db, actor.vendor, actor.sessionId, pane, mark.now)
+    paneStep.done()
     const { takeHandOver } = await import('../services/delivery/hand-over.ts')
     const open = db
     const handOver = takeHandOver(open, {
@@ -79,6 +91,8 @@ async function handOverFor(
     }
   } catch (error) {
     db?.close()
+    // Kept only if it was not written: a hand-over that failed after it needs nothing kept.
+    paneStep.fail(error)
     return `fail-open: no hand-over: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`
   }
 }

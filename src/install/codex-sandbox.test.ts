@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
@@ -88,3 +89,56 @@ test('an agent command line that runs Codex counts as Codex', () => {
   assert.ok(!runsCodex('codexish'))
   assert.ok(!runsCodex('cat codex'))
 })
+
+test("a lane's own .codex/config.toml counts once the folder is trusted, and is the fix offered first", () => {
+  withConfig(null, (home) => {
+    const lane = mkdtempSync(join(tmpdir(), 'sangam-codex-lane-'))
+    try {
+      execFileSync('git', ['init', '-q', lane])
+      const userFile = join(home, 'config.toml')
+      const advice = laneSandboxWarning('codex', home, lane) ?? ''
+      assert.ok(
+        advice.includes(
+          `for this lane alone, put sandbox_mode = "danger-full-access" in ${join(lane, '.codex', 'config.toml')} and add the line /.codex/config.toml to ${join(lane, '.git', 'info', 'exclude')}`,
+        ),
+        advice,
+      )
+      assert.ok(advice.includes(`[projects.${JSON.stringify(lane)}] trust_level = "trusted" in ${userFile}`))
+      assert.ok(
+        advice.indexOf('for this lane alone') < advice.indexOf(`in ${userFile} (every Codex session)`),
+      )
+      mkdirSync(join(lane, '.codex'))
+      writeFileSync(join(lane, '.codex', 'config.toml'), 'sandbox_mode = "danger-full-access"\n')
+      assert.equal(modeOfLane(home, lane), 'default', 'not read while the folder is untrusted')
+      writeFileSync(
+        userFile,
+        `sandbox_mode = "workspace-write"\n[projects.${JSON.stringify(lane)}]\ntrust_level = "trusted"\n`,
+      )
+      rmSync(join(lane, '.codex', 'config.toml'))
+      assert.doesNotMatch(
+        laneSandboxWarning('codex', home, lane) ?? '',
+        /trust/,
+        'a trusted folder needs no word of trust',
+      )
+      writeFileSync(join(lane, '.codex', 'config.toml'), 'sandbox_mode = "danger-full-access"\n')
+      assert.equal(modeOfLane(home, lane), 'danger-full-access')
+      assert.equal(laneSandboxWarning('codex', home, lane), null, 'this lane can commit: nothing to say')
+      // A selected profile still wins over the project layer, as in Codex.
+      writeFileSync(
+        userFile,
+        `profile = "strict"\n[profiles.strict]\nsandbox_mode = "read-only"\n[projects.${JSON.stringify(lane)}]\ntrust_level = "trusted"\n`,
+      )
+      assert.equal(modeOfLane(home, lane), 'read-only')
+      // A project that tracks .codex/config.toml cannot give one lane its own: not offered.
+      execFileSync('git', ['-C', lane, 'add', '.codex/config.toml'])
+      assert.doesNotMatch(laneSandboxWarning('codex', home, lane) ?? '', /for this lane alone/)
+    } finally {
+      rmSync(lane, { recursive: true, force: true })
+    }
+  })
+})
+
+function modeOfLane(home: string, lane: string): string {
+  const sandbox = codexSandbox(home, lane)
+  return sandbox.kind === 'mode' ? sandbox.mode : sandbox.kind
+}

@@ -100,8 +100,10 @@ if [ -n "$common" ] && [ -f "$common/sangam/main-guard" ]; then
 fi
 guarding=0
 if [ -n "$guard_main" ] && [ "\${${integratorVariable}:-}" != "$guard_token" ]; then guarding=1; fi
+put_back_said=''
 refuse() {
   printf 'sangam: main is protected: %s is refused. %s moves only through \`sangam sync\` from a lane (\`sangam lane <name>\`); \`sangam status\` shows the lanes.\\n' "$1" "'$guard_main'" >&2
+  if [ -n "$put_back_said" ]; then printf 'sangam: %s\\n' "$put_back_said" >&2; fi
   exit 1
 }
 ${hookCheck(hook)}
@@ -151,14 +153,40 @@ fi`
       // old value (all zeros) is compared with the ref's current value, so rewriting a ref in place
       // (pack-refs) is no move. Stdin is read only in the prepared state, and handed on whole (read
       // straight from git when there is no chained hook to hand it to: no \`cat\` process).
-      return `check_ref() {
+      //
+      // A command that rewrites the worktree before it moves the ref (\`reset --hard\`, a
+      // fast-forward \`merge\` or \`pull\`, \`checkout -B\`) has already done so when the move is
+      // refused, leaving a staged reverse diff on main (D304): \`put_back\` brings the index and
+      // files back from the target's tree to main's with a two-tree \`read-tree -m -u\` (which keeps
+      // other local changes and refuses rather than overwrite one), only in main's own worktree,
+      // only when the index holds exactly the target's files, and only for a target some ref
+      // already holds: a commit being made (\`commit --no-verify\`) is new, and its staged
+      // changes are the user's own work. Nested git reads /dev/null, not the ref list on stdin.
+      return `put_back() {
+  [ -n "$1" ] || return 0
+  case "$2" in *[!0]*) ;; *) return 0 ;; esac
+  [ "$(git symbolic-ref -q HEAD </dev/null 2>/dev/null)" = "refs/heads/$guard_main" ] || return 0
+  [ -n "$(git for-each-ref --count=1 --contains "$2" </dev/null 2>/dev/null)" ] || return 0
+  git diff-index --quiet --cached "$2" -- </dev/null >/dev/null 2>&1 || return 0
+  if git read-tree -m -u "$2" "$1" </dev/null >/dev/null 2>&1; then
+    put_back_said="git had already changed the files to $2's; they were put back as '$guard_main' is."
+  elif git read-tree -m "$2" "$1" </dev/null >/dev/null 2>&1; then
+    put_back_said="git had already changed the index to $2's; it was put back as '$guard_main' is (the files were not touched)."
+  else
+    put_back_said="git had already changed the files to $2's and they could not be put back: git read-tree -m -u $2 $1 does it, or git reset --hard (which drops every uncommitted change)."
+  fi
+}
+check_ref() {
   [ "$3" = "refs/heads/$guard_main" ] || return 0
   old="$1"
   case "$old" in
     *[!0]*) ;;
-    *) old="$(git rev-parse -q --verify "$3" 2>/dev/null)" ;;
+    *) old="$(git rev-parse -q --verify "$3" </dev/null 2>/dev/null)" ;;
   esac
-  if [ "$2" != "$old" ]; then refuse "moving '$guard_main' (to $2)"; fi
+  if [ "$2" != "$old" ]; then
+    put_back "$old" "$2"
+    refuse "moving '$guard_main' (to $2)"
+  fi
 }
 if [ "$1" = prepared ] && [ "$guarding" = 1 ]; then
   if [ ! -x "$chained" ]; then

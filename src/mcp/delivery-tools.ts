@@ -57,7 +57,8 @@ const sendTool = defineTool({
     'Continue another Claude Code or Codex session of this project now with a message (posted to the room for it): ' +
     'a turn starts in it when it is at rest on this machine, with the guards a tag has (one turn at a time, a ' +
     'cooldown, a loop budget between agents). A session open in a terminal is refused (it reads the room at its ' +
-    'next prompt). Name it by id, 8+ characters of it, or @handle.',
+    'next prompt). A session on another machine is tagged, and the daemon there delivers it (outcome forwarded). ' +
+    'Name it by id, 8+ characters of it, or @handle.',
   input: {
     session: z.string().min(1).describe('the session: id, 8+ characters of it, or @handle'),
     text: z.string().min(1).describe('what to tell it'),
@@ -71,7 +72,7 @@ const sendTool = defineTool({
   readOnly: false,
   async run(input, context) {
     const project = context.project()
-    const scope = openRoom(project, context.actor(), context.projectDir, systemRandom)
+    const scope = openRoom(project, context.actor(), context.projectDir, systemRandom, 'agent')
     const sent = await sendToSession(project, scope, router(context), input)
     // As `send` exits 13: the CLI is missing or failed, which the agent cannot fix by waiting.
     if (sent.outcome === 'failed')
@@ -101,7 +102,7 @@ const startTool = defineTool({
   readOnly: false,
   async run(input, context) {
     const project = context.project()
-    const scope = openRoom(project, context.actor(), context.projectDir, systemRandom)
+    const scope = openRoom(project, context.actor(), context.projectDir, systemRandom, 'agent')
     const started = await startSession(project, router(context), {
       vendor: input.vendor,
       worktree: input.worktree ?? null,

@@ -1,9 +1,11 @@
 import { z } from 'zod'
+import { outsideLine } from '../core/lanes/main-record.ts'
 import { laneStatus } from '../services/lanes/lane-status.ts'
 import { syncOutcomes } from '../services/lanes/sync-lane.ts'
 import { openProjectLanes } from '../services/project-lanes.ts'
 import { syncLaneWithTeam } from '../services/team-lanes.ts'
 import { systemRandom } from '../shared/random.ts'
+import { mainOutsideShape } from './main-outside-shape.ts'
 import type { McpContext } from './mcp-context.ts'
 import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
 
@@ -21,6 +23,7 @@ function lanes(context: McpContext) {
     pid: process.pid,
     nodeBinDir: null,
     actor: context.actor(),
+    author: 'agent',
   })
 }
 
@@ -55,6 +58,7 @@ const statusTool = defineTool({
       })
       .nullable(),
     guard: z.object({ installed: z.boolean(), missing: z.array(z.string()) }),
+    mainOutside: mainOutsideShape,
     lanes: z.array(
       z.object({
         name: z.string(),
@@ -63,6 +67,7 @@ const statusTool = defineTool({
         head: z.string().nullable(),
         dirty: z.boolean(),
         behind: z.number(),
+        ahead: z.number(),
         task: taskShape.nullable(),
         owner: z.string(),
         worktree: z.string(),
@@ -73,9 +78,13 @@ const statusTool = defineTool({
   },
   readOnly: true,
   async run(_input, context: McpContext) {
-    const status = await laneStatus(lanes(context).world)
+    const team = lanes(context)
+    const status = await laneStatus(team.world, team)
     const lines = [
       `${status.mainBranch}: ${status.main?.slice(0, 12) ?? '(none)'}`,
+      ...(status.mainOutside === null
+        ? []
+        : [`${outsideLine(status.mainOutside)}: tell your human; accepting or restoring it is theirs`]),
       status.lock === null
         ? 'lock: free'
         : `lock: lane ${status.lock.lane}${status.lock.task ? ` task ${status.lock.task}` : ''}${status.lock.stale ? ' (stale)' : ''}`,
@@ -115,6 +124,7 @@ const syncTool = defineTool({
     const text = [`${result.lane}: ${result.outcome}, main ${result.main.slice(0, 12)}`]
     if (result.task !== null)
       text.push(`task file: ${result.task.file}`, `validation report: ${result.task.validationFile}`)
+    for (const warning of result.warnings) text.push(`warning: ${warning}`)
     return {
       structured: {
         lane: result.lane,

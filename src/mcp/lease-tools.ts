@@ -53,6 +53,7 @@ const claimTool = defineTool({
       z.object({
         worktree: z.string(),
         machine: z.string().nullable(),
+        machineName: z.string().nullable(),
         branch: z.string().nullable(),
         lane: z.string().nullable(),
         paths: z.array(z.string()),

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
-import type { z } from 'zod'
+import { z } from 'zod'
 import { quoteInput } from '../shared/quote-input.ts'
 import { ErrorCode, isSangamError, SangamError } from '../shared/sangam-error.ts'
 import { escapeControls } from '../shared/terminal-text.ts'
@@ -54,6 +54,7 @@ export function defineTool<Input extends z.ZodRawShape, Output extends z.ZodRawS
  * the error's code and message, never as a crash of the server: a bad id or a missing repository
  * is something the agent can act on. A bug's stack trace goes to the log (stderr), never to the
  * client. Input is checked once here for what no tool's schema can say: a NUL byte in any string.
+ * An argument no tool's schema names is refused by the SDK's own check, naming it.
  */
 export function registerTools(server: McpServer, tools: readonly AnyMcpTool[], context: McpContext): void {
   for (const tool of tools) {
@@ -62,7 +63,9 @@ export function registerTools(server: McpServer, tools: readonly AnyMcpTool[], c
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: tool.input,
+        // An argument the tool does not take is refused, naming it, never dropped: `recipients`
+        // for room_post's `to` would otherwise post to the whole room (D271).
+        inputSchema: z.strictObject(tool.input),
         outputSchema: tool.output,
         annotations: { readOnlyHint: tool.readOnly, openWorldHint: false },
       },

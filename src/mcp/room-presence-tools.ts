@@ -1,4 +1,7 @@
 import { z } from 'zod'
+import { loadMachineId } from '../config/machine-id.ts'
+import { headBranch } from '../git/git-layout.ts'
+import { holdingWorktree } from '../services/room/captured-sessions.ts'
 import { identifySession } from '../services/room/identify.ts'
 import { projectTargetsInput } from '../services/room/project-targets.ts'
 import { describeTargets, loadTargets } from '../services/room/targets.ts'
@@ -15,9 +18,9 @@ const targetsTool = defineTool({
   name: 'room_targets',
   title: 'Who and where the room can address',
   description:
-    'Every agent session and human in the room (handle, vendor, state online|idle|blocked|offline, worktree, ' +
-    'machine) and every worktree (#target, branch, uncommitted paths, active agents, days since its last commit), ' +
-    'across machines. Address them in messages as @handle, @human or #target.',
+    'Every agent session (handle, vendor, state online|idle|blocked|offline, worktree, machine and its name), every ' +
+    'person once (handle, name, state, machines) and every worktree (#target, branch, uncommitted paths, active ' +
+    'agents, days since its last commit), across machines. Address them in messages as @handle, @human or #target.',
   input: {},
   output: {
     agents: z.array(
@@ -25,9 +28,20 @@ const targetsTool = defineTool({
         handle: z.string(),
         vendor: z.string(),
         sessionId: z.string(),
+        human: z.string(),
         state: z.string(),
         worktree: z.string().nullable(),
         machine: z.string(),
+        machineName: z.string(),
+      }),
+    ),
+    people: z.array(
+      z.object({
+        handle: z.string(),
+        name: z.string(),
+        state: z.string(),
+        machines: z.array(z.string()),
+        machineNames: z.array(z.string()),
       }),
     ),
     worktrees: z.array(
@@ -39,6 +53,7 @@ const targetsTool = defineTool({
         activeAgents: z.number(),
         ageDays: z.number().nullable(),
         machine: z.string(),
+        machineName: z.string(),
         missing: z.boolean(),
       }),
     ),
@@ -49,7 +64,15 @@ const targetsTool = defineTool({
     const input = projectTargetsInput(project)
     const targets = loadTargets(project.db, input)
     return {
-      structured: { agents: [...targets.agents], worktrees: [...targets.worktrees] },
+      structured: {
+        agents: [...targets.agents],
+        people: targets.people.map((person) => ({
+          ...person,
+          machines: [...person.machines],
+          machineNames: [...person.machineNames],
+        })),
+        worktrees: [...targets.worktrees],
+      },
       text: describeTargets(targets, input.machine),
     }
   },
@@ -77,7 +100,8 @@ const identifyTool = defineTool({
   },
   readOnly: false,
   run(input, context) {
-    const session = input.session ?? context.actor().sessionId
+    const actor = context.actor()
+    const session = input.session ?? actor.sessionId
     if (session === null || session === undefined) {
       throw new SangamError(
         ErrorCode.InvalidInput,
@@ -85,7 +109,25 @@ const identifyTool = defineTool({
       )
     }
     const project = context.project()
-    const outcome = identifySession(project.db, session, input.handle, context.clock.now())
+    const machine = loadMachineId(project.env.sangamHome)
+    // The session asking is alive and here, running a turn: in the room even before its hooks fire.
+    const worktree = holdingWorktree(project.repo.worktrees, context.projectDir)
+    const self =
+      input.session === undefined && actor.vendor !== null && actor.sessionId !== null
+        ? {
+            vendor: actor.vendor,
+            sessionId: actor.sessionId,
+            human: actor.human,
+            worktree,
+            branch: worktree === null ? null : headBranch(worktree),
+            machine,
+            state: 'online' as const,
+          }
+        : undefined
+    const outcome = identifySession(project.db, session, input.handle, context.clock.now(), {
+      here: { machine, worktrees: project.repo.worktrees },
+      self,
+    })
     const { agent } = outcome
     return { structured: outcome, text: `You are @${agent.handle} (was @${agent.previous}).` }
   },

@@ -5,8 +5,10 @@ import { rungs } from '../protocol/rules/rung.ts'
 import { describeAlerts, loadAlerts } from '../services/room/alerts.ts'
 import { describeRules, listRules } from '../services/room/rules.ts'
 import { systemRandom } from '../shared/random.ts'
+import { collisionsLines, collisionsOnRead } from '../services/room/collisions-on-read.ts'
 import { type McpContext, onlyReads } from './mcp-context.ts'
 import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
+import { collisionsShape } from './room-tools.ts'
 
 /**
  * The house rules for agents: read-only on purpose (docs/decisions.md D134). A rule at `refuse`
@@ -60,16 +62,20 @@ const alertsTool = defineTool({
     'paths, stale worktrees, lease collisions (each at its rule’s rung), open decisions for a human, blockers and ' +
     'handoffs. Ids are stable: the same condition keeps its id.',
   input: {},
-  output: { alerts: z.array(alertShape) },
+  output: { alerts: z.array(alertShape), collisions: collisionsShape },
   readOnly: true,
-  run(_input, context: McpContext) {
+  async run(_input, context: McpContext) {
     const project = context.project(onlyReads)
+    const collisions = await collisionsOnRead(project, { random: systemRandom })
     const alerts = loadAlerts(project.db, {
       machine: loadMachineId(project.env.sangamHome, systemRandom),
       worktrees: project.repo.worktrees,
       now: project.clock.now(),
     })
-    return { structured: { alerts }, text: describeAlerts(alerts) }
+    return {
+      structured: { alerts, collisions },
+      text: [describeAlerts(alerts), ...collisionsLines(collisions)].join('\n'),
+    }
   },
 })
 

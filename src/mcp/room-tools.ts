@@ -1,7 +1,8 @@
 import { z } from 'zod'
-import { maxMessageChars, messageKinds } from '../protocol/room/message.ts'
+import { authorKinds, maxMessageChars, messageKinds } from '../protocol/room/message.ts'
 import { threadAudiences, threadLifetimes } from '../protocol/room/thread.ts'
 import { projectBoard, projectBoardText } from '../services/project-board.ts'
+import { collisionsLines, collisionsOnRead } from '../services/room/collisions-on-read.ts'
 import { handoff } from '../services/room/handoff.ts'
 import { type MessageView, messageView, type ThreadView, threadView } from '../services/room/message-view.ts'
 import { openRoom } from '../services/room/open-room.ts'
@@ -10,6 +11,7 @@ import { defaultReadLimit, maxReadLimit, readMessages } from '../services/room/r
 import { closeThread, listThreads, openThread } from '../services/room/threads.ts'
 import { systemRandom } from '../shared/random.ts'
 import { oneLine } from '../shared/terminal-text.ts'
+import { mainOutsideShape } from './main-outside-shape.ts'
 import { type McpContext, onlyReads } from './mcp-context.ts'
 import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
 
@@ -26,6 +28,7 @@ const messageShape = z.object({
   topic: nullableString,
   text: z.string(),
   sender: z.string(),
+  author: z.enum(authorKinds),
   recipients: z.array(z.string()),
   threadId: nullableString,
   at: z.number(),
@@ -45,6 +48,13 @@ const threadShape = z.object({
   source: z.string(),
   updatedAt: z.number(),
 })
+/** How current the collisions shown are (`collisionsOnRead`): room_board, room_threads and room_alerts. */
+export const collisionsShape = z.object({
+  source: z.enum(['daemon', 'looked', 'recent', 'not-looked']),
+  lookedAt: z.number().nullable(),
+  lookedBy: z.enum(['daemon', 'read']).nullable(),
+  note: nullableString,
+})
 const cardShape = z.object({
   threadId: z.string(),
   title: z.string(),
@@ -58,7 +68,8 @@ const recipientsInput = z
   .describe('who it is for: @handle (an agent session), @human, #worktree; default the whole room')
 
 function room(context: McpContext) {
-  return openRoom(context.project(), context.actor(), context.projectDir, systemRandom)
+  // An agent's channel, whatever the client says (D270).
+  return openRoom(context.project(), context.actor(), context.projectDir, systemRandom, 'agent')
 }
 
 function describeMessage(message: MessageView): string {
@@ -176,13 +187,16 @@ const threadsTool = defineTool({
   title: 'List threads',
   description: "The room's open threads (all: closed ones too), most recently changed first.",
   input: { all: z.boolean().optional().describe('closed threads too') },
-  output: { threads: z.array(threadShape) },
+  output: { threads: z.array(threadShape), collisions: collisionsShape },
   readOnly: true,
-  run(input, context) {
-    const threads = listThreads(context.project(onlyReads).db, { all: input.all === true }).map(threadView)
+  async run(input, context) {
+    const project = context.project(onlyReads)
+    const collisions = await collisionsOnRead(project, { random: systemRandom })
+    const threads = listThreads(project.db, { all: input.all === true }).map(threadView)
+    const lines = threads.length === 0 ? ['no threads'] : threads.map(describeThread)
     return {
-      structured: { threads },
-      text: threads.length === 0 ? 'no threads' : threads.map(describeThread).join('\n'),
+      structured: { threads, collisions },
+      text: [...lines, ...collisionsLines(collisions)].join('\n'),
     }
   },
 })
@@ -235,7 +249,8 @@ const boardTool = defineTool({
   name: 'room_board',
   title: 'The board',
   description:
-    "The room's board, derived from the threads now: backlog (nobody active), doing (an active participant), " +
+    "The room's board, derived from the threads now: backlog (nobody working on it), doing (an agent in it active, " +
+    'or a post in it within room.doing-hours), ' +
     'blocked (waiting on a human), done (closed); then every lane (state, owner, agent, commits behind main, ' +
     'dirty, active task, next step) and who holds the integration lock, since when, and whether it is stale.',
   input: {},
@@ -269,6 +284,8 @@ const boardTool = defineTool({
       })
       .nullable(),
     lanesError: z.object({ code: z.string(), message: z.string() }).nullable(),
+    mainOutside: mainOutsideShape,
+    collisions: collisionsShape,
   },
   readOnly: true,
   async run(_input, context) {

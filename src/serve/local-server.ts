@@ -7,6 +7,7 @@ import { stripVTControlCharacters } from 'node:util'
 import type { LogLevel } from 'miniflare'
 import { z } from 'zod'
 import type { Logger } from '../shared/logger.ts'
+import { servedProjectIds } from '../store/server/served-projects.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import type { ServeRuntime } from './serve-runtime.ts'
 import { claimWorkerdChild, type WorkerdProcess, watchOver } from './workerd-process.ts'
@@ -61,6 +62,9 @@ const workerConfigSchema = z.object({
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
   const config = readWorkerConfig()
   const persistDir = prepareDataDir(options.dataDir)
+  // The registrar lists these at start, so projects created before it kept ids still open, and
+  // with the list complete an unknown id is refused outright (server/src/project-registry.ts).
+  const registered = servedProjectIds(persistDir)
   if (options.port !== 0) await refuseTakenPort(options.host, options.port)
   const log = options.log.child({ component: 'local-server' })
   const runtime = options.runtime ?? ((await import('miniflare')) as ServeRuntime)
@@ -78,7 +82,12 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
           config.durableObjects.map(({ binding, className }) => [binding, { className, useSQLite: true }]),
         ),
         durableObjectsPersist: persistDir,
-        bindings: { ...config.vars, ...options.vars },
+        bindings: {
+          ...config.vars,
+          ADOPT_UNREGISTERED_DAYS: '0',
+          REGISTERED_PROJECTS: JSON.stringify(registered),
+          ...options.vars,
+        },
         host: options.host,
         port: options.port,
         // The real Request.cf needs the network; the server never reads it.

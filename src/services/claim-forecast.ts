@@ -1,4 +1,5 @@
 import { loadMachineId } from '../config/machine-id.ts'
+import { machineNames } from './machine-names.ts'
 import { baseChanges } from '../git/base-changes.ts'
 import { findMainBranch } from '../git/branch.ts'
 import { gitOutputOrNull } from '../git/git.ts'
@@ -17,6 +18,8 @@ export interface ClaimForecast {
   readonly worktree: string
   /** Null for this machine's worktrees; else the machine whose `room.worktree` state says so. */
   readonly machine: string | null
+  /** That machine's readable name (services/machine-names.ts); null for this machine's worktrees. */
+  readonly machineName: string | null
   readonly branch: string | null
   /** The lane it is, when it is one of this machine's lanes. */
   readonly lane: string | null
@@ -62,6 +65,7 @@ export async function forecastClaim(
       forecasts.push({
         worktree: at.path,
         machine: null,
+        machineName: null,
         branch: gitOutputOrNull(['symbolic-ref', '-q', '--short', 'HEAD'], at.path),
         lane: laneAt(at.path),
         paths: paths.slice(0, maxPathsShown),
@@ -70,6 +74,7 @@ export async function forecastClaim(
     }
   }
   const machine = loadMachineId(project.env.sangamHome)
+  const names = machineNames(project.db, null)
   for (const state of readWorktreeStates(project.db)) {
     if (state.machine === machine || state.status !== 'present') continue
     const paths = covered(state.changes.map((change) => change.path))
@@ -77,6 +82,7 @@ export async function forecastClaim(
     forecasts.push({
       worktree: state.path,
       machine: state.machine,
+      machineName: names.label(state.machine),
       branch: state.branch,
       lane: null,
       paths: paths.slice(0, maxPathsShown),
@@ -92,7 +98,9 @@ export function describeForecast(forecasts: readonly ClaimForecast[]): string {
   const lines = forecasts.map((forecast) => {
     const who = forecast.lane !== null ? `lane ${forecast.lane}` : (forecast.branch ?? 'a detached worktree')
     const where =
-      forecast.machine === null ? forecast.worktree : `${forecast.worktree} on ${forecast.machine}`
+      forecast.machine === null
+        ? forecast.worktree
+        : `${forecast.worktree} on ${forecast.machineName ?? forecast.machine}`
     const more =
       forecast.pathCount > forecast.paths.length
         ? ` and ${forecast.pathCount - forecast.paths.length} more`

@@ -71,8 +71,7 @@ export class DeliveryTaskCourier implements TaskCourier {
     const inLane = (path: string | null) =>
       path !== null && (canonical(path) === lane || canonical(path).startsWith(`${lane}${sep}`))
     const sessions = listSessions(this.#project, router, sessionsLooked)
-    const here = (view: SessionView) => view.machine === null || view.machine === machine
-    return sessions.find((view) => view.presence !== null && here(view) && inLane(view.worktree)) ?? null
+    return sessions.find((view) => view.machine === machine && inLane(view.worktree)) ?? null
   }
 }
 

@@ -1,4 +1,5 @@
 import { projectDir } from '../config/data-paths.ts'
+import { loadMachineId } from '../config/machine-id.ts'
 import type { Logger } from '../shared/logger.ts'
 import { type LaneWorld, openLaneWorld } from './lanes/lane-world.ts'
 import type { ProjectContext } from './project-context.ts'
@@ -14,6 +15,7 @@ export function openLocalLanes(
     clock: project.clock,
     repo: project.repo,
     human: project.human,
+    machine: loadMachineId(project.env.sangamHome),
     childEnv: project.env.vendorCliEnv,
     pid: input.pid,
     fault: input.fault,

@@ -1,4 +1,5 @@
 import type { Actor } from '../protocol/lease.ts'
+import type { AuthorKind } from '../protocol/room/message.ts'
 import type { Logger } from '../shared/logger.ts'
 import type { Random } from '../shared/random.ts'
 import type { TaskCourier } from './lanes/task-courier.ts'
@@ -17,6 +18,8 @@ export interface ProjectLanesInput {
   readonly fault?: ((step: string) => void) | undefined
   /** Who hands a task over (posts it in the room); the checkout's human (or the session of the environment) when absent. */
   readonly actor?: Actor | undefined
+  /** Who is typing, as the caller's channel tells it (`core/room/post-author.ts`); `unknown` when absent. */
+  readonly author?: AuthorKind | undefined
 }
 
 /**
@@ -46,6 +49,7 @@ export function openProjectLanes(project: ProjectContext, input: ProjectLanesInp
             input.actor ?? resolveActor(project.env, project.human),
             input.cwd,
             input.random,
+            input.author ?? 'unknown',
           ),
           router: openDeliveryRouter(project, {
             pid: input.pid,

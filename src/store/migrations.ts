@@ -1,11 +1,14 @@
+import { addIntegrationEventOrigin } from './lanes/integration-event-table.ts'
 import type { Clock } from '../shared/clock.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import { addThreadOrdinals, createSourceFileTable } from './capture/source-file-table.ts'
 import { createUnknownShapeTable } from './capture/unknown-shape-table.ts'
 import type { Db } from './db.ts'
 import { createCodexEndpointTable } from './delivery/codex-endpoint-table.ts'
-import { createDeliveryTables } from './delivery/delivery-tables.ts'
+import { createDeliveryTables, widenDeliveryKinds } from './delivery/delivery-tables.ts'
 import { createLaneTable } from './lanes/lane-table.ts'
+import { createMainRecordTable } from './lanes/main-record-table.ts'
+import { createTeamLockSeenTable } from './lanes/team-lock-seen-table.ts'
 import { addLeasePatternRegex, createLeaseTables } from './leases/lease-table.ts'
 import { createBriefCursorTable } from './memory/brief-cursor-table.ts'
 import { createEventTable } from './memory/event-table.ts'
@@ -13,16 +16,17 @@ import { createSessionTable } from './memory/session-table.ts'
 import { createProjectTable } from './project-table.ts'
 import { createContextAlertTable } from './room/context-alert-table.ts'
 import { createContextCursorTable } from './room/context-cursor-table.ts'
-import { createMessageTable } from './room/message-table.ts'
+import { addMessageAuthor, createMessageTable } from './room/message-table.ts'
+import { createMachineTable } from './room/machine-table.ts'
 import { createOptionChangeTable } from './room/option-change-table.ts'
-import { createOverlapTable } from './room/overlap-table.ts'
+import { createOverlapLookTable, createOverlapTable } from './room/overlap-table.ts'
 import { createPresenceTable } from './room/presence-table.ts'
 import { createReadyConflictTable } from './room/ready-conflict-table.ts'
 import { createReadyMemoTable } from './room/ready-memo-table.ts'
 import { createThreadTable } from './room/thread-table.ts'
 import { createWorktreeStateTable } from './room/worktree-state-table.ts'
 import { createRecordOutboxTable } from './sync/record-outbox.ts'
-import { createSyncTables } from './sync/state-table.ts'
+import { addSyncTimes, createSyncTables } from './sync/state-table.ts'
 
 interface Migration {
   readonly version: number
@@ -68,6 +72,23 @@ export const migrations: readonly Migration[] = [
   { version: 15, name: 'delivery ledger and turns', sql: createDeliveryTables },
   { version: 17, name: 'codex app-server endpoints', sql: createCodexEndpointTable },
   { version: 18, name: 'lanes and the integration lock', sql: createLaneTable },
+  {
+    version: 20,
+    name: 'message authors; unknown senders and thread participants in the delivery ledger',
+    sql: [addMessageAuthor, widenDeliveryKinds].join('\n'),
+  },
+  {
+    version: 23,
+    name: 'the main sangam last moved, and the team lock last seen',
+    sql: [createMainRecordTable, createTeamLockSeenTable].join('\n'),
+  },
+  { version: 26, name: 'sync push and apply times', sql: addSyncTimes },
+  {
+    version: 27,
+    name: 'machine names and shared integration events',
+    sql: [createMachineTable, addIntegrationEventOrigin].join('\n'),
+  },
+  { version: 28, name: 'when the overlap picture was made', sql: createOverlapLookTable },
 ]
 
 export const schemaVersion = migrations.reduce((max, step) => Math.max(max, step.version), 0)

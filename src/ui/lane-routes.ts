@@ -1,5 +1,6 @@
 import type { Hono } from 'hono'
 import { laneLog, laneStatus } from '../services/lanes/lane-status.ts'
+import { machineNames, thisMachine } from '../services/machine-names.ts'
 import { openProjectLanes } from '../services/project-lanes.ts'
 import { ready } from '../services/room/ready.ts'
 import { isSangamError } from '../shared/sangam-error.ts'
@@ -11,7 +12,7 @@ const publishesShown = 20
 /**
  * Lanes: the `ready` matrix (which worktree merges into main, which collide with which, on which
  * files), every lane as `sangam status` shows it, the integration lock (the team's when attached)
- * and the latest publishes from `sangam log`. A part that cannot be read (no main branch yet, a
+ * and the latest publishes of every machine from `sangam log`, each with its machine. A part that cannot be read (no main branch yet, a
  * git that fails, the team server away) says why in its own `…Error` field instead of losing the
  * others.
  */
@@ -29,15 +30,15 @@ export function laneRoutes(app: Hono, ctx: UiContext): void {
     let publishes: ReturnType<typeof laneLog> = []
     let lanesError: { code: string; message: string } | null = null
     try {
-      const { world } = openProjectLanes(ctx.project, {
+      const team = openProjectLanes(ctx.project, {
         cwd: ctx.patternRoot,
         log: ctx.log,
         random: ctx.random,
         pid: process.pid,
         nodeBinDir: null,
       })
-      status = await laneStatus(world)
-      publishes = laneLog(world)
+      status = await laneStatus(team.world, team)
+      publishes = laneLog(team.world, machineNames(ctx.project.db, thisMachine(ctx.project.env.sangamHome)))
         .filter((event) => event.type.startsWith('sync.published'))
         .reverse()
         .slice(0, publishesShown)
@@ -46,12 +47,14 @@ export function laneRoutes(app: Hono, ctx: UiContext): void {
       lanesError = { code: error.code, message: error.message }
     }
     return c.json({
-      ready: verdict,
+      // `sangam ready --json`'s shape, which says a main moved outside sangam too (D300).
+      ready: verdict === null ? null : { ...verdict, mainOutside: status?.mainOutside ?? null },
       readyError,
       lanes: status?.lanes ?? [],
       lock: status?.lock ?? null,
       main: status === null ? null : { branch: status.mainBranch, commit: status.main },
       guard: status?.guard ?? null,
+      mainOutside: status?.mainOutside ?? null,
       publishes,
       lanesError,
     })

@@ -2,26 +2,34 @@ import { basename } from 'node:path'
 import type { DirectoryAgent, PresenceState, RoomDirectory } from '../core/room/directory.ts'
 import { latestHumanTurn, latestSessionActivity } from '../services/memory/timeline.ts'
 import { type MessageView, messageView, type ThreadView, threadView } from '../services/room/message-view.ts'
+import { type MachineNames, machineNames, thisMachine } from '../services/machine-names.ts'
 import { projectDirectory } from '../services/room/open-room.ts'
 import { readMessages } from '../services/room/read.ts'
 import { listThreads } from '../services/room/threads.ts'
 import type { LiveSources, UiContext } from './ui-context.ts'
 
 export interface NowActor {
+  /** Without `@`: an agent session's handle, or a person's (what `@bob` addresses). */
   readonly handle: string
+  /** The human's name: the person's own, or the one an agent acts for. */
+  readonly name: string
   readonly kind: 'agent' | 'human'
   readonly vendor: string | null
   readonly sessionId: string | null
   readonly state: PresenceState
   readonly worktree: string | null
   readonly branch: string | null
+  /** An agent's machine by id; null for a person (see `machineNames`). */
   readonly machine: string | null
+  /** The readable names of the machines it is on: an agent's one, every machine a person was seen on. */
+  readonly machineNames: readonly string[]
   readonly lastActivity: { readonly at: string; readonly kind: string; readonly text: string } | null
 }
 
 export interface NowView {
   readonly project: { readonly id: string; readonly name: string }
-  readonly me: { readonly handle: string }
+  /** The person running the dashboard: their handle and name. */
+  readonly me: { readonly handle: string; readonly name: string }
   readonly live: LiveSources
   readonly actors: readonly NowActor[]
   readonly blockedOnHuman: readonly ThreadView[]
@@ -41,27 +49,30 @@ const stateOrder: Readonly<Record<PresenceState, number>> = { blocked: 0, online
 export function nowView(ctx: UiContext): NowView {
   const { project } = ctx
   const directory = projectDirectory(project, ctx.random)
+  const names = machineNames(project.db, thisMachine(project.env.sangamHome, ctx.random))
   const threads = listThreads(project.db, { all: false })
   const agents = [...directory.agents]
     .sort((a, b) => stateOrder[a.state] - stateOrder[b.state] || a.handle.localeCompare(b.handle))
-    .map((agent) => agentActor(ctx, agent))
+    .map((agent) => agentActor(ctx, agent, names))
+  const me = directory.people.find((person) => person.name === project.human)
   return {
     project: {
       id: project.repo.projectId,
       name: projectName(project.repo.remote, project.repo.worktrees[0] ?? project.repo.root),
     },
-    me: { handle: project.human },
+    me: { handle: me?.handle ?? project.human, name: project.human },
     live: ctx.live(),
-    actors: [...agents, ...humanActors(ctx, directory)],
+    actors: [...agents, ...personActors(ctx, directory, names)],
     blockedOnHuman: threads.filter((thread) => thread.audience === 'human-loop').map(threadView),
     messages: readMessages(project.db, { after: null, limit: latestMessages }).map(messageView),
   }
 }
 
-function agentActor(ctx: UiContext, agent: DirectoryAgent): NowActor {
+function agentActor(ctx: UiContext, agent: DirectoryAgent, names: MachineNames): NowActor {
   const last = latestSessionActivity(ctx.project.db, agent.sessionId, activityChars)
   return {
     handle: agent.handle,
+    name: agent.human,
     kind: 'agent',
     vendor: agent.vendor,
     sessionId: agent.sessionId,
@@ -69,30 +80,28 @@ function agentActor(ctx: UiContext, agent: DirectoryAgent): NowActor {
     worktree: agent.worktree,
     branch: agent.branch,
     machine: agent.machine,
+    machineNames: [names.label(agent.machine)],
     lastActivity:
       last === null ? null : { at: new Date(last.at).toISOString(), kind: last.kind, text: last.text },
   }
 }
 
-/** Humans are `online` when they are me or one of their agents is online, `idle` when one is idle. */
-function humanActors(ctx: UiContext, directory: RoomDirectory): NowActor[] {
+/**
+ * People, once each whatever machines and channels they use: `online` when they are me or the
+ * directory says so (a chat or an agent of theirs online), else its state.
+ */
+function personActors(ctx: UiContext, directory: RoomDirectory, names: MachineNames): NowActor[] {
   const now = ctx.project.clock.now()
-  return directory.humans.map((human) => {
-    const theirs = directory.agents.filter((agent) => agent.human === human)
-    const state: PresenceState =
-      human === ctx.project.human ||
-      theirs.some((agent) => agent.state === 'online' || agent.state === 'blocked')
-        ? 'online'
-        : theirs.some((agent) => agent.state === 'idle')
-          ? 'idle'
-          : 'offline'
-    const last = latestHumanTurn(ctx.project.db, human, {
+  return directory.people.map((person) => {
+    const state: PresenceState = person.name === ctx.project.human ? 'online' : person.state
+    const last = latestHumanTurn(ctx.project.db, person.name, {
       now,
       withinMs: humanTurnWindowMs,
       chars: activityChars,
     })
     return {
-      handle: human,
+      handle: person.handle,
+      name: person.name,
       kind: 'human',
       vendor: null,
       sessionId: null,
@@ -100,6 +109,7 @@ function humanActors(ctx: UiContext, directory: RoomDirectory): NowActor[] {
       worktree: null,
       branch: null,
       machine: null,
+      machineNames: person.machines.map((machine) => names.label(machine)),
       lastActivity:
         last === null ? null : { at: new Date(last.at).toISOString(), kind: last.kind, text: last.text },
     }

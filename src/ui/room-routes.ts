@@ -3,10 +3,11 @@ import { z } from 'zod'
 import { maxMessageChars, messageKinds } from '../protocol/room/message.ts'
 import { threadAudiences, threadLifetimes } from '../protocol/room/thread.ts'
 import { projectBoard } from '../services/project-board.ts'
+import { collisionsOnRead } from '../services/room/collisions-on-read.ts'
+import { projectTargetsInput } from '../services/room/project-targets.ts'
 import { messageView, threadView } from '../services/room/message-view.ts'
 import { openRoom } from '../services/room/open-room.ts'
 import { post } from '../services/room/post.ts'
-import { projectTargetsInput } from '../services/room/project-targets.ts'
 import { defaultReadLimit, maxReadLimit, readMessages } from '../services/room/read.ts'
 import type { RoomScope } from '../services/room/room-scope.ts'
 import { loadTargets } from '../services/room/targets.ts'
@@ -57,7 +58,8 @@ const closeBody = z.strictObject({
 
 /** The room: board, targets, messages (read and post), threads (list, open, close). */
 export function roomRoutes(app: Hono, ctx: UiContext): void {
-  const room = (): RoomScope => openRoom(ctx.project, ctx.actor, ctx.patternRoot, ctx.random)
+  // A person at a browser: the server's own environment says nothing of who types (D270).
+  const room = (): RoomScope => openRoom(ctx.project, ctx.actor, ctx.patternRoot, ctx.random, 'human')
 
   app.get('/api/board', async (c) =>
     c.json(
@@ -99,10 +101,12 @@ export function roomRoutes(app: Hono, ctx: UiContext): void {
     return c.json({ message: messageView(message) })
   })
 
-  app.get('/api/threads', (c) => {
+  app.get('/api/threads', async (c) => {
     const all = c.req.query('all')
+    const collisions = await collisionsOnRead(ctx.project, { random: ctx.random })
     return c.json({
       threads: listThreads(ctx.project.db, { all: all === '1' || all === 'true' }).map(threadView),
+      collisions,
     })
   })
 

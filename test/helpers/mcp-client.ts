@@ -12,6 +12,7 @@ export interface McpConnection extends AsyncDisposable {
 /**
  * A real MCP client connected the way Claude Code and Codex do: the bundled server `init`
  * registers, over stdio, or whatever `launch` says (an entry read from a host's own config file).
+ * `clientName` is the name it introduces itself with (Codex's is `codex-mcp-client`).
  */
 export async function connectMcp(
   cwd: string,
@@ -20,6 +21,7 @@ export async function connectMcp(
     command: process.execPath,
     args: [mcpEntry],
   },
+  clientName = 'sangam-test',
 ): Promise<McpConnection> {
   const transport = new StdioClientTransport({
     command: launch.command,
@@ -34,7 +36,7 @@ export async function connectMcp(
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8')
   })
-  const client = new Client({ name: 'sangam-test', version: '1.0.0' })
+  const client = new Client({ name: clientName, version: '1.0.0' })
   await client.connect(transport)
   return {
     client,

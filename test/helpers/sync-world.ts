@@ -26,8 +26,8 @@ export interface Machine {
   readonly database: string
   cli(args: readonly string[], input?: string): Promise<CliResult>
   cliJson<T = unknown>(args: readonly string[]): Promise<T>
-  /** `sangam up --json` on this machine. */
-  up(): UpProcess
+  /** `sangam up --json` on this machine (`text`: `sangam up`, as a person reads it; `env`: more of it). */
+  up(options?: { text?: boolean; env?: Record<string, string> }): UpProcess
   /** Appends a human turn to this machine's Claude Code transcript `<session>.jsonl`; returns its path. */
   say(session: string, text: string): string
   /** How many events hold `word` (a read-only FTS query on the replica). */
@@ -47,6 +47,10 @@ export interface WorldServer {
 export interface SyncWorldOptions {
   /** The Worker's vars (its limits, e.g. `{ PUSHES_PER_SECOND: '5' }`); the server then cannot restart. */
   readonly vars?: Readonly<Record<string, string>> | undefined
+  /** More flags for `sangam serve` (`--max-project-size 256KB`); not with `vars`. */
+  readonly serveArgs?: readonly string[] | undefined
+  /** How many machines (2 by default): a team starting together is ten or twenty. */
+  readonly machines?: number | undefined
 }
 
 export interface SyncWorld extends AsyncDisposable {
@@ -55,8 +59,13 @@ export interface SyncWorld extends AsyncDisposable {
   readonly server: WorldServer
   readonly a: Machine
   readonly b: Machine
-  /** Stops the server (SIGTERM, or a crash) and starts it again on the same port and data. */
-  restartServer(how: 'stop' | 'crash'): Promise<void>
+  /** Every machine, `a` and `b` first. */
+  readonly machines: readonly Machine[]
+  /**
+   * Stops the server (SIGTERM, or a crash) and starts it again on the same port and data, with
+   * `serveArgs` instead of the world's when given.
+   */
+  restartServer(how: 'stop' | 'crash', serveArgs?: readonly string[]): Promise<void>
   /** Every process the world started, for a test that greps their output. */
   readonly outputs: string[]
 }
@@ -83,13 +92,17 @@ export async function syncWorld(options: SyncWorldOptions = {}): Promise<SyncWor
   const outputs: string[] = []
   const serverDir = join(root.path, 'server')
   mkdirSync(serverDir)
+  const serve = (port: string, args: readonly string[]) =>
+    startServeWith(['--port', port, '--data', join(serverDir, 'data'), ...args], serverDir)
   let server: WorldServer =
     options.vars === undefined
-      ? await startServeWith(['--port', '0', '--data', join(serverDir, 'data')], serverDir)
+      ? await serve('0', options.serveArgs ?? [])
       : await inProcessServer(join(serverDir, 'data'), options.vars)
   const port = new URL(server.url).port
-  const a = await machine(root.path, 'alice', origin, outputs)
-  const b = await machine(root.path, 'bob', origin, outputs)
+  const machines: Machine[] = []
+  for (const name of machineNames(options.machines ?? 2))
+    machines.push(await machine(root.path, name, origin, outputs))
+  const [a, b] = machines as [Machine, Machine]
   const world: SyncWorld = {
     root,
     serverDir,
@@ -98,12 +111,13 @@ export async function syncWorld(options: SyncWorldOptions = {}): Promise<SyncWor
     },
     a,
     b,
+    machines,
     outputs,
-    async restartServer(how) {
+    async restartServer(how, serveArgs = options.serveArgs ?? []) {
       if (options.vars !== undefined) throw new Error('a server with custom vars cannot restart')
       if (how === 'crash') await server.crash()
       else await server.stop()
-      server = await startServeWith(['--port', port, '--data', join(serverDir, 'data')], serverDir)
+      server = await serve(port, serveArgs)
     },
     async [Symbol.asyncDispose]() {
       await server.stop().catch(() => undefined)
@@ -111,6 +125,12 @@ export async function syncWorld(options: SyncWorldOptions = {}): Promise<SyncWor
     },
   }
   return world
+}
+
+/** alice, bob, carol, …; past the list, `dev11`, `dev12`, … */
+function machineNames(count: number): string[] {
+  const names = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi', 'ivan', 'judy']
+  return Array.from({ length: Math.max(2, count) }, (_, index) => names[index] ?? `dev${index + 1}`)
 }
 
 async function inProcessServer(
@@ -165,8 +185,12 @@ async function machine(root: string, name: string, origin: string, outputs: stri
         throw new Error(`${name}: sangam ${args.join(' ')} exited ${result.code}: ${result.stderr}`)
       return JSON.parse(result.stdout) as T
     },
-    up() {
-      const up = startUp([], { cwd: repo, env: { ...env, SANGAM_LOG: 'info' } })
+    up(options = {}) {
+      const up = startUp([], {
+        cwd: repo,
+        env: { ...env, SANGAM_LOG: 'info', ...options.env },
+        text: options.text,
+      })
       up.child.on('exit', () => outputs.push(JSON.stringify(up.statuses), up.stderr()))
       return up
     },

@@ -5,6 +5,8 @@ import { spawnCli } from './run-cli.ts'
 export interface UpProcess extends AsyncDisposable {
   readonly child: ChildProcess
   readonly statuses: Record<string, unknown>[]
+  /** Everything printed on stdout (the status lines a person reads, with `text: true`). */
+  stdout(): string
   stderr(): string
   /** Resolves with the first status of this type (already seen or still to come). */
   waitFor(type: string, timeoutMs?: number): Promise<Record<string, unknown>>
@@ -14,17 +16,20 @@ export interface UpProcess extends AsyncDisposable {
 
 export function startUp(
   args: readonly string[],
-  options: { cwd: string; env: Record<string, string | undefined> },
+  options: { cwd: string; env: Record<string, string | undefined>; text?: boolean | undefined },
 ): UpProcess {
-  const child = spawnCli(['up', '--json', ...args], options)
+  const child = spawnCli(['up', ...(options.text === true ? [] : ['--json']), ...args], options)
   const statuses: Record<string, unknown>[] = []
   const waiters: { type: string; resolve: (status: Record<string, unknown>) => void }[] = []
   let stderr = ''
+  let stdout = ''
   let pending = ''
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8')
   })
   child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8')
+    if (options.text === true) return
     pending += chunk.toString('utf8')
     for (let at = pending.indexOf('\n'); at !== -1; at = pending.indexOf('\n')) {
       const status = JSON.parse(pending.slice(0, at)) as Record<string, unknown>
@@ -41,6 +46,7 @@ export function startUp(
   return {
     child,
     statuses,
+    stdout: () => stdout,
     stderr: () => stderr,
     waitFor(type, timeoutMs = 30_000) {
       const seen = statuses.find((status) => status.type === type)

@@ -8,6 +8,8 @@ export type Activity = { at: number | string; kind: string; text: string }
 
 export type Actor = {
   handle: string
+  /** The person's name, or the human an agent acts for. */
+  name?: string
   kind: 'agent' | 'human'
   vendor: Vendor | null
   sessionId: string | null
@@ -15,6 +17,8 @@ export type Actor = {
   worktree: string | null
   branch: string | null
   machine: string | null
+  /** Readable machine names: an agent's one, every machine a person was seen on. */
+  machineNames?: string[]
   lastActivity: Activity | null
 }
 
@@ -46,7 +50,7 @@ export type Message = {
 
 export type Now = {
   project: { id: string; name: string }
-  me: { handle: string }
+  me: { handle: string; name?: string }
   /** Whether a daemon runs for the project (capture, team sync) and a team server is attached. */
   live?: { daemon: boolean; attached: boolean }
   actors: Actor[]
@@ -73,6 +77,8 @@ export type Board = {
   lanes: BoardLane[]
   lock: LaneLock | null
   lanesError: { code?: string; message?: string } | null
+  /** How current the conflict threads among the cards are; `note` says why they may not be. */
+  collisions: { source: string; lookedAt: number | null; note: string | null } | null
 }
 
 export type Targets = {
@@ -201,12 +207,13 @@ export type LaneLock = {
   /** Silent past lanes.lock-stale-minutes: a takeover may end it. */
   stale: boolean
 }
-/** One `sync.published-*` entry of `sangam log`. */
+/** One `sync.published-*` entry of `sangam log`, of any machine of the team. */
 export type Publish = {
   id: number
   at: number
   type: string
   lane: string | null
+  machineName?: string
   payload: { main?: string; task?: string | null }
 }
 export type Lanes = {

@@ -10,8 +10,8 @@ import { When } from '../parts/when.ts'
 
 const columns: { id: BoardColumn; title: string; hint: string }[] = [
   { id: 'blocked', title: 'Blocked', hint: 'waiting on a human' },
-  { id: 'doing', title: 'Doing', hint: 'an active participant' },
-  { id: 'backlog', title: 'Backlog', hint: 'open, nobody active' },
+  { id: 'doing', title: 'Doing', hint: 'someone working on it' },
+  { id: 'backlog', title: 'Backlog', hint: 'open, nobody working on it' },
   { id: 'done', title: 'Done', hint: 'closed' },
 ]
 
@@ -42,6 +42,11 @@ export function BoardPage(): View {
     <p class="muted">Derived from the room's threads each time it is read; never stored.</p>
     <${Loading} when=${board.loading && !board.data} />
     <${ErrorNote} error=${board.error} />
+    ${
+      board.data?.collisions?.note
+        ? html`<p class="muted" data-testid="collisions-note">Collisions: ${board.data.collisions.note}</p>`
+        : null
+    }
     ${
       board.data
         ? html`<div class="board" data-testid="board">

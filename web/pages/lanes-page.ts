@@ -117,11 +117,12 @@ function LaneList(props: { data: Lanes; now: number }): View {
       data.publishes.length > 0
         ? html`<h2>Recent publishes</h2>
           <table data-testid="publishes">
-            <thead><tr><th scope="col">When</th><th scope="col">Lane</th><th scope="col">How</th><th scope="col">Main</th></tr></thead>
+            <thead><tr><th scope="col">When</th><th scope="col">Lane</th><th scope="col">Machine</th><th scope="col">How</th><th scope="col">Main</th></tr></thead>
             <tbody>${data.publishes.map(
               (entry) => html`<tr data-row tabindex="-1">
                 <td><${When} at=${entry.at} now=${now} /></td>
                 <td>${entry.lane ?? '—'}</td>
+                <td>${entry.machineName ?? '—'}</td>
                 <td>${entry.type.replace(/^sync\.published-/, '')}</td>
                 <td class="mono">${shortCommit(entry.payload.main ?? null)}</td>
               </tr>`,

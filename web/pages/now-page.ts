@@ -74,10 +74,10 @@ function ActorTable(props: { actors: Actor[]; now: number }): View {
       ${props.actors.map(
         (actor) => html`<tr class=${`actor state-row-${actor.state}`} data-row tabindex="-1">
           <td><${StateBadge} state=${actor.state} /></td>
-          <th scope="row" class="handle">${actor.kind === 'human' ? actor.handle : `@${actor.handle}`}</th>
+          <th scope="row" class="handle" title=${actor.name ?? ''}>@${actor.handle}${actor.kind === 'human' && actor.name && actor.name !== actor.handle ? html` <span class="muted">${actor.name}</span>` : null}</th>
           <td><${VendorTag} vendor=${actor.vendor} kind=${actor.kind} /></td>
           <td title=${actor.worktree ?? ''}>${baseName(actor.worktree)}${actor.branch ? html` <span class="branch">${actor.branch}</span>` : null}</td>
-          <td class="mono" title=${actor.machine ?? ''}>${shortMachine(actor.machine)}</td>
+          <td title=${actor.machine ?? ''}>${machineText(actor)}</td>
           <td class="last">
             ${
               actor.lastActivity
@@ -107,6 +107,12 @@ export function MessageList(props: { messages: Message[]; now: number }): View {
       </li>`,
     )}
   </ol>`
+}
+
+/** The machines by name (older servers sent only the id). */
+function machineText(actor: Actor): string {
+  if (actor.machineNames !== undefined && actor.machineNames.length > 0) return actor.machineNames.join(', ')
+  return shortMachine(actor.machine)
 }
 
 function sortActors(actors: Actor[]): Actor[] {

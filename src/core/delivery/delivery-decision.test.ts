@@ -203,9 +203,45 @@ test('the loop budget refuses agents past it, until a human reaches the session'
   assert.deepEqual(withHuman.carried, ['a', 'h'])
 })
 
+test("a tag nobody could tell the author of, and a person's post reaching the session only through its thread, count against the budget", () => {
+  const spent = { ...dormant, agentTurns: 4 }
+  const unknown = human('u', { senderKind: 'unknown' })
+  const viaThread = human('t', { by: 'thread' })
+  const all = { ...policy, wakeOnTag: 'all' as const }
+  assert.deepEqual(
+    decideDelivery(input({ session: spent, tags: [unknown, viaThread], policy: all }), now).refused,
+    [
+      { messageId: 'u', reason: 'loop-budget' },
+      { messageId: 't', reason: 'loop-budget' },
+    ],
+  )
+  // Within the budget they go, and the turn they start is an agent-caused one: nothing resets.
+  const fresh = decideDelivery(input({ tags: [unknown, viaThread], policy: all }), now)
+  assert.deepEqual(fresh.carried, ['u', 't'])
+  assert.equal(fresh.humanCause, false)
+  // A person's tag naming the session carries them along and resets the count.
+  const named = decideDelivery(
+    input({ session: spent, tags: [unknown, viaThread, human('h')], policy: all }),
+    now,
+  )
+  assert.deepEqual(named.carried, ['u', 't', 'h'])
+  assert.equal(named.humanCause, true)
+})
+
+test("a thread's routing to its participants starts a turn only under wake-on-tag all, like a #worktree tag", () => {
+  const viaThread = human('t', { by: 'thread' })
+  assert.deepEqual(decideDelivery(input({ tags: [viaThread] }), now).refused, [
+    { messageId: 't', reason: 'policy-direct' },
+  ])
+  assert.deepEqual(
+    decideDelivery(input({ tags: [viaThread], policy: { ...policy, wakeOnTag: 'all' } }), now).carried,
+    ['t'],
+  )
+})
+
 test('the prompt says who tagged, the message, and to re-observe the repository', () => {
   const text = deliveryPrompt(
-    [{ id: 'msg-1', sender: 'asha', at: now, text: 'please rebase', fromAgent: false }],
+    [{ id: 'msg-1', sender: 'asha', at: now, text: 'please rebase', fromAgent: false, threadId: null }],
     'tag',
   )
   assert.match(text, /tagged in the sangam room by asha/)
@@ -213,13 +249,21 @@ test('the prompt says who tagged, the message, and to re-observe the repository'
   assert.match(text, /please rebase/)
   assert.match(text, /re-observe the repository/)
   assert.match(text, /--to @human/)
+  const inThread = deliveryPrompt(
+    [{ id: 'msg-2', sender: 'asha', at: now, text: 'over to you', fromAgent: false, threadId: 'thr-1' }],
+    'tag',
+  )
+  assert.match(inThread, /in thread thr-1 \(msg-2\)/)
+  assert.match(inThread, /sangam post --thread thr-1 …/, 'answered in its thread')
 })
 
 /**
  * Two agents A and B tag each other back at the end of every turn they get. A human starts it by
  * tagging A. The daemon looks every `tick` ms and decides with `decideDelivery`; a turn lasts
  * `turnMs`. Under any policy, cooldown, budget and timing, the number of turns stays within the
- * loop budget: at most `loopBudget` agent-caused turns per session, plus the human's one.
+ * loop budget: at most `loopBudget` agent-caused turns per session, plus the human's one. Whatever
+ * the replies are: an agent's, one whose author nobody could tell, or one reaching the other only
+ * through a thread both take part in (even a person's post, routed so).
  */
 test('two agents tagging each other back and forth stop within the budget, under any policy', () => {
   fc.assert(
@@ -229,8 +273,11 @@ test('two agents tagging each other back and forth stop within the budget, under
       fc.integer({ min: 0, max: 6 }),
       fc.integer({ min: 1, max: 90_000 }),
       fc.integer({ min: 100, max: 30_000 }),
-      fc.boolean(),
-      (wakeOnTag, cooldownMs, loopBudget, turnMs, tick, byWorktree) => {
+      fc.constantFrom<TagFact['by']>('handle', 'worktree', 'thread'),
+      fc.constantFrom<TagFact['senderKind']>('agent', 'unknown', 'human'),
+      (wakeOnTag, cooldownMs, loopBudget, turnMs, tick, replyBy, replyKind) => {
+        // A person's post reaches the other agent only through a thread (a tag naming it resets).
+        const by = replyKind === 'human' ? 'thread' : replyBy
         const rules: DeliveryPolicy = { wakeOnTag, cooldownMs, loopBudget, staleMs: 86_400_000 }
         type Sim = {
           id: 'A' | 'B'
@@ -260,10 +307,10 @@ test('two agents tagging each other back and forth stop within the budget, under
             const other = end.who === 'A' ? 'B' : 'A'
             sessions[other].pending.push({
               messageId: `m${seq++}`,
-              senderKind: 'agent',
-              fromSession: { vendor: 'claude', sessionId: end.who },
+              senderKind: replyKind,
+              fromSession: replyKind === 'agent' ? { vendor: 'claude', sessionId: end.who } : null,
               at: end.at,
-              by: byWorktree ? 'worktree' : 'handle',
+              by,
             })
           }
           for (let i = ends.length - 1; i >= 0; i--)
@@ -300,7 +347,7 @@ test('two agents tagging each other back and forth stop within the budget, under
         }
         const total = sessions.A.turns + sessions.B.turns
         if (wakeOnTag === 'off') return total === 0
-        if (byWorktree && wakeOnTag === 'direct') return total <= 1
+        if (by !== 'handle' && wakeOnTag === 'direct') return total <= 1
         return total <= 2 * loopBudget + 1 && ends.length === 0
       },
     ),

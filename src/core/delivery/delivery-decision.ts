@@ -8,7 +8,9 @@ import type { DeliveryChannel, DeliveryVendor, SenderKind, WakeOnTag } from './d
  * Guards per message: never sangam's own messages, never an echo into the session that sent it,
  * the room's policy (`off` wakes nobody, `direct` only an `@handle`), never a message older than
  * the staleness bound, never past the loop budget (turns caused by agents since a human last
- * reached the session). Guards per session: never a turn while one runs for it (the Stop hook
+ * reached the session: only a person's tag that names the session resets it; an agent's, one
+ * whose author nobody could tell, and any that reaches the session only as a participant of the
+ * thread it was posted into count against it). Guards per session: never a turn while one runs for it (the Stop hook
  * hands the messages over instead), at most one turn per cooldown. A session open in a terminal is
  * never resumed headless beside it: it gets the messages at its next prompt, or pasted in its tmux
  * pane.
@@ -22,8 +24,21 @@ export interface TagFact {
   readonly fromSession: { readonly vendor: string; readonly sessionId: string } | null
   /** ms epoch, the poster's clock. */
   readonly at: number
-  /** How it names the session: its `@handle`, its `#worktree`, or `direct` (`send`: no tag needed). */
-  readonly by: 'handle' | 'worktree' | 'direct'
+  /**
+   * How it names the session: its `@handle`, its `#worktree`, `thread` (the session is a
+   * participant of the thread it was posted into, nothing else names it), or `direct` (`send`:
+   * no tag needed).
+   */
+  readonly by: 'handle' | 'worktree' | 'thread' | 'direct'
+}
+
+/**
+ * Whether the tag resets the loop budget: a person's, naming the session itself. A thread's
+ * routing to its participants never does, whoever posted (D272): it is the room's echo, not a
+ * person turning to this session.
+ */
+export function resetsLoopBudget(tag: TagFact): boolean {
+  return tag.senderKind === 'human' && tag.by !== 'thread'
 }
 
 /** The session's state as delivery sees it. */
@@ -107,7 +122,7 @@ export interface DeliveryDecision {
   readonly refused: readonly { readonly messageId: string; readonly reason: Refusal }[]
   /** The tags the action carries (all not refused). */
   readonly carried: readonly string[]
-  /** Whether the carried tags include one from a human (it resets the loop budget). */
+  /** Whether the carried tags include a person's that resets the loop budget (`resetsLoopBudget`). */
   readonly humanCause: boolean
   readonly action: SessionAction
 }
@@ -116,7 +131,7 @@ export function decideDelivery(input: DeliveryInput, now: number): DeliveryDecis
   const { session, policy } = input
   const refused: { messageId: string; reason: Refusal }[] = []
   const kept: TagFact[] = []
-  const humanCause = input.tags.some((tag) => tag.senderKind === 'human')
+  const humanCause = input.tags.some(resetsLoopBudget)
   for (const tag of input.tags) {
     const reason = refusalOf(tag, input, humanCause, now)
     if (reason === null) kept.push(tag)
@@ -126,7 +141,7 @@ export function decideDelivery(input: DeliveryInput, now: number): DeliveryDecis
   const done = (action: SessionAction): DeliveryDecision => ({
     refused,
     carried,
-    humanCause: kept.some((tag) => tag.senderKind === 'human'),
+    humanCause: kept.some(resetsLoopBudget),
     action,
   })
   if (kept.length === 0) return done({ kind: 'none' })
@@ -169,12 +184,11 @@ function refusalOf(tag: TagFact, input: DeliveryInput, humanCause: boolean, now:
     return 'echo'
   if (input.mode === 'tag') {
     if (policy.wakeOnTag === 'off') return 'policy-off'
-    if (tag.by === 'worktree' && policy.wakeOnTag !== 'all') return 'policy-direct'
+    if ((tag.by === 'worktree' || tag.by === 'thread') && policy.wakeOnTag !== 'all') return 'policy-direct'
     if (now - tag.at > policy.staleMs) return 'stale'
   }
-  // A human among the carried tags resets the count, so the agents' tags ride along with it.
-  if (tag.senderKind === 'agent' && !humanCause && session.agentTurns >= policy.loopBudget)
-    return 'loop-budget'
+  // A person's tag among the carried ones resets the count, so the others ride along with it.
+  if (!resetsLoopBudget(tag) && !humanCause && session.agentTurns >= policy.loopBudget) return 'loop-budget'
   return null
 }
 

@@ -6,6 +6,8 @@ export interface PromptMessage {
   readonly text: string
   /** Posted by an agent session (answered by its `@handle`), else by a human (`@human`). */
   readonly fromAgent: boolean
+  /** The thread it was posted into (answered there), or null. */
+  readonly threadId: string | null
 }
 
 /** Past this many characters the prompt is too long for a vendor channel that takes it in argv. */
@@ -24,15 +26,17 @@ export function deliveryPrompt(messages: readonly PromptMessage[], why: 'tag' | 
       : `You were tagged in the sangam room by ${senders.join(', ')} while this session was at rest (${messages.length} message${messages.length === 1 ? '' : 's'}).`
   const body = messages.map(
     (message) =>
-      `From ${message.sender} at ${new Date(message.at).toISOString().slice(0, 16).replace('T', ' ')} UTC (${message.id}):\n${message.text}`,
+      `From ${message.sender} at ${new Date(message.at).toISOString().slice(0, 16).replace('T', ' ')} UTC${message.threadId === null ? '' : ` in thread ${message.threadId}`} (${message.id}):\n${message.text}`,
   )
   const tail =
     'Before acting, re-observe the repository (git status, the branch, the files you will touch): it may have changed since this session last looked. ' +
-    `Then answer in the room when useful: \`sangam post --to ${replyTo(messages)} …\` (or MCP room_post).`
+    `Then answer in the room when useful: \`sangam post ${replyTo(messages)} …\` (or MCP room_post).`
   return [head, ...body, tail].join('\n\n')
 }
 
+/** Where the answer goes: the thread the last message was posted into, else its sender. */
 function replyTo(messages: readonly PromptMessage[]): string {
   const last = messages[messages.length - 1]
-  return last === undefined || !last.fromAgent ? '@human' : `@${last.sender}`
+  if (last !== undefined && last.threadId !== null) return `--thread ${last.threadId}`
+  return last === undefined || !last.fromAgent ? '--to @human' : `--to @${last.sender}`
 }

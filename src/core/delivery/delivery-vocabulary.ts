@@ -1,3 +1,5 @@
+import type { AuthorKind } from '../../protocol/room/message.ts'
+
 /**
  * The words of delivery, shared by the core, the store, the services and the commands: how a tag
  * reached a session (its channel), where each (message, session) stands in the ledger, and the
@@ -66,5 +68,9 @@ export function isDeliveryVendor(value: unknown): value is DeliveryVendor {
   return typeof value === 'string' && (deliveryVendors as readonly string[]).includes(value)
 }
 
-/** Who a message came from, as the loop guard counts it. */
-export type SenderKind = 'human' | 'agent' | 'sangam'
+/**
+ * Who a message came from, as the loop guard counts it: the message's author (protocol/room/
+ * message.ts). Only `human` resets the budget; `agent` and `unknown` count against it; `sangam`'s
+ * own messages never start a turn.
+ */
+export type SenderKind = AuthorKind

@@ -11,6 +11,8 @@ export const laneRefusalCodes = [
   'lock-not-held',
   'main-dirty',
   'main-moved',
+  'main-moved-outside',
+  'nothing-to-accept',
   'lane-unsafe-state',
   'check-failed',
   'merge-unclean',

@@ -7,6 +7,11 @@ export interface LaneSettings {
   readonly checkCommand: string
   /** Minutes without a sign of life after which the integration lock may be taken over. */
   readonly lockStaleMinutes: number
+  /**
+   * Unattached: the remote each sync pushes main, the lane branches and the recovery refs to (D303);
+   * '' for `origin`, else the first remote; `none` for no push.
+   */
+  readonly pushRemote: string
 }
 
 export const laneOptions: OptionGroup<LaneSettings> = {
@@ -27,6 +32,13 @@ export const laneOptions: OptionGroup<LaneSettings> = {
       type: positiveIntegerType,
       default: 30,
       description: 'minutes without a sign of life before sync --takeover may take the integration lock',
+    },
+    pushRemote: {
+      name: 'push-remote',
+      type: textType,
+      default: '',
+      description:
+        "without a team server, the remote sync pushes main and the lane branches to ('' for origin, else the first remote; none for no push)",
     },
   },
 }

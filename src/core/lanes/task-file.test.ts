@@ -28,7 +28,7 @@ test('a validation report must be long enough and name a command with its result
   assert.equal(checkValidationReport('done').ok, false)
   const vague = checkValidationReport('I looked at everything carefully and it all seems to work fine to me.')
   assert.equal(vague.ok, false)
-  assert.match(vague.ok ? '' : vague.problem, /names no command/)
+  assert.match(vague.ok ? '' : vague.problem, /names no command it ran/)
   assert.equal(
     checkValidationReport('Checked both behaviours.\n## Commands\n- `node --test` → passed (3 tests)\n').ok,
     true,
@@ -37,4 +37,19 @@ test('a validation report must be long enough and name a command with its result
     checkValidationReport('Union checked on the latest main.\n- `npm test`: exit code 1, one flaky test').ok,
     true,
   )
+})
+
+test('a command with what it printed after an arrow is a result; a command alone is named as lacking one', () => {
+  const report = (line: string) => `Kept both lines; checked the file by hand.\n## Commands\n${line}\n`
+  assert.equal(checkValidationReport(report('- `grep -c x f` → 1')).ok, true)
+  assert.equal(checkValidationReport(report('- `git diff --stat main` -> 2 files changed')).ok, true)
+  const bare = checkValidationReport(report('- `grep -c x f`'))
+  assert.equal(bare.ok, false)
+  assert.equal(
+    bare.ok ? '' : bare.problem,
+    'names `grep -c x f` but not its result: after the command, on its line, add a result word (passed, failed, ok, exit N) or what it printed after an arrow (- `grep -c x f` → passed, or → 1)',
+  )
+  // A result word before the command is not its result.
+  assert.equal(checkValidationReport(report('- passed: `npm test`')).ok, false)
+  assert.equal(checkValidationReport(report('- `npm test` → ')).ok, false, 'an arrow with nothing after it')
 })

@@ -69,7 +69,8 @@ export function taskFileText(input: TaskFileInput): string {
     `- the behaviours of the latest \`${input.mainBranch}\` you checked, and those of the snapshot;`,
     '- how the combined behaviour was checked, the tests you designed and why they are enough;',
     '- a `## Commands` section: one line per command you ran, the command in backticks and its',
-    '  result, e.g. ``- `npm test` → passed (42 tests)``;',
+    '  result (a word: passed, failed, ok, exit N; or what it printed, after an arrow), e.g.',
+    '  ``- `npm test` → passed (42 tests)`` or ``- `grep -c TODO src/app.js` → 0``;',
     '- any contradiction and the resolution the user approved; the risk that remains.',
     input.checkCommand === null
       ? ''
@@ -100,12 +101,17 @@ export function taskPrompt(input: {
 }
 
 const minimumReportChars = 40
-const commandLine =
-  /`[^`\n]+`[^\n]*\b(pass(?:ed|es)?|fail(?:ed|s)?|ok|succeeded|exit(?:ed)?(?: with)?(?: code)? \d+|error)\b/i
+const commandInLine = /`([^`\n]+)`/
+const resultWord =
+  /\b(pass(?:ed|es)?|fail(?:ed|s)?|ok|succeeded|exit(?:ed)?(?: with)?(?: code)? \d+|error)\b/i
+/** `→ 1`, `-> 3 lines`, `=> []`: what the command printed, after an arrow (D308). */
+const arrowValue = /(?:→|->|=>)\s*\S/
 
 /**
  * A validation report is accepted when it says something (40 characters at least) and names at
- * least one command it ran (in backticks) with its result (passed, failed, ok, exit N…).
+ * least one command it ran (in backticks) with its result: a result word (passed, failed, ok,
+ * exit N…) or, after an arrow, what it printed (`- \`grep -c x f\` → 1`). A refusal says which
+ * of the two is missing, naming the command when there is one.
  */
 export function checkValidationReport(text: string): Checked<string> {
   const trimmed = text.trim()
@@ -114,13 +120,27 @@ export function checkValidationReport(text: string): Checked<string> {
       ok: false,
       problem: `is too short (${trimmed.length} characters; at least ${minimumReportChars})`,
     }
-  if (!commandLine.test(trimmed))
+  const lines = trimmed.split('\n').filter((line) => commandInLine.test(line))
+  if (lines.some((line) => hasResult(line))) return { ok: true, value: trimmed }
+  const named = lines[0] === undefined ? null : commandInLine.exec(lines[0])?.[1]
+  if (named === undefined || named === null)
     return {
       ok: false,
       problem:
-        'names no command run with its result: add a "## Commands" section, one line per command in backticks with its result (- `npm test` → passed)',
+        'names no command it ran: add a "## Commands" section, one line per command in backticks with its result (- `npm test` → passed)',
     }
-  return { ok: true, value: trimmed }
+  return {
+    ok: false,
+    problem: `names \`${named}\` but not its result: after the command, on its line, add a result word (passed, failed, ok, exit N) or what it printed after an arrow (- \`${named}\` → passed, or → 1)`,
+  }
+}
+
+/** A result on the line after its backticked command: a result word, or an arrow and a value. */
+function hasResult(line: string): boolean {
+  const command = commandInLine.exec(line)
+  if (command === null) return false
+  const after = line.slice(command.index + command[0].length)
+  return resultWord.test(after) || arrowValue.test(after)
 }
 
 function longestBacktickRun(text: string): number {

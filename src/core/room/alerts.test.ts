@@ -111,6 +111,8 @@ const base: AlertFacts = {
       paths: ['src/a.ts'],
       blocker: null,
       nextOwner: '@codex-lane',
+      recipients: ['@codex-lane', '@human'],
+      text: 'the parser rewrite: tests pass\n\nHandoff:\n- source: abc',
     },
     {
       messageId: 'msg-2',
@@ -119,6 +121,8 @@ const base: AlertFacts = {
       paths: [],
       blocker: 'needs a key',
       nextOwner: null,
+      recipients: [],
+      text: 'Handoff:\n- source: none',
     },
   ],
   collisions: [{ pattern: 'src/c.ts', holder: 'bob', editor: 'asha' }],
@@ -129,11 +133,19 @@ test('every condition becomes one alert at its severity, most severe first', () 
   assert.deepEqual(
     alerts.map((alert) => [alert.severity, alert.type, alert.title]),
     [
-      ['critical', 'blocker', "@codex-lane's handoff is blocked: needs a key"],
+      [
+        'critical',
+        'blocker',
+        "@codex-lane's handoff to the room (no next owner named) is blocked: needs a key",
+      ],
       ['critical', 'blocker', 'blocked: API down'],
       ['critical', 'file-overlap', '#api and #lane both change 2 paths and would conflict'],
       ['attention', 'decision-needed', 'decision needed: which schema?'],
-      ['attention', 'handoff', '@claude-lane handed off to @codex-lane'],
+      [
+        'attention',
+        'handoff',
+        '@claude-lane handed off to @codex-lane, @human: the parser rewrite: tests pass',
+      ],
       ['attention', 'lease-collision', "asha edited src/c.ts under bob's lease"],
       ['attention', 'one-actor-per-worktree', '2 agents active in #lane: @claude-lane, @codex-lane'],
       ['warning', 'stale-worktrees', '#old has no active agent and no commit for 45 days'],

@@ -70,6 +70,10 @@ export interface AlertHandoff {
   readonly paths: readonly string[]
   readonly blocker: string | null
   readonly nextOwner: string | null
+  /** Whom the message went to (tokens); none is the whole room. */
+  readonly recipients: readonly string[]
+  /** What was handed off: the message's text as its poster wrote it, before the `Handoff:` fields. */
+  readonly text: string
 }
 
 export interface AlertCollision {
@@ -205,15 +209,17 @@ export function deriveAlerts(facts: AlertFacts, now: number): Alert[] {
 
   for (const handoff of facts.handoffs) {
     const blocked = handoff.blocker !== null
-    const to = handoff.nextOwner === null ? '' : ` to ${handoff.nextOwner}`
+    const to = handoffTargets(handoff)
+    const whom = to.length === 0 ? 'the room (no next owner named)' : to.join(', ')
+    const what = handoffSummary(handoff.text)
     alerts.push({
       id: alertId(blocked ? 'blocker' : 'handoff', [handoff.messageId]),
       type: blocked ? 'blocker' : 'handoff',
       severity: blocked ? 'critical' : 'attention',
       title: blocked
-        ? `@${handoff.sender}'s handoff is blocked: ${handoff.blocker}`
-        : `@${handoff.sender} handed off${to}`,
-      participants: [`@${handoff.sender}`, ...(handoff.nextOwner === null ? [] : [handoff.nextOwner])],
+        ? `@${handoff.sender}'s handoff to ${whom} is blocked: ${handoff.blocker}${what === '' ? '' : ` (${what})`}`
+        : `@${handoff.sender} handed off to ${whom}${what === '' ? '' : `: ${what}`}`,
+      participants: [`@${handoff.sender}`, ...to],
       paths: [...handoff.paths],
       threadId: handoff.threadId,
     })
@@ -223,6 +229,26 @@ export function deriveAlerts(facts: AlertFacts, now: number): Alert[] {
   return alerts.sort(
     (a, b) => rank(a.severity) - rank(b.severity) || a.type.localeCompare(b.type) || a.id.localeCompare(b.id),
   )
+}
+
+/** Who a handoff went to: its next owner first, then whom else it was addressed to (the sender left out). */
+function handoffTargets(handoff: AlertHandoff): string[] {
+  const to: string[] = []
+  for (const token of [...(handoff.nextOwner === null ? [] : [handoff.nextOwner]), ...handoff.recipients])
+    if (token !== `@${handoff.sender}` && !to.includes(token)) to.push(token)
+  return to
+}
+
+/**
+ * The first line its poster wrote (the text before the `Handoff:` fields `room_handoff` appends),
+ * up to 80 characters: what was handed off, in their words; empty when they wrote none.
+ */
+function handoffSummary(text: string): string {
+  const lines = text.split('\n')
+  const fields = lines.findIndex((line) => line.trim() === 'Handoff:')
+  const first = (fields === -1 ? lines : lines.slice(0, fields)).find((line) => line.trim() !== '') ?? ''
+  const line = first.trim()
+  return line.length <= 80 ? line : `${line.slice(0, 79)}…`
 }
 
 function countOf(count: number, noun: string): string {

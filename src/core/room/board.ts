@@ -1,11 +1,15 @@
 import { humanToken, type RoomThread } from '../../protocol/room/thread.ts'
-import type { RoomDirectory } from './directory.ts'
+import type { DirectoryAgent, RoomDirectory } from './directory.ts'
+import { isActiveAgent } from './edit-rules.ts'
 
 /**
  * The board: every thread in one of four columns, derived when it is read and never stored, so it
  * cannot disagree with the threads. `done` closed; `blocked` open and waiting on a human
- * (human-loop); `doing` open with an active participant (an agent online or idle, or a human);
- * `backlog` open with nobody active on it.
+ * (human-loop); `doing` open with a participant working on it; `backlog` open with nobody working
+ * on it. Working (D352) is what someone does, not who they are: an agent participant active by
+ * D135's windows (online under 4 h, idle under 30 min), a `#worktree` participant such an agent
+ * works in, or anyone's post into the thread within `room.doing-hours`. Opening a thread is not
+ * working on it, and a human is not working on every thread they are in.
  */
 export const boardColumns = ['backlog', 'doing', 'blocked', 'done'] as const
 export type BoardColumn = (typeof boardColumns)[number]
@@ -15,15 +19,39 @@ export interface BoardCard {
   readonly title: string
   /** One line: why it is in its column. */
   readonly detail: string
-  /** The participants active on it (tokens); for `blocked`, who it waits on. */
+  /** Who works on it (tokens); for `blocked`, who it waits on; for `done`, its participants. */
   readonly owners: readonly string[]
 }
 
 export type Board = { readonly [Column in BoardColumn]: readonly BoardCard[] }
 
-export function deriveBoard(threads: readonly RoomThread[], directory: RoomDirectory): Board {
+/** A post into a thread: who (a participant token: `@handle` for an agent, `@human` for a person) and when. */
+export interface ThreadPost {
+  readonly threadId: string
+  readonly poster: string
+  readonly at: number
+}
+
+export interface BoardFacts {
+  readonly threads: readonly RoomThread[]
+  readonly directory: RoomDirectory
+  /** Posts into threads, at least those of the last `doingWindowMs` (sangam's own left out). */
+  readonly posts: readonly ThreadPost[]
+  /** How recent a post keeps its thread in `doing` (`room.doing-hours`). */
+  readonly doingWindowMs: number
+}
+
+export function deriveBoard(facts: BoardFacts, now: number): Board {
   const columns: { [Column in BoardColumn]: BoardCard[] } = { backlog: [], doing: [], blocked: [], done: [] }
-  const ordered = [...threads].sort((a, b) => b.updatedAt - a.updatedAt || a.id.localeCompare(b.id))
+  const recentPosters = new Map<string, string[]>()
+  for (const post of [...facts.posts].sort((a, b) => b.at - a.at)) {
+    if (now - post.at >= facts.doingWindowMs) continue
+    const posters = recentPosters.get(post.threadId) ?? []
+    if (!posters.includes(post.poster)) posters.push(post.poster)
+    recentPosters.set(post.threadId, posters)
+  }
+  const working = (agent: DirectoryAgent) => isActiveAgent(agentSeen(agent), now)
+  const ordered = [...facts.threads].sort((a, b) => b.updatedAt - a.updatedAt || a.id.localeCompare(b.id))
   for (const thread of ordered) {
     const card = (detail: string, owners: readonly string[]): BoardCard => ({
       threadId: thread.id,
@@ -36,9 +64,11 @@ export function deriveBoard(threads: readonly RoomThread[], directory: RoomDirec
     } else if (thread.audience === 'human-loop') {
       columns.blocked.push(card(`waiting on a human${reasonSuffix(thread)}`, [humanToken]))
     } else {
-      const active = thread.participants.filter((token) => isActive(token, directory))
-      if (active.length > 0) columns.doing.push(card(thread.reason ?? 'in progress', active))
-      else columns.backlog.push(card(thread.reason ?? 'nobody active on it', []))
+      const owners = thread.participants.filter((token) => isWorking(token, facts.directory, working))
+      for (const poster of recentPosters.get(thread.id) ?? [])
+        if (!owners.includes(poster)) owners.push(poster)
+      if (owners.length > 0) columns.doing.push(card(thread.reason ?? 'in progress', owners))
+      else columns.backlog.push(card(thread.reason ?? 'nobody working on it', []))
     }
   }
   return columns
@@ -48,18 +78,15 @@ function reasonSuffix(thread: RoomThread): string {
   return thread.reason === null ? '' : `: ${thread.reason}`
 }
 
-/** A human is always reachable; an agent is active while online or idle; a worktree through its agents. */
-function isActive(token: string, directory: RoomDirectory): boolean {
-  if (token === humanToken) return true
+/** An agent participant working now, or a worktree such an agent works in; a person works by posting. */
+function isWorking(
+  token: string,
+  directory: RoomDirectory,
+  working: (agent: DirectoryAgent) => boolean,
+): boolean {
   const name = token.slice(1).toLowerCase()
   if (token.startsWith('@')) {
-    return (
-      directory.humans.some((human) => human.toLowerCase() === name) ||
-      directory.agents.some(
-        (agent) =>
-          agent.handle.toLowerCase() === name && (agent.state === 'online' || agent.state === 'idle'),
-      )
-    )
+    return directory.agents.some((agent) => agent.handle.toLowerCase() === name && working(agent))
   }
   const paths = new Set(
     directory.worktrees
@@ -67,9 +94,18 @@ function isActive(token: string, directory: RoomDirectory): boolean {
       .map((worktree) => worktree.path),
   )
   return directory.agents.some(
-    (agent) =>
-      agent.worktree !== null &&
-      paths.has(agent.worktree) &&
-      (agent.state === 'online' || agent.state === 'idle'),
+    (agent) => agent.worktree !== null && paths.has(agent.worktree) && working(agent),
   )
+}
+
+/** A session waiting on a human (`blocked`) is not working: it counts as its turn ended. */
+function agentSeen(agent: DirectoryAgent) {
+  return {
+    vendor: agent.vendor,
+    sessionId: agent.sessionId,
+    handle: agent.handle,
+    worktree: agent.worktree,
+    state: agent.state === 'blocked' ? ('offline' as const) : agent.state,
+    updatedAt: agent.updatedAt,
+  }
 }

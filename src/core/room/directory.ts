@@ -35,9 +35,26 @@ export interface DirectoryWorktree {
   readonly branch: string | null
 }
 
+/**
+ * A person: one per human, whatever machines and channels they use (the CLI, `chat`, the
+ * dashboard, their agents' hooks). Their `chat` sessions are their own presence, not agents.
+ */
+export interface DirectoryPerson {
+  /** Without `@`: what `@bob` addresses; their chat's handle, else from their name. */
+  readonly handle: string
+  /** The human's name as sangam knows it (`SANGAM_USER`, git's `user.email`, the OS user). */
+  readonly name: string
+  /** Online while one of their chats or agents is online (or blocked), idle while one is idle. */
+  readonly state: PresenceState
+  /** The machines they were seen on (a chat or an agent session there), by id. */
+  readonly machines: readonly string[]
+}
+
 export interface RoomDirectory {
+  /** Agent sessions (Claude Code, Codex) of every machine; never a person's chat. */
   readonly agents: readonly DirectoryAgent[]
   readonly worktrees: readonly DirectoryWorktree[]
-  /** The humans known to the room (`@human` addresses all of them). */
+  /** The humans' names (`@human` addresses all of them); the same people as `people`. */
   readonly humans: readonly string[]
+  readonly people: readonly DirectoryPerson[]
 }

@@ -27,6 +27,15 @@ export function defaultHandle(vendor: string, worktreePath: string | null): stri
   return trimTo(base === '' ? 'agent' : base, maxLength)
 }
 
+/**
+ * A person's handle from their name: the part before `@` of an e-mail (`bob@example.com` → `bob`),
+ * else the name, as a slug; `someone` when nothing is left, never a reserved word.
+ */
+export function personHandle(name: string): string {
+  const base = trimTo(slug(name.split('@')[0] ?? ''), maxLength) || 'someone'
+  return reservedHandles.includes(base) ? `${base}-1` : base
+}
+
 /** Why `handle` cannot be claimed by its shape alone, or null when it can. */
 export function handleProblem(handle: string): string | null {
   if (reservedHandles.includes(handle)) return `"${handle}" is reserved (@human addresses every human)`

@@ -24,6 +24,7 @@ const directory: RoomDirectory = {
     { target: 'web', path: '/w/web', machine: 'm1', branch: 'web' },
   ],
   humans: ['ana'],
+  people: [{ handle: 'ana', name: 'ana', state: 'online', machines: ['m1'] }],
 }
 
 test('handles, @human and worktree targets resolve to tokens, deduplicated, in order', () => {
@@ -31,6 +32,10 @@ test('handles, @human and worktree targets resolve to tokens, deduplicated, in o
     resolveRecipients(directory, ['@claude-lane-one', '#web', '@human', '@Claude-Lane-One', 'human']),
     ['@claude-lane-one', '#web', '@human'],
   )
+})
+
+test("@all and @everyone are the whole room, as every session's context reads them", () => {
+  assert.deepEqual(resolveRecipients(directory, ['@all', '@Everyone', 'all']), ['@all', '@everyone'])
 })
 
 test('an unknown recipient fails closed naming close matches', () => {

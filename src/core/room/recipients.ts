@@ -2,6 +2,7 @@ import { humanToken } from '../../protocol/room/thread.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import { closeNames } from '../close-names.ts'
 import type { RoomDirectory } from './directory.ts'
+import type { Mentions } from './mentions.ts'
 
 /**
  * Resolves what a post addresses (`--to` tokens, then the mentions of its text) against the room's
@@ -19,11 +20,45 @@ export function resolveRecipients(directory: RoomDirectory, requested: readonly 
   return resolved
 }
 
-function resolveOne(directory: RoomDirectory, raw: string): string {
+/**
+ * Resolves the mentions of a message's text like `--to` tokens; a refusal names the mention as it
+ * was written (`@ project-manager`) and how to write it as plain text instead.
+ */
+export function resolveMentions(directory: RoomDirectory, mentions: Mentions): string[] {
+  const resolved: string[] = []
+  for (const token of [
+    ...mentions.handles.map((handle) => `@${handle}`),
+    ...mentions.worktrees.map((target) => `#${target}`),
+  ]) {
+    let one: string
+    try {
+      one = resolveOne(directory, token)
+    } catch (error) {
+      if (!(error instanceof SangamError) || error.code !== ErrorCode.InvalidInput) throw error
+      const written = mentions.spelled.get(token)
+      const as = written === undefined ? '' : ` (written "${written}")`
+      throw new SangamError(
+        ErrorCode.InvalidInput,
+        `${error.message}; it is a mention in the text${as}: put it in \`backticks\` to write it as plain text`,
+        error.data,
+      )
+    }
+    if (!resolved.includes(one)) resolved.push(one)
+  }
+  return resolved
+}
+
+const everyoneTokens: readonly string[] = ['@all', '@everyone']
+
+function resolveOne(directory: RoomDirectory, rawToken: string): string {
+  // Full-width sigils and spaces after the sigil name the same recipient (`＠ ana` is `@ana`).
+  const raw = rawToken.replace(/^[＠]/, '@').replace(/^[＃]/, '#')
   const sigil = raw.startsWith('@') || raw.startsWith('#') ? raw[0] : null
-  const name = sigil === null ? raw : raw.slice(1)
+  const name = sigil === null ? raw : raw.slice(1).trim()
   if (name.length === 0) throw new SangamError(ErrorCode.InvalidInput, `"${raw}" names no recipient`)
   if (sigil !== '#' && name.toLowerCase() === 'human') return humanToken
+  // Reserved handles (core/room/handles.ts): every session's context takes them; no turn starts.
+  if (sigil !== '#' && everyoneTokens.includes(`@${name.toLowerCase()}`)) return `@${name.toLowerCase()}`
   const candidates = [
     ...(sigil === '#' ? [] : handleMatches(directory, name)),
     ...(sigil === '@' ? [] : targetMatches(directory, name)),
@@ -63,6 +98,13 @@ function handleMatches(directory: RoomDirectory, name: string): Candidate[] {
       label: `@${agent.handle} (${agent.vendor} session ${agent.sessionId} on ${agent.machine})`,
     })
   }
+  for (const person of directory.people) {
+    if (person.handle.toLowerCase() !== wanted) continue
+    sessions.set(`person:${person.name}`, {
+      token: `@${person.handle}`,
+      label: `@${person.handle} (${person.name})`,
+    })
+  }
   return [...sessions.values()]
 }
 
@@ -83,6 +125,7 @@ function targetMatches(directory: RoomDirectory, name: string): Candidate[] {
 function closeMatches(directory: RoomDirectory, name: string): string[] {
   const known = [
     ...directory.agents.map((agent) => `@${agent.handle}`),
+    ...directory.people.map((person) => `@${person.handle}`),
     ...directory.worktrees.map((worktree) => `#${worktree.target}`),
     humanToken,
   ]

@@ -12,6 +12,7 @@ function message(n: number, text: string): RoomMessage {
     sender: 'codex-lane-two',
     human: 'asha',
     session: null,
+    author: 'agent',
     recipients: ['@claude-lane-one'],
     threadId: null,
     at: Date.parse('2026-12-02T04:05:00Z'),

@@ -67,7 +67,13 @@ export function roomContext(input: RoomContextInput): RoomContext {
 
 function messageBlock(message: RoomMessage, maxChars: number): string {
   const time = new Date(message.at).toISOString().slice(11, 16)
-  const to = message.recipients.length === 0 ? ' → the room' : ` → ${message.recipients.join(' ')}`
+  // A thread's post is for its participants (D272): it names the thread, not the room.
+  const to =
+    message.recipients.length > 0
+      ? ` → ${message.recipients.join(' ')}`
+      : message.threadId === null
+        ? ' → the room'
+        : ''
   const thread = message.threadId === null ? '' : ` in ${message.threadId}`
   const kind = message.kind === 'message' ? '' : ` (${message.kind})`
   const topic = message.topic === null ? '' : ` [${message.topic}]`

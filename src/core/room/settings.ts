@@ -24,6 +24,8 @@ export interface RoomSettings {
   readonly deliveryCooldown: number
   /** Turns caused by agents' tags in a row, per session, until a human's message reaches it. */
   readonly deliveryLoopBudget: number
+  /** Hours a post into a thread keeps it in the board's `doing` column (D352). */
+  readonly doingHours: number
 }
 
 /**
@@ -80,6 +82,13 @@ export const roomOptions: OptionGroup<RoomSettings> = {
       default: 4,
       description:
         "turns agents' tags may start in a session in a row before a human's message reaches it again",
+    },
+    doingHours: {
+      name: 'doing-hours',
+      type: positiveIntegerType,
+      default: 4,
+      description:
+        "hours a post into a thread keeps it in the board's doing column (an active agent in it does too)",
     },
   },
 }

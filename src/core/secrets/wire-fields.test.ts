@@ -83,6 +83,7 @@ const requestShapes: Record<string, WireShape | null> = {
   lockHeartbeatRequestSchema: 'lock heartbeat',
   lockReleaseRequestSchema: null,
   lockTakeoverRequestSchema: 'lock takeover',
+  lockMainRequestSchema: 'lock main',
   pushRequestSchema: null,
   subscribeMessageSchema: 'socket actor',
   pushMessageSchema: null,

@@ -126,6 +126,19 @@ export const wireFields = {
     'payload.base': fixed('a commit id: 40 to 64 hex digits (the schema checks it)'),
     'payload.changes[].path': context('a changed path (one the scrubber flags is left out, D163)'),
   },
+  'room.machine': {
+    ...envelope,
+    'payload.machine': name('the machine id'),
+    'payload.name': name("the machine's name"),
+  },
+  'integration.event': {
+    ...envelope,
+    'payload.machine': name('the machine id'),
+    'payload.human': context('the human who ran the lane command'),
+    'payload.type': name('the integration event type'),
+    'payload.lane': name('the lane name'),
+    'payload.detail': context("what the lane command recorded (JSON: commits, paths, a check's command)"),
+  },
   'lease claim': {
     ...actorFields('actor'),
     'patterns[]': name('a lease pattern'),
@@ -150,6 +163,16 @@ export const wireFields = {
     owner: context("the lane owner's name"),
     machine: name('the machine id'),
     reason: prose('the reason for the takeover'),
+  },
+  'lock main': {
+    kind: fixed('publishing, published or accept (the schema checks it)'),
+    from: fixed('a commit id: 40 to 64 hex digits (the schema checks it)'),
+    to: fixed('a commit id: 40 to 64 hex digits (the schema checks it)'),
+    commit: fixed('a commit id: 40 to 64 hex digits (the schema checks it)'),
+    expected: fixed('a commit id: 40 to 64 hex digits (the schema checks it)'),
+    lane: name('the lane name'),
+    owner: context("the accepting human's name"),
+    machine: name('the machine id'),
   },
   'socket actor': actorFields('actor'),
 } as const satisfies Record<string, Record<string, FieldRule>>

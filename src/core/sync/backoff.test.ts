@@ -4,7 +4,6 @@ import { reconnectCeilingMs, reconnectDelayMs, reconnectFloorMs, takePush } from
 
 test('the reconnect wait grows with failures and never leaves the floor and ceiling', () => {
   assert.equal(reconnectDelayMs(0, 0), reconnectFloorMs)
-  assert.equal(reconnectDelayMs(0, 0.999), reconnectFloorMs)
   assert.ok(reconnectDelayMs(3, 0.999) > reconnectDelayMs(1, 0.999))
   for (const failures of [0, 5, 20, 1000]) {
     for (const random of [0, 0.5, 0.999]) {
@@ -12,6 +11,12 @@ test('the reconnect wait grows with failures and never leaves the floor and ceil
       assert.ok(delay >= reconnectFloorMs && delay <= reconnectCeilingMs, `${failures}/${random}: ${delay}`)
     }
   }
+})
+
+test('the first wait is already spread: clients dropped together do not come back together', () => {
+  const first = [0, 0.25, 0.5, 0.75, 0.999].map((random) => reconnectDelayMs(0, random))
+  assert.equal(new Set(first).size, first.length, `${first.join(', ')}`)
+  assert.ok(Math.max(...first) <= 2 * reconnectFloorMs, 'and still short: back within half a second')
 })
 
 test('however long the server was away, the next attempt is at most 5 s off, and jittered', () => {

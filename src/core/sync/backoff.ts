@@ -8,9 +8,14 @@
 export const reconnectFloorMs = 250
 export const reconnectCeilingMs = 5_000
 
-/** The wait after `failures` consecutive failed attempts (0 after the first one); `random` in [0, 1). */
+/**
+ * The wait after `failures` consecutive failed attempts (0: a connection that worked just ended);
+ * `random` in [0, 1). Spread from the very first wait (250–500 ms): a server restart or a network
+ * blip ends every client's connection at once, and a constant first wait brought them all back in
+ * one wave.
+ */
 export function reconnectDelayMs(failures: number, random: number): number {
-  const ceiling = Math.min(reconnectCeilingMs, reconnectFloorMs * 2 ** Math.min(failures, 16))
+  const ceiling = Math.min(reconnectCeilingMs, reconnectFloorMs * 2 ** Math.min(failures + 1, 16))
   return Math.round(reconnectFloorMs + random * (ceiling - reconnectFloorMs))
 }
 

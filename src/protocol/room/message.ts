@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { authorKinds } from './author-kind.ts'
 
 /**
  * A message of the room, as every machine stores it and as `post` / `read` print it. Times are ms
@@ -34,6 +35,10 @@ export const messageSessionSchema = z.object({
   sessionId: z.string().min(1),
 })
 
+export const authorKindSchema = z.enum(authorKinds)
+
+export { type AuthorKind, authorKinds } from './author-kind.ts'
+
 export const messageSchema = z.object({
   id: z.string().min(1),
   kind: messageKindSchema,
@@ -44,6 +49,8 @@ export const messageSchema = z.object({
   /** The human the poster acts for. */
   human: z.string().min(1),
   session: messageSessionSchema.nullable(),
+  /** Who wrote it (absent from an older sangam's records: `unknown`). */
+  author: authorKindSchema.default('unknown'),
   /** Recipient tokens, `@handle`, `@human`, `#worktree`; empty means the whole room. */
   recipients: z.array(z.string().min(1)),
   threadId: z.string().min(1).nullable(),

@@ -22,6 +22,12 @@ export const syncErrorCodeSchema = z.enum([
   'RATE_LIMITED',
   /** The project already has as many open sockets as the server allows; retry after `retryAfterMs`. */
   'TOO_MANY_CONNECTIONS',
+  /**
+   * A write that would take the project's storage past the server's budget (`MAX_PROJECT_BYTES`):
+   * nothing of it was written; `usedBytes` and `limit` say where the project stands. Only the
+   * server's operator can raise it; the client keeps what it could not push.
+   */
+  'QUOTA_EXCEEDED',
   /** A pull or subscription cursor beyond the project's head: the client's replica came from elsewhere. */
   'CURSOR_AHEAD',
   /** No such route. */
@@ -39,8 +45,10 @@ export const syncErrorSchema = z.object({
     message: z.string(),
     /** For RATE_LIMITED: when the next push will be accepted. */
     retryAfterMs: z.number().int().nonnegative().optional(),
-    /** For BODY_TOO_LARGE and TOO_MANY_RECORDS: the limit that was exceeded. */
+    /** For BODY_TOO_LARGE, TOO_MANY_RECORDS and QUOTA_EXCEEDED: the limit that was exceeded. */
     limit: z.number().int().nonnegative().optional(),
+    /** For QUOTA_EXCEEDED: the bytes the project's storage holds now. */
+    usedBytes: z.number().int().nonnegative().optional(),
     /** For CURSOR_AHEAD: the project's current head. */
     headGseq: z.number().int().nonnegative().optional(),
   }),

@@ -98,10 +98,63 @@ export const lockEventSchema = z.object({
 })
 export type LockEvent = z.infer<typeof lockEventSchema>
 
-/** `GET …/lock`: the holder (or null), the server's clock, and the latest events. */
+const commit = z.string().regex(/^[0-9a-f]{40,64}$/)
+
+/**
+ * The team's main as sangam last moved it (D300, D302): the commit the last publish pushed to the
+ * shared remote (`from` is what it moved from, set while that push may still be under way, so a
+ * machine fetching meanwhile finds either), or a commit a person accepted. A remote main that is
+ * neither was moved outside sangam.
+ */
+export const teamMainSchema = z.object({
+  commit,
+  from: commit.nullable(),
+  how: z.enum(['published', 'accepted']),
+  lane: name,
+  owner: name,
+  machine: name,
+  /** ms epoch (the server's clock). */
+  at: z.number().int().nonnegative(),
+})
+export type TeamMain = z.infer<typeof teamMainSchema>
+
+/**
+ * `POST …/lock/main`: `publishing` (before the push; only the lock's holder, by its token),
+ * `published` (after it: the push took, `from` is dropped) and `accept` (a person accepts a remote
+ * main moved outside sangam, as a compare-and-swap from the record they saw, `expected`).
+ */
+export const lockMainRequestSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('publishing'),
+    token: z.number().int().positive(),
+    from: commit.nullable(),
+    to: commit,
+  }),
+  z.object({ kind: z.literal('published'), token: z.number().int().positive(), commit }),
+  z.object({
+    kind: z.literal('accept'),
+    commit,
+    expected: commit.nullable(),
+    lane: name,
+    owner: name,
+    machine: name,
+  }),
+])
+export type LockMainRequest = z.infer<typeof lockMainRequestSchema>
+
+/** `recorded: false`: not the holder (publishing, published) or not the record seen (accept). */
+export const lockMainAnswerSchema = z.object({
+  recorded: z.boolean(),
+  main: teamMainSchema.nullable(),
+})
+export type LockMainAnswer = z.infer<typeof lockMainAnswerSchema>
+
+/** `GET …/lock`: the holder (or null), the server's clock, the latest events and the team's main. */
 export const lockStateSchema = z.object({
   holder: lockHolderSchema.nullable(),
   now: z.number().int().nonnegative(),
   events: z.array(lockEventSchema),
+  /** Absent from a server older than the team's main record: read as none. */
+  main: teamMainSchema.nullable().default(null),
 })
 export type LockState = z.infer<typeof lockStateSchema>

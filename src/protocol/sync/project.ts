@@ -34,5 +34,15 @@ export const projectInfoSchema = z.object({
   fencingToken: z.number().int().nonnegative(),
   /** WebSocket connections subscribed right now. */
   connections: z.number().int().nonnegative(),
+  /**
+   * The project's storage against its budget (`MAX_PROJECT_BYTES`); pushes that would pass the
+   * limit are refused `QUOTA_EXCEEDED`. Absent from servers older than the budget.
+   */
+  storage: z
+    .object({
+      usedBytes: z.number().int().nonnegative(),
+      limitBytes: z.number().int().positive(),
+    })
+    .optional(),
 })
 export type ProjectInfo = z.infer<typeof projectInfoSchema>

@@ -102,6 +102,15 @@ const samplePayloads: Record<string, unknown> = {
     truncated: false,
     updatedAt: 1,
   },
+  'room.machine': { machine: 'm_0123456789abcdef', name: 'alice-laptop', updatedAt: 1 },
+  'integration.event': {
+    machine: 'm_0123456789abcdef',
+    human: 'alice@x.dev',
+    at: 1,
+    type: 'sync.published-direct',
+    lane: 'one',
+    detail: JSON.stringify({ main: 'a'.repeat(40), task: null }),
+  },
 }
 
 test('each record type has one name, and its builder makes a record its served schema accepts', () => {

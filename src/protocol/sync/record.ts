@@ -1,8 +1,10 @@
 import { z } from 'zod'
 import { eventRecordType } from './records/event.ts'
+import { integrationEventRecordType } from './records/integration-event.ts'
 import { leaseGrantedRecordType } from './records/lease-granted.ts'
 import { leaseReleasedRecordType } from './records/lease-released.ts'
 import type { RecordContent } from './records/record-type.ts'
+import { roomMachineRecordType } from './records/room-machine.ts'
 import { roomMessageRecordType } from './records/room-message.ts'
 import { roomOptionRecordType } from './records/room-option.ts'
 import { roomPresenceRecordType } from './records/room-presence.ts'
@@ -28,6 +30,8 @@ export const recordTypes = [
   roomPresenceRecordType,
   roomOptionRecordType,
   roomWorktreeRecordType,
+  roomMachineRecordType,
+  integrationEventRecordType,
 ] as const
 
 type RecordTypes = typeof recordTypes
@@ -98,6 +102,8 @@ export {
   roomOptionRecordId,
   roomOptionRecordSchema,
 } from './records/room-option.ts'
+export { type IntegrationEventRecord, integrationEventRecordSchema } from './records/integration-event.ts'
+export { type RoomMachineRecord, roomMachineRecordSchema } from './records/room-machine.ts'
 export { roomPresenceRecordSchema } from './records/room-presence.ts'
 export { type RoomThreadRecord, roomThreadRecordSchema } from './records/room-thread.ts'
 export { type RoomWorktreeRecord, roomWorktreeRecordSchema } from './records/room-worktree.ts'

@@ -18,6 +18,7 @@ export const syncActions = {
   lockHeartbeat: { method: 'POST', suffix: '/lock/heartbeat' },
   lockRelease: { method: 'POST', suffix: '/lock/release' },
   lockTakeover: { method: 'POST', suffix: '/lock/takeover' },
+  lockMain: { method: 'POST', suffix: '/lock/main' },
   socket: { method: 'GET', suffix: '/socket' },
 } as const
 export type SyncAction = keyof typeof syncActions

@@ -99,6 +99,22 @@ export async function catchUp(
     groupStartedAt = deps.clock.now()
     sql(() => deps.store.beginBulk())
   }
+  // In the daemon (live mode) this process has other connections, and each waits for the write
+  // lock synchronously: a group held open across a turn of the event loop blocks the very thread
+  // that would commit it, so they fail after their busy timeout ("database is locked" at every
+  // start of a daemon with transcripts to catch up). There the group is committed before every
+  // wait and opened again after it; a one-shot backfill keeps its larger groups.
+  const pause = async (wait: Promise<void>): Promise<void> => {
+    if (options.mode !== 'live') return wait
+    deps.store.commitBulk()
+    try {
+      await wait
+    } finally {
+      sql(() => deps.store.beginBulk())
+      groupBytes = 0
+      groupStartedAt = deps.clock.now()
+    }
+  }
   const onFile = (location: TranscriptLocation, result: FileSyncResult): void => {
     tally(counts, result)
     if (result.reset)
@@ -126,6 +142,7 @@ export async function catchUp(
           commit: (batch) => deps.store.commit(batch),
           onCommit,
           onFile,
+          pause,
           syncAlone: (location) => syncTranscriptFile(deps, location, { mode: options.mode, onCommit }),
         },
         { mode: options.mode, now: deps.now, signal: options.signal },
@@ -133,7 +150,7 @@ export async function catchUp(
     } else {
       for (const { location } of work) {
         if (options.signal?.aborted) break
-        onFile(location, await syncInTurns(deps, location, options, onCommit))
+        onFile(location, await syncInTurns(deps, location, options, onCommit, pause))
       }
     }
     deps.store.commitBulk()
@@ -150,6 +167,7 @@ async function syncInTurns(
   location: TranscriptLocation,
   options: CatchUpOptions,
   onCommit: (bytes: number, inserted: number) => void,
+  pause: (wait: Promise<void>) => Promise<void>,
 ): Promise<FileSyncResult> {
   const read = () => syncTranscriptFile(deps, location, { mode: options.mode, maxCommits: 1, onCommit })
   const first = read()
@@ -157,7 +175,7 @@ async function syncInTurns(
   let inserted = first.inserted
   let reset = first.reset
   while (result.status === 'more' && !options.signal?.aborted) {
-    await new Promise((resolve) => setImmediate(resolve))
+    await pause(new Promise((resolve) => setImmediate(resolve)))
     result = read()
     inserted += result.inserted
     reset ||= result.reset

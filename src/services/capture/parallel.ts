@@ -13,6 +13,8 @@ export interface PipelineHooks {
   prepareFile(location: TranscriptLocation): PreparedFile | FileSyncResult
   commit(batch: CaptureBatch): CommitOutcome
   onCommit(bytes: number, inserted: number): void
+  /** Waits for `wait`, releasing what must not be held meanwhile (the daemon's write lock). */
+  pause(wait: Promise<void>): Promise<void>
   onFile(location: TranscriptLocation, result: FileSyncResult): void
   /** Reads a file on the main thread instead (its worker batches lost a race to another process). */
   syncAlone(location: TranscriptLocation): FileSyncResult
@@ -108,9 +110,11 @@ export async function backfillWithWorker(
   const settle = async (): Promise<void> => {
     drain()
     if (inbox.length > 0 || failure) return
-    await new Promise<void>((resolve) => {
-      wake = resolve
-    })
+    await hooks.pause(
+      new Promise<void>((resolve) => {
+        wake = resolve
+      }),
+    )
     wake = null
     drain()
   }

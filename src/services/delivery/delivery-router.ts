@@ -9,7 +9,9 @@ import {
 } from '../../core/delivery/delivery-decision.ts'
 import { deliveryPrompt, maxArgvPromptChars } from '../../core/delivery/delivery-prompt.ts'
 import { type DeliveryVendor, isDeliveryVendor } from '../../core/delivery/delivery-vocabulary.ts'
+import type { DirectoryAgent } from '../../core/room/directory.ts'
 import { roomOptions } from '../../core/room/settings.ts'
+import type { RoomThread } from '../../protocol/room/thread.ts'
 import type { Clock } from '../../shared/clock.ts'
 import type { Logger } from '../../shared/logger.ts'
 import type { Db } from '../../store/db.ts'
@@ -17,6 +19,7 @@ import {
   addDelivery,
   type DeliveryRow,
   deliveryOf,
+  deliverySince,
   moveDelivery,
   paneOf,
   pendingDeliveries,
@@ -35,13 +38,9 @@ import {
   updateTurn,
 } from '../../store/delivery/delivery-turn-table.ts'
 import { readContextCursor } from '../../store/room/context-cursor-table.ts'
-import {
-  lastMessageSeq,
-  messageById,
-  messagesArrivedAfter,
-  type StoredMessage,
-} from '../../store/room/message-table.ts'
+import { messageById, messagesArrivedAfter, type StoredMessage } from '../../store/room/message-table.ts'
 import { readSessionPresence } from '../../store/room/presence-table.ts'
+import { threadById } from '../../store/room/thread-table.ts'
 import { readOptionGroup } from '../options/option-store.ts'
 import type { ClaudeAgent } from '../room/claude-live-sessions.ts'
 import { loadDirectory } from '../room/directory.ts'
@@ -118,16 +117,12 @@ export class DeliveryRouter {
   /** Children this process started, so it records their exit (the sweep covers the others). */
   readonly #children = new Set<Promise<void>>()
 
-  /**
-   * The newest message when this router opened: where the first look ever starts. Read here (a
-   * read never waits on the WAL), not at that look, so a first look that fails on a busy store and
-   * runs again later still takes the tags posted in between.
-   */
-  readonly #openedAtSeq: number
+  /** When this store got its delivery ledger: tags posted before are the room's history (D273). */
+  readonly #since: number
 
   constructor(options: DeliveryRouterOptions) {
     this.#options = options
-    this.#openedAtSeq = lastMessageSeq(options.db)
+    this.#since = deliverySince(options.db)
   }
 
   /** One look: sweep ended turns, take new messages into the ledger, weigh every pending session. */
@@ -190,14 +185,14 @@ export class DeliveryRouter {
 
   /**
    * Takes the messages that reached the replica since the last look into the ledger: one pending
-   * row per session of this machine each one tags. The first look ever starts at the newest
-   * message when the router opened (the room's history is not delivered).
+   * row per session of this machine each one tags. Every message is weighed once, whichever
+   * process looks first and however late, except the room's history: a message posted before
+   * this store had its ledger (pulled from the team, or left from before delivery existed) is
+   * never delivered (D273, which supersedes D173).
    */
   scan(): void {
     const { db, clock } = this.#options
-    const cursor = readScanCursor(db)
-    if (cursor === null) writeScanCursor(db, this.#openedAtSeq)
-    let after = cursor ?? this.#openedAtSeq
+    let after = readScanCursor(db) ?? 0
     for (;;) {
       const messages = messagesArrivedAfter(db, after, 500)
       if (messages.length === 0) return
@@ -207,7 +202,9 @@ export class DeliveryRouter {
       })
       db.transaction(() => {
         for (const message of messages) {
-          for (const target of tagTargets(message, directory, this.#options.machine)) {
+          if (message.at < this.#since) continue
+          const thread = message.threadId === null ? null : threadById(db, message.threadId)
+          for (const target of tagTargets(message, directory, this.#options.machine, thread)) {
             addDelivery(
               db,
               {
@@ -281,10 +278,11 @@ export class DeliveryRouter {
     const settings = readOptionGroup(db, roomOptions)
     const mode = rows.some((row) => row.mode === 'send') ? 'send' : 'tag'
     const prompt = deliveryPrompt(
-      tags.map((tag) => ({
-        ...(messages.get(tag.messageId) as StoredMessage),
-        fromAgent: tag.senderKind === 'agent',
-      })),
+      tags.map((tag) => {
+        const message = messages.get(tag.messageId) as StoredMessage
+        // Answered by its `@handle` when a session posted it; else the thread, or `@human`.
+        return { ...message, fromAgent: message.session !== null }
+      }),
       mode,
     )
     const remote = presence !== null && presence.machine !== this.#options.machine
@@ -844,32 +842,42 @@ export function claimTurn(
 interface Target {
   readonly vendor: DeliveryVendor
   readonly sessionId: string
-  /** How the message names it; a handle wins over a worktree. */
-  readonly by: 'handle' | 'worktree'
+  /** How the message names it; a handle wins over a worktree, both over the thread. */
+  readonly by: 'handle' | 'worktree' | 'thread'
 }
+
+const rank: Record<Target['by'], number> = { handle: 3, worktree: 2, thread: 1 }
 
 /**
  * The sessions of this machine a message tags: the agent of each `@handle` among its recipients,
- * and every agent session not offline in a `#worktree` among them. A message to the whole room, to
- * `@all`, `@everyone` or `@human` tags no session (it reaches them at their next prompt).
+ * every agent session not offline in a `#worktree` among them, and, for a post into a thread, the
+ * sessions its participants name the same way (D272). A message to the whole room, to `@all`,
+ * `@everyone` or `@human` tags no session (it reaches them at their next prompt).
+ *
+ * A thread never routes a post back to whoever made it: not to the session that posted it, and,
+ * for an agent's post that names no session (Codex's MCP server has none to give), to no session
+ * of the poster's human in the worktree it was posted from, since any of them may be the poster.
  */
 export function tagTargets(
   message: StoredMessage,
   directory: ReturnType<typeof loadDirectory>,
   machine: string,
+  thread: RoomThread | null = null,
 ): Target[] {
   const found = new Map<string, Target>()
   const add = (vendor: string, sessionId: string, by: Target['by']): void => {
     const key = `${vendor}:${sessionId}`
-    if (!isDeliveryVendor(vendor) || found.get(key)?.by === 'handle') return
+    const known = found.get(key)
+    if (!isDeliveryVendor(vendor) || (known !== undefined && rank[known.by] >= rank[by])) return
     found.set(key, { vendor, sessionId, by })
   }
-  for (const token of message.recipients) {
+  const route = (token: string, by: Target['by'], skip: (agent: DirectoryAgent) => boolean): void => {
     if (token.startsWith('@')) {
       const handle = token.slice(1)
-      if (handle === 'all' || handle === 'everyone' || handle === 'human') continue
+      if (handle === 'all' || handle === 'everyone' || handle === 'human') return
       for (const agent of directory.agents)
-        if (agent.handle === handle && agent.machine === machine) add(agent.vendor, agent.sessionId, 'handle')
+        if (agent.handle === handle && agent.machine === machine && !skip(agent))
+          add(agent.vendor, agent.sessionId, by)
     } else if (token.startsWith('#')) {
       const target = token.slice(1)
       const places = directory.worktrees.filter(
@@ -877,9 +885,26 @@ export function tagTargets(
       )
       for (const place of places)
         for (const agent of directory.agents)
-          if (agent.machine === machine && agent.worktree === place.path && agent.state !== 'offline')
-            add(agent.vendor, agent.sessionId, 'worktree')
+          if (
+            agent.machine === machine &&
+            agent.worktree === place.path &&
+            agent.state !== 'offline' &&
+            !skip(agent)
+          )
+            add(agent.vendor, agent.sessionId, by)
     }
+  }
+  for (const token of message.recipients)
+    route(token, token.startsWith('@') ? 'handle' : 'worktree', () => false)
+  if (thread !== null && thread.id === message.threadId) {
+    const poster = (agent: DirectoryAgent): boolean =>
+      message.session !== null
+        ? agent.vendor === message.session.vendor && agent.sessionId === message.session.sessionId
+        : message.author !== 'human' &&
+          message.worktree !== null &&
+          agent.worktree === message.worktree &&
+          agent.human === message.human
+    for (const token of thread.participants) route(token, 'thread', poster)
   }
   return [...found.values()]
 }

@@ -18,20 +18,19 @@ import {
   updateTurn,
 } from '../../store/delivery/delivery-turn-table.ts'
 import { firstHumanText } from '../../store/delivery/session-title.ts'
-import { listActiveSessions } from '../../store/memory/session-table.ts'
+import { sessionLastAt } from '../../store/memory/session-activity.ts'
 import { readPresence } from '../../store/room/presence-table.ts'
+import { machineNames, thisMachine } from '../machine-names.ts'
 import { readOptionGroup } from '../options/option-store.ts'
 import type { ProjectContext } from '../project-context.ts'
 import { type ClaudeAgent, listClaudeAgents } from '../room/claude-live-sessions.ts'
+import { loadDirectory } from '../room/directory.ts'
 import { post } from '../room/post.ts'
 import type { RoomScope } from '../room/room-scope.ts'
 import { DeliveryRouter, type SessionOutcome } from './delivery-router.ts'
 import { isSameProcess } from './process-identity.ts'
 import { senderKindOf } from './sender-kind.ts'
 import type { WakeInPlace } from './wake-in-place.ts'
-
-/** How far back `sessions` looks for sessions capture saw. */
-const sessionWindowMs = 14 * 24 * 60 * 60_000
 
 export interface DeliveryRuntime {
   readonly pid: number
@@ -86,58 +85,53 @@ export function openDeliveryRouter(project: ProjectContext, runtime: DeliveryRun
 export interface SessionView {
   readonly vendor: DeliveryVendor
   readonly id: string
-  readonly handle: string | null
+  readonly handle: string
   readonly title: string | null
   readonly worktree: string | null
-  readonly machine: string | null
+  /** The machine it lives on, by id, and by readable name. */
+  readonly machine: string
+  readonly machineName: string
   /** ms epoch of the last sign of it (presence change or captured event). */
   readonly lastSeenAt: number
-  readonly presence: 'online' | 'idle' | 'offline' | null
-  /** `running`: a turn runs; `live`: it can be woken in place; `resume`: delivery continues it headless; `active-elsewhere`: open in a terminal; `unavailable`: not from this machine, or no CLI. */
-  readonly delivery: 'running' | 'live' | 'resume' | 'active-elsewhere' | 'unavailable'
+  readonly presence: 'online' | 'idle' | 'offline'
+  /** `running`: a turn runs; `live`: it can be woken in place; `resume`: delivery continues it headless; `active-elsewhere`: open in a terminal; `remote`: on another machine, whose daemon delivers; `unavailable`: no CLI here. */
+  readonly delivery: 'running' | 'live' | 'resume' | 'active-elsewhere' | 'remote' | 'unavailable'
   readonly why: string
 }
 
-/** This project's Claude Code and Codex sessions, newest first, with how delivery would reach each. */
+/**
+ * This project's Claude Code and Codex sessions, newest first, with how delivery would reach each:
+ * the room's directory of sessions (every machine's, whether their hooks or capture brought them
+ * in), the same sessions `targets`, `send`, the board and the dashboard show.
+ */
 export function listSessions(project: ProjectContext, router: DeliveryRouter, limit: number): SessionView[] {
-  const machine = loadMachineId(project.env.sangamHome)
-  const byKey = new Map<string, SessionView>()
-  const presence = readPresence(project.db)
-  const captured = listActiveSessions(project.db, project.clock.now() - sessionWindowMs, 500)
-  for (const row of captured) {
+  const here = thisMachine(project.env.sangamHome)
+  const names = machineNames(project.db, here)
+  const directory = loadDirectory(project.db, { machine: here.id, worktrees: project.repo.worktrees })
+  const handles = new Map(
+    directory.agents.map((agent) => [`${agent.vendor}:${agent.sessionId}`, agent.handle]),
+  )
+  const views: SessionView[] = []
+  for (const row of readPresence(project.db)) {
     if (!isDeliveryVendor(row.vendor)) continue
-    byKey.set(`${row.vendor}:${row.id}`, {
-      vendor: row.vendor,
-      id: row.id,
-      handle: null,
-      title: null,
-      worktree: row.cwd,
-      machine: null,
-      lastSeenAt: row.lastAt,
-      presence: null,
-      delivery: 'unavailable',
-      why: '',
-    })
-  }
-  for (const row of presence) {
-    if (!isDeliveryVendor(row.vendor)) continue
-    const known = byKey.get(`${row.vendor}:${row.sessionId}`)
-    byKey.set(`${row.vendor}:${row.sessionId}`, {
+    views.push({
       vendor: row.vendor,
       id: row.sessionId,
-      handle: row.handle,
+      handle: handles.get(`${row.vendor}:${row.sessionId}`) ?? row.handle,
       title: null,
-      worktree: row.worktree ?? known?.worktree ?? null,
+      worktree: row.worktree,
       machine: row.machine,
-      lastSeenAt: Math.max(row.updatedAt, known?.lastSeenAt ?? 0),
+      machineName: names.label(row.machine),
+      lastSeenAt: Math.max(row.updatedAt, sessionLastAt(project.db, row.sessionId) ?? 0),
       presence: row.state,
       delivery: 'unavailable',
       why: '',
     })
   }
-  const views = [...byKey.values()].sort((a, b) => b.lastSeenAt - a.lastSeenAt).slice(0, limit)
-  return views.map((view) => {
-    const state = deliveryStateOf(project, router, view, machine)
+  const shown = views.sort((a, b) => b.lastSeenAt - a.lastSeenAt).slice(0, limit)
+  const policy = readOptionGroup(project.db, roomOptions).wakeOnTag
+  return shown.map((view) => {
+    const state = deliveryStateOf(project, router, view, here.id, policy)
     return { ...view, title: sessionTitle(project, view.id), ...state }
   })
 }
@@ -147,13 +141,22 @@ function deliveryStateOf(
   router: DeliveryRouter,
   view: SessionView,
   machine: string,
+  policy: string,
 ): Pick<SessionView, 'delivery' | 'why'> {
-  const question =
-    view.vendor === 'claude' &&
-    view.presence !== 'offline' &&
-    (view.machine === null || view.machine === machine)
-      ? router.atQuestion(view.id)
-      : null
+  // Another machine's session: its own daemon delivers there (docs/room.md, "Delivery"); this
+  // machine never starts, resumes or pastes into it.
+  if (view.machine !== machine) {
+    if (view.presence === 'online')
+      return { delivery: 'running', why: `a turn runs on ${view.machineName} (its hooks say so)` }
+    return {
+      delivery: 'remote',
+      why:
+        policy === 'off'
+          ? `it lives on ${view.machineName}: a tag or send reaches it there at its next prompt (room.wake-on-tag is off)`
+          : `it lives on ${view.machineName}: a tag or send reaches it through the daemon there`,
+    }
+  }
+  const question = view.vendor === 'claude' && view.presence !== 'offline' ? router.atQuestion(view.id) : null
   if (question !== null)
     return {
       delivery: 'active-elsewhere',
@@ -162,8 +165,6 @@ function deliveryStateOf(
   if (liveTurnOf(project.db, view.vendor, view.id) !== null)
     return { delivery: 'running', why: 'a turn sangam started runs' }
   if (view.presence === 'online') return { delivery: 'running', why: 'a turn runs (its hooks say so)' }
-  if (view.machine !== null && view.machine !== machine)
-    return { delivery: 'unavailable', why: `it lives on ${view.machine}; its daemon delivers there` }
   if (view.presence === 'idle' && view.vendor === 'codex' && router.wakeable(view.id))
     return { delivery: 'live', why: 'open through sangam codex: a tag starts a turn in place' }
   const cli = router.vendorCli(view.vendor)
@@ -207,8 +208,8 @@ export function resolveSession(project: ProjectContext, router: DeliveryRouter, 
 export interface SendResult {
   readonly messageId: string
   readonly session: { readonly vendor: string; readonly id: string }
-  /** `started`: a turn carries it now; `pending`: it waits (a running turn, the cooldown, the next prompt); `refused` / `failed`: why. */
-  readonly outcome: 'started' | 'pending' | 'refused' | 'failed' | 'pasted'
+  /** `started`: a turn carries it now; `pending`: it waits (a running turn, the cooldown, the next prompt); `forwarded`: posted for the daemon of the session's machine; `refused` / `failed`: why. */
+  readonly outcome: 'started' | 'pending' | 'refused' | 'failed' | 'pasted' | 'forwarded'
   readonly channel: string | null
   readonly reason: string | null
   /** For a send waiting out the cooldown: when it passes (ISO); null otherwise. */
@@ -221,8 +222,8 @@ export interface SendResult {
  * it), records it in the ledger as a `send` in the same transaction, and weighs the session at
  * once with the same guards a tag has (no echo, one turn at a time, the cooldown, the loop budget
  * for agents), the room's policy aside: the caller asked for this turn. A session open in a
- * terminal is refused (`active-elsewhere`), never resumed beside it. The session must live on this
- * machine.
+ * terminal is refused (`active-elsewhere`), never resumed beside it. A session of another machine
+ * is reached through that machine's daemon (`forwarded`).
  */
 export async function sendToSession(
   project: ProjectContext,
@@ -231,22 +232,13 @@ export async function sendToSession(
   input: { readonly session: string; readonly text: string },
 ): Promise<SendResult> {
   const view = resolveSession(project, router, input.session)
-  const machine = loadMachineId(project.env.sangamHome)
-  if (view.machine !== null && view.machine !== machine)
-    throw new SangamError(
-      ErrorCode.InvalidInput,
-      `${view.vendor} session ${view.id} lives on machine ${view.machine}; send from there, or tag @${view.handle ?? view.id} and its daemon delivers it`,
-    )
-  if (view.presence === null)
-    throw new SangamError(
-      ErrorCode.NotFound,
-      `${view.vendor} session ${view.id} has no presence here (its hooks never ran with sangam installed): sangam install-hooks, then start it once`,
-    )
+  if (view.delivery === 'remote' || view.machine !== loadMachineId(project.env.sangamHome))
+    return forwardToMachine(project, scope, view, input.text)
   const message = project.db
     .transaction(() => {
       const posted = post(scope, {
         text: input.text,
-        to: view.handle === null ? [] : [`@${view.handle}`],
+        to: [`@${view.handle}`],
         kind: 'message',
         topic: null,
         threadId: null,
@@ -275,6 +267,33 @@ export async function sendToSession(
   const last = lastTurnAt(project.db, view.vendor, view.id)
   const cooldownMs = readOptionGroup(project.db, roomOptions).deliveryCooldown * 1000
   return { ...sent, retryAt: last === null ? null : new Date(last + cooldownMs).toISOString() }
+}
+
+/**
+ * `send` to a session of another machine: the text is posted tagging it, and the daemon on its
+ * machine delivers it as it delivers any tag (docs/room.md, "Delivery"), under the room's policy;
+ * this machine starts nothing. The answer says which machine and what the policy means for it.
+ */
+function forwardToMachine(
+  project: ProjectContext,
+  scope: RoomScope,
+  view: SessionView,
+  text: string,
+): SendResult {
+  const posted = post(scope, { text, to: [`@${view.handle}`], kind: 'message', topic: null, threadId: null })
+  const policy = readOptionGroup(project.db, roomOptions).wakeOnTag
+  return {
+    messageId: posted.id,
+    session: { vendor: view.vendor, id: view.id },
+    outcome: 'forwarded',
+    channel: null,
+    reason:
+      policy === 'off'
+        ? `posted tagging @${view.handle}; it lives on ${view.machineName}, and with room.wake-on-tag off it sees it at its next prompt there`
+        : `posted tagging @${view.handle}; the daemon on ${view.machineName}, where it lives, delivers it`,
+    retryAt: null,
+    turn: null,
+  }
 }
 
 function sendResult(messageId: string, view: SessionView, outcome: SessionOutcome): SendResult {

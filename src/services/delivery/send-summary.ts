@@ -16,6 +16,8 @@ export function describeSend(sent: SendResult): string {
         return `posted ${sent.messageId}; ${where} waits at a question for a person (sangam sessions says how to answer it): it gets the message when that turn ends${then}`
       return `posted ${sent.messageId}; ${where} gets it later (${sent.reason}${then})`
     }
+    case 'forwarded':
+      return `posted ${sent.messageId} for ${where}: ${sent.reason}`
     case 'refused':
     case 'failed':
       return `not delivered to ${where}: ${sent.outcome}, ${sent.reason}`

@@ -5,11 +5,15 @@ import type { IntegrationEvent } from '../../store/lanes/integration-event-table
 /**
  * One integration event as `sangam log` prints it: when (UTC, as every command shows times), which
  * lane, and what happened in words, never the stored JSON (D293). `--json` keeps the event whole.
- * `14:05 UTC  bob: published directly: main is now 1a2b3c4d5e6f`
+ * `14:05 UTC  bob on bob-laptop: published directly: main is now 1a2b3c4d5e6f`
  */
-export function describeIntegrationEvent(event: IntegrationEvent, now: number): string {
-  const lane = event.lane === null ? '' : `${oneLine(event.lane)}: `
-  return `${formatTime(event.at, now)}  ${lane}${describeWhat(event.type, event.payload)}`
+export function describeIntegrationEvent(event: IntegrationEvent, now: number, machine?: string): string {
+  // Lane names are per machine: with the machine's name, `bob on bob-laptop: …` (D341).
+  const where = [event.lane, machine === undefined ? null : `on ${machine}`]
+    .filter((part): part is string => part !== null)
+    .map(oneLine)
+    .join(' ')
+  return `${formatTime(event.at, now)}  ${where === '' ? '' : `${where}: `}${describeWhat(event.type, event.payload)}`
 }
 
 function describeWhat(type: string, payload: Readonly<Record<string, unknown>>): string {

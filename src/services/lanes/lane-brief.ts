@@ -1,4 +1,5 @@
 import { realpathSync } from 'node:fs'
+import { relative } from 'node:path'
 import { laneOptions } from '../../core/lanes/settings.ts'
 import { isLockStale } from '../../core/lanes/sync-ladder.ts'
 import { lockText } from '../../core/room/board-lanes.ts'
@@ -6,6 +7,7 @@ import type { Db } from '../../store/db.ts'
 import { readLock } from '../../store/lanes/integration-lock-table.ts'
 import { hasLaneTables, type LaneRow, readLanes } from '../../store/lanes/lane-table.ts'
 import { readSyncState } from '../../store/sync/state-table.ts'
+import { readTeamLockSeen, type TeamLockSeen } from '../../store/lanes/team-lock-seen-table.ts'
 import type { BriefSectionSource } from '../memory/brief-section-source.ts'
 import { readOptionGroup } from '../options/option-store.ts'
 import { laneView } from './lane-status.ts'
@@ -25,11 +27,24 @@ export const laneBrief: BriefSectionSource = ({ db, cwd, now, git }) => {
   const mine = lanes.find((lane) => here === lane.worktree || here.startsWith(`${lane.worktree}/`))
   const lock = readLock(db)
   // Attached to a team server, the lock is the server's (D216): a hook asks no server, so the
-  // brief says where to look rather than reporting the unused local lock as free.
+  // brief says who held it when this machine last asked (D307), rather than reporting the unused
+  // local lock as free.
   const team = readSyncState(db) !== null
+  const seen = team ? readTeamLockSeen(db) : null
   const lines: string[] = []
-  if (mine !== undefined) lines.push(ownLaneLine(db, mine, git.mainHead, team ? null : (lock?.lane ?? null)))
-  if (team) lines.push('Integration lock: the team server holds it; sangam status or sangam board shows who.')
+  if (mine !== undefined) {
+    // Another machine's lane is `<lane>@<machine>`, as the lane commands name it (D223).
+    const held = seen?.holder ?? null
+    const lockLane = team
+      ? held === null
+        ? null
+        : held.elsewhere
+          ? `${held.lane}@${held.machine}`
+          : held.lane
+      : (lock?.lane ?? null)
+    lines.push(...ownLaneLines(db, mine, git.mainHead, lockLane))
+  }
+  if (team) lines.push(teamLockLine(seen, now))
   else {
     const staleAfterMs = readOptionGroup(db, laneOptions).lockStaleMinutes * 60_000
     const held = lock === null ? null : { ...lock, stale: isLockStale(lock.heartbeatAt, now, staleAfterMs) }
@@ -59,13 +74,42 @@ export const laneBrief: BriefSectionSource = ({ db, cwd, now, git }) => {
   ]
 }
 
-/** `You work in lane alice: dirty, behind 2. Next: run sangam sync to publish this work.` */
-function ownLaneLine(db: Db, lane: LaneRow, main: string | null, lockLane: string | null): string {
+/**
+ * `You work in lane alice: dirty, behind 2. Next: run sangam sync to publish this work.`, and with
+ * a task its files on lines of their own, relative to the lane (where its agent works), so no cut
+ * of a long line ever takes the path.
+ */
+function ownLaneLines(db: Db, lane: LaneRow, main: string | null, lockLane: string | null): string[] {
   const view = laneView({ db, root: lane.worktree }, lane, main, lockLane)
   const facts = view.task !== null && view.state === 'task' ? [] : [view.state]
   if (view.behind > 0) facts.push(`behind main by ${view.behind}`)
   if (view.task !== null) facts.push(`task ${view.task.id}`)
-  return `You work in lane ${lane.name} (branch ${lane.branch}): ${facts.join(', ')}. Next: ${view.next}.`
+  const lines = [
+    `You work in lane ${lane.name} (branch ${lane.branch}): ${facts.join(', ')}. Next: ${view.next}.`,
+  ]
+  if (view.task !== null)
+    lines.push(
+      `Task file: ${relative(lane.worktree, view.task.file)}`,
+      `Validation report: ${relative(lane.worktree, view.task.validationFile)}`,
+    )
+  return lines
+}
+
+/**
+ * The team's lock as this machine last heard it from the server (status, sync, the board and the
+ * daemon ask it), with how long ago: who holds it, their lane and machine (D307).
+ */
+function teamLockLine(seen: TeamLockSeen | null, now: number): string {
+  if (seen === null)
+    return 'Integration lock: kept by the team server, not asked from this machine yet; sangam status asks it.'
+  const ago = `${Math.max(0, Math.round((now - seen.seenAt) / 60_000))} min ago`
+  const holder = seen.holder
+  if (holder === null)
+    return `Integration lock: free; the team server said so ${ago} (sangam status asks again).`
+  const task = holder.task === null ? '' : `, task ${holder.task}`
+  const where = holder.elsewhere ? `on machine ${holder.machine}` : 'on this machine'
+  // Who first: a line longer than the brief allows loses its end, never the holder.
+  return `Integration lock: lane ${holder.lane} (${holder.owner}) ${where}${task}; the team server said so ${ago}.`
 }
 
 /** The lane's rules, short (the whole text is `laneRulesText`, in AGENTS.md where no hook briefs). */

@@ -2,8 +2,9 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { gitOutput, gitOutputOrNull, runGit } from '../../git/git.ts'
 import { findGitLayout, headBranch, worktreeRoots } from '../../git/git-layout.ts'
-import { addAllBut } from '../../git/own-changes.ts'
+import { addAllBut, sangamsOwnChanges } from '../../git/own-changes.ts'
 import { type WorktreeChanges, worktreeChanges } from '../../git/worktree-changes.ts'
+import type { DirtyFile } from '../../core/lanes/worktree-dirt.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 
 /**
@@ -42,6 +43,45 @@ export function unsafeGitState(worktree: string): string | null {
  */
 export function isDirty(worktree: string): boolean {
   return changesOf(worktree).uncommitted.length > 0
+}
+
+/** What is uncommitted in `worktree`, file by file (untracked files too, ignored ones not). */
+export function dirtyFiles(worktree: string): DirtyFile[] {
+  const out = must(runGit(['status', '--porcelain', '-z', '--untracked-files=all'], worktree), 'status')
+  const files: DirtyFile[] = []
+  const fields = out.split('\0')
+  for (let i = 0; i < fields.length; i += 1) {
+    const field = fields[i] ?? ''
+    if (field.length < 4) continue
+    const status = field.slice(0, 2)
+    files.push({ status, path: field.slice(3) })
+    // A rename or copy names its source in the next field.
+    if (status[0] === 'R' || status[0] === 'C') i += 1
+  }
+  // sangam's own files are nobody's work, as `isDirty` counts (worktree-changes.ts).
+  const own = sangamsOwnChanges(
+    worktree,
+    files.map((file) => ({ path: file.path, tracked: file.status !== '??' })),
+  )
+  return files.filter((file) => !own.has(file.path))
+}
+
+/**
+ * The commit whose files the index of `worktree` holds exactly, among the latest 2,000 commits of
+ * every ref (what a `git reset --hard <commit>` or a fast-forward that the main guard refused leaves
+ * staged: git moved the files before the ref move was refused); null when none does.
+ */
+export function commitOfIndex(worktree: string): string | null {
+  const tree = runGit(['write-tree'], worktree)
+  if (tree.code !== 0) return null
+  const wanted = tree.stdout.trim()
+  const log = runGit(['log', '--all', '-n', '2000', '--format=%H %T'], worktree)
+  if (log.code !== 0) return null
+  for (const line of log.stdout.split('\n')) {
+    const [commit, of] = line.split(' ')
+    if (of === wanted && commit !== undefined) return commit
+  }
+  return null
 }
 
 /** A worktree's HEAD commit and whether it has uncommitted changes, from one `git status`. */

@@ -1,4 +1,5 @@
 import { runGit } from '../../git/git.ts'
+import { pushFailureWords } from '../../git/push-failure.ts'
 import type { Db } from '../../store/db.ts'
 import { readLanes } from '../../store/lanes/lane-table.ts'
 import { refCommit } from './lane-git.ts'
@@ -17,10 +18,9 @@ export function pushLaneRefs(db: Db, remote: RemoteMain): string[] {
   const recovery = runGit(['for-each-ref', '--format=%(refname)', 'refs/sangam/'], remote.root)
   if (recovery.code === 0 && recovery.stdout.trim() !== '') refspecs.push('+refs/sangam/*:refs/sangam/*')
   if (refspecs.length === 0) return []
-  const pushed = runGit(['push', '--quiet', remote.remote, ...refspecs], remote.root)
+  const pushed = runGit(['push', '--porcelain', remote.remote, ...refspecs], remote.root)
   if (pushed.code === 0) return []
-  const why = pushed.stderr.trim().split('\n').at(-1) ?? `exit ${pushed.code}`
   return [
-    `could not push the lane branches and recovery refs to ${remote.remote} (${why}); the next sangam sync tries again`,
+    `could not push the lane branches and recovery refs to ${remote.remote}; the next sangam sync tries again. git push said: ${pushFailureWords(pushed).split('\n').join(' / ')}`,
   ]
 }

@@ -7,11 +7,12 @@ import type { Clock } from '../../shared/clock.ts'
 import { isAlive } from '../../shared/process-alive.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import type { Db } from '../../store/db.ts'
-import { appendIntegrationEvent } from '../../store/lanes/integration-event-table.ts'
 import { readLane } from '../../store/lanes/lane-table.ts'
 import { readOptionGroup } from '../options/option-store.ts'
+import { recordIntegrationEvent } from './integration-events.ts'
 import type { IntegrationLock } from './integration-lock.ts'
 import type { MainPublisher } from './main-publisher.ts'
+import { storeMainMoves } from './main-record.ts'
 import { RefMainPublisher } from './ref-main-publisher.ts'
 import { StoreIntegrationLock } from './store-integration-lock.ts'
 import type { TaskCourier } from './task-courier.ts'
@@ -35,6 +36,8 @@ export interface LaneWorld {
   readonly mainBranch: string
   /** Who runs this command (the human; a lane's owner when it is created). */
   readonly human: string
+  /** This machine's id: its integration events name it, and lane names are per machine. */
+  readonly machine: string
   readonly lock: IntegrationLock
   readonly publisher: MainPublisher
   readonly courier: TaskCourier
@@ -48,6 +51,7 @@ export interface LaneWorld {
   readonly runCheck: (command: string, cwd: string) => CheckRun
   /** The environment child processes (tmux, the agent, the check) get. */
   readonly childEnv: Readonly<Record<string, string>>
+  /** Records an integration event for `sangam log`, shared with the team when attached. */
   record(type: string, lane: string | null, payload: Readonly<Record<string, unknown>>): void
 }
 
@@ -56,6 +60,8 @@ export interface LaneWorldInput {
   readonly clock: Clock
   readonly repo: Repository
   readonly human: string
+  /** This machine's id (config/machine-id.ts). */
+  readonly machine: string
   readonly childEnv: Readonly<Record<string, string>>
   readonly pid: number
   readonly fault?: ((step: string) => void) | undefined
@@ -92,8 +98,15 @@ export function openLaneWorld(input: LaneWorldInput): LaneWorld {
     commonDir: input.repo.commonDir,
     mainBranch: main.name,
     human: input.human,
+    machine: input.machine,
     lock: new StoreIntegrationLock(db, clock),
-    publisher: new RefMainPublisher(root, main.name, fault, input.repo.commonDir),
+    publisher: new RefMainPublisher(
+      root,
+      main.name,
+      fault,
+      input.repo.commonDir,
+      storeMainMoves(db, main.name, clock),
+    ),
     courier: new TmuxTaskCourier((lane) => readLane(db, lane)?.pane ?? null, input.childEnv),
     settings: readOptionGroup(db, laneOptions),
     pid: input.pid,
@@ -101,7 +114,13 @@ export function openLaneWorld(input: LaneWorldInput): LaneWorld {
     fault,
     runCheck: (command, cwd) => runShell(command, cwd, input.childEnv),
     childEnv: input.childEnv,
-    record: (type, lane, payload) => appendIntegrationEvent(db, { type, lane, payload }, clock.now()),
+    record: (type, lane, payload) =>
+      recordIntegrationEvent(
+        db,
+        { machine: input.machine, human: input.human },
+        { type, lane, payload },
+        clock.now(),
+      ),
   }
 }
 

@@ -1,10 +1,12 @@
 import { runGit } from '../../git/git.ts'
+import { pushFailureWords } from '../../git/push-failure.ts'
 import { type Logger, silentLogger } from '../../shared/logger.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import { isAncestor, refCommit } from './lane-git.ts'
 import { laneRefused } from './lane-refused.ts'
 import { integratorEnvironment } from './main-guard-file.ts'
 import type { MainPublisher } from './main-publisher.ts'
+import type { TeamMainDesk } from './team-main-desk.ts'
 
 /** The shared remote a team's lanes publish to. */
 export interface RemoteMain {
@@ -29,14 +31,22 @@ export class RemoteMainPublisher implements MainPublisher {
   readonly #local: MainPublisher
   readonly #remote: RemoteMain
   readonly #log: Logger
+  readonly #desk: TeamMainDesk | null
 
-  constructor(local: MainPublisher, remote: RemoteMain, log: Logger = silentLogger) {
+  /** `desk`: the team's record of main (D302), told before the push and after it took. */
+  constructor(
+    local: MainPublisher,
+    remote: RemoteMain,
+    log: Logger = silentLogger,
+    desk: TeamMainDesk | null = null,
+  ) {
     this.#local = local
     this.#remote = remote
     this.#log = log.child({ component: 'remote-main-publisher' })
+    this.#desk = desk
   }
 
-  async publish(input: { from: string; to: string }): Promise<void> {
+  async publish(input: { from: string; to: string; token?: number | undefined }): Promise<void> {
     const { root, remote, mainBranch, commonDir } = this.#remote
     const main = `refs/heads/${mainBranch}`
     const seen = refCommit(root, `refs/remotes/${remote}/${mainBranch}`)
@@ -45,6 +55,17 @@ export class RemoteMainPublisher implements MainPublisher {
         this.#remote,
         `${remote}'s ${mainBranch} (${seen.slice(0, 12)}) has work this candidate lacks`,
       )
+    const token = input.token
+    if (this.#desk !== null && token !== undefined) {
+      // Where main goes is recorded first, so a machine that fetches it meanwhile finds it allowed.
+      const holder = await this.#desk.publishing({ token, from: seen, to: input.to })
+      if (!holder)
+        throw laneRefused(
+          'integration-busy',
+          "the team server no longer counts this sync as the integration lock's holder (it was taken over); nothing was moved",
+          'run sangam status to see who holds it, and sangam sync again once it is free',
+        )
+    }
     const pushed = runGit(
       ['push', '--porcelain', `--force-with-lease=${main}:${seen ?? ''}`, remote, `${input.to}:${main}`],
       root,
@@ -57,12 +78,21 @@ export class RemoteMainPublisher implements MainPublisher {
         throw moved(this.#remote, `${remote}'s ${mainBranch} moved since this sync last fetched it`)
       throw new SangamError(
         ErrorCode.GitFailed,
-        `could not publish to ${remote}'s ${mainBranch} (${lastLine(pushed.stderr)}); ${mainBranch} was not moved here or there`,
+        `could not publish to ${remote}'s ${mainBranch}; ${mainBranch} was not moved here or there. git push said:\n${indent(pushFailureWords(pushed))}`,
         { remote },
       )
     }
     // The push took: the team's main has moved. This machine's main follows; if it cannot now
     // (it moved under us, which the lock rules out), the next sync's catch-up brings it along.
+    if (this.#desk !== null && token !== undefined)
+      try {
+        await this.#desk.published({ token, commit: input.to })
+      } catch (error) {
+        // The record still allows both commits: only a hand move back to the old one goes unseen.
+        this.#log.warn(`the team server did not confirm ${mainBranch}'s new commit`, {
+          error: (error as Error).message,
+        })
+      }
     try {
       await this.#local.publish(input)
     } catch (error) {
@@ -81,6 +111,9 @@ function moved(remote: RemoteMain, why: string) {
   )
 }
 
-function lastLine(text: string): string {
-  return text.trim().split('\n').at(-1) ?? 'no output'
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n')
 }

@@ -4,6 +4,7 @@ import { taskId } from '../../core/lanes/lane-name.ts'
 import { isLockStale, nextSyncStep } from '../../core/lanes/sync-ladder.ts'
 import { checkValidationReport, taskFileText, taskPrompt } from '../../core/lanes/task-file.ts'
 import { refuseSecret } from '../../core/secrets/free-text-rule.ts'
+import { describeDirt, onlyStaged } from '../../core/lanes/worktree-dirt.ts'
 import { gitOutput, gitOutputOrNull, runGit } from '../../git/git.ts'
 import { findGitLayout } from '../../git/git-layout.ts'
 import {
@@ -23,7 +24,8 @@ import {
   commitAll,
   headOf,
   isAncestor,
-  isDirty,
+  commitOfIndex,
+  dirtyFiles,
   mergeBase,
   refCommit,
   resetHard,
@@ -33,7 +35,8 @@ import {
   writeRefs,
 } from './lane-git.ts'
 import { laneRefused } from './lane-refused.ts'
-import { type LaneWorld, laneTaskFolder } from './lane-world.ts'
+import { laneTaskFolder, type LaneWorld } from './lane-world.ts'
+import { requireMainInStep } from './main-in-step.ts'
 import { normaliseLanes, restoreOwnWork } from './normalise-lanes.ts'
 import { baseRef, saveLaneWork, snapshotRef } from './recovery-refs.ts'
 
@@ -71,6 +74,8 @@ export interface SyncInput {
   /** Where sync runs: inside a lane's worktree. */
   readonly cwd: string
   readonly takeover?: { readonly reason: string } | undefined
+  /** `--accept-main <commit>`: a person accepts a main moved outside sangam (team-lanes.ts applies it). */
+  readonly acceptMain?: string | undefined
 }
 
 /**
@@ -89,11 +94,13 @@ export async function syncLane(world: LaneWorld, input: SyncInput): Promise<Sync
       `another sangam sync of lane ${lane.name} is running (pid ${lane.pid ?? '?'})`,
       'wait for it to finish, then run sangam sync again if it did not say what you needed',
     )
+  // Main is read before anything is taken over or moved: a main moved outside sangam is refused first.
+  const main = mainCommit(world)
+  requireMainInStep(world, main)
   const takeover = input.takeover === undefined ? null : await takeOver(world, lane, input.takeover.reason)
   lane = readLane(world.db, lane.name) ?? lane
   const holder = await world.lock.current()
   if (holder !== null && holder.lane === lane.name) await world.lock.heartbeat(holder)
-  const main = mainCommit(world)
   const { head, dirty } = worktreeState(lane.worktree)
   // One merge-base answers both ancestries: it is main when main is in head, head when head is in main.
   const base = mergeBase(world.root, main, head)
@@ -252,12 +259,23 @@ function requireMainPublishable(world: LaneWorld): void {
       `the ${world.mainBranch} worktree ${checkedOut} has an unfinished git operation (${unsafe})`,
       `finish or abort it there (git merge --abort, git rebase --abort), then run sangam sync again`,
     )
-  if (isDirty(checkedOut))
+  const files = dirtyFiles(checkedOut)
+  if (files.length === 0) return
+  const what = `the ${world.mainBranch} worktree ${checkedOut} has uncommitted or untracked files (${describeDirt(files)}); publishing would have to overwrite them`
+  // Staged changes that are exactly another commit's files: a move of main the guard refused
+  // after git had already rewritten the worktree (an older guard, or one that could not undo it).
+  const left = onlyStaged(files) ? commitOfIndex(checkedOut) : null
+  if (left !== null)
     throw laneRefused(
       'main-dirty',
-      `the ${world.mainBranch} worktree ${checkedOut} has uncommitted or untracked files; publishing would have to overwrite them`,
-      `commit them in a lane, or stash or remove them in ${checkedOut}, then run sangam sync again; nothing was moved`,
+      `${what}. The staged changes are exactly commit ${left.slice(0, 12)}'s files: what a \`git reset --hard\`, \`merge\` or \`checkout\` of ${world.mainBranch} leaves when the guard refuses to move ${world.mainBranch} after git rewrote the files`,
+      `put the worktree back as ${world.mainBranch} is: git -C ${checkedOut} reset --hard (it drops only those staged changes, which ${left.slice(0, 12)} still holds; untracked files stay), then run sangam sync again; nothing was moved`,
     )
+  throw laneRefused(
+    'main-dirty',
+    what,
+    `commit them in a lane, or stash or remove them in ${checkedOut}, then run sangam sync again; nothing was moved`,
+  )
 }
 
 function requireLaneSafe(lane: LaneRow): void {
@@ -329,6 +347,7 @@ function checkCandidate(world: LaneWorld, lane: LaneRow): Error | null {
 async function publish(
   world: LaneWorld,
   lane: LaneRow,
+  holder: LockHolder,
   refused: (error: Error) => Promise<never>,
   journal: IntegrationJournal,
   from: string,
@@ -337,7 +356,7 @@ async function publish(
   setJournal(world, lane, { ...journal, publishFrom: from, publishTo: to })
   world.fault('before-publish')
   try {
-    await world.publisher.publish({ from, to })
+    await world.publisher.publish({ from, to, token: holder.token })
   } catch (error) {
     if (mainCommit(world) !== from) throw error
     await refused(error as Error)
@@ -390,7 +409,15 @@ async function publishDirect(world: LaneWorld, lane: LaneRow, start: SyncStart):
     )
   const failed = checkCandidate(world, lane)
   if (failed !== null) await undo(world, lane, holder, journal, failed)
-  await publish(world, lane, (error) => undo(world, lane, holder, journal, error), journal, main, candidate)
+  await publish(
+    world,
+    lane,
+    holder,
+    (error) => undo(world, lane, holder, journal, error),
+    journal,
+    main,
+    candidate,
+  )
   await finish(world, lane, holder, candidate)
   return candidate
 }
@@ -438,7 +465,15 @@ async function mergeOrStartTask(
   if (clean) {
     const failed = checkCandidate(world, lane)
     if (failed !== null) await undo(world, lane, holder, journal, failed)
-    await publish(world, lane, (error) => undo(world, lane, holder, journal, error), journal, main, candidate)
+    await publish(
+      world,
+      lane,
+      holder,
+      (error) => undo(world, lane, holder, journal, error),
+      journal,
+      main,
+      candidate,
+    )
     await finish(world, lane, holder, candidate)
     return result('published-merge', { main: candidate })
   }
@@ -559,10 +594,11 @@ async function publishTask(world: LaneWorld, lane: LaneRow, id: string): Promise
       'run sangam status; restarting sangam up restores the lane (backed up first)',
     )
   requireLaneSafe(lane)
-  if (isDirty(lane.worktree))
+  const dirt = dirtyFiles(lane.worktree)
+  if (dirt.length > 0)
     throw laneRefused(
       'task-dirty',
-      `lane ${lane.name} has uncommitted changes`,
+      `lane ${lane.name} has uncommitted changes (${describeDirt(dirt)})`,
       sameLane('commit the union (the worktree must be clean)'),
     )
   const candidate = headOf(lane.worktree)
@@ -617,7 +653,7 @@ async function publishTask(world: LaneWorld, lane: LaneRow, id: string): Promise
     updateLane(world.db, lane.name, { state: 'task', journal: null, pid: null }, world.clock.now())
     throw error
   }
-  await publish(world, lane, keepTask, journal, main, candidate)
+  await publish(world, lane, held, keepTask, journal, main, candidate)
   endLaneTask(world.db, id, 'published', world.clock.now())
   await finish(world, lane, held, candidate)
   return { main: candidate, task: { id, file: task.file, validationFile: task.validationFile } }

@@ -40,8 +40,10 @@ test('options lists every option at its default until one is set; setting one st
       ['room.wake-on-tag', 'direct', false],
       ['room.delivery-cooldown', 60, false],
       ['room.delivery-loop-budget', 4, false],
+      ['room.doing-hours', 4, false],
       ['lanes.check-command', '', false],
       ['lanes.lock-stale-minutes', 30, false],
+      ['lanes.push-remote', '', false],
     ],
   )
   const set = setProjectOption(p.db, 'leases.auto-lease', 'warn', by)

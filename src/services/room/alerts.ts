@@ -32,6 +32,8 @@ export function loadAlerts(db: Db, input: TargetsInput): Alert[] {
       paths: message.handoff?.paths ?? [],
       blocker: message.handoff?.blocker ?? null,
       nextOwner: message.handoff?.nextOwner ?? null,
+      recipients: message.recipients,
+      text: message.text,
     }))
   const rules = ruleFacts(db, input.now, alertWindowMs)
   const needsWorktrees =

@@ -1,7 +1,7 @@
 import { loadMachineId } from '../../config/machine-id.ts'
 import { headBranch } from '../../git/git-layout.ts'
 import type { Actor } from '../../protocol/lease.ts'
-import type { RoomMessage } from '../../protocol/room/message.ts'
+import type { AuthorKind, RoomMessage } from '../../protocol/room/message.ts'
 import type { Random } from '../../shared/random.ts'
 import {
   lastMessageSeq,
@@ -27,18 +27,21 @@ export class ChatSession {
   readonly #cwd: string
   readonly #machine: string
   readonly #actor: Actor
+  readonly #author: AuthorKind
   /** This run's presence session: `chat-` and 12 hex. */
   readonly sessionId: string
   /** The local seq of the last message handed out. */
   #seenSeq = 0
 
-  constructor(project: ProjectContext, random: Random, cwd: string) {
+  /** `author`: who types, as the terminal tells it (`core/room/post-author.ts`, channel `chat`). */
+  constructor(project: ProjectContext, random: Random, cwd: string, author: AuthorKind) {
     this.#project = project
     this.#random = random
     this.#cwd = cwd
     this.#machine = loadMachineId(project.env.sangamHome, random)
     // A human at a terminal, whatever agent session variables the shell inherited.
     this.#actor = { human: project.human, vendor: null, sessionId: null }
+    this.#author = author
     this.sessionId =
       reusableSession(project, this.#machine) ?? `chat-${random.uuid().replaceAll('-', '').slice(0, 12)}`
   }
@@ -60,7 +63,7 @@ export class ChatSession {
 
   /** Posts a typed line as the human; throws the post's SangamError when it is refused. */
   say(text: string): RoomMessage {
-    const scope = openRoom(this.#project, this.#actor, this.#cwd, this.#random)
+    const scope = openRoom(this.#project, this.#actor, this.#cwd, this.#random, this.#author)
     return post(scope, { text, to: [], kind: 'message', topic: null, threadId: null })
   }
 

@@ -62,6 +62,7 @@ export function syncConflictThreads(
     poster: {
       sender: readySender,
       actor: { human: room.human, vendor: null, sessionId: null },
+      author: 'sangam',
       git: { worktree: null, branch: null, head: null },
       joins: false,
     },

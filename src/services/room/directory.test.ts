@@ -97,7 +97,7 @@ test("a remote record applies when newer, keeps its machine, and adds the remote
   assert.equal(queuedRecords(db, 10).length, 0, 'applied records are not pushed back')
 })
 
-test('a human in chat has presence too: vendor human, handle from the name, never "human"', () => {
+test('a human in chat has presence too: a person with a handle from the name, never "human", never an agent', () => {
   const db = store()
   recordPresence(
     db,
@@ -117,13 +117,36 @@ test('a human in chat has presence too: vendor human, handle from the name, neve
     2000,
   )
   const dir = loadDirectory(db, { machine: 'm_local', worktrees: [] })
+  assert.deepEqual(dir.agents, [])
   assert.deepEqual(
-    dir.agents.map((a) => [a.vendor, a.handle]),
+    dir.people.map((person) => [person.name, person.handle, person.state]),
     [
-      ['human', 'ana-lee'],
-      ['human', 'human-1'],
+      ['Ana.Lee@example.com', 'ana-lee', 'online'],
+      ['human', 'human-1', 'online'],
     ],
   )
   const queued = queuedRecords(db, 10)[0]?.draft as { actor: { vendor: unknown; sessionId: unknown } }
   assert.deepEqual(queued.actor, { human: 'Ana.Lee@example.com', vendor: null, sessionId: 'chat-1' })
+})
+
+test('a person is one actor: their chats on two machines and their agents fold into one, by one handle', () => {
+  const db = store()
+  const bob = { human: 'bob@example.com', branch: null, worktree: null } as const
+  recordPresence(db, { ...bob, vendor: 'human', sessionId: 'chat-b', machine: 'm_b', state: 'offline' }, 1000)
+  recordPresence(db, { ...bob, vendor: 'human', sessionId: 'chat-a', machine: 'm_a', state: 'online' }, 2000)
+  recordPresence(
+    db,
+    { ...bob, vendor: 'codex', sessionId: 'x1', worktree: '/w/bob', machine: 'm_b', state: 'idle' },
+    3000,
+  )
+  const dir = loadDirectory(db, { machine: 'm_a', worktrees: [], human: 'ana@example.com' })
+  assert.deepEqual(
+    dir.agents.map((agent) => [agent.vendor, agent.handle]),
+    [['codex', 'codex-bob']],
+  )
+  assert.deepEqual(dir.people, [
+    { handle: 'ana', name: 'ana@example.com', state: 'offline', machines: ['m_a'] },
+    { handle: 'bob', name: 'bob@example.com', state: 'online', machines: ['m_a', 'm_b'] },
+  ])
+  assert.deepEqual(dir.humans, ['ana@example.com', 'bob@example.com'])
 })

@@ -1,10 +1,15 @@
-import type { DirectoryAgent, DirectoryWorktree, RoomDirectory } from '../../core/room/directory.ts'
-import { distinctHandles } from '../../core/room/handles.ts'
+import type {
+  DirectoryAgent,
+  DirectoryPerson,
+  DirectoryWorktree,
+  RoomDirectory,
+} from '../../core/room/directory.ts'
+import { distinctHandles, personHandle } from '../../core/room/handles.ts'
 import { type PresenceEvidence, presenceKey, presenceState } from '../../core/room/presence-state.ts'
 import { worktreeTargets } from '../../core/room/worktree-targets.ts'
 import { headBranch } from '../../git/git-layout.ts'
 import type { Db } from '../../store/db.ts'
-import { readPresence } from '../../store/room/presence-table.ts'
+import { type PresenceRow, readPresence } from '../../store/room/presence-table.ts'
 import { readWorktreePlaces } from '../../store/room/worktree-state-table.ts'
 
 /** Where the directory's facts come from besides the presence table. */
@@ -13,6 +18,8 @@ export interface DirectorySources {
   readonly machine: string
   /** This machine's worktrees of the project (`Repository.worktrees`, `LocatedProject.worktrees`). */
   readonly worktrees: readonly string[]
+  /** The human of this checkout: in the room even before any session of theirs was. */
+  readonly human?: string | undefined
   /**
    * `vendor:sessionId` of sessions that opened a human-loop thread still open: they show
    * `blocked`. The thread table provides it (seam: empty until threads exist).
@@ -23,9 +30,10 @@ export interface DirectorySources {
 }
 
 /**
- * Everyone and everywhere the room can address: agents and humans from the presence table (every
- * machine), worktrees from this machine's git list plus those other machines reported. Handles are
- * made distinct in first-seen order, targets from the set of paths, so every replica agrees.
+ * Everyone and everywhere the room can address: agent sessions from the presence table (every
+ * machine), people (one per human, their chats folded into them, with `sources.human` among them),
+ * worktrees from this machine's git list plus those other machines reported. Handles are made
+ * distinct in first-seen order, targets from the set of paths, so every replica agrees.
  */
 export function loadDirectory(db: Db, sources: DirectorySources): RoomDirectory {
   const rows = readPresence(db)
@@ -33,14 +41,31 @@ export function loadDirectory(db: Db, sources: DirectorySources): RoomDirectory 
     blocked: sources.blocked ?? new Set(),
     liveClaudeSessions: sources.liveClaudeSessions ?? null,
   }
-  const handles = distinctHandles(
-    rows.map((row) => ({
+  const sessions = rows.filter((row) => row.vendor !== 'human')
+  const names = [...new Set([...rows.map((row) => row.human), ...(sources.human ? [sources.human] : [])])]
+  const people = names.map((name) => personHolder(name, rows))
+  // A person stands where their first chat stood in first-seen order (so handles stay as they
+  // were); people who never chatted come after every session, by name.
+  const holders = [
+    ...sessions.map((row) => ({
       key: presenceKey(row.vendor, row.sessionId),
       handle: row.handle,
       claimed: row.handleClaimed,
+      at: row.firstSeenAt,
+      order: 0,
+      name: '',
     })),
-  )
-  const agents: DirectoryAgent[] = rows.map((row) => ({
+    ...people.map((person) => ({
+      key: personKey(person.name),
+      handle: person.handle,
+      claimed: person.claimed,
+      at: person.firstChatAt ?? Number.POSITIVE_INFINITY,
+      order: 1,
+      name: person.name,
+    })),
+  ].sort((a, b) => a.at - b.at || a.order - b.order || a.name.localeCompare(b.name))
+  const handles = distinctHandles(holders)
+  const agents: DirectoryAgent[] = sessions.map((row) => ({
     handle: handles.get(presenceKey(row.vendor, row.sessionId)) ?? row.handle,
     vendor: row.vendor,
     sessionId: row.sessionId,
@@ -51,6 +76,29 @@ export function loadDirectory(db: Db, sources: DirectorySources): RoomDirectory 
     machine: row.machine,
     updatedAt: row.updatedAt,
   }))
+  const directoryPeople: DirectoryPerson[] = people
+    .map((person): DirectoryPerson => {
+      const theirs = rows.filter((row) => row.human === person.name)
+      const states = [
+        ...theirs
+          .filter((row) => row.vendor === 'human')
+          .map((row) => (row.state === 'offline' ? 'offline' : 'online')),
+        ...agents.filter((agent) => agent.human === person.name).map((agent) => agent.state),
+      ]
+      const machines = new Set(theirs.map((row) => row.machine))
+      if (person.name === sources.human && sources.machine !== '') machines.add(sources.machine)
+      return {
+        handle: handles.get(personKey(person.name)) ?? person.handle,
+        name: person.name,
+        state: states.some((state) => state === 'online' || state === 'blocked')
+          ? 'online'
+          : states.includes('idle')
+            ? 'idle'
+            : 'offline',
+        machines: [...machines].sort(),
+      }
+    })
+    .sort((a, b) => a.name.localeCompare(b.name))
 
   const places: { path: string; machine: string; branch: string | null }[] = sources.worktrees.map(
     (path) => ({
@@ -81,6 +129,28 @@ export function loadDirectory(db: Db, sources: DirectorySources): RoomDirectory 
     machine: place.machine,
     branch: place.branch,
   }))
-  const humans = [...new Set(rows.map((row) => row.human))].sort()
-  return { agents, worktrees, humans }
+  return { agents, worktrees, humans: directoryPeople.map((person) => person.name), people: directoryPeople }
+}
+
+function personKey(name: string): string {
+  return `person:${name}`
+}
+
+/**
+ * A person's handle before de-duplication: the handle of their chat (the one they claimed, else
+ * their first), else one from their name; and where their first chat stands in first-seen order.
+ */
+function personHolder(
+  name: string,
+  rows: readonly PresenceRow[],
+): { name: string; handle: string; claimed: boolean; firstChatAt: number | null } {
+  const chats = rows.filter((row) => row.vendor === 'human' && row.human === name)
+  const chosen = chats.filter((row) => row.handleClaimed).sort((a, b) => b.updatedAt - a.updatedAt)[0]
+  const first = chats[0]
+  return {
+    name,
+    handle: chosen?.handle ?? first?.handle ?? personHandle(name),
+    claimed: chosen !== undefined,
+    firstChatAt: first?.firstSeenAt ?? null,
+  }
 }

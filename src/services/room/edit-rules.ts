@@ -6,6 +6,7 @@ import type { Db } from '../../store/database.ts'
 import { overlapsAt } from '../../store/room/overlap-table.ts'
 import { readPresence } from '../../store/room/presence-table.ts'
 import { readWorktreePlaces } from '../../store/room/worktree-state-table.ts'
+import { machineNames } from '../machine-names.ts'
 import { readOptionGroup } from '../options/option-store.ts'
 
 /** One edited file: the worktree it lies in and its repository-relative path. */
@@ -63,18 +64,22 @@ export function worktreeOf(file: string, cwd: string, worktrees: readonly string
 
 /**
  * Another machine's worktree is `<machine>:<path>` in the overlap table; an agent told "no" is
- * better told `#target (path on machine m_…)`, as its state names it. Read only when there is a
+ * better told `#target (path on machine bob-laptop)`, as its state and the machine's name say. Read only when there is a
  * collision to describe.
  */
 function namedForPeople(db: Db, overlaps: readonly OverlapSeen[]): OverlapSeen[] {
   if (!overlaps.some((overlap) => !overlap.otherWorktree.startsWith('/'))) return [...overlaps]
+  const machines = machineNames(db, null)
   const names = new Map(
-    readWorktreePlaces(db).map((state) => [
-      remoteWorktreeName(state.machine, state.path),
-      state.target === null
-        ? `${state.path} on machine ${state.machine}`
-        : `#${state.target} (${state.path} on machine ${state.machine})`,
-    ]),
+    readWorktreePlaces(db).map((state) => {
+      const machine = machines.label(state.machine)
+      return [
+        remoteWorktreeName(state.machine, state.path),
+        state.target === null
+          ? `${state.path} on machine ${machine}`
+          : `#${state.target} (${state.path} on machine ${machine})`,
+      ]
+    }),
   )
   return overlaps.map((overlap) => ({
     ...overlap,

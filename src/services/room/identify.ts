@@ -5,7 +5,8 @@ import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import type { Db } from '../../store/db.ts'
 import { type PresenceRow, readPresence } from '../../store/room/presence-table.ts'
 import { loadDirectory } from './directory.ts'
-import { storePresence } from './presence.ts'
+import { type CapturedSessionsInput, registerCapturedSessions } from './captured-sessions.ts'
+import { type PresenceUpdate, registerPresence, storePresence } from './presence.ts'
 
 export interface IdentifyOutcome {
   readonly agent: {
@@ -16,24 +17,39 @@ export interface IdentifyOutcome {
   }
 }
 
+/** What the caller knows besides the presence table (each optional). */
+export interface IdentifyContext {
+  /** This machine: sessions capture recorded here join the room first (captured-sessions.ts). */
+  readonly here?: CapturedSessionsInput | undefined
+  /** The caller's own session (an MCP server that knows it): in the room, online, if it was not. */
+  readonly self?: PresenceUpdate | undefined
+}
+
 /**
  * Claims `handle` for the session `sessionRef` names (its id, a unique prefix of it, or its current
  * handle, with or without `@`). The claim is a presence change like any other (a row and its
  * record), and later presence of the session keeps it. Refused: a reserved or malformed handle, a
  * handle another session that is not offline shows, a reference that names no session or several.
  */
-export function identifySession(db: Db, sessionRef: string, wanted: string, now: number): IdentifyOutcome {
+export function identifySession(
+  db: Db,
+  sessionRef: string,
+  wanted: string,
+  now: number,
+  known: IdentifyContext = {},
+): IdentifyOutcome {
   const handle = refuseSecret('the handle', wanted.startsWith('@') ? wanted.slice(1) : wanted)
   const problem = handleProblem(handle)
   if (problem !== null) throw new SangamError(ErrorCode.InvalidInput, `cannot claim @${handle}: ${problem}`)
   const write = db.transaction((): IdentifyOutcome => {
+    // A session is in the room once capture saw it or it asks itself, before any hook of its fired.
+    if (known.here !== undefined) registerCapturedSessions(db, known.here, now)
+    if (known.self !== undefined) registerPresence(db, known.self, now)
     const rows = readPresence(db)
     // The handles the room shows (de-duplicated), not only the stored ones.
+    const directory = loadDirectory(db, { machine: '', worktrees: [] })
     const shown = new Map(
-      loadDirectory(db, { machine: '', worktrees: [] }).agents.map((agent) => [
-        presenceKey(agent.vendor, agent.sessionId),
-        agent,
-      ]),
+      directory.agents.map((agent) => [presenceKey(agent.vendor, agent.sessionId), agent]),
     )
     const row = resolveSession(rows, sessionRef, shown)
     const key = presenceKey(row.vendor, row.sessionId)
@@ -44,6 +60,16 @@ export function identifySession(db: Db, sessionRef: string, wanted: string, now:
       throw new SangamError(
         ErrorCode.InvalidInput,
         `@${handle} is held by the ${holder.vendor} session ${holder.sessionId.slice(0, 8)} (${holder.state}); choose another handle`,
+      )
+    }
+    // A person's handle is theirs on every machine; their own chat may claim another for them.
+    const person = directory.people.find(
+      (candidate) => candidate.handle === handle && !(row.vendor === 'human' && row.human === candidate.name),
+    )
+    if (person !== undefined) {
+      throw new SangamError(
+        ErrorCode.InvalidInput,
+        `@${handle} is ${person.name}'s handle in the room; choose another handle`,
       )
     }
     const previous = shown.get(key)?.handle ?? row.handle

@@ -8,6 +8,8 @@ export interface MessageView {
   readonly topic: string | null
   readonly text: string
   readonly sender: string
+  /** Who wrote it, as its channel could tell: human, agent, sangam or unknown (docs/room.md, Delivery). */
+  readonly author: RoomMessage['author']
   readonly recipients: readonly string[]
   readonly threadId: string | null
   readonly at: number
@@ -23,6 +25,7 @@ export function messageView(message: RoomMessage): MessageView {
     topic: message.topic,
     text: message.text,
     sender: message.sender,
+    author: message.author,
     recipients: message.recipients,
     threadId: message.threadId,
     at: message.at,

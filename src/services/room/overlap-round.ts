@@ -5,13 +5,16 @@ import { worktreeHeads } from '../../git/worktree-heads.ts'
 import type { Clock } from '../../shared/clock.ts'
 import type { Random } from '../../shared/random.ts'
 import type { Db } from '../../store/db.ts'
-import { replaceOverlaps } from '../../store/room/overlap-table.ts'
+import { type OverlapLooker, recordOverlapLook, replaceOverlaps } from '../../store/room/overlap-table.ts'
 import { openHumanLoopOpeners } from '../../store/room/thread-table.ts'
 import { readWorktreeStates } from '../../store/room/worktree-state-table.ts'
 import { type ConflictThreadChanges, syncConflictThreads } from './conflict-threads.ts'
 import { loadDirectory } from './directory.ts'
 import { laneAnswers, resolveTarget } from './ready.ts'
 import { type BaseChangesMemo, localWorktreeStates, publishWorktreeStates } from './worktree-states.ts'
+
+/** Time between the end of one of the daemon's rounds and the start of the next. */
+export const overlapIntervalMs = 15_000
 
 export interface OverlapRoundInput {
   readonly db: Db
@@ -26,6 +29,13 @@ export interface OverlapRoundInput {
   readonly machine: string
   /** Base changes of earlier rounds (the daemon keeps one across rounds). */
   readonly baseMemo?: BaseChangesMemo | undefined
+  /**
+   * Who runs it: the daemon (the default), or a read command that found no daemon running
+   * (D350). A read's round shares nothing with the team (no `room.worktree` states: that is the
+   * daemon's to do when it runs), so it reads the local worktrees' base changes only when another
+   * machine's states are here to predict against.
+   */
+  readonly by?: OverlapLooker | undefined
 }
 
 export interface OverlapRoundResult {
@@ -63,39 +73,52 @@ export async function overlapRound(input: OverlapRoundInput): Promise<OverlapRou
       .worktrees.filter((worktree) => worktree.machine === input.machine)
       .map((worktree) => [worktree.path, worktree.target]),
   )
+  const by = input.by ?? 'daemon'
+  const others = readWorktreeStates(db).filter((state) => state.machine !== input.machine)
   const headOf = new Map(worktreeHeads(input.cwd).map((head) => [head.path, head.head]))
-  const local = await localWorktreeStates(
-    answers.lanes.map((lane) => ({ lane, head: headOf.get(lane.worktree) ?? null })),
-    {
-      cwd: input.cwd,
-      machine: input.machine,
-      main: target.commit,
-      targets,
-      concurrency: 4,
-      memo: input.baseMemo,
-    },
-    now,
-  )
-  const published = publishWorktreeStates(
-    db,
-    input.machine,
-    input.human,
-    local.map((entry) => entry.state),
-    now,
-  )
-  const remote = crossMachinePicture(
-    input.machine,
-    local,
-    readWorktreeStates(db).filter((state) => state.machine !== input.machine),
-    now,
-  )
+  const local =
+    by === 'read' && others.length === 0
+      ? []
+      : await localWorktreeStates(
+          answers.lanes.map((lane) => ({ lane, head: headOf.get(lane.worktree) ?? null })),
+          {
+            cwd: input.cwd,
+            machine: input.machine,
+            main: target.commit,
+            targets,
+            concurrency: 4,
+            memo: input.baseMemo,
+          },
+          now,
+        )
+  const published =
+    by === 'daemon'
+      ? publishWorktreeStates(
+          db,
+          input.machine,
+          input.human,
+          local.map((entry) => entry.state),
+          now,
+        )
+      : { queued: 0 }
+  const remote = crossMachinePicture(input.machine, local, others, now)
   const rows = [...overlapPicture(answers.lanes, answers.pairAnswers, now), ...remote.rows]
-  db.transaction(() => replaceOverlaps(db, rows)).immediate()
-  const threads = syncConflictThreads(
-    db,
-    [...conflictGroups(answers.lanes, answers.pairAnswers), ...remote.groups],
-    { clock, random: input.random, directory: directory(), human: input.human },
-  )
+  const groups = [...conflictGroups(answers.lanes, answers.pairAnswers), ...remote.groups]
+  // The picture, its time and the threads in one write: two rounds at once (a daemon starting
+  // while a read looks, two reads) take turns, and the second plans its threads from the first's,
+  // so no set gets two threads.
+  const threads = db
+    .transaction(() => {
+      replaceOverlaps(db, rows)
+      recordOverlapLook(db, { lookedAt: now, by })
+      return syncConflictThreads(db, groups, {
+        clock,
+        random: input.random,
+        directory: directory(),
+        human: input.human,
+      })
+    })
+    .immediate()
   return {
     target: target.name,
     lanes: answers.lanes.length,

@@ -34,6 +34,7 @@ const directory: RoomDirectory = {
   ],
   worktrees: [{ target: 'lane-one', path: '/w/lane-one', machine: 'm1', branch: 'main' }],
   humans: ['ana'],
+  people: [{ handle: 'ana', name: 'ana', state: 'online', machines: ['m1'] }],
 }
 
 function room(db: Db = openDatabaseFile(join(tmpDir().path, 'sangam.db'))) {
@@ -44,11 +45,16 @@ function room(db: Db = openDatabaseFile(join(tmpDir().path, 'sangam.db'))) {
     clock,
     random: systemRandom,
     directory,
-    poster: { sender: 'claude-lane-one', actor: { human: 'ana', vendor: 'claude', sessionId: 's1' }, git },
+    poster: {
+      sender: 'claude-lane-one',
+      actor: { human: 'ana', vendor: 'claude', sessionId: 's1' },
+      author: 'agent',
+      git,
+    },
   }
   const humanScope: RoomScope = {
     ...agentScope,
-    poster: { sender: 'ana', actor: { human: 'ana', vendor: null, sessionId: null }, git },
+    poster: { sender: 'ana', actor: { human: 'ana', vendor: null, sessionId: null }, author: 'human', git },
   }
   return { db, clock, agentScope, humanScope }
 }
@@ -71,6 +77,21 @@ test('a post is stored and queued for the team in one go, with its git context a
   )
 })
 
+test("a post carries its author as the channel told it; one naming an agent session is an agent's whatever the channel said", () => {
+  const { agentScope, humanScope } = room()
+  assert.equal(post(humanScope, { ...plain, text: 'typed' }).author, 'human')
+  assert.equal(
+    post({ ...humanScope, poster: { ...humanScope.poster, author: 'unknown' } }, { ...plain, text: 'piped' })
+      .author,
+    'unknown',
+  )
+  assert.equal(
+    post({ ...agentScope, poster: { ...agentScope.poster, author: 'human' } }, { ...plain, text: 'agent' })
+      .author,
+    'agent',
+  )
+})
+
 test('refused posts store nothing and queue nothing', () => {
   const { db, humanScope } = room()
   for (const text of [
@@ -83,6 +104,22 @@ test('refused posts store nothing and queue nothing', () => {
   assert.throws(() => post(humanScope, { ...plain, text: 'hi', to: ['@nobody'] }), { code: 'INVALID_INPUT' })
   assert.equal(messageCount(db), 0)
   assert.equal(queuedRecordCount(db), 0)
+})
+
+test('a mention with a space after the @ addresses its recipient; one nobody holds is refused naming it as written', () => {
+  const { db, humanScope } = room()
+  const spaced = post(humanScope, { ...plain, text: '@ claude-lane-one inspect ＃lane-one' })
+  assert.deepEqual(spaced.recipients, ['@claude-lane-one', '#lane-one'])
+  assert.throws(() => post(humanScope, { ...plain, text: 'ask @ project-manager to review' }), {
+    code: 'INVALID_INPUT',
+    message:
+      /nobody in the room is called "@project-manager".*a mention in the text \(written "@ project-manager"\): put it in `backticks`/,
+  })
+  // `--to` takes the same forms.
+  assert.deepEqual(post(humanScope, { ...plain, text: 'hello', to: ['@ claude-lane-one'] }).recipients, [
+    '@claude-lane-one',
+  ])
+  assert.equal(messageCount(db), 2)
 })
 
 test('the same post again within the retry window is the same message', () => {
@@ -107,7 +144,7 @@ test('threads: human-loop includes @human and blocks its opener; a post joins; a
   })
   assert.deepEqual(thread.participants, ['@claude-lane-one', '@human'])
   assert.deepEqual([...openHumanLoopOpeners(db)], ['claude:s1'])
-  assert.equal(roomBoard(db, directory).blocked[0]?.threadId, thread.id)
+  assert.equal(roomBoard(db, directory, clock.now()).blocked[0]?.threadId, thread.id)
   clock.advance(10)
   post(humanScope, { ...plain, text: 'use v2', threadId: thread.id })
   assert.equal(listThreads(db, { all: false })[0]?.updatedAt, clock.now())
@@ -120,7 +157,7 @@ test('threads: human-loop includes @human and blocks its opener; a post joins; a
   })
   assert.throws(() => post(humanScope, { ...plain, text: 'x', threadId: 'thr-nope' }), { code: 'NOT_FOUND' })
   assert.deepEqual(listThreads(db, { all: false }), [])
-  assert.equal(roomBoard(db, directory).done[0]?.threadId, thread.id)
+  assert.equal(roomBoard(db, directory, clock.now()).done[0]?.threadId, thread.id)
   assert.equal(
     queuedRecords(db, 10).filter((record) => record.type === 'room.thread').length,
     3,

@@ -1,6 +1,6 @@
 import { parseMentions } from '../../core/room/mentions.ts'
 import { checkMessageText } from '../../core/room/message-text.ts'
-import { resolveRecipients } from '../../core/room/recipients.ts'
+import { resolveMentions, resolveRecipients } from '../../core/room/recipients.ts'
 import type { Handoff, MessageKind, RoomMessage } from '../../protocol/room/message.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import { latestMessageOfSender } from '../../store/room/message-table.ts'
@@ -33,12 +33,12 @@ export const retryWindowMs = 10 * 60_000
 export function post(scope: RoomScope, input: PostInput): RoomMessage {
   const text = checkMessageText(input.text)
   const topic = input.topic?.trim() || null
-  const mentions = parseMentions(text)
-  const recipients = resolveRecipients(scope.directory, [
-    ...input.to,
-    ...mentions.handles.map((handle) => `@${handle}`),
-    ...mentions.worktrees.map((target) => `#${target}`),
-  ])
+  const recipients = [
+    ...new Set([
+      ...resolveRecipients(scope.directory, input.to),
+      ...resolveMentions(scope.directory, parseMentions(text)),
+    ]),
+  ]
   const { db, clock, poster } = scope
   return db
     .transaction((): RoomMessage => {
@@ -67,6 +67,10 @@ export function post(scope: RoomScope, input: PostInput): RoomMessage {
       ) {
         return last
       }
+      const session =
+        poster.actor.vendor !== null && poster.actor.sessionId !== null
+          ? { vendor: poster.actor.vendor, sessionId: poster.actor.sessionId }
+          : null
       const message: RoomMessage = {
         id: newRoomId('msg', scope.random.uuid()),
         kind: input.kind,
@@ -74,10 +78,9 @@ export function post(scope: RoomScope, input: PostInput): RoomMessage {
         text,
         sender: poster.sender,
         human: poster.actor.human,
-        session:
-          poster.actor.vendor !== null && poster.actor.sessionId !== null
-            ? { vendor: poster.actor.vendor, sessionId: poster.actor.sessionId }
-            : null,
+        session,
+        // A post naming the agent session that made it is an agent's, whatever the channel said.
+        author: session === null ? poster.author : 'agent',
         recipients,
         threadId: input.threadId,
         at: now,

@@ -1,4 +1,4 @@
-import { defaultHandle, freeHandle, slug } from '../../core/room/handles.ts'
+import { defaultHandle, freeHandle, personHandle } from '../../core/room/handles.ts'
 import type { Actor } from '../../protocol/lease.ts'
 // Types only: the hooks bundle this file, and must not load zod (test/hooks-startup.test.ts).
 import type { PresencePayload, PresenceVendor, StoredPresenceState } from '../../protocol/room/presence.ts'
@@ -48,6 +48,21 @@ export function recordPresence(db: Db, update: PresenceUpdate, now: number): Pre
   return write.immediate()
 }
 
+/**
+ * Brings into the room a session it has no presence for (capture saw it; its hooks never
+ * reported): its default handle and the given state, like a hook's first write. Nothing when a
+ * row exists (a hook got there first). True when it wrote one.
+ */
+export function registerPresence(db: Db, update: PresenceUpdate, now: number): boolean {
+  return db
+    .transaction((): boolean => {
+      if (readSessionPresence(db, update.vendor, update.sessionId) !== null) return false
+      recordPresence(db, update, now)
+      return true
+    })
+    .immediate()
+}
+
 /** Writes `row` and queues its record; call inside a transaction. */
 export function storePresence(db: Db, row: PresenceRow, now: number): void {
   writePresence(db, row)
@@ -85,10 +100,15 @@ function unchanged(current: PresenceRow, update: PresenceUpdate): boolean {
 }
 
 function newHandle(db: Db, update: PresenceUpdate): string {
+  const rows = readPresence(db)
+  // A person is one actor on every machine: a chat of a human the room already knows takes the
+  // handle of their first chat, wherever it ran.
+  if (update.vendor === 'human') {
+    const theirs = rows.filter((row) => row.vendor === 'human' && row.human === update.human)
+    const first = theirs.find((row) => row.handleClaimed) ?? theirs[0]
+    if (first !== undefined) return first.handle
+  }
   const base =
-    update.vendor === 'human'
-      ? slug(update.human.split('@')[0] ?? '') || 'someone'
-      : defaultHandle(update.vendor, update.worktree)
-  const taken = new Set(readPresence(db).map((row) => row.handle))
-  return freeHandle(base === 'human' ? 'human-1' : base, taken)
+    update.vendor === 'human' ? personHandle(update.human) : defaultHandle(update.vendor, update.worktree)
+  return freeHandle(base, new Set(rows.map((row) => row.handle)))
 }

@@ -1,5 +1,6 @@
 import type { RoomDirectory } from '../../core/room/directory.ts'
 import type { Actor } from '../../protocol/lease.ts'
+import type { AuthorKind } from '../../protocol/room/message.ts'
 import { humanToken } from '../../protocol/room/thread.ts'
 import type { Clock } from '../../shared/clock.ts'
 import type { Random } from '../../shared/random.ts'
@@ -10,6 +11,8 @@ import type { GitContext } from './git-context.ts'
 export interface Poster {
   readonly sender: string
   readonly actor: Actor
+  /** Who is typing, as the channel could tell (`core/room/post-author.ts`): the message's author. */
+  readonly author: AuthorKind
   readonly git: GitContext
   /**
    * false for a poster that is not a participant of what it opens or posts into: the daemon's

@@ -6,6 +6,7 @@ import type { RoomMessage } from '../../protocol/room/message.ts'
 import { openDatabaseFile } from '../../store/database.ts'
 import { insertMessage } from '../../store/room/message-table.ts'
 import { writePresence } from '../../store/room/presence-table.ts'
+import { writeThread } from '../../store/room/thread-table.ts'
 import { takeSessionContext } from './session-context.ts'
 
 const now = Date.parse('2026-12-02T04:00:00Z')
@@ -29,6 +30,7 @@ function message(id: string, text: string, recipients: string[], at = now - 1000
     sender: 'codex-lane-two',
     human: 'asha',
     session: { vendor: 'codex', sessionId: 's-2' },
+    author: 'agent',
     recipients,
     threadId: null,
     at,
@@ -118,4 +120,49 @@ test('a message pulled late (an old `at`, a new local seq) still reaches a sessi
   const context = takeSessionContext(s.db, session)
   context.settle(true)
   assert.match(context.text, /sent while offline/)
+})
+
+test("a post into a thread reaches its participants' sessions, by #worktree or @handle, and not the rest of the room", async () => {
+  await using s = await store()
+  const thread = (id: string, participants: string[]) =>
+    writeThread(
+      s.db,
+      {
+        id,
+        title: 'who owns the schema',
+        reason: null,
+        audience: 'agents',
+        lifetime: 'durable',
+        status: 'open',
+        participants,
+        paths: [],
+        source: 'asha',
+        opener: null,
+        createdAt: now - 10_000,
+        updatedAt: now - 10_000,
+      },
+      null,
+    )
+  thread('thr-lane', ['@human', '#lane-one'])
+  thread('thr-handle', ['@human', '@claude-lane-one'])
+  thread('thr-other', ['@human', '#lane-two', '@codex-lane-two'])
+  const inThread = (id: string, text: string, threadId: string, recipients: string[] = []) => ({
+    ...message(id, text, recipients),
+    sender: 'asha',
+    session: null,
+    author: 'human' as const,
+    threadId,
+  })
+  insertMessage(s.db, inThread('msg-000000000001', 'by worktree', 'thr-lane'), null)
+  insertMessage(s.db, inThread('msg-000000000002', 'by handle', 'thr-handle'), null)
+  insertMessage(s.db, inThread('msg-000000000003', 'not yours', 'thr-other'), null)
+  insertMessage(s.db, inThread('msg-000000000004', 'named in it', 'thr-other', ['@claude-lane-one']), null)
+  const context = takeSessionContext(s.db, session)
+  context.settle(true)
+  assert.equal(context.shown, 3)
+  assert.match(context.text, /by worktree/)
+  assert.match(context.text, /asha in thr-lane at/, 'a thread post names its thread, not the room')
+  assert.match(context.text, /by handle/)
+  assert.match(context.text, /named in it/)
+  assert.doesNotMatch(context.text, /not yours/, "a thread's post is not the whole room's")
 })

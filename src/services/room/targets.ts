@@ -4,15 +4,30 @@ import { oneLine } from '../../shared/terminal-text.ts'
 import type { Db } from '../../store/db.ts'
 import { readPresence } from '../../store/room/presence-table.ts'
 import { readWorktreePlaces, type WorktreePlace } from '../../store/room/worktree-state-table.ts'
+import { type MachineNames, machineNames } from '../machine-names.ts'
 import { loadDirectory } from './directory.ts'
 
 export interface TargetAgent {
   readonly handle: string
   readonly vendor: string
   readonly sessionId: string
+  /** The human it acts for. */
+  readonly human: string
   readonly state: string
   readonly worktree: string | null
   readonly machine: string
+  /** The machine's readable name (its hostname, or the one set with `identify --machine`). */
+  readonly machineName: string
+}
+
+/** A person, once whatever machines and channels they use (chat, the CLI, their agents). */
+export interface TargetPerson {
+  readonly handle: string
+  readonly name: string
+  readonly state: string
+  /** The machines they were seen on, by id, and by readable name in the same order. */
+  readonly machines: readonly string[]
+  readonly machineNames: readonly string[]
 }
 
 export interface TargetWorktree {
@@ -30,17 +45,23 @@ export interface TargetWorktree {
   /** Whole days since HEAD's commit; null when unknown. */
   readonly ageDays: number | null
   readonly machine: string
+  readonly machineName: string
   /** The directory is gone from disk (git still lists it; `git worktree prune` drops it). */
   readonly missing: boolean
 }
 
 export interface Targets {
   readonly agents: readonly TargetAgent[]
+  readonly people: readonly TargetPerson[]
   readonly worktrees: readonly TargetWorktree[]
 }
 
 export interface TargetsInput {
   readonly machine: string
+  /** This machine's readable name (config/machine-name.ts); its id when not given. */
+  readonly machineName?: string | undefined
+  /** The human of this checkout: a person of the room even before any session of theirs. */
+  readonly human?: string | undefined
   /** This machine's worktrees of the project. */
   readonly worktrees: readonly string[]
   readonly blocked?: ReadonlySet<string> | undefined
@@ -57,18 +78,21 @@ export function loadTargets(db: Db, input: TargetsInput): Targets {
   const directory = loadDirectory(db, {
     machine: input.machine,
     worktrees: input.worktrees,
+    human: input.human,
     blocked: input.blocked,
     liveClaudeSessions:
       idleClaude && input.liveClaudeSessions !== undefined ? input.liveClaudeSessions() : null,
   })
   const shared = new Map(readWorktreePlaces(db).map((state) => [`${state.machine}\0${state.path}`, state]))
-  return targetsOf(directory, input, shared)
+  const names = machineNames(db, { id: input.machine, name: input.machineName ?? input.machine })
+  return targetsOf(directory, input, shared, names)
 }
 
 function targetsOf(
   directory: RoomDirectory,
   input: TargetsInput,
   shared: ReadonlyMap<string, WorktreePlace>,
+  names: MachineNames,
 ): Targets {
   const local = directory.worktrees.filter((worktree) => worktree.machine === input.machine)
   const statuses = new Map(worktreeStatuses(local.map((worktree) => worktree.path)).map((s) => [s.path, s]))
@@ -76,9 +100,18 @@ function targetsOf(
     handle: agent.handle,
     vendor: agent.vendor,
     sessionId: agent.sessionId,
+    human: agent.human,
     state: agent.state,
     worktree: agent.worktree,
     machine: agent.machine,
+    machineName: names.label(agent.machine),
+  }))
+  const people = directory.people.map((person) => ({
+    handle: person.handle,
+    name: person.name,
+    state: person.state,
+    machines: person.machines,
+    machineNames: person.machines.map((machine) => names.label(machine)),
   }))
   const worktrees = directory.worktrees.map((worktree): TargetWorktree => {
     const status = worktree.machine === input.machine ? statuses.get(worktree.path) : undefined
@@ -97,21 +130,29 @@ function targetsOf(
       ).length,
       ageDays: committedAt === null ? null : Math.max(0, Math.floor((input.now - committedAt) / dayMs)),
       machine: worktree.machine,
+      machineName: names.label(worktree.machine),
       missing: status?.missing ?? false,
     }
   })
-  return { agents, worktrees }
+  return { agents, people, worktrees }
 }
 
-/** Two aligned tables: agents, then worktrees. */
+/** Three aligned tables: agents, people, then worktrees; machines by name, this one `(here)`. */
 export function describeTargets(targets: Targets, machine: string): string {
+  const place = (id: string, name: string): string => (id === machine ? `${name} (here)` : name)
   const agentRows = targets.agents.map((agent) => [
     `@${agent.handle}`,
     agent.vendor,
     agent.state,
     agent.sessionId.slice(0, 8),
     agent.worktree ?? '-',
-    agent.machine === machine ? 'here' : agent.machine,
+    place(agent.machine, agent.machineName),
+  ])
+  const personRows = targets.people.map((person) => [
+    `@${person.handle}`,
+    person.name,
+    person.state,
+    person.machines.map((id, i) => place(id, person.machineNames[i] ?? id)).join(', ') || '-',
   ])
   const worktreeRows = targets.worktrees.map((worktree) => [
     `#${worktree.target}`,
@@ -119,14 +160,15 @@ export function describeTargets(targets: Targets, machine: string): string {
     worktree.uncommitted === null ? '-' : String(worktree.uncommitted),
     String(worktree.activeAgents),
     worktree.ageDays === null ? '-' : `${worktree.ageDays}d`,
-    worktree.machine === machine ? 'here' : worktree.machine,
+    place(worktree.machine, worktree.machineName),
     worktree.path,
   ])
   return [
     agentRows.length === 0
-      ? 'No agents in the room yet (hooks record them as sessions start).'
+      ? 'No agents in the room yet (their hooks, or the daemon capturing their transcripts, bring them in).'
       : table(['agent', 'vendor', 'state', 'session', 'worktree', 'machine'], agentRows),
     '',
+    ...(personRows.length === 0 ? [] : [table(['person', 'name', 'state', 'machines'], personRows), '']),
     table(['worktree', 'branch', 'uncommitted', 'agents', 'age', 'machine', 'path'], worktreeRows),
   ].join('\n')
 }

@@ -7,6 +7,7 @@ import type { Db } from '../../store/database.ts'
 import { sessionLastAt } from '../../store/memory/session-activity.ts'
 import { readSyncState } from '../../store/sync/state-table.ts'
 import { teamActivitySince } from '../../store/sync/team-activity.ts'
+import { machineNames } from '../machine-names.ts'
 import type { BriefSectionSource } from '../memory/brief-section-source.ts'
 
 /** Each source hands over at most this many lines; the budget shows fewer. */
@@ -42,12 +43,14 @@ export const landedFromTeam: BriefSectionSource = ({ db, now, cursor }) => {
   if (readSyncState(db) === null) return []
   const since = cursor?.at ?? now - dayMs
   const { sessions, total } = teamActivitySince(db, since, sourceLines)
+  const names = machineNames(db, null)
   const section: BriefSection = {
     key: 'team-landed',
     title: cursor === null ? 'From the team (last 24 h)' : 'From the team since your last brief',
     lines: sessions.map((session) => {
       const asked = session.lastHuman === null ? '' : ` · last asked: "${oneLine(session.lastHuman)}"`
-      return `${session.author} · ${session.vendor} session ${shortSession(session.sessionId)} · ${session.events} new event(s), ${describeAge(session.lastAt, now)}${asked}`
+      const on = session.machine === null ? '' : ` on ${names.label(session.machine)}`
+      return `${session.author} · ${session.vendor} session ${shortSession(session.sessionId)}${on} · ${session.events} new event(s), ${describeAge(session.lastAt, now)}${asked}`
     }),
     total,
     empty: 'nothing new',

@@ -47,6 +47,7 @@ test('a repeatable request whose connection closes unanswered goes once more; ot
     '/lock/heartbeat': { alive: true },
     '/lock/acquire': { granted: true, holder },
     '/lock': { holder: null, now: 1, events: [] },
+    '/records': { results: [], headGseq: 0 },
   })
   try {
     world.drop(1)
@@ -59,6 +60,15 @@ test('a repeatable request whose connection closes unanswered goes once more; ot
     world.drop(1)
     assert.equal((await world.client.lock()).ok, true, 'a GET goes again too')
     assert.deepEqual(world.seen.splice(0).length, 6, 'each of the three asked twice')
+
+    // A push can: the server keeps the first copy of each record id (the answer says `duplicate`).
+    world.drop(1)
+    const pushed = await world.client.push({ clientId: 'cli_repeat01', records: [] })
+    assert.equal(pushed.ok, true, 'the push went again on a new connection')
+    assert.deepEqual(world.seen.splice(0), [
+      'POST /v1/projects/prj_x/records',
+      'POST /v1/projects/prj_x/records',
+    ])
 
     // A grant cannot be asked twice: the first may have been granted before its connection closed.
     world.drop(1)

@@ -5,12 +5,15 @@ import {
   type LockAcquireAnswer,
   type LockAcquireRequest,
   type LockHeartbeatRequest,
+  type LockMainAnswer,
+  type LockMainRequest,
   type LockReleaseRequest,
   type LockState,
   type LockTakeoverAnswer,
   type LockTakeoverRequest,
   lockAcquireAnswerSchema,
   lockHeartbeatAnswerSchema,
+  lockMainAnswerSchema,
   lockReleaseAnswerSchema,
   lockStateSchema,
   lockTakeoverAnswerSchema,
@@ -149,6 +152,10 @@ export class SyncHttpClient {
     return this.#call('lockRelease', lockReleaseAnswerSchema, request)
   }
 
+  lockMain(request: LockMainRequest): Promise<SyncAnswer<LockMainAnswer>> {
+    return this.#call('lockMain', lockMainAnswerSchema, request)
+  }
+
   lockTakeover(request: LockTakeoverRequest): Promise<SyncAnswer<LockTakeoverAnswer>> {
     return this.#call('lockTakeover', lockTakeoverAnswerSchema, request)
   }
@@ -220,10 +227,20 @@ export class SyncHttpClient {
 }
 
 /**
- * Requests besides GETs that mean the same when repeated: both name their tenure's fencing token,
- * and a second one finds the first done (`alive`/`released` answered, nothing else changed).
+ * Requests besides GETs that mean the same when repeated. A push: the server keeps the first copy
+ * of a record id, and a repeat answers `duplicate` with its gseq. A create: the same key again is
+ * `created: false`. A lock heartbeat or release names its tenure's fencing token, and a second one
+ * finds the first done. A record of main writes the same record again, or (an accept, a
+ * compare-and-swap) finds it already written. A claim, a release of leases and a lock grant or
+ * takeover are not: the first may have been granted before its connection closed.
  */
-const repeatableActions: ReadonlySet<SyncAction> = new Set(['lockHeartbeat', 'lockRelease'])
+const repeatableActions: ReadonlySet<SyncAction> = new Set([
+  'push',
+  'create',
+  'lockHeartbeat',
+  'lockRelease',
+  'lockMain',
+])
 
 /** The socket closed before an answer came (undici's `other side closed`, a reset). */
 function closedUnanswered(error: unknown): boolean {

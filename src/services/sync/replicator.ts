@@ -4,6 +4,7 @@ import { planPush } from '../../core/sync/push-plan.ts'
 import { sharedKinds } from '../../core/sync/share.ts'
 import type { Actor } from '../../protocol/lease.ts'
 import type { DownstreamMessage } from '../../protocol/sync/downstream.ts'
+import type { SyncError } from '../../protocol/sync/error.ts'
 import type { SyncLimits } from '../../protocol/sync/limits.ts'
 import { type RecordDraft, recordDraftSchema, type SyncedRecord } from '../../protocol/sync/record.ts'
 import type { Clock } from '../../shared/clock.ts'
@@ -19,6 +20,7 @@ import {
   type SyncOrigin,
   startSyncState,
   writePresence,
+  writePushedAt,
   writePushedSeq,
 } from '../../store/sync/state-table.ts'
 import type { Attachment } from './attachment.ts'
@@ -51,9 +53,24 @@ export type SyncStatus =
       readonly url: string
       readonly message: string
       readonly retryInMs: number
+      /** Attempts in a row that failed to connect; 0 when a connection that worked just ended. */
+      readonly failures: number
     }
   /** The server said no for good (wrong key, cursor ahead): nothing more until the attachment changes. */
   | { readonly type: 'sync-refused'; readonly url: string; readonly code: string; readonly message: string }
+  /**
+   * The project is at its storage budget on the server (QUOTA_EXCEEDED): nothing more is pushed
+   * until its operator raises it. Records still arrive; the outbox keeps everything and is pushed
+   * once the server takes it (tried again every `retryInMs`, and at every reconnection).
+   */
+  | {
+      readonly type: 'sync-quota'
+      readonly url: string
+      readonly usedBytes: number | null
+      readonly limitBytes: number | null
+      readonly message: string
+      readonly retryInMs: number
+    }
 
 export interface ReplicatorOptions {
   /** A connection of its own: capture commits on another, and its bulk transactions must not swallow ours. */
@@ -73,6 +90,8 @@ const pullPage = 1000
 /** The request envelope around a push's records (`{"clientId":…,"records":[…]}`), with room to spare. */
 const pushEnvelopeBytes = 1024
 const presenceRefreshMs = 60_000
+/** How often a project at its storage budget tries a push again (a raised budget restarts the server, which reconnects at once). */
+const quotaRetryMs = 60_000
 
 /**
  * One connection's worth of replication, both ways. It catches up over HTTP (pages of 1,000),
@@ -95,6 +114,8 @@ export class Replicator {
   readonly #nap = new NudgeableSleep()
   #awaitingWelcome = true
   #failure: unknown = null
+  /** A push was refused QUOTA_EXCEEDED and none has been taken since. */
+  #atBudget = false
 
   constructor(options: ReplicatorOptions) {
     this.#options = options
@@ -293,7 +314,9 @@ export class Replicator {
     const upTo = everything ? page.scannedTo : (page.events[plan.take - 1]?.event.seq ?? watermark)
     const answer = await http.push({ clientId: attachment.clientId, records: sent })
     if (answer.ok) {
+      this.#atBudget = false
       writePushedSeq(db, this.#origin, upTo, clock.now())
+      writePushedAt(db, this.#origin, clock.now())
       this.#options.onStatus({ type: 'sync-pushed', records: sent.length, headGseq: answer.value.headGseq })
       return { kind: 'sent' }
     }
@@ -307,6 +330,8 @@ export class Replicator {
       case 'TOO_MANY_RECORDS':
       case 'BODY_TOO_LARGE':
         return { kind: 'shrink', maxRecords: Math.max(1, Math.floor(sent.length / 2)) }
+      case 'QUOTA_EXCEEDED':
+        return this.#atQuota(answer.error)
       case 'INVALID_REQUEST': {
         if (sent.length > 1) return { kind: 'shrink', maxRecords: 1 }
         // One record the server will never take must not hold up every record after it.
@@ -366,7 +391,9 @@ export class Replicator {
     if (records.length === 0) return { kind: 'sent' }
     const answer = await http.push({ clientId: attachment.clientId, records })
     if (answer.ok) {
+      this.#atBudget = false
       acknowledgeRecords(db, taken)
+      writePushedAt(db, this.#origin, this.#options.clock.now())
       this.#options.onStatus({
         type: 'sync-pushed',
         records: records.length,
@@ -381,6 +408,8 @@ export class Replicator {
       case 'TOO_MANY_RECORDS':
       case 'BODY_TOO_LARGE':
         return { kind: 'shrink', maxRecords: Math.max(1, Math.floor(records.length / 2)) }
+      case 'QUOTA_EXCEEDED':
+        return this.#atQuota(answer.error)
       case 'INVALID_REQUEST': {
         if (records.length > 1) return { kind: 'shrink', maxRecords: 1 }
         this.#log.warn('the sync server refused a record; it stays on this machine', {
@@ -393,6 +422,31 @@ export class Replicator {
       default:
         throw refusalError(answer, { url: attachment.url })
     }
+  }
+
+  /**
+   * The server refused a push for the project's storage budget: nothing of it was written and
+   * nothing leaves the outbox. Said once per stretch at the budget (the daemon's status line and
+   * log); pushes are tried again every `quotaRetryMs` while records keep arriving.
+   */
+  #atQuota(error: SyncError['error']): PushStep {
+    if (!this.#atBudget) {
+      this.#atBudget = true
+      const status: SyncStatus = {
+        type: 'sync-quota',
+        url: this.#options.attachment.url,
+        usedBytes: error.usedBytes ?? null,
+        limitBytes: error.limit ?? null,
+        message: error.message,
+        retryInMs: quotaRetryMs,
+      }
+      this.#log.debug("the team server is at this project's storage budget; pushes wait in the outbox", {
+        usedBytes: status.usedBytes,
+        limitBytes: status.limitBytes,
+      })
+      this.#options.onStatus(status)
+    }
+    return { kind: 'wait', ms: quotaRetryMs }
   }
 
   async #refreshPresence(http: SyncHttpClient): Promise<void> {

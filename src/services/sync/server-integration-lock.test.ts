@@ -24,7 +24,7 @@ test('an unreachable server: a grant says nothing moved; a release, which may fo
   await assert.rejects(
     lock.acquire({ lane: 'a', owner: 'o', task: null }),
     unconfirmed(
-      /ECONNREFUSED\. The lock request is unconfirmed: the team server holds the integration lock, and nothing moved/,
+      /ECONNREFUSED\. The lock request is unconfirmed: the integration lock is kept by the team server, which did not answer; nothing moved/,
     ),
   )
   await assert.rejects(

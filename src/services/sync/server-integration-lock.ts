@@ -1,6 +1,7 @@
-import type { ServerLockHolder } from '../../protocol/sync/integration-lock.ts'
+import type { ServerLockHolder, TeamMain } from '../../protocol/sync/integration-lock.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import type { IntegrationLock, LockAnswer } from '../lanes/integration-lock.ts'
+import type { TeamMainDesk } from '../lanes/team-main-desk.ts'
 import type { SyncAnswer, SyncEndpoint, SyncHttpClient } from './http-client.ts'
 import { refusalError } from './refusal.ts'
 import { isUnreachable } from './unreachable.ts'
@@ -12,6 +13,13 @@ export interface ServerLockOptions {
   readonly staleAfterMs: number
   /** How long a request waits for the server before it is reported unconfirmed. */
   readonly timeoutMs?: number | undefined
+  /**
+   * Told every holder the server names (or null, free) with when: this machine keeps the last one
+   * for the brief, which asks no server (D307).
+   */
+  readonly seen?: ((holder: (ServerLockHolder & { readonly elsewhere: boolean }) | null) => void) | undefined
+  /** Another machine's readable name (services/machine-names.ts); its id when not given. */
+  readonly machineLabel?: ((machine: string) => string) | undefined
 }
 
 /**
@@ -22,7 +30,7 @@ export interface ServerLockOptions {
  * never a grant: a request the server did not confirm throws UNCONFIRMED (exit 6), and a lock we
  * could not release stays held until its holder releases it or it goes stale.
  */
-export class ServerIntegrationLock implements IntegrationLock {
+export class ServerIntegrationLock implements IntegrationLock, TeamMainDesk {
   readonly #endpoint: SyncEndpoint
   readonly #options: ServerLockOptions
 
@@ -35,6 +43,7 @@ export class ServerIntegrationLock implements IntegrationLock {
     const answer = await this.#ask('lock request', (http) =>
       http.lockAcquire({ ...input, machine: this.#options.machine }),
     )
+    this.#saw(answer.holder)
     return answer.granted
       ? { granted: true, holder: answer.holder }
       : { granted: false, holder: answer.holder }
@@ -56,7 +65,56 @@ export class ServerIntegrationLock implements IntegrationLock {
 
   async current(): Promise<ServerLockHolder | null> {
     const { holder } = await this.#ask('lock query', (http) => http.lock())
+    this.#saw(holder)
     return holder === null ? null : this.#view(holder)
+  }
+
+  async read(): Promise<TeamMain | null> {
+    const state = await this.#ask('lock query', (http) => http.lock())
+    this.#saw(state.holder)
+    return state.main
+  }
+
+  async publishing(input: { token: number; from: string | null; to: string }): Promise<boolean> {
+    const answer = await this.#recordMain('record of where main is going', {
+      kind: 'publishing',
+      ...input,
+    })
+    return answer === null || answer.recorded
+  }
+
+  async published(input: { token: number; commit: string }): Promise<void> {
+    await this.#recordMain('record of main', { kind: 'published', ...input })
+  }
+
+  async accept(input: {
+    commit: string
+    expected: string | null
+    lane: string
+    owner: string
+  }): Promise<boolean> {
+    const answer = await this.#recordMain('acceptance of main', {
+      kind: 'accept',
+      ...input,
+      machine: this.#options.machine,
+    })
+    // Asked twice (a connection closed unanswered), the first may have taken: then it is ours.
+    return answer !== null && (answer.recorded || answer.main?.commit === input.commit)
+  }
+
+  /** A record of main; null when the server keeps none (older than the team's main record). */
+  async #recordMain(
+    what: string,
+    request: Parameters<SyncHttpClient['lockMain']>[0],
+  ): Promise<{ recorded: boolean; main: TeamMain | null } | null> {
+    try {
+      return await this.#ask(what, (http) => http.lockMain(request), {
+        unconfirmed: 'nothing was pushed; try again once the team server is reachable',
+      })
+    } catch (error) {
+      if (error instanceof SangamError && error.wireCode === 'NOT_FOUND') return null
+      throw error
+    }
   }
 
   async takeOver(input: { lane: string; owner: string; reason: string }): Promise<ServerLockHolder> {
@@ -81,13 +139,20 @@ export class ServerIntegrationLock implements IntegrationLock {
     )
   }
 
+  #saw(holder: ServerLockHolder | null): void {
+    this.#options.seen?.(
+      holder === null ? null : { ...holder, elsewhere: holder.machine !== this.#options.machine },
+    )
+  }
+
   /**
    * A holder as the lanes of this machine see it: another machine's lane is named
-   * `<lane>@<machine>`, so a lane here of the same name never takes it for its own tenure.
+   * `<lane>@<machine name>`, so a lane here of the same name never takes it for its own tenure.
    */
   #view(holder: ServerLockHolder): ServerLockHolder & { readonly elsewhere: boolean } {
     if (holder.machine === this.#options.machine) return { ...holder, elsewhere: false }
-    return { ...holder, lane: `${holder.lane}@${holder.machine}`, elsewhere: true }
+    const machine = this.#options.machineLabel?.(holder.machine) ?? holder.machine
+    return { ...holder, lane: `${holder.lane}@${machine}`, elsewhere: true }
   }
 
   async #ask<T>(
@@ -95,7 +160,7 @@ export class ServerIntegrationLock implements IntegrationLock {
     request: (http: SyncHttpClient) => Promise<SyncAnswer<T>>,
     said: { readonly unconfirmed: string } = {
       unconfirmed:
-        'the team server holds the integration lock, and nothing moved; try again once it is reachable',
+        'the integration lock is kept by the team server, which did not answer; nothing moved: try again once it is reachable',
     },
   ): Promise<T> {
     const { SyncHttpClient } = await import('./http-client.ts')

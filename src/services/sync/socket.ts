@@ -40,7 +40,10 @@ export class SyncSocket {
     const url = `${endpoint.url.replace(/^http/, 'ws')}${syncPath(endpoint.projectId, 'socket')}`
     const ws = new WebSocket(url, {
       headers: { authorization: `Bearer ${endpoint.key}` },
-      handshakeTimeout: options.connectTimeoutMs ?? 10_000,
+      // As long as an HTTP request may take (the replicator's 30 s): on a machine where a whole team
+      // starts at once a handshake can be slow and still succeed, and giving up on it starts the
+      // connection over from its first request.
+      handshakeTimeout: options.connectTimeoutMs ?? 30_000,
     })
     const socket = new SyncSocket(ws, options.log)
     return new Promise((resolve, reject) => {
@@ -97,7 +100,7 @@ export class SyncSocket {
   #startKeepAlive(everyMs: number): void {
     this.#keepAlive = setInterval(() => {
       if (performance.now() - this.#heardAt > 3 * everyMs) {
-        this.#log.warn('the sync socket went silent; reconnecting')
+        this.#log.info('the sync socket went silent; reconnecting')
         this.#ws.terminate()
         return
       }

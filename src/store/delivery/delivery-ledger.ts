@@ -1,8 +1,11 @@
 import type { DeliveryChannel, DeliveryState, SenderKind } from '../../core/delivery/delivery-vocabulary.ts'
 import type { Db } from '../db.ts'
 
-/** How a row's message names the session: its `@handle`, its `#worktree`, or a `send` to it. */
-export type DeliveryMode = 'handle' | 'worktree' | 'send'
+/**
+ * How a row's message names the session: its `@handle`, its `#worktree`, the thread it was posted
+ * into (the session is a participant, D272), or a `send` to it.
+ */
+export type DeliveryMode = 'handle' | 'worktree' | 'thread' | 'send'
 
 /** A (message, session) row of the ledger. */
 export interface DeliveryRow {
@@ -162,6 +165,19 @@ export function readScanCursor(db: Db): number | null {
     | { seen_seq: number }
     | undefined
   return row === undefined ? null : row.seen_seq
+}
+
+/**
+ * When this store got its delivery ledger (ms epoch): migration 15's step, which a store created
+ * since runs as it is created. Delivery weighs every tag posted since then and none before (D273):
+ * what was posted before is the room's history, pulled from the team or left from before delivery
+ * existed. 0 when the store cannot say (a step recorded by no clock).
+ */
+export function deliverySince(db: Db): number {
+  const row = db.prepare('SELECT applied_at FROM schema_migration WHERE version = 15').get() as
+    | { applied_at: number }
+    | undefined
+  return row?.applied_at ?? 0
 }
 
 export function writeScanCursor(db: Db, seenSeq: number): void {

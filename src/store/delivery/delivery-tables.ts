@@ -61,3 +61,32 @@ export const createDeliveryTables = /*sql*/ `
     updated_at  INTEGER NOT NULL,
     PRIMARY KEY (vendor, session_id)
   );`
+
+// Migration 20: the ledger's `sender_kind` takes `unknown` (a post whose author nobody could tell:
+// it counts against the loop budget as an agent's does), and `mode` takes `thread` (the session
+// is a participant of the thread the message was posted into, and no `@handle` or `#worktree` of
+// the message names it). SQLite cannot change a CHECK in place: the table is rebuilt, rows kept.
+export const widenDeliveryKinds = /*sql*/ `
+  CREATE TABLE delivery_next (
+    message_id   TEXT NOT NULL,
+    vendor       TEXT NOT NULL,
+    session_id   TEXT NOT NULL,
+    state        TEXT NOT NULL CHECK (state IN ('pending', 'starting', 'delivered', 'refused', 'failed', 'unknown')),
+    channel      TEXT,
+    reason       TEXT,
+    sender       TEXT NOT NULL,
+    sender_kind  TEXT NOT NULL CHECK (sender_kind IN ('human', 'agent', 'sangam', 'unknown')),
+    mode         TEXT NOT NULL CHECK (mode IN ('handle', 'worktree', 'thread', 'send')),
+    turn_id      INTEGER,
+    created_at   INTEGER NOT NULL,
+    updated_at   INTEGER NOT NULL,
+    PRIMARY KEY (message_id, vendor, session_id)
+  );
+  INSERT INTO delivery_next (message_id, vendor, session_id, state, channel, reason, sender, sender_kind,
+    mode, turn_id, created_at, updated_at)
+    SELECT message_id, vendor, session_id, state, channel, reason, sender, sender_kind,
+      mode, turn_id, created_at, updated_at FROM delivery;
+  DROP TABLE delivery;
+  ALTER TABLE delivery_next RENAME TO delivery;
+  CREATE INDEX delivery_open ON delivery (vendor, session_id) WHERE state IN ('pending', 'starting');
+  CREATE INDEX delivery_recent ON delivery (updated_at);`

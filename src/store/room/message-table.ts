@@ -1,3 +1,4 @@
+import { type AuthorKind, authorKinds } from '../../protocol/room/author-kind.ts'
 import type { RoomMessage } from '../../protocol/room/message.ts'
 import type { Db } from '../db.ts'
 
@@ -28,6 +29,11 @@ export const createMessageTable = /*sql*/ `
   CREATE INDEX room_message_order ON room_message ((gseq IS NULL), gseq, seq);
   CREATE INDEX room_message_thread ON room_message (thread_id, seq);`
 
+// author (migration 20): who wrote it, as its channel could tell (human | agent | sangam |
+//   unknown); NULL for the rows stored before, read as unknown.
+export const addMessageAuthor = /*sql*/ `
+  ALTER TABLE room_message ADD COLUMN author TEXT;`
+
 interface MessageRow {
   seq: number
   id: string
@@ -39,6 +45,7 @@ interface MessageRow {
   human: string
   session_vendor: string | null
   session_id: string | null
+  author: string | null
   recipients: string
   thread_id: string | null
   at: number
@@ -55,7 +62,7 @@ export interface StoredMessage extends RoomMessage {
 }
 
 const columns =
-  'seq, id, gseq, kind, topic, text, sender, human, session_vendor, session_id, recipients, thread_id, at, worktree, branch, head, handoff'
+  'seq, id, gseq, kind, topic, text, sender, human, session_vendor, session_id, author, recipients, thread_id, at, worktree, branch, head, handoff'
 const order = '(gseq IS NULL), gseq, seq'
 
 function fromRow(row: MessageRow): StoredMessage {
@@ -72,6 +79,7 @@ function fromRow(row: MessageRow): StoredMessage {
       row.session_vendor !== null && row.session_id !== null
         ? { vendor: row.session_vendor, sessionId: row.session_id }
         : null,
+    author: isAuthorKind(row.author) ? row.author : 'unknown',
     recipients: JSON.parse(row.recipients) as string[],
     threadId: row.thread_id,
     at: row.at,
@@ -90,9 +98,9 @@ export function insertMessage(db: Db, message: RoomMessage, gseq: number | null)
   const inserted = db
     .prepare(
       /*sql*/ `INSERT INTO room_message (id, gseq, kind, topic, text, sender, human, session_vendor, session_id,
-         recipients, thread_id, at, worktree, branch, head, handoff)
+         author, recipients, thread_id, at, worktree, branch, head, handoff)
        VALUES (@id, @gseq, @kind, @topic, @text, @sender, @human, @sessionVendor, @sessionId,
-         @recipients, @threadId, @at, @worktree, @branch, @head, @handoff)
+         @author, @recipients, @threadId, @at, @worktree, @branch, @head, @handoff)
        ON CONFLICT (id) DO NOTHING`,
     )
     .run({
@@ -105,6 +113,7 @@ export function insertMessage(db: Db, message: RoomMessage, gseq: number | null)
       human: message.human,
       sessionVendor: message.session?.vendor ?? null,
       sessionId: message.session?.sessionId ?? null,
+      author: message.author,
       recipients: JSON.stringify(message.recipients),
       threadId: message.threadId,
       at: message.at,
@@ -191,13 +200,18 @@ export interface AddressedQuery {
   readonly limit: number
 }
 
-// Addressed: to the whole room (no recipients) or to one of the session's tokens; never a post the
-// session made itself. Both statements share it, so the count and the rows always agree.
+// Addressed: to the whole room (no recipients, no thread), to one of the session's tokens, or
+// posted into a thread one of those tokens takes part in (D272: a thread's post is for its
+// participants and its mentions, not the whole room); never a post the session made itself. Both
+// statements share it, so the count and the rows always agree.
 const addressedWhere = /*sql*/ `seq > @afterSeq AND at >= @since
   AND NOT (session_vendor IS @vendor AND session_id IS @sessionId)
-  AND (recipients = '[]' OR EXISTS (
+  AND ((recipients = '[]' AND thread_id IS NULL) OR EXISTS (
     SELECT 1 FROM json_each(room_message.recipients) AS r
-    WHERE r.value IN (SELECT value FROM json_each(@tokens))))`
+    WHERE r.value IN (SELECT value FROM json_each(@tokens)))
+  OR (thread_id IS NOT NULL AND EXISTS (
+    SELECT 1 FROM room_thread AS t, json_each(t.participants) AS p
+    WHERE t.id = room_message.thread_id AND p.value IN (SELECT value FROM json_each(@tokens)))))`
 
 /**
  * The first `limit` messages for a session in the room's order, how many there are in all, and
@@ -237,4 +251,41 @@ export function messagesArrivedAfter(db: Db, afterSeq: number, limit: number): S
 /** The newest local seq (0 for an empty room): where a live reader starts following. */
 export function lastMessageSeq(db: Db): number {
   return (db.prepare('SELECT coalesce(max(seq), 0) AS s FROM room_message').get() as { s: number }).s
+}
+
+function isAuthorKind(value: string | null): value is AuthorKind {
+  return value !== null && (authorKinds as readonly string[]).includes(value)
+}
+
+/**
+ * A post into a thread: its sender, whether a session posted it (an agent's, or a human's `chat`,
+ * whose sender is its handle) rather than a person at the CLI, and when (the poster's clock).
+ */
+export interface ThreadPostRow {
+  readonly threadId: string
+  readonly sender: string
+  readonly inSession: boolean
+  readonly at: number
+}
+
+/**
+ * The latest post of each sender into each thread at or after `since`, newest first; the posts of
+ * `ownSender` without a session (sangam's own, the conflict threads' `ready`) are left out.
+ */
+export function threadPostsSince(db: Db, since: number, ownSender: string): ThreadPostRow[] {
+  const rows = db
+    .prepare(
+      /*sql*/ `SELECT thread_id, sender, session_vendor IS NOT NULL AS in_session, max(at) AS at
+       FROM room_message
+       WHERE thread_id IS NOT NULL AND at >= ? AND (session_vendor IS NOT NULL OR sender <> ?)
+       GROUP BY thread_id, sender, in_session
+       ORDER BY at DESC`,
+    )
+    .all(since, ownSender) as { thread_id: string; sender: string; in_session: number; at: number }[]
+  return rows.map((row) => ({
+    threadId: row.thread_id,
+    sender: row.sender,
+    inSession: row.in_session === 1,
+    at: row.at,
+  }))
 }

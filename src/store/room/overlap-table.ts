@@ -73,3 +73,39 @@ export function readOverlaps(db: Db): OverlapRow[] {
     .all() as Row[]
   return rows.map(fromRow)
 }
+
+// overlap_look : when the overlap picture above was last made, and by whom: `daemon` (a round of
+//   `sangam up`) or `read` (a read command that found no daemon running, D350). One row. Kept apart
+//   from `overlap` because a picture with no collision has no row to carry its time, and "when did
+//   anyone last look" is what a read says when it cannot look itself.
+export const createOverlapLookTable = /*sql*/ `
+  CREATE TABLE overlap_look (
+    id         INTEGER PRIMARY KEY CHECK (id = 1),
+    looked_at  INTEGER NOT NULL,            -- ms epoch of the round
+    by         TEXT NOT NULL CHECK (by IN ('daemon', 'read'))
+  );`
+
+export const overlapLookers = ['daemon', 'read'] as const
+export type OverlapLooker = (typeof overlapLookers)[number]
+
+export interface OverlapLook {
+  readonly lookedAt: number
+  readonly by: OverlapLooker
+}
+
+/** The round that made the picture (the caller runs it in the picture's transaction). */
+export function recordOverlapLook(db: Db, look: OverlapLook): void {
+  db.prepare(
+    /*sql*/ `INSERT INTO overlap_look (id, looked_at, by) VALUES (1, ?, ?)
+     ON CONFLICT (id) DO UPDATE SET looked_at = excluded.looked_at, by = excluded.by`,
+  ).run(look.lookedAt, look.by)
+}
+
+/** The last round's time and kind, or null when no round ever ran here. */
+export function readOverlapLook(db: Db): OverlapLook | null {
+  const row = db.prepare('SELECT looked_at, by FROM overlap_look WHERE id = 1').get() as
+    | { looked_at: number; by: string }
+    | undefined
+  if (row === undefined) return null
+  return { lookedAt: row.looked_at, by: row.by === 'read' ? 'read' : 'daemon' }
+}

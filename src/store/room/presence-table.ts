@@ -109,3 +109,34 @@ function isNewer(incoming: PresenceRow, current: PresenceRow): boolean {
   if (incoming.updatedAt !== current.updatedAt) return incoming.updatedAt > current.updatedAt
   return incoming.change > current.change
 }
+
+/** A session capture recorded on this machine that the room has no presence for. */
+export interface UnregisteredSession {
+  readonly id: string
+  readonly vendor: 'claude' | 'codex'
+  readonly author: string
+  readonly cwd: string | null
+  readonly branch: string | null
+  readonly firstAt: number
+  readonly lastAt: number
+}
+
+/**
+ * Agent sessions with events after `since` that this machine captured (their events did not come
+ * from the team server: one event tells, since a session's events all come one way) and that have
+ * no presence row: sessions whose hooks never reported. Oldest first.
+ */
+export function unregisteredLocalSessions(db: Db, since: number): UnregisteredSession[] {
+  return db
+    .prepare(
+      /*sql*/ `SELECT s.id, s.vendor, s.author, s.cwd, s.branch, s.first_at AS firstAt, s.last_at AS lastAt
+               FROM session s
+               WHERE s.last_at > ? AND s.vendor IN ('claude', 'codex')
+                 AND NOT EXISTS (SELECT 1 FROM presence p WHERE p.vendor = s.vendor AND p.session_id = s.id)
+                 AND (SELECT e.origin_gseq FROM event e INDEXED BY event_by_session
+                      WHERE e.session_id = s.id LIMIT 1) IS NULL
+                 AND EXISTS (SELECT 1 FROM event e INDEXED BY event_by_session WHERE e.session_id = s.id)
+               ORDER BY s.first_at, s.id`,
+    )
+    .all(since) as UnregisteredSession[]
+}

@@ -51,7 +51,9 @@ export function readMemo(
       found.set(`${left}\n${right}`, { clean: row.clean === 1, paths: JSON.parse(row.paths) as string[] })
       touch.run(now, kind, left, right)
     }
-  })()
+    // Immediate: a deferred transaction that reads and then writes fails at once (SQLITE_BUSY,
+    // no wait) when another process wrote in between, as two reads looking at once do (D350).
+  }).immediate()
   return found
 }
 

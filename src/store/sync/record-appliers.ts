@@ -1,8 +1,10 @@
 import type { RecordTypeName } from '../../protocol/sync/record.ts'
 import type { RecordTypeApplier } from './appliers/applier.ts'
 import { eventApplier } from './appliers/event.ts'
+import { integrationEventApplier } from './appliers/integration-event.ts'
 import { leaseGrantedApplier } from './appliers/lease-granted.ts'
 import { leaseReleasedApplier } from './appliers/lease-released.ts'
+import { roomMachineApplier } from './appliers/room-machine.ts'
 import { roomMessageApplier } from './appliers/room-message.ts'
 import { roomOptionApplier } from './appliers/room-option.ts'
 import { roomPresenceApplier } from './appliers/room-presence.ts'
@@ -22,4 +24,6 @@ export const recordAppliers: { readonly [Name in RecordTypeName]: RecordTypeAppl
   'room.presence': roomPresenceApplier,
   'room.option': roomOptionApplier,
   'room.worktree': roomWorktreeApplier,
+  'room.machine': roomMachineApplier,
+  'integration.event': integrationEventApplier,
 }

@@ -23,6 +23,13 @@ export const createSyncTables = /*sql*/ `
   ALTER TABLE event ADD COLUMN received_at INTEGER;
   CREATE INDEX event_by_received ON event (received_at) WHERE received_at IS NOT NULL;`
 
+// sync_state.pushed_at  : when the server last acknowledged a push of this replica (ms epoch)
+// sync_state.applied_at : when records from the server were last applied here (ms epoch)
+//                         Both for `doctor`: when this machine last shared, and last heard.
+export const addSyncTimes = /*sql*/ `
+  ALTER TABLE sync_state ADD COLUMN pushed_at INTEGER;
+  ALTER TABLE sync_state ADD COLUMN applied_at INTEGER;`
+
 export interface SyncState {
   readonly serverUrl: string
   readonly projectId: string
@@ -30,6 +37,10 @@ export interface SyncState {
   readonly pushedSeq: number
   readonly presence: readonly PresenceEntry[] | null
   readonly presenceAt: number | null
+  /** When the server last acknowledged a push from here; null before the first. */
+  readonly pushedAt: number | null
+  /** When records from the server were last applied here; null before the first. */
+  readonly appliedAt: number | null
 }
 
 interface RawState {
@@ -39,13 +50,15 @@ interface RawState {
   pushedSeq: number
   presence: string | null
   presenceAt: number | null
+  pushedAt: number | null
+  appliedAt: number | null
 }
 
 export function readSyncState(db: Db): SyncState | null {
   const raw = db
     .prepare(
       /*sql*/ `SELECT server_url AS serverUrl, project_id AS projectId, cursor, pushed_seq AS pushedSeq, presence,
-                      presence_at AS presenceAt FROM sync_state`,
+                      presence_at AS presenceAt, pushed_at AS pushedAt, applied_at AS appliedAt FROM sync_state`,
     )
     .get() as RawState | undefined
   if (raw === undefined) return null
@@ -73,7 +86,8 @@ export function resetSyncState(db: Db, serverUrl: string, projectId: string, now
     /*sql*/ `INSERT INTO sync_state (lock, server_url, project_id, cursor, pushed_seq, presence, presence_at, updated_at)
                VALUES (1, ?, ?, 0, 0, NULL, NULL, ?)
                ON CONFLICT (lock) DO UPDATE SET server_url = excluded.server_url, project_id = excluded.project_id,
-                 cursor = 0, pushed_seq = 0, presence = NULL, presence_at = NULL, updated_at = excluded.updated_at`,
+                 cursor = 0, pushed_seq = 0, presence = NULL, presence_at = NULL, updated_at = excluded.updated_at,
+                 pushed_at = NULL, applied_at = NULL`,
   ).run(serverUrl, projectId, now)
   const state = readSyncState(db)
   if (state === null)
@@ -83,7 +97,20 @@ export function resetSyncState(db: Db, serverUrl: string, projectId: string, now
 
 /** Moves the cursor; called in the transaction that applied the records up to `gseq`. */
 export function writeCursor(db: Db, gseq: number, now: number): void {
-  db.prepare('UPDATE sync_state SET cursor = ?, updated_at = ? WHERE lock = 1').run(gseq, now)
+  db.prepare('UPDATE sync_state SET cursor = ?, updated_at = ?, applied_at = ? WHERE lock = 1').run(
+    gseq,
+    now,
+    now,
+  )
+}
+
+/** The server acknowledged a push from `origin`'s replica just now. */
+export function writePushedAt(db: Db, origin: SyncOrigin, now: number): void {
+  db.prepare('UPDATE sync_state SET pushed_at = ? WHERE lock = 1 AND server_url = ? AND project_id = ?').run(
+    now,
+    origin.serverUrl,
+    origin.projectId,
+  )
 }
 
 /** The server a replication position belongs to. */

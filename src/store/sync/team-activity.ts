@@ -11,6 +11,8 @@ export interface TeamSessionActivity {
   readonly lastAt: number
   /** The session's latest human turn that reached this replica, if any. */
   readonly lastHuman: string | null
+  /** The machine it lives on, when its presence reached this replica (by id). */
+  readonly machine: string | null
 }
 
 /**
@@ -28,7 +30,9 @@ export function teamActivitySince(
       /*sql*/ `SELECT e.session_id AS sessionId, e.vendor, e.author, count(*) AS events, max(e.at) AS lastAt,
                       (SELECT h.text FROM event h
                        WHERE h.session_id = e.session_id AND h.kind = 'human' AND h.origin_gseq IS NOT NULL
-                       ORDER BY h.at DESC LIMIT 1) AS lastHuman
+                       ORDER BY h.at DESC LIMIT 1) AS lastHuman,
+                      (SELECT p.machine FROM presence p
+                       WHERE p.vendor = e.vendor AND p.session_id = e.session_id) AS machine
                FROM event e WHERE e.received_at > ?
                GROUP BY e.session_id ORDER BY max(e.received_at) DESC LIMIT ?`,
     )

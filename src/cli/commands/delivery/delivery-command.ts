@@ -12,6 +12,7 @@ import {
 import { openRoom } from '../../../services/room/open-room.ts'
 import type { RoomScope } from '../../../services/room/room-scope.ts'
 import { systemRandom } from '../../../shared/random.ts'
+import { cliAuthor } from '../../cli-author.ts'
 import type { CommandContext } from '../../command.ts'
 
 /** A just-started vendor CLI that fails within this long is reported as failed by the command. */
@@ -38,7 +39,13 @@ export async function withDelivery<T>(
       earlyExitMs,
       wake: codexWake({ db: project.db, clientVersion: version }),
     })
-    const scope = openRoom(project, resolveActor(ctx.env, project.human), ctx.cwd, systemRandom)
+    const scope = openRoom(
+      project,
+      resolveActor(ctx.env, project.human),
+      ctx.cwd,
+      systemRandom,
+      cliAuthor(ctx),
+    )
     return await use(project, router, scope)
   } finally {
     project.close()

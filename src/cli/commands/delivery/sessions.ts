@@ -13,9 +13,7 @@ export const run: CommandRun<typeof sessionsInput> = (ctx, _args, options) =>
       const lines = sessions.map((session) => {
         const ago = Math.max(0, Math.round((now - session.lastSeenAt) / 60_000))
         // A session's title and places come from transcripts and other machines: one line each (D291).
-        const name = session.handle === null ? '' : ` @${oneLine(session.handle)}`
-        const machine = session.machine === null ? '' : ` on ${oneLine(session.machine)}`
-        const head = `${session.vendor.padEnd(6)} ${oneLine(session.id)}${name}  ${session.delivery}  ${ago} min ago  ${oneLine(session.worktree ?? '-')}${machine}`
+        const head = `${session.vendor.padEnd(6)} ${oneLine(session.id)} @${oneLine(session.handle)}  ${session.delivery}  ${ago} min ago  ${oneLine(session.worktree ?? '-')} on ${oneLine(session.machineName)}`
         return `${head}\n  ${oneLine(session.title ?? '(no title)')} · ${session.why}`
       })
       return {

@@ -53,6 +53,10 @@ export const syncInput = defineInput({
       '-r, --reason <text>',
       'why you take the lock over (required with --takeover; recorded and shown)',
     ),
+    acceptMain: text(
+      '--accept-main <commit>',
+      'accept a main that moved outside sangam (the commit sync names), then sync on it',
+    ),
   },
 })
 

@@ -10,6 +10,7 @@ import { openProjectLanes } from '../../../services/project-lanes.ts'
 import type { TeamLanes } from '../../../services/team-lanes.ts'
 import { systemRandom } from '../../../shared/random.ts'
 import type { CommandContext } from '../../command.ts'
+import { cliAuthor } from '../../cli-author.ts'
 
 /**
  * Opens the project and its lanes for a lane command (project-lanes.ts); `close` ends both. The
@@ -35,6 +36,7 @@ export function openLaneCommand(
       pid: process.pid,
       nodeBinDir: dirname(process.execPath),
       fault: ctx.laneFault,
+      author: cliAuthor(ctx),
     })
     return { project, world: team.world, team, cwd: realpathSync(ctx.cwd) }
   } catch (error) {

@@ -14,6 +14,8 @@ import { installMainGuard } from '../../../install/main-guard-installer.ts'
 import { enterLane } from '../../../services/lanes/enter-lane.ts'
 import { checkLaneAgent } from '../../../services/lanes/lane-agent.ts'
 import { laneWorktreePath } from '../../../services/lanes/lane-world.ts'
+import { mainHere } from '../../../services/lanes/main-in-step.ts'
+import { lookAtMain, outsideText } from '../../../services/lanes/main-record.ts'
 import { systemRandom } from '../../../shared/random.ts'
 import type { CommandRun } from '../../command.ts'
 import type { laneInput } from './inputs.ts'
@@ -77,12 +79,22 @@ export const run: CommandRun<typeof laneInput> = async (ctx, { name }, options) 
     if (entered.instructionsFile !== null)
       lines.push(`Lane rules written to ${entered.instructionsFile} (no sangam hooks to brief the agent).`)
     // sangam never widens the agent's sandbox (D211); it says when that sandbox cannot commit (D225).
-    const sandboxWarning = laneSandboxWarning(entered.agent?.command ?? null, ctx.env.codexHome)
+    const sandboxWarning = laneSandboxWarning(
+      entered.agent?.command ?? null,
+      ctx.env.codexHome,
+      entered.lane.worktree,
+    )
     const trustWarning = given === null ? null : codexTrustWarning(given)
     const lacking = entriesLaneLacks(world.root, entered.lane.worktree).map(lacksWarning)
-    const warnings = [agentCheck.warning, sandboxWarning, trustWarning, ...lacking].flatMap((warning) =>
-      warning === null ? [] : [warning],
-    )
+    // The first lane records main as it is; later ones say when main moved outside sangam (D300).
+    const outside = lookAtMain(world, mainHere(world), { adopt: true })
+    const warnings = [
+      outside === null ? null : outsideText(outside),
+      agentCheck.warning,
+      sandboxWarning,
+      trustWarning,
+      ...lacking,
+    ].flatMap((warning) => (warning === null ? [] : [warning]))
     if (!options.json) for (const warning of warnings) ctx.stderr.write(`warning: ${warning}\n`)
     return {
       json: {

@@ -1,11 +1,12 @@
 import { laneStatus } from '../../../services/lanes/lane-status.ts'
+import { outsideText } from '../../../services/lanes/main-record.ts'
 import type { CommandRun } from '../../command.ts'
 import { openLaneCommand } from './lane-world-for.ts'
 
 export const run: CommandRun = async (ctx) => {
-  const { project, world } = openLaneCommand(ctx, { createStore: false })
+  const { project, world, team } = openLaneCommand(ctx, { createStore: false })
   try {
-    const status = await laneStatus(world)
+    const status = await laneStatus(world, team)
     const now = ctx.clock.now()
     const lines = [
       `${status.mainBranch}: ${status.main?.slice(0, 12) ?? '(none)'}`,
@@ -13,6 +14,7 @@ export const run: CommandRun = async (ctx) => {
         ? 'lock: free'
         : `lock: lane ${status.lock.lane} (${status.lock.owner})${status.lock.task ? ` task ${status.lock.task}` : ''}, ${Math.round((now - status.lock.since) / 60_000)} min${status.lock.stale ? ', stale (sync --takeover --reason may take it over)' : ''}`,
       status.guard.installed ? 'guard: installed' : `guard: missing ${status.guard.missing.join(', ')}`,
+      ...(status.mainOutside === null ? [] : [outsideText(status.mainOutside)]),
       status.lanes.length === 0 ? 'lanes: none (sangam lane <name> creates one)' : 'lanes:',
     ]
     for (const lane of status.lanes) {

@@ -25,7 +25,17 @@ export const run: CommandRun<typeof syncInput> = async (ctx, _args, options) => 
     )
   const { project, world, team, cwd } = openLaneCommand(ctx)
   try {
-    const result = await syncLaneWithTeam(team, { cwd, takeover: options.takeover ? { reason } : undefined })
+    const acceptMain = options.acceptMain?.trim()
+    if (acceptMain === '')
+      throw new SangamError(
+        ErrorCode.Usage,
+        'sync --accept-main needs the commit sync named (sangam status shows it)',
+      )
+    const result = await syncLaneWithTeam(team, {
+      cwd,
+      takeover: options.takeover ? { reason } : undefined,
+      acceptMain,
+    })
     const lines = [`${result.lane}: ${words[result.outcome]} ${result.main.slice(0, 12)}`]
     if (result.takeover !== null)
       lines.unshift(
@@ -41,11 +51,10 @@ export const run: CommandRun<typeof syncInput> = async (ctx, _args, options) => 
       if (result.taskText !== null) lines.push('', result.taskText)
     }
     // A task handed to a Codex that cannot commit it is refused at the next sync: say why now (D225).
+    const synced = result.outcome === 'task-started' ? readLane(world.db, result.lane) : null
     const sandboxWarning =
-      result.outcome === 'task-started'
-        ? laneSandboxWarning(readLane(world.db, result.lane)?.agent ?? null, ctx.env.codexHome)
-        : null
-    const warnings = sandboxWarning === null ? [] : [sandboxWarning]
+      synced === null ? null : laneSandboxWarning(synced.agent, ctx.env.codexHome, synced.worktree)
+    const warnings = [...result.warnings, ...(sandboxWarning === null ? [] : [sandboxWarning])]
     if (!options.json) for (const warning of warnings) ctx.stderr.write(`warning: ${warning}\n`)
     return { json: { ...result, warnings }, text: lines.join('\n') }
   } finally {

@@ -1,7 +1,9 @@
+import { loadMachineId } from '../../../config/machine-id.ts'
 import { parseSince } from '../../../core/time-window.ts'
 import { describeOtherProjects, otherProjectFiles } from '../../../services/capture/other-projects.ts'
 import { backfill } from '../../../services/capture/project-capture.ts'
 import { openProject } from '../../../services/project-context.ts'
+import { registerCapturedSessions } from '../../../services/room/captured-sessions.ts'
 import { countEvents } from '../../../store/memory/event-table.ts'
 import type { CommandRun } from '../../command.ts'
 import { createProgressBar } from '../../progress.ts'
@@ -18,6 +20,12 @@ export const run: CommandRun<typeof indexInput> = async (ctx, _args, options) =>
       onProgress: (progress) => bar.update(progress),
     })
     bar.done()
+    // The sessions it found are the room's too, with or without their hooks (one directory).
+    registerCapturedSessions(
+      project.db,
+      { machine: loadMachineId(ctx.env.sangamHome), worktrees: project.repo.worktrees },
+      ctx.clock.now(),
+    )
     const json = {
       projectId: project.repo.projectId,
       since: new Date(since).toISOString(),

@@ -1,6 +1,8 @@
 import { openProject } from '../../../services/project-context.ts'
 import { describeAlerts, loadAlerts } from '../../../services/room/alerts.ts'
+import { collisionsLines, collisionsOnRead } from '../../../services/room/collisions-on-read.ts'
 import { projectTargetsInput } from '../../../services/room/project-targets.ts'
+import { systemRandom } from '../../../shared/random.ts'
 import { type CommandRun, readBusyBudgetMs } from '../../command.ts'
 import type { alertsInput } from './inputs.ts'
 
@@ -10,8 +12,12 @@ export const run: CommandRun<typeof alertsInput> = async (ctx) => {
     createStore: false,
   })
   try {
+    const collisions = await collisionsOnRead(project, { random: systemRandom })
     const alerts = loadAlerts(project.db, projectTargetsInput(project))
-    return { json: { alerts }, text: describeAlerts(alerts) }
+    return {
+      json: { alerts, collisions },
+      text: [describeAlerts(alerts), ...collisionsLines(collisions)].join('\n'),
+    }
   } finally {
     project.close()
   }

@@ -10,6 +10,7 @@ import { describeTargets, loadTargets } from '../../../services/room/targets.ts'
 import { listThreads } from '../../../services/room/threads.ts'
 import { systemRandom } from '../../../shared/random.ts'
 import { isSangamError } from '../../../shared/sangam-error.ts'
+import { cliAuthor } from '../../cli-author.ts'
 import type { CommandContext, CommandRun } from '../../command.ts'
 import { clearLine, readlineOutput } from '../../terminal-stream.ts'
 import type { chatInput } from './inputs.ts'
@@ -37,7 +38,7 @@ const help = [
  */
 export const run: CommandRun<typeof chatInput> = (ctx, _args, options) =>
   withProject(ctx, async (project) => {
-    const chat = new ChatSession(project, systemRandom, ctx.cwd)
+    const chat = new ChatSession(project, systemRandom, ctx.cwd, cliAuthor(ctx, 'chat'))
     const out = new ChatOutput(ctx)
     const recent = chat.start(options.recent ?? defaultRecent)
     try {
@@ -129,7 +130,12 @@ function command(
       return null
     }
     case '/board':
-      out.print(boardText(roomBoard(project.db, projectDirectory(project, systemRandom)), terminalWidth(ctx)))
+      out.print(
+        boardText(
+          roomBoard(project.db, projectDirectory(project, systemRandom), ctx.clock.now()),
+          terminalWidth(ctx),
+        ),
+      )
       return null
     case '/targets': {
       const input = projectTargetsInput(project)

@@ -71,8 +71,14 @@ export const boardInput = defineInput({})
 
 export const identifyInput = defineInput({
   arguments: {
-    session: argument('session', 'a session id, a unique prefix of one, or its current handle'),
-    handle: argument('handle', 'the handle to claim: lowercase letters, digits and inner dashes'),
+    session: optionalArgument('session', 'a session id, a unique prefix of one, or its current handle'),
+    handle: optionalArgument('handle', 'the handle to claim: lowercase letters, digits and inner dashes'),
+  },
+  options: {
+    machine: text(
+      '--machine <name>',
+      "this machine's name for the team (default: its hostname): 1–40 letters, digits, '.', '_' or '-'",
+    ),
   },
 })
 

@@ -1,5 +1,6 @@
 import { basename } from 'node:path'
 import { readyText } from '../../../core/room/ready-text.ts'
+import { mainOutsideOf, outsideText } from '../../../services/lanes/main-record.ts'
 import { ready } from '../../../services/room/ready.ts'
 import type { CommandRun } from '../../command.ts'
 import type { readyInput } from './inputs.ts'
@@ -16,7 +17,13 @@ export const run: CommandRun<typeof readyInput> = (ctx, _args, options) =>
           now: ctx.clock.now(),
           onProgress: progress,
         })
-        return { json: verdict, text: readyText(verdict, (path) => basename(path)) }
+        // ready weighs worktrees against main: a main moved outside sangam is said with it (D300).
+        const outside = mainOutsideOf({ db: project.db, clock: ctx.clock, root: project.repo.root })
+        if (outside !== null && !options.json) ctx.stderr.write(`warning: ${outsideText(outside)}\n`)
+        return {
+          json: { ...verdict, mainOutside: outside },
+          text: readyText(verdict, (path) => basename(path)),
+        }
       } finally {
         progress.end()
       }

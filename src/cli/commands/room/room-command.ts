@@ -7,6 +7,7 @@ import {
 import { openRoom } from '../../../services/room/open-room.ts'
 import type { RoomScope } from '../../../services/room/room-scope.ts'
 import { systemRandom } from '../../../shared/random.ts'
+import { cliAuthor } from '../../cli-author.ts'
 import type { CommandContext } from '../../command.ts'
 
 /**
@@ -19,7 +20,10 @@ export async function withRoom<T>(
 ): Promise<T> {
   const project = openProject(ctx.env, ctx.cwd, ctx.clock)
   try {
-    return await use(openRoom(project, resolveActor(ctx.env, project.human), ctx.cwd, systemRandom), project)
+    return await use(
+      openRoom(project, resolveActor(ctx.env, project.human), ctx.cwd, systemRandom, cliAuthor(ctx)),
+      project,
+    )
   } finally {
     project.close()
   }

@@ -1,5 +1,7 @@
+import { collisionsLines, collisionsOnRead } from '../../../services/room/collisions-on-read.ts'
 import { threadView } from '../../../services/room/message-view.ts'
 import { listThreads } from '../../../services/room/threads.ts'
+import { systemRandom } from '../../../shared/random.ts'
 import type { CommandRun } from '../../command.ts'
 import type { threadsInput } from './inputs.ts'
 import { withProject } from './room-command.ts'
@@ -8,10 +10,12 @@ import { threadLines } from './thread-lines.ts'
 export const run: CommandRun<typeof threadsInput> = (ctx, _args, options) =>
   withProject(
     ctx,
-    (project) => {
+    async (project) => {
+      const collisions = await collisionsOnRead(project, { random: systemRandom })
       const threads = listThreads(project.db, { all: options.all }).map(threadView)
       const none = options.all ? 'no threads' : 'no open threads (--all shows closed ones too)'
-      return { json: { threads }, text: threads.length === 0 ? none : threads.map(threadLines).join('\n') }
+      const lines = threads.length === 0 ? [none] : threads.map(threadLines)
+      return { json: { threads, collisions }, text: [...lines, ...collisionsLines(collisions)].join('\n') }
     },
     { createStore: false },
   )

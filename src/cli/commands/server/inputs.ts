@@ -1,4 +1,4 @@
-import { defineInput, flag, integer, text } from '../../command-input.ts'
+import { byteSize, defineInput, flag, integer, text } from '../../command-input.ts'
 import { defaultServePort } from '../../serve-port.ts'
 
 /**
@@ -17,6 +17,11 @@ export const serveInput = defineInput({
     installRuntime: flag(
       '--install-runtime',
       'first install the Workers runtime (miniflare with workerd) into $SANGAM_HOME/runtime if it is missing',
+    ),
+    maxProjectSize: byteSize(
+      '--max-project-size <size>',
+      "each project's storage budget, e.g. 2GB (default 1GB; pushes past it are refused QUOTA_EXCEEDED)",
+      64 * 1024,
     ),
   },
 })

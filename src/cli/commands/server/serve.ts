@@ -21,11 +21,13 @@ export const run: CommandRun<typeof serveInput> = async (ctx, _args, options) =>
   const installed = options.installRuntime ? await installServeRuntime(ctx.env.sangamHome, ctx.stderr) : null
   const runtime = await loadServeRuntime(ctx.env.sangamHome)
   const { prepareDataDir, startLocalServer } = await import('../../../serve/local-server.ts')
+  const vars =
+    options.maxProjectSize === undefined ? {} : { MAX_PROJECT_BYTES: String(options.maxProjectSize) }
   prepareDataDir(dataDir)
   const lock = await acquireServeLock(dataDir, ctx.log)
   try {
     const server = await startOnRememberedPort(port, { dataDir, host, log: ctx.log }, (chosen) =>
-      startLocalServer({ host, port: chosen, dataDir, log: ctx.log, watchdog: true, runtime }),
+      startLocalServer({ host, port: chosen, dataDir, log: ctx.log, watchdog: true, runtime, vars }),
     )
     try {
       if (port === 0) rememberPort(dataDir, host, Number(new URL(server.url).port))

@@ -13,6 +13,7 @@ import { runningDaemon } from '../../../services/daemon-discovery.ts'
 import { resolveHuman } from '../../../services/human.ts'
 import { openProject } from '../../../services/project-context.ts'
 import { describeCheckoutStore, otherStoresOfCheckout } from '../../../services/project-identity.ts'
+import { describeTeamServer, teamServerSection } from '../../../services/sync/team-server-section.ts'
 import type { CommandContext, CommandResult, CommandRun } from '../../command.ts'
 import { createProgressBar } from '../../progress.ts'
 import type { doctorInput } from './inputs.ts'
@@ -37,6 +38,13 @@ export const run: CommandRun<typeof doctorInput> = async (ctx, _args, options) =
     })
     const daemon = runningDaemon(daemonFile(ctx.env.sangamHome, project.repo.projectId))
     const otherStores = otherStoresOfCheckout(ctx.env.sangamHome, project.repo, ctx.clock.now())
+    const teamServer = await teamServerSection({
+      db: project.db,
+      projectDir: projectDir(ctx.env.sangamHome, project.repo.projectId),
+      daemonRunning: daemon !== null,
+      clock: ctx.clock,
+      timeoutMs: 5_000,
+    })
     const json = {
       project: { id: project.repo.projectId, root: project.repo.root, human: project.human },
       adopted: project.adoption?.adopted.projectId ?? null,
@@ -48,7 +56,7 @@ export const run: CommandRun<typeof doctorInput> = async (ctx, _args, options) =
       })),
       window: { since: new Date(since).toISOString() },
       daemon: daemon ? { running: true, ...daemon } : { running: false },
-      sections: [capture, hooks],
+      sections: [capture, hooks, teamServer],
       otherProjects: otherProjectFiles(project.db, since),
     }
     const head = [
@@ -72,7 +80,13 @@ export const run: CommandRun<typeof doctorInput> = async (ctx, _args, options) =
           ]
     return {
       json,
-      text: [...head, ...describeCapture(capture), ...others, ...describeHooks(hooks)].join('\n'),
+      text: [
+        ...head,
+        ...describeCapture(capture),
+        ...others,
+        ...describeHooks(hooks),
+        ...describeTeamServer(teamServer),
+      ].join('\n'),
     }
   } finally {
     project.close()

@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict'
+import { renameSync } from 'node:fs'
+import { join } from 'node:path'
+import { test } from 'node:test'
+import { type LaneProject, laneProject } from './helpers/lane-fixture.ts'
+import { git, tmpDir } from './helpers/tmp-git-repo.ts'
+
+/**
+ * A solo user with a remote and no team server (D303): the guard refuses `git push origin main`,
+ * so sync is what brings the remote's main along, with the lane branches and recovery refs, best
+ * effort: a failure is a warning naming the cause, and the next sync pushes again.
+ */
+interface Synced {
+  outcome: string
+  main: string
+  warnings: string[]
+}
+
+async function soloWithRemote(): Promise<{ p: LaneProject; origin: string; dir: AsyncDisposable }> {
+  const dir = tmpDir()
+  const origin = join(dir.path, 'origin.git')
+  git(dir.path, 'init', '-q', '--bare', '-b', 'main', origin)
+  const p = await laneProject()
+  // Before any sangam command: the project's identity comes from the remote.
+  git(p.repo.path, 'remote', 'add', 'origin', origin)
+  return { p, origin, dir }
+}
+
+test("solo with a remote: each publish moves origin's main, and the lane branch and recovery refs go too", async () => {
+  const { p, origin, dir } = await soloWithRemote()
+  await using _p = p
+  await using _dir = dir
+  const alice = await p.lane('alice')
+  p.write(alice, 'a.txt', 'one\n')
+  const first = await p.json<Synced>(['sync'], { cwd: alice, code: 0 })
+  assert.equal(first.outcome, 'published-direct')
+  assert.deepEqual(first.warnings, [])
+  assert.equal(git(origin, 'rev-parse', 'refs/heads/main'), p.main())
+  assert.equal(git(origin, 'rev-parse', 'refs/heads/lane/alice'), p.head(alice))
+
+  // Every publish: origin follows each one.
+  for (const n of [2, 3]) {
+    p.write(alice, 'a.txt', `${n}\n`)
+    assert.equal((await p.json<Synced>(['sync'], { cwd: alice, code: 0 })).outcome, 'published-direct')
+    assert.equal(git(origin, 'rev-parse', 'refs/heads/main'), p.main(), `publish ${n}`)
+  }
+  // A remote the user does not push to is opted out of.
+  assert.equal((await p.cli(['option-set', 'lanes.push-remote', 'none'])).code, 0)
+  const pushed = p.main()
+  p.write(alice, 'a.txt', 'kept here\n')
+  assert.deepEqual((await p.json<Synced>(['sync'], { cwd: alice, code: 0 })).warnings, [])
+  assert.equal(git(origin, 'rev-parse', 'refs/heads/main'), pushed)
+})
+
+test('solo: an unreachable remote is a warning, main is published here, and the next sync pushes it', async () => {
+  const { p, origin, dir } = await soloWithRemote()
+  await using _p = p
+  await using _dir = dir
+  const alice = await p.lane('alice')
+  p.write(alice, 'a.txt', 'one\n')
+  await p.json<Synced>(['sync'], { cwd: alice, code: 0 })
+  const before = git(origin, 'rev-parse', 'refs/heads/main')
+
+  // The remote goes away (its URL stays: the project's identity comes from it).
+  const gone = join(origin, '..', 'gone.git')
+  renameSync(origin, gone)
+  p.write(alice, 'a.txt', 'two\n')
+  const offline = await p.cli(['sync'], { cwd: alice })
+  assert.equal(offline.code, 0, offline.stderr)
+  assert.match(
+    offline.stderr,
+    /^warning: could not push main to origin; the next sangam sync tries again\. git push said: .*origin\.git/m,
+  )
+  assert.notEqual(p.main(), before, 'main moved here all the same')
+
+  renameSync(gone, origin)
+  const retried = await p.json<Synced>(['sync'], { cwd: alice, code: 0 })
+  assert.equal(retried.outcome, 'already-synced')
+  assert.deepEqual(retried.warnings, [])
+  assert.equal(git(origin, 'rev-parse', 'refs/heads/main'), p.main(), 'the next sync pushed it')
+})
+
+test('solo: a remote main with commits this main lacks is never overwritten; the warning says how to bring them in', async () => {
+  const { p, origin, dir } = await soloWithRemote()
+  await using _p = p
+  await using _dir = dir
+  const alice = await p.lane('alice')
+  p.write(alice, 'a.txt', 'one\n')
+  await p.json<Synced>(['sync'], { cwd: alice, code: 0 })
+  // Someone else moved origin's main (a merged pull request, say).
+  const other = join(origin, '..', 'other')
+  git(join(origin, '..'), 'clone', '-q', origin, other)
+  git(other, 'config', 'user.email', 'o@x.dev')
+  git(other, 'config', 'user.name', 'o')
+  git(other, 'commit', '-q', '--allow-empty', '-m', 'elsewhere')
+  git(other, 'push', '-q', 'origin', 'main')
+  const theirs = git(origin, 'rev-parse', 'refs/heads/main')
+
+  p.write(alice, 'a.txt', 'two\n')
+  const published = await p.json<Synced>(['sync'], { cwd: alice, code: 0 })
+  assert.equal(published.outcome, 'published-direct')
+  assert.equal(git(origin, 'rev-parse', 'refs/heads/main'), theirs, 'never overwritten')
+  assert.match(
+    published.warnings.join('\n'),
+    /origin's main has commits this main lacks.*git merge origin\/main in the lane and sangam sync/,
+  )
+})
+
+test("a publish the pre-push lease gate refuses says the gate's own words, not git's summary", async () => {
+  const { p, origin, dir } = await soloWithRemote()
+  await using _p = p
+  await using _dir = dir
+  const alice = await p.lane('alice')
+  p.write(alice, 'notes.md', 'one\n')
+  await p.json<Synced>(['sync'], { cwd: alice, code: 0 })
+  const claimed = await p.cli(['claim', 'notes.md', '--reason', 'rewriting the notes'], { user: 'bob@x.dev' })
+  assert.equal(claimed.code, 0, claimed.stderr)
+
+  p.write(alice, 'notes.md', 'two\n')
+  const published = await p.json<Synced>(['sync'], { cwd: alice, code: 0, user: 'alice@x.dev' })
+  assert.equal(published.outcome, 'published-direct')
+  const said = published.warnings.join('\n')
+  assert.match(said, /could not push main to origin/)
+  assert.match(said, /push refused: it changes files leased by someone else/)
+  assert.match(said, /notes\.md: .*bob@x\.dev/)
+  assert.doesNotMatch(said, /failed to push some refs/)
+  assert.notEqual(git(origin, 'rev-parse', 'refs/heads/main'), p.main())
+})
