@@ -30,11 +30,11 @@ test('log prints each integration event as words, not ISO times and JSON; --json
   assert.equal(log.code, 0, log.stderr)
   const lines = log.stdout.trim().split('\n')
   assert.doesNotMatch(log.stdout, /\d{4}-\d\d-\d\dT|[{}]|"main"/, log.stdout)
-  assert.match(lines[0] ?? '', /^\d\d:\d\d UTC {2}bob: lane created at .*lanes\/bob \(no agent\)$/)
+  assert.match(lines[0] ?? '', /^\d\d:\d\d UTC {2}bob on \S+: lane created at .*lanes\/bob \(no agent\)$/)
   const main = p.main().slice(0, 12)
   assert.match(
     log.stdout,
-    new RegExp(`^\\d\\d:\\d\\d UTC {2}bob: published directly: main is now ${main}$`, 'm'),
+    new RegExp(`^\\d\\d:\\d\\d UTC {2}bob on \\S+: published directly: main is now ${main}$`, 'm'),
   )
   const json = await p.json<{ events: { type: string; lane: string; payload: Record<string, unknown> }[] }>([
     'log',

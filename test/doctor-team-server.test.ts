@@ -28,11 +28,16 @@ test('doctor: solo, attached and in step, then the server gone with work waiting
     await using up = a.up()
     await up.waitFor('sync-connected')
     a.say('alice-doctor', 'a turn the team gets')
+    // Everything shared before the daemon stops: the turn, and the records its capture queued (the
+    // session in the room); `connection`'s pending counts events only.
     await eventually(
-      async () =>
-        (await a.cliJson<{ pending: number }>(['connection'])).pending === 0 && a.search('team') === 1,
-      30_000,
-      'the turn shared',
+      async () => {
+        if (a.search('team') !== 1) return false
+        const outbox = teamServer(await a.cliJson<Doctor>(['doctor'])).outbox
+        return outbox?.events === 0 && outbox.records === 0
+      },
+      60_000,
+      'the turn and its records shared',
     )
   }
   const inStep = teamServer(await a.cliJson<Doctor>(['doctor']))

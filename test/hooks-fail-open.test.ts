@@ -130,7 +130,7 @@ test('a writer holding the lock does not stop a denial; an allowed edit goes thr
     run.output?.hookSpecificOutput?.additionalContext ?? '',
     /auto-lease was not recorded in time; the edit is allowed, and sangam records the lease afterwards/,
   )
-  assert.match(run.stderr, /kept and done afterwards: the auto-lease of src\/new\.ts \(.*locked/)
+  assert.match(run.stderr, /kept and done afterwards: the auto-lease of this edit's file \(.*locked/)
   await lock.release()
   const leases = async () =>
     (

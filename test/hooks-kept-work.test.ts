@@ -98,7 +98,7 @@ test('with the store locked past the budget, every hook says what it kept, and t
   assert.equal(edit.code, 0, edit.stderr)
   assert.equal(edit.output?.hookSpecificOutput?.permissionDecision, undefined)
   assert.match(contextOf(edit), /auto-lease was not recorded in time; the edit is allowed/)
-  assert.match(edit.stderr, /kept and done afterwards: the auto-lease of src\/new\.ts/)
+  assert.match(edit.stderr, /kept and done afterwards: the auto-lease of this edit's file/)
   const stop = await p.hook(sessionEvent(p.repo, 'Stop', session))
   assert.equal(stop.stdout, '', 'a Claude Stop that does not block says nothing')
   assert.match(
@@ -173,7 +173,7 @@ test("an auto-lease recorded late that meets someone else's claim: the claim sta
   const lock = await holdWriteLock(p.database)
   const edit = await p.hook(p.edit('src/a.ts'))
   await lock.release()
-  assert.match(edit.stderr, /kept and done afterwards: the auto-lease of src\/a\.ts/)
+  assert.match(edit.stderr, /kept and done afterwards: the auto-lease of this edit's file/)
   await runCliJson(['claim', 'src/a.ts', '-r', 'parser work'], {
     cwd: p.repo,
     env: { ...p.env, SANGAM_USER: 'bob@example.com' },

@@ -1,6 +1,6 @@
 import type { Environment } from '../config/environment.ts'
-import { openHookStore } from './hook-store.ts'
 import { recordCodexEndpoint } from '../store/delivery/codex-endpoint-table.ts'
+import { openHookStore } from './hook-store.ts'
 import type { StepHandle } from './hook-work.ts'
 import type { LocatedProject } from './project-locator.ts'
 

@@ -69,6 +69,6 @@ test('steps planned after a spent budget are only kept; a journal that cannot be
   const [note] = work.keepOpen('the time budget ran out before the hook could begin')
   assert.match(
     note?.text ?? '',
-    /^the auto-lease of src\/a\.ts \(.*\), NOT kept: the journal cannot be written/,
+    /^the auto-lease of this edit's file \(.*\), NOT kept: the journal cannot be written/,
   )
 })

@@ -1,5 +1,5 @@
 import {
-  describeStep,
+  describeKept,
   type WorkKind,
   type WorkSession,
   type WorkStep,
@@ -10,7 +10,7 @@ import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 /** What a hook kept for afterwards, for its answer. */
 export interface KeptNote {
   readonly kind: WorkKind
-  /** `the auto-lease of src/a.ts (database is locked)`. */
+  /** `the auto-lease of this edit's file (database is locked)`. */
   readonly text: string
 }
 
@@ -117,7 +117,7 @@ export class HookWork {
     const journal = this.#journal
     if (planned === undefined || planned.state !== 'open' || journal === null) return
     planned.state = 'kept'
-    const text = `${describeStep(planned.step)} (${why})`
+    const text = `${describeKept(planned.step)} (${why})`
     try {
       keepWork(
         journal.dir,

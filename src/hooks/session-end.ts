@@ -1,7 +1,7 @@
 import type { Actor } from '../protocol/lease.ts'
 import { chooseLeaseArbiter } from '../services/arbiter-choice.ts'
-import { openHookStore } from './hook-store.ts'
 import { type HookAnswer, quiet } from './hook-answer.ts'
+import { openHookStore } from './hook-store.ts'
 import type { LocatedProject } from './project-locator.ts'
 
 /**

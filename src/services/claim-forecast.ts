@@ -1,5 +1,4 @@
 import { loadMachineId } from '../config/machine-id.ts'
-import { machineNames } from './machine-names.ts'
 import { baseChanges } from '../git/base-changes.ts'
 import { findMainBranch } from '../git/branch.ts'
 import { gitOutputOrNull } from '../git/git.ts'
@@ -8,6 +7,7 @@ import { isSangamError } from '../shared/sangam-error.ts'
 import { readLanes } from '../store/lanes/lane-table.ts'
 import { readWorktreeStates } from '../store/room/worktree-state-table.ts'
 import { matchLeasePath } from './leases/matcher.ts'
+import { machineNames } from './machine-names.ts'
 import type { ProjectContext } from './project-context.ts'
 
 /**

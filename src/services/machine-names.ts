@@ -1,6 +1,6 @@
-import { type MachineName, machineLabels } from '../core/machine-labels.ts'
 import { loadMachineId } from '../config/machine-id.ts'
 import { loadMachineName, saveMachineName } from '../config/machine-name.ts'
+import { type MachineName, machineLabels } from '../core/machine-labels.ts'
 import { machineNameProblem } from '../core/machine-name.ts'
 import { refuseSecret } from '../core/secrets/free-text-rule.ts'
 import type { Actor } from '../protocol/lease.ts'
@@ -17,21 +17,24 @@ export function thisMachine(sangamHome: string, random?: Random): MachineName {
 }
 
 /**
- * Tells the team this machine's name when the replica does not hold it yet, or holds another: the
- * row and its `room.machine` record in one IMMEDIATE transaction. The daemon calls it as it starts
- * and at each round (a rename or a new hostname reaches the team without a restart), `identify
- * --machine` as it sets one. True when a record was queued.
+ * Tells the team this machine's name and its person when the replica does not hold them yet, or
+ * holds others: the row and its `room.machine` record in one IMMEDIATE transaction. The daemon calls
+ * it as it starts and at each round (a rename or a new hostname reaches the team without a restart),
+ * `identify --machine` as it sets one. True when a record was queued.
  */
 export function shareMachineName(db: Db, machine: MachineName, human: string, now: number): boolean {
   return db
     .transaction((): boolean => {
       const current = readMachine(db, machine.id)
-      if (current !== null && current.name === machine.name) return false
+      // A row from before the person was kept (or another person at this machine now) goes out
+      // again, so the team learns who is here (D380).
+      if (current !== null && current.name === machine.name && current.human === human) return false
       const row: MachineRow = {
         machine: machine.id,
         name: machine.name,
         updatedAt: Math.max(now, (current?.updatedAt ?? 0) + 1),
         change: (current?.change ?? 0) + 1,
+        human,
       }
       writeMachine(db, row)
       enqueueRecord(db, machineDraft(row, human), now)
@@ -41,7 +44,7 @@ export function shareMachineName(db: Db, machine: MachineName, human: string, no
 }
 
 function machineDraft(row: MachineRow, human: string): Omit<RoomMachineRecord, 'gseq' | 'receivedAt'> {
-  const { change, ...payload } = row
+  const { change, human: _named, ...payload } = row
   const actor: Actor = { human, vendor: null, sessionId: null }
   return {
     id: `machine:${row.machine}:${change}`,

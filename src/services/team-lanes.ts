@@ -2,11 +2,10 @@ import { loadMachineId } from '../config/machine-id.ts'
 import { gitOutputOrNull } from '../git/git.ts'
 import { type Logger, silentLogger } from '../shared/logger.ts'
 import { isSangamError } from '../shared/sangam-error.ts'
+import { writeTeamLockSeen } from '../store/lanes/team-lock-seen-table.ts'
 import { pushLaneRefs } from './lanes/lane-refs-push.ts'
-import { pushMainToRemote } from './lanes/main-remote-push.ts'
-import { machineNames } from './machine-names.ts'
-import type { LaneWorld } from './lanes/lane-world.ts'
 import { laneRefused } from './lanes/lane-refused.ts'
+import type { LaneWorld } from './lanes/lane-world.ts'
 import {
   acceptMainHere,
   keepOutside,
@@ -15,11 +14,12 @@ import {
   resolveCommit,
 } from './lanes/main-in-step.ts'
 import { mainOutsideRefused, outsideRemote } from './lanes/main-record.ts'
+import { pushMainToRemote } from './lanes/main-remote-push.ts'
 import { type CatchUp, catchUpWithRemote } from './lanes/remote-catch-up.ts'
 import { type RemoteMain, RemoteMainPublisher } from './lanes/remote-main-publisher.ts'
 import { laneAt, type SyncInput, type SyncResult, syncLane } from './lanes/sync-lane.ts'
 import type { TeamMainDesk } from './lanes/team-main-desk.ts'
-import { writeTeamLockSeen } from '../store/lanes/team-lock-seen-table.ts'
+import { machineNames } from './machine-names.ts'
 import { readAttachment } from './sync/attachment.ts'
 import { ServerIntegrationLock } from './sync/server-integration-lock.ts'
 

@@ -1,4 +1,3 @@
-import { addIntegrationEventOrigin } from './lanes/integration-event-table.ts'
 import type { Clock } from '../shared/clock.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import { addThreadOrdinals, createSourceFileTable } from './capture/source-file-table.ts'
@@ -6,6 +5,7 @@ import { createUnknownShapeTable } from './capture/unknown-shape-table.ts'
 import type { Db } from './db.ts'
 import { createCodexEndpointTable } from './delivery/codex-endpoint-table.ts'
 import { createDeliveryTables, widenDeliveryKinds } from './delivery/delivery-tables.ts'
+import { addIntegrationEventOrigin } from './lanes/integration-event-table.ts'
 import { createLaneTable } from './lanes/lane-table.ts'
 import { createMainRecordTable } from './lanes/main-record-table.ts'
 import { createTeamLockSeenTable } from './lanes/team-lock-seen-table.ts'
@@ -16,8 +16,8 @@ import { createSessionTable } from './memory/session-table.ts'
 import { createProjectTable } from './project-table.ts'
 import { createContextAlertTable } from './room/context-alert-table.ts'
 import { createContextCursorTable } from './room/context-cursor-table.ts'
+import { addMachineHuman, createMachineTable } from './room/machine-table.ts'
 import { addMessageAuthor, createMessageTable } from './room/message-table.ts'
-import { createMachineTable } from './room/machine-table.ts'
 import { createOptionChangeTable } from './room/option-change-table.ts'
 import { createOverlapLookTable, createOverlapTable } from './room/overlap-table.ts'
 import { createPresenceTable } from './room/presence-table.ts'
@@ -89,6 +89,7 @@ export const migrations: readonly Migration[] = [
     sql: [createMachineTable, addIntegrationEventOrigin].join('\n'),
   },
   { version: 28, name: 'when the overlap picture was made', sql: createOverlapLookTable },
+  { version: 31, name: 'the person at each machine', sql: addMachineHuman },
 ]
 
 export const schemaVersion = migrations.reduce((max, step) => Math.max(max, step.version), 0)

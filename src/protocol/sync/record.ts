@@ -92,9 +92,11 @@ export {
   eventRecordDraftSchema,
   eventRecordSchema,
 } from './records/event.ts'
+export { type IntegrationEventRecord, integrationEventRecordSchema } from './records/integration-event.ts'
 export { leaseGrantedRecordSchema } from './records/lease-granted.ts'
 export { leaseReleasedRecordSchema } from './records/lease-released.ts'
 export { recordIdSchema, recordStampSchema } from './records/record-type.ts'
+export { type RoomMachineRecord, roomMachineRecordSchema } from './records/room-machine.ts'
 export { type RoomMessageRecord, roomMessageRecordSchema } from './records/room-message.ts'
 export {
   type RoomOptionPayload,
@@ -102,8 +104,6 @@ export {
   roomOptionRecordId,
   roomOptionRecordSchema,
 } from './records/room-option.ts'
-export { type IntegrationEventRecord, integrationEventRecordSchema } from './records/integration-event.ts'
-export { type RoomMachineRecord, roomMachineRecordSchema } from './records/room-machine.ts'
 export { roomPresenceRecordSchema } from './records/room-presence.ts'
 export { type RoomThreadRecord, roomThreadRecordSchema } from './records/room-thread.ts'
 export { type RoomWorktreeRecord, roomWorktreeRecordSchema } from './records/room-worktree.ts'

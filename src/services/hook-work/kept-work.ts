@@ -76,6 +76,19 @@ export function describeStep(step: WorkStep): string {
   }
 }
 
+/**
+ * A kept step as the hook's own answer names it: an auto-lease by its count, not its paths. The
+ * answer reaches the agent's context and its host's screen, and the hook does not load the secret
+ * scrubber to stay within its budget, so a file name holding a token would be repeated (D381); the
+ * agent knows which file its edit was, and the daemon's log names them.
+ */
+export function describeKept(step: WorkStep): string {
+  if (step.kind !== 'auto-lease') return describeStep(step)
+  return step.files.length === 1
+    ? "the auto-lease of this edit's file"
+    : `the auto-lease of this edit's ${step.files.length} files`
+}
+
 /** A path inside the session's directory, relative to it; any other as it was named. */
 export function shortPath(file: string, cwd: string): string {
   if (!isAbsolute(file)) return file

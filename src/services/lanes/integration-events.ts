@@ -1,6 +1,6 @@
+import { redactAll, redactForWire } from '../../core/secrets/wire-fields.ts'
 import type { Actor } from '../../protocol/lease.ts'
 import type { IntegrationEventRecord } from '../../protocol/sync/records/integration-event.ts'
-import { redactAll, redactForWire } from '../../core/secrets/wire-fields.ts'
 import type { Db } from '../../store/db.ts'
 import {
   appendIntegrationEvent,

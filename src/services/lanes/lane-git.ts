@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
+import type { DirtyFile } from '../../core/lanes/worktree-dirt.ts'
 import { gitOutput, gitOutputOrNull, runGit } from '../../git/git.ts'
 import { findGitLayout, headBranch, worktreeRoots } from '../../git/git-layout.ts'
 import { addAllBut, sangamsOwnChanges } from '../../git/own-changes.ts'
 import { type WorktreeChanges, worktreeChanges } from '../../git/worktree-changes.ts'
-import type { DirtyFile } from '../../core/lanes/worktree-dirt.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 
 /**

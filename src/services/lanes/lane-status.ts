@@ -7,16 +7,16 @@ import { worktreeChanges } from '../../git/worktree-changes.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import type { Db } from '../../store/db.ts'
 import { type IntegrationEvent, readIntegrationEvents } from '../../store/lanes/integration-event-table.ts'
-import type { MachineNames } from '../machine-names.ts'
 import { type LaneRow, readLanes, readLaneTask } from '../../store/lanes/lane-table.ts'
+import type { MachineNames } from '../machine-names.ts'
 import { describeState } from './enter-lane.ts'
 import { readGuardState } from './guard-state.ts'
 import { refCommit } from './lane-git.ts'
 import type { LaneWorld } from './lane-world.ts'
 import { lookAtMain, type MainOutside, outsideRemote } from './main-record.ts'
+import { baseRef, snapshotRef } from './recovery-refs.ts'
 import type { RemoteMain } from './remote-main-publisher.ts'
 import type { TeamMainDesk } from './team-main-desk.ts'
-import { baseRef, snapshotRef } from './recovery-refs.ts'
 
 export interface LaneTaskView {
   readonly id: string

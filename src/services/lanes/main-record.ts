@@ -1,6 +1,6 @@
 import { checkMain, type MainOutside, type MainRecord } from '../../core/lanes/main-record.ts'
-import type { TeamMain } from '../../protocol/sync/integration-lock.ts'
 import { gitOutputOrNull } from '../../git/git.ts'
+import type { TeamMain } from '../../protocol/sync/integration-lock.ts'
 import type { Clock } from '../../shared/clock.ts'
 import type { Db } from '../../store/db.ts'
 import { readMainRecord, writeMainRecord } from '../../store/lanes/main-record-table.ts'

@@ -3,8 +3,8 @@ import { join } from 'node:path'
 import { taskId } from '../../core/lanes/lane-name.ts'
 import { isLockStale, nextSyncStep } from '../../core/lanes/sync-ladder.ts'
 import { checkValidationReport, taskFileText, taskPrompt } from '../../core/lanes/task-file.ts'
-import { refuseSecret } from '../../core/secrets/free-text-rule.ts'
 import { describeDirt, onlyStaged } from '../../core/lanes/worktree-dirt.ts'
+import { refuseSecret } from '../../core/secrets/free-text-rule.ts'
 import { gitOutput, gitOutputOrNull, runGit } from '../../git/git.ts'
 import { findGitLayout } from '../../git/git-layout.ts'
 import {
@@ -22,10 +22,10 @@ import type { LockHolder } from './integration-lock.ts'
 import {
   changesNothing,
   commitAll,
-  headOf,
-  isAncestor,
   commitOfIndex,
   dirtyFiles,
+  headOf,
+  isAncestor,
   mergeBase,
   refCommit,
   resetHard,
@@ -35,7 +35,7 @@ import {
   writeRefs,
 } from './lane-git.ts'
 import { laneRefused } from './lane-refused.ts'
-import { laneTaskFolder, type LaneWorld } from './lane-world.ts'
+import { type LaneWorld, laneTaskFolder } from './lane-world.ts'
 import { requireMainInStep } from './main-in-step.ts'
 import { normaliseLanes, restoreOwnWork } from './normalise-lanes.ts'
 import { baseRef, saveLaneWork, snapshotRef } from './recovery-refs.ts'

@@ -3,9 +3,11 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import { tmpDir } from '../../../test/helpers/tmp-git-repo.ts'
 import { openDatabaseFile } from '../../store/database.ts'
+import { readMachine, writeMachine } from '../../store/room/machine-table.ts'
 import { readPresence } from '../../store/room/presence-table.ts'
 import { recordAppliers } from '../../store/sync/record-appliers.ts'
 import { queuedRecords } from '../../store/sync/record-outbox.ts'
+import { shareMachineName } from '../machine-names.ts'
 import { loadDirectory } from './directory.ts'
 import { recordPresence } from './presence.ts'
 
@@ -149,4 +151,46 @@ test('a person is one actor: their chats on two machines and their agents fold i
     { handle: 'bob', name: 'bob@example.com', state: 'online', machines: ['m_a', 'm_b'] },
   ])
   assert.deepEqual(dir.humans, ['ana@example.com', 'bob@example.com'])
+})
+
+test("each machine's person is a person of the room, offline, on that machine, before any chat or session (D380)", () => {
+  const db = store()
+  const applier = recordAppliers['room.machine'].open(db)
+  applier.apply(
+    {
+      id: 'machine:m_far:1',
+      type: 'room.machine',
+      actor: { human: 'cy@example.com', vendor: null, sessionId: null },
+      at: new Date(1000).toISOString(),
+      gseq: 1,
+      receivedAt: new Date(1000).toISOString(),
+      payload: { machine: 'm_far', name: 'cy-box', updatedAt: 1000 },
+    },
+    1000,
+  )
+  const dir = loadDirectory(db, { machine: 'm_local', worktrees: [], human: 'ana@example.com' })
+  assert.deepEqual(
+    dir.people.map((person) => [person.handle, person.name, person.state, person.machines]),
+    [
+      ['ana', 'ana@example.com', 'offline', ['m_local']],
+      ['cy', 'cy@example.com', 'offline', ['m_far']],
+    ],
+  )
+})
+
+test("a machine's name row from before its person was kept goes out again with the person; then nothing more", () => {
+  const db = store()
+  const machine = { id: 'm_local', name: 'ana-box' }
+  // As a replica migrated from schema 30 holds it: the name shared, the person not kept.
+  writeMachine(db, { machine: 'm_local', name: 'ana-box', updatedAt: 1000, change: 1, human: null })
+  assert.equal(shareMachineName(db, machine, 'ana@example.com', 2000), true)
+  assert.deepEqual(
+    queuedRecords(db, 10).map((queued) => [
+      queued.id,
+      (queued.draft as { actor: { human: string } }).actor.human,
+    ]),
+    [['machine:m_local:2', 'ana@example.com']],
+  )
+  assert.equal(readMachine(db, 'm_local')?.human, 'ana@example.com')
+  assert.equal(shareMachineName(db, machine, 'ana@example.com', 3000), false, 'nothing changed: nothing sent')
 })

@@ -9,6 +9,7 @@ import { type PresenceEvidence, presenceKey, presenceState } from '../../core/ro
 import { worktreeTargets } from '../../core/room/worktree-targets.ts'
 import { headBranch } from '../../git/git-layout.ts'
 import type { Db } from '../../store/db.ts'
+import { readMachines } from '../../store/room/machine-table.ts'
 import { type PresenceRow, readPresence } from '../../store/room/presence-table.ts'
 import { readWorktreePlaces } from '../../store/room/worktree-state-table.ts'
 
@@ -31,7 +32,8 @@ export interface DirectorySources {
 
 /**
  * Everyone and everywhere the room can address: agent sessions from the presence table (every
- * machine), people (one per human, their chats folded into them, with `sources.human` among them),
+ * machine), people (one per human, their chats folded into them, with `sources.human` and the person
+ * at each machine of the team among them),
  * worktrees from this machine's git list plus those other machines reported. Handles are made
  * distinct in first-seen order, targets from the set of paths, so every replica agrees.
  */
@@ -42,7 +44,18 @@ export function loadDirectory(db: Db, sources: DirectorySources): RoomDirectory 
     liveClaudeSessions: sources.liveClaudeSessions ?? null,
   }
   const sessions = rows.filter((row) => row.vendor !== 'human')
-  const names = [...new Set([...rows.map((row) => row.human), ...(sources.human ? [sources.human] : [])])]
+  // A teammate is a person of the room once their machine told the team its name (`sangam up`
+  // does as it starts), before any chat or agent session of theirs: they can be tagged at once.
+  const machinePeople = readMachines(db).flatMap((row) =>
+    row.human === null ? [] : [{ human: row.human, machine: row.machine }],
+  )
+  const names = [
+    ...new Set([
+      ...rows.map((row) => row.human),
+      ...(sources.human ? [sources.human] : []),
+      ...machinePeople.map((entry) => entry.human),
+    ]),
+  ]
   const people = names.map((name) => personHolder(name, rows))
   // A person stands where their first chat stood in first-seen order (so handles stay as they
   // were); people who never chatted come after every session, by name.
@@ -85,7 +98,10 @@ export function loadDirectory(db: Db, sources: DirectorySources): RoomDirectory 
           .map((row) => (row.state === 'offline' ? 'offline' : 'online')),
         ...agents.filter((agent) => agent.human === person.name).map((agent) => agent.state),
       ]
-      const machines = new Set(theirs.map((row) => row.machine))
+      const machines = new Set([
+        ...theirs.map((row) => row.machine),
+        ...machinePeople.filter((entry) => entry.human === person.name).map((entry) => entry.machine),
+      ])
       if (person.name === sources.human && sources.machine !== '') machines.add(sources.machine)
       return {
         handle: handles.get(personKey(person.name)) ?? person.handle,

@@ -4,8 +4,8 @@ import { refuseSecret } from '../../core/secrets/free-text-rule.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import type { Db } from '../../store/db.ts'
 import { type PresenceRow, readPresence } from '../../store/room/presence-table.ts'
-import { loadDirectory } from './directory.ts'
 import { type CapturedSessionsInput, registerCapturedSessions } from './captured-sessions.ts'
+import { loadDirectory } from './directory.ts'
 import { type PresenceUpdate, registerPresence, storePresence } from './presence.ts'
 
 export interface IdentifyOutcome {

@@ -1,7 +1,7 @@
 import { sharedKinds } from '../../core/sync/share.ts'
 import type { ProjectInfo } from '../../protocol/sync/project.ts'
-import type { Clock } from '../../shared/clock.ts'
 import { formatByteSize } from '../../shared/byte-size.ts'
+import type { Clock } from '../../shared/clock.ts'
 import type { Db } from '../../store/database.ts'
 import { OutboxReader } from '../../store/sync/outbox.ts'
 import { queuedRecordCount } from '../../store/sync/record-outbox.ts'

@@ -12,8 +12,17 @@ export const createMachineTable = /*sql*/ `
     change      INTEGER NOT NULL
   );`
 
+/**
+ * The person at each machine (the actor of its name record): a teammate is in the room, and can be
+ * tagged, from the moment their daemon first tells the team its machine's name, not only once they
+ * chat or run an agent session. Null for rows written before it was kept.
+ */
+export const addMachineHuman = /*sql*/ `ALTER TABLE machine ADD COLUMN human TEXT;`
+
 export interface MachineRow extends MachineNamePayload {
   readonly change: number
+  /** The person who named it (its name record's actor); null when not known. */
+  readonly human: string | null
 }
 
 interface Row {
@@ -21,20 +30,23 @@ interface Row {
   name: string
   updated_at: number
   change: number
+  human: string | null
 }
 
 function fromRow(row: Row): MachineRow {
-  return { machine: row.id, name: row.name, updatedAt: row.updated_at, change: row.change }
+  return { machine: row.id, name: row.name, updatedAt: row.updated_at, change: row.change, human: row.human }
 }
 
 /** Every machine's name, by id. */
 export function readMachines(db: Db): MachineRow[] {
-  const rows = db.prepare('SELECT id, name, updated_at, change FROM machine ORDER BY id').all() as Row[]
+  const rows = db
+    .prepare('SELECT id, name, updated_at, change, human FROM machine ORDER BY id')
+    .all() as Row[]
   return rows.map(fromRow)
 }
 
 export function readMachine(db: Db, id: string): MachineRow | null {
-  const row = db.prepare('SELECT id, name, updated_at, change FROM machine WHERE id = ?').get(id) as
+  const row = db.prepare('SELECT id, name, updated_at, change, human FROM machine WHERE id = ?').get(id) as
     | Row
     | undefined
   return row === undefined ? null : fromRow(row)
@@ -43,9 +55,10 @@ export function readMachine(db: Db, id: string): MachineRow | null {
 /** Writes a row as given (this machine's new name, or a record that won). */
 export function writeMachine(db: Db, row: MachineRow): void {
   db.prepare(
-    /*sql*/ `INSERT INTO machine (id, name, updated_at, change) VALUES (@machine, @name, @updatedAt, @change)
+    /*sql*/ `INSERT INTO machine (id, name, updated_at, change, human)
+     VALUES (@machine, @name, @updatedAt, @change, @human)
      ON CONFLICT (id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at,
-       change = excluded.change`,
+       change = excluded.change, human = coalesce(excluded.human, machine.human)`,
   ).run(row)
 }
 

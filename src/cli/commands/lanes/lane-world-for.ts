@@ -9,8 +9,8 @@ import {
 import { openProjectLanes } from '../../../services/project-lanes.ts'
 import type { TeamLanes } from '../../../services/team-lanes.ts'
 import { systemRandom } from '../../../shared/random.ts'
-import type { CommandContext } from '../../command.ts'
 import { cliAuthor } from '../../cli-author.ts'
+import type { CommandContext } from '../../command.ts'
 
 /**
  * Opens the project and its lanes for a lane command (project-lanes.ts); `close` ends both. The

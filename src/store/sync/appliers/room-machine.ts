@@ -8,7 +8,11 @@ export const roomMachineApplier: RecordTypeApplier<'room.machine'> = {
   open: (db) => ({
     apply(record) {
       const change = Number(record.id.slice(record.id.lastIndexOf(':') + 1))
-      return applyMachine(db, { ...record.payload, change: Number.isInteger(change) ? change : 0 })
+      return applyMachine(db, {
+        ...record.payload,
+        change: Number.isInteger(change) ? change : 0,
+        human: record.actor.human,
+      })
     },
   }),
 }
