@@ -84,6 +84,7 @@ script.runInThisContext().call(bundled.exports, bundled.exports, Module.createRe
 /** The entries the hosts run, each bundled into dist/<dir>/ beside a launcher of its own. */
 const launched = [
   { name: 'agent-hook-main', dir: 'hooks', ownFiles: true },
+  { name: 'claude-wake-main', dir: 'hooks', ownFiles: true },
   { name: 'pre-push-main', dir: 'hooks', ownFiles: true },
   { name: 'mcp-main', dir: 'mcp', ownFiles: false },
 ]

@@ -153,6 +153,7 @@ const ambientAllowed: Record<string, string> = {
   'src/hooks/agent-hook-main.ts':
     "the agent hooks' composition root (own bundle; env and clock once per run)",
   'src/hooks/pre-push-main.ts': "the git pre-push hook's composition root",
+  'src/hooks/claude-wake-main.ts': "the Claude Code wake waiter's composition root (own bundle)",
   'src/mcp/mcp-main.ts': "the MCP server's composition root, the hosts' entry (own bundle; env read once)",
   'server/src/project-object.ts': "the Durable Object, the server's composition root: the clock per request",
   'server/src/worker.ts': 'the Worker entry: the clock of its failed-authentication limit and of creations',

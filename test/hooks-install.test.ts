@@ -59,6 +59,14 @@ test('a fresh install adds the Claude, Codex and pre-push hooks and trusts the C
   const handler = settings.hooks.PreToolUse?.[0]?.hooks[0]
   assert.equal(handler?.command, 'node')
   assert.deepEqual(handler?.args, [join(projectRoot, 'dist', 'hooks', 'agent-hook-main.cjs'), 'claude'])
+  // Beside the Stop hook, Claude Code's wake waiter: in the background, waking the model on exit 2.
+  assert.deepEqual(settings.hooks.Stop?.[0]?.hooks[1], {
+    type: 'command',
+    command: 'node',
+    args: [join(projectRoot, 'dist', 'hooks', 'claude-wake-main.cjs')],
+    timeout: 7 * 24 * 60 * 60,
+    asyncRewake: true,
+  })
 
   // The stand-in, like Codex, does not load an untrusted project's .codex/: the hooks go to the user.
   assert.equal(out.codex.level, 'user')
@@ -106,6 +114,51 @@ test('installing twice changes nothing: no duplicate entries, no second trust re
     files.map((file) => readFileSync(file, 'utf8')),
     before,
   )
+})
+
+test('an install from before the wake waiter gains it in place, and --uninstall takes it out with the rest', async () => {
+  await using home = tmpDir()
+  await using repo = tmpGitRepo()
+  const env = envFor(home.path)
+  const file = join(repo.path, '.claude', 'settings.json')
+  const agentHook = join(projectRoot, 'dist', 'hooks', 'agent-hook-main.cjs')
+  const mine = { type: 'command', command: 'notify-send done' }
+  mkdirSync(join(repo.path, '.claude'))
+  // What an older install wrote: our Stop handler alone, after the user's own group.
+  writeFileSync(
+    file,
+    JSON.stringify({
+      hooks: {
+        Stop: [
+          { hooks: [mine] },
+          { hooks: [{ type: 'command', command: 'node', args: [agentHook, 'claude'], timeout: 10 }] },
+        ],
+      },
+    }),
+  )
+  const out = await runCliJson<InstallJson>(['install-hooks'], { cwd: repo.path, env })
+  assert.equal(out.claude.change, 'updated')
+  const stop = (
+    readJson(file) as { hooks: { Stop: { hooks: { args?: string[]; asyncRewake?: boolean }[] }[] } }
+  ).hooks.Stop
+  assert.deepEqual(stop[0], { hooks: [mine] }, "the user's group first, as it was")
+  assert.deepEqual(
+    stop
+      .slice(1)
+      .map((group) => group.hooks.map((handler) => [handler.args?.[0], handler.asyncRewake ?? false])),
+    [
+      [
+        [agentHook, false],
+        [join(projectRoot, 'dist', 'hooks', 'claude-wake-main.cjs'), true],
+      ],
+    ],
+    'one group of ours: the Stop hook and the waiter',
+  )
+  const again = await runCliJson<InstallJson>(['install-hooks'], { cwd: repo.path, env })
+  assert.equal(again.claude.change, 'unchanged')
+  const removed = await runCliJson<UninstallJson>(['install-hooks', '--uninstall'], { cwd: repo.path, env })
+  assert.equal(removed.claude.change, 'removed')
+  assert.deepEqual(readJson(file), { hooks: { Stop: [{ hooks: [mine] }] } })
 })
 
 test('a settings.json the user edited by hand keeps every entry; ours is added once and removed alone', async () => {

@@ -16,8 +16,11 @@ import { dirname, join } from 'node:path'
  *     hook-work/                  what a hook could not finish in its budget, done afterwards;
  *                                 and notes for a session's next hook
  *     delivery-log/               the output of each turn delivery started (turn-<id>.log)
+ *     claude-wake/                one file per Claude Code session whose wake waiter ran (<session>.json)
  *   codex/                        `sangam codex`'s app-server sockets (0700), one per launcher
  *     app-server-<pid>.sock
+ *   claude/                       Claude Code wake waiters' sockets (0700), one per waiter
+ *     wake-<pid>.sock
  *   server/                       `sangam serve`'s default data dir
  *     serve.lock                  the running local server
  * ```
@@ -104,6 +107,26 @@ export function codexSocketDir(sangamHome: string): string {
 /** The app-server socket of the `sangam codex` whose process id is `launcherPid`. */
 export function codexSocketFile(sangamHome: string, launcherPid: number): string {
   return join(codexSocketDir(sangamHome), `app-server-${launcherPid}.sock`)
+}
+
+/** Where each Claude Code session's wake waiter says whether and where it waits (D371). */
+export function claudeWakeDir(projectDir: string): string {
+  return join(projectDir, 'claude-wake')
+}
+
+/** The wake record of one Claude Code session. */
+export function claudeWakeFile(projectDir: string, sessionId: string): string {
+  return join(claudeWakeDir(projectDir), `${sessionId}.json`)
+}
+
+/** Where Claude Code wake waiters listen: private to the user (0700), short for a socket's path. */
+export function claudeWakeSocketDir(sangamHome: string): string {
+  return join(sangamHome, 'claude')
+}
+
+/** The socket of the wake waiter whose process id is `waiterPid`. */
+export function claudeWakeSocketFile(sangamHome: string, waiterPid: number): string {
+  return join(claudeWakeSocketDir(sangamHome), `wake-${waiterPid}.sock`)
 }
 
 /** `sangam serve`'s data dir when `--data` does not name one. */

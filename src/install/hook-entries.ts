@@ -1,5 +1,5 @@
 import { existsSync, realpathSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
+import { basename, dirname, join, resolve } from 'node:path'
 import type { CommandHandler, HookGroup } from '../core/own-files/hook-config.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 
@@ -19,10 +19,20 @@ export interface HookEntries {
   readonly agentHook: string
   /** `dist/hooks/pre-push-main.cjs`: the git pre-push gate (bundled likewise). */
   readonly prePush: string
+  /** `dist/hooks/claude-wake-main.cjs`: Claude Code's wake waiter (D370), beside the agent hook. */
+  readonly claudeWake: string
 }
 
 const agentHookFile = join('dist', 'hooks', 'agent-hook-main.cjs')
 const prePushFile = join('dist', 'hooks', 'pre-push-main.cjs')
+const claudeWakeName = 'claude-wake-main.cjs'
+
+/**
+ * How long Claude Code lets a wake waiter wait (seconds): a week. It ends the waiter at this
+ * timeout (SIGTERM), after which the session waits for its next Stop to be woken in place again.
+ * Well below 2^31 ms, past which a JavaScript timer fires at once.
+ */
+export const claudeWakeTimeoutSeconds = 7 * 24 * 60 * 60
 
 /** Finds the hook entries beside the running CLI (`<root>/dist/cli/main.js`, or src/ under tsx). */
 export function hookEntries(cliEntry: string): HookEntries {
@@ -31,8 +41,9 @@ export function hookEntries(cliEntry: string): HookEntries {
     packageRoot,
     agentHook: join(packageRoot, agentHookFile),
     prePush: join(packageRoot, prePushFile),
+    claudeWake: join(packageRoot, 'dist', 'hooks', claudeWakeName),
   }
-  for (const file of [entries.agentHook, entries.prePush]) {
+  for (const file of [entries.agentHook, entries.prePush, entries.claudeWake]) {
     if (!existsSync(file)) {
       throw new SangamError(ErrorCode.NotFound, `${file} is missing; build sangam first (npm run build)`, {
         file,
@@ -51,7 +62,10 @@ export function claudeProjectEntry(entries: HookEntries, root: string): string {
   return entries.agentHook
 }
 
-/** Claude Code runs the exec form (command + args, no shell), which also expands `${…}` in args. */
+/**
+ * Claude Code runs the exec form (command + args, no shell), which also expands `${…}` in args.
+ * The wake waiter is named beside `entry` (the same directory, absolute or `${CLAUDE_PROJECT_DIR}`).
+ */
 export function claudeGroups(entry: string): Record<string, HookGroup> {
   const handler = (timeout: number): CommandHandler => ({
     type: 'command',
@@ -59,12 +73,21 @@ export function claudeGroups(entry: string): Record<string, HookGroup> {
     args: [entry, 'claude'],
     timeout,
   })
+  // Exec form too: its parent is then Claude Code itself, which the waiter watches (D372).
+  const wakeWaiter: CommandHandler = {
+    type: 'command',
+    command: 'node',
+    args: [`${entry.slice(0, entry.length - basename(entry).length)}${claudeWakeName}`],
+    timeout: claudeWakeTimeoutSeconds,
+    asyncRewake: true,
+  }
   return {
     SessionStart: { hooks: [handler(10)] },
     PreToolUse: { matcher: 'Edit|Write|MultiEdit|NotebookEdit', hooks: [handler(10)] },
-    // Presence in the room: a prompt makes the session online, the end of a turn idle.
+    // Presence in the room: a prompt makes the session online, the end of a turn idle; and at
+    // the end of a turn the wake waiter starts, in the background, for a tag while it is idle.
     UserPromptSubmit: { hooks: [handler(10)] },
-    Stop: { hooks: [handler(10)] },
+    Stop: { hooks: [handler(10), wakeWaiter] },
     // Claude gives SessionEnd hooks 1.5 s unless a timeout says otherwise.
     SessionEnd: { hooks: [handler(5)] },
   }

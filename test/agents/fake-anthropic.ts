@@ -78,7 +78,7 @@ function positionOf(body: unknown, sessionId: string | null): TurnPosition {
  * A user message's own text, or null for a tool result or a message only of the CLI's reminders.
  * A Stop hook's `decision: block` comes back (Claude Code 2.1.332) as a user message of its own,
  * string content `<system-reminder>…Stop hook feedback:\n<reason></system-reminder>`: that is a
- * user turn (the hand-over), in either form.
+ * user turn (the hand-over), in either form; so is an asyncRewake hook's wake (`isContinuation`).
  */
 function promptOf(message: Message): string | null {
   if (typeof message.content === 'string') return message.content
@@ -88,10 +88,17 @@ function promptOf(message: Message): string | null {
   const texts = blocks
     .filter((block) => block.type === 'text' && typeof block.text === 'string')
     .map((block) => block.text as string)
-    .filter(
-      (text) => !text.trimStart().startsWith('<system-reminder>') || text.includes('Stop hook feedback:'),
-    )
+    .filter((text) => !text.trimStart().startsWith('<system-reminder>') || isContinuation(text))
   return texts.length === 0 ? null : texts.join('\n')
+}
+
+/**
+ * The CLI's reminders that start or extend a turn: a Stop hook's block (`Stop hook feedback:`) and
+ * an asyncRewake hook's wake of an idle session, which 2.1.332 sends as a reminder holding a
+ * `<task-notification>` (summary "Stop hook feedback") and the hook's stderr.
+ */
+function isContinuation(text: string): boolean {
+  return text.includes('Stop hook feedback:') || text.includes('<task-notification>')
 }
 
 /** A turn of the agent loop offers the file and shell tools; title and probe requests do not. */

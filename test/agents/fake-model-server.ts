@@ -18,6 +18,8 @@ export interface LoggedRequest {
   readonly kind: 'main' | 'side' | 'other'
   /** For a main-loop request: its session, user turn, that turn's prompt and the step answered. */
   readonly turn: TurnPosition | null
+  /** ms epoch when its body had arrived (benchmarks time the CLIs' reactions by it). */
+  readonly at: number
 }
 
 export interface Answered {
@@ -52,8 +54,9 @@ export function startFakeModelServer(respond: Responder): Promise<FakeModelServe
       (body) => {
         const path = (request.url ?? '/').split('?')[0] ?? '/'
         const method = request.method ?? 'GET'
+        const at = Date.now()
         const answered = respond({ method, path, body, headers: request.headers }, response)
-        requests.push({ method, path, body, kind: answered.kind, turn: answered.turn ?? null })
+        requests.push({ method, path, body, kind: answered.kind, turn: answered.turn ?? null, at })
       },
       (error: Error) => {
         response.writeHead(400, { 'content-type': 'application/json' })

@@ -5,7 +5,8 @@ import { join } from 'node:path'
  * A real executable standing in for `claude` or `codex` on PATH (the real CLIs are driven by
  * test/agents/): `--help` prints `$FAKE_<VENDOR>_HELP` (so a test chooses what the installed
  * version offers), `agents --json` prints the file `$FAKE_CLAUDE_AGENTS_FILE` names (a listing a
- * test changes as it goes), else `$FAKE_CLAUDE_AGENTS`, `--bg` with `$FAKE_CLAUDE_BG_REFUSES` set logs
+ * test changes as it goes), else `$FAKE_CLAUDE_AGENTS`, and adds a line to `$FAKE_CLAUDE_AGENTS_LOG`
+ * when set (so a test sees whether it was asked), `--bg` with `$FAKE_CLAUDE_BG_REFUSES` set logs
  * the refusal, says it on stderr and exits 1 (as 2.1.332 does in an untrusted workspace), and
  * anything else is a turn: it
  * appends {argv, stdin, cwd, pid, turn} as one JSON line to `$FAKE_VENDOR_LOG`, runs
@@ -27,6 +28,7 @@ if (args[0] === '--help') {
   process.exit(0)
 }
 if (args[0] === 'agents' && args[1] === '--json') {
+  if (process.env.FAKE_CLAUDE_AGENTS_LOG) fs.appendFileSync(process.env.FAKE_CLAUDE_AGENTS_LOG, 'agents\\n')
   const file = process.env.FAKE_CLAUDE_AGENTS_FILE
   process.stdout.write(file ? fs.readFileSync(file, 'utf8') : (process.env.FAKE_CLAUDE_AGENTS ?? '[]'))
   process.exit(0)

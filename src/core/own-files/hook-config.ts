@@ -13,6 +13,11 @@ export interface CommandHandler {
   readonly args?: readonly string[] | undefined
   /** Seconds. Far above our own time budget; only a wedged host process would ever reach it. */
   readonly timeout: number
+  /**
+   * Claude Code: run in the background, and on exit 2 wake the model with the handler's stderr
+   * (the wake waiter, D370).
+   */
+  readonly asyncRewake?: boolean | undefined
 }
 
 export interface HookGroup {

@@ -23,6 +23,25 @@ test("an untracked hook file holding only sangam's handlers is sangam's; any ent
   assert.equal(isSangamsOwnChange('src/settings.json', hooksFile(here), null), false, 'only our paths')
 })
 
+test("Claude Code's wake waiter beside our Stop hook is sangam's too, in either path form", () => {
+  const waiter = (path: string) => ({
+    type: 'command',
+    command: 'node',
+    args: [path],
+    timeout: 604800,
+    asyncRewake: true,
+  })
+  for (const dir of ['/opt/sangam/dist/hooks', `\${CLAUDE_PROJECT_DIR}/node_modules/sangam/dist/hooks`]) {
+    const file = JSON.stringify({
+      hooks: {
+        Stop: [{ hooks: [ours(`${dir}/agent-hook-main.cjs`), waiter(`${dir}/claude-wake-main.cjs`)] }],
+      },
+    })
+    assert.equal(isSangamsOwnChange('.claude/settings.json', file, null), true, dir)
+    assert.equal(splitEntries('hooks', JSON.parse(file))?.ours.length, 2, dir)
+  }
+})
+
 test("a tracked file is sangam's change when, ours taken out of both sides, it equals HEAD's", () => {
   const team = { permissions: { allow: ['Bash'] }, hooks: { Stop: [{ hooks: [mine] }] } }
   const base = JSON.stringify(team, null, 2)

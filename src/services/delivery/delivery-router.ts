@@ -79,6 +79,8 @@ export interface DeliveryRouterOptions {
   readonly vendorEnv: Readonly<Record<string, string>>
   /** The Codex wake-in-place channel; absent → never used (resume instead). */
   readonly wake?: WakeInPlace | undefined
+  /** The Claude Code wake-in-place channel (its wake waiter, D370); absent → never used. */
+  readonly claudeWake?: WakeInPlace | undefined
   /** Claude Code's own list of its open sessions (`claude agents --json`), or null when it cannot say. */
   readonly claudeAgents?: (() => readonly ClaudeAgent[] | null) | undefined
   /** How long to wait for a just-started CLI to fail at once (a CLI process that exits right after). */
@@ -286,8 +288,15 @@ export class DeliveryRouter {
       mode,
     )
     const remote = presence !== null && presence.machine !== this.#options.machine
+    // At rest with a waiter or app-server listening: Claude Code's own list (`claude agents`, a
+    // second or more to spawn) is not asked, since a session whose Stop ran waits at no question.
+    const live =
+      !wakeFailed &&
+      !remote &&
+      presence?.state === 'idle' &&
+      this.#wakeFor(session.vendor)?.endpointOf(session.sessionId) != null
     const resting =
-      presence?.state === 'idle' && session.vendor === 'claude' && !remote
+      presence?.state === 'idle' && session.vendor === 'claude' && !remote && !live
         ? this.#restingBackground(session.sessionId)
         : null
     const fact: SessionFact = {
@@ -297,12 +306,9 @@ export class DeliveryRouter {
       turnRunning: liveTurnOf(db, session.vendor, session.sessionId) !== null,
       lastTurnAt: lastTurnAt(db, session.vendor, session.sessionId),
       agentTurns: agentTurnsSinceHuman(db, session.vendor, session.sessionId),
-      wakeable:
-        !wakeFailed &&
-        session.vendor === 'codex' &&
-        this.#options.wake?.endpointOf(session.sessionId) != null,
+      wakeable: live,
       openElsewhere:
-        presence?.state === 'idle' && session.vendor === 'claude'
+        presence?.state === 'idle' && session.vendor === 'claude' && !live
           ? resting === null && this.#openInClaude(session.sessionId)
           : null,
       tmuxPane: paneOf(db, session.vendor, session.sessionId),
@@ -311,6 +317,7 @@ export class DeliveryRouter {
       atQuestion:
         session.vendor === 'claude' &&
         !remote &&
+        !live &&
         presence !== null &&
         presence.state !== 'offline' &&
         this.atQuestion(session.sessionId) !== null,
@@ -519,7 +526,7 @@ export class DeliveryRouter {
 
   async #wake(turn: TurnRow, prompt: string): Promise<[TurnRow | null, string | null]> {
     const { db, clock } = this.#options
-    const wake = this.#options.wake
+    const wake = this.#wakeFor(turn.vendor as DeliveryVendor)
     const endpoint = wake?.endpointOf(turn.sessionId) ?? null
     try {
       if (wake === undefined || endpoint === null)
@@ -735,9 +742,18 @@ export class DeliveryRouter {
     return cli
   }
 
-  /** The Codex session has a live endpoint to wake it in place. */
-  wakeable(sessionId: string): boolean {
-    return this.#options.wake?.endpointOf(sessionId) != null
+  /** The session has a live endpoint to wake it in place. */
+  wakeable(vendor: DeliveryVendor, sessionId: string): boolean {
+    return this.#wakeFor(vendor)?.endpointOf(sessionId) != null
+  }
+
+  /** Why the session cannot be woken in place, when its vendor's channel can tell; else null. */
+  wakeUnavailable(vendor: DeliveryVendor, sessionId: string): string | null {
+    return this.#wakeFor(vendor)?.unavailable?.(sessionId) ?? null
+  }
+
+  #wakeFor(vendor: DeliveryVendor): WakeInPlace | undefined {
+    return vendor === 'claude' ? this.#options.claudeWake : this.#options.wake
   }
 
   /** Whether Claude Code lists the session as open (true / false), or null when it cannot say or it is not Claude's. */

@@ -27,6 +27,7 @@ import { type ClaudeAgent, listClaudeAgents } from '../room/claude-live-sessions
 import { loadDirectory } from '../room/directory.ts'
 import { post } from '../room/post.ts'
 import type { RoomScope } from '../room/room-scope.ts'
+import { claudeWake } from './claude-wake.ts'
 import { DeliveryRouter, type SessionOutcome } from './delivery-router.ts'
 import { isSameProcess } from './process-identity.ts'
 import { senderKindOf } from './sender-kind.ts'
@@ -39,6 +40,8 @@ export interface DeliveryRuntime {
   /** The directory of the running node (npm's global bin is beside it). */
   readonly nodeBinDir: string | null
   readonly wake?: WakeInPlace | undefined
+  /** Claude Code's wake in place; absent → the project's wake waiters (claude-wake.ts). */
+  readonly claudeWake?: WakeInPlace | undefined
   readonly earlyExitMs?: number | undefined
 }
 
@@ -46,9 +49,10 @@ export interface DeliveryRuntime {
 export function openDeliveryRouter(project: ProjectContext, runtime: DeliveryRuntime): DeliveryRouter {
   const { env } = project
   let live: { at: number; agents: readonly ClaudeAgent[] | null } | null = null
+  const dataDir = projectDir(env.sangamHome, project.repo.projectId)
   const router: DeliveryRouter = new DeliveryRouter({
     db: project.db,
-    projectDir: projectDir(env.sangamHome, project.repo.projectId),
+    projectDir: dataDir,
     machine: loadMachineId(env.sangamHome, runtime.random),
     worktrees: project.repo.worktrees,
     fallbackCwd: project.repo.root,
@@ -63,6 +67,8 @@ export function openDeliveryRouter(project: ProjectContext, runtime: DeliveryRun
     },
     vendorEnv: env.vendorCliEnv,
     wake: runtime.wake,
+    // Every process that delivers (the daemon, send, MCP) reads the same waiters' records.
+    claudeWake: runtime.claudeWake ?? claudeWake({ projectDir: dataDir }),
     earlyExitMs: runtime.earlyExitMs,
     claudeAgents: () => {
       // Asked at most every 5 s: a spawn of `claude` per look would be most of the daemon's cost.
@@ -165,11 +171,22 @@ function deliveryStateOf(
   if (liveTurnOf(project.db, view.vendor, view.id) !== null)
     return { delivery: 'running', why: 'a turn sangam started runs' }
   if (view.presence === 'online') return { delivery: 'running', why: 'a turn runs (its hooks say so)' }
-  if (view.presence === 'idle' && view.vendor === 'codex' && router.wakeable(view.id))
-    return { delivery: 'live', why: 'open through sangam codex: a tag starts a turn in place' }
+  if (view.presence === 'idle' && router.wakeable(view.vendor, view.id))
+    return {
+      delivery: 'live',
+      why:
+        view.vendor === 'codex'
+          ? 'wakes in place: open through sangam codex, a tag starts a turn in it'
+          : 'wakes in place: its wake waiter listens, a tag starts a turn in the open session',
+    }
   const cli = router.vendorCli(view.vendor)
-  if (view.presence === 'idle' && router.openInClaude(view) !== false)
-    return { delivery: 'active-elsewhere', why: 'open in a terminal: it gets tags at its next prompt' }
+  if (view.presence === 'idle' && router.openInClaude(view) !== false) {
+    const notLive = view.vendor === 'claude' ? router.wakeUnavailable(view.vendor, view.id) : null
+    return {
+      delivery: 'active-elsewhere',
+      why: `open in a terminal: it gets tags at its next prompt${notLive === null ? '' : `; not woken in place: ${notLive}`}`,
+    }
+  }
   if (cli.path === null)
     return { delivery: 'unavailable', why: `the ${view.vendor} CLI is not installed here` }
   return { delivery: 'resume', why: `a tag continues it through ${cli.path}` }
