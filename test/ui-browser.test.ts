@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
+import Database from 'better-sqlite3'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { openConnection } from '../src/store/connection.ts'
 import { claudeAssistant, claudeHuman } from './helpers/capture-transcripts.ts'
@@ -367,6 +368,27 @@ describe('the dashboard in Chromium', { timeout: 240_000 }, () => {
     await runCliJson(['post', 'live from the CLI: the build is green'], { cwd: w.repo.path, env: w.env })
     await page.getByTestId('messages').getByText('live from the CLI: the build is green').waitFor()
     assert.deepEqual(navigations, [], 'the page was not reloaded')
+    await page.close()
+  })
+
+  test('a mention typed before the targets arrived gets its list when they arrive, without another key', async () => {
+    const page = await w.context.newPage()
+    // The targets' answer is held until the mention is typed: a page just opened on a slow machine.
+    let release: () => void = () => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    await page.route(/\/api\/targets/, async (route) => {
+      await held
+      await route.continue()
+    })
+    await page.goto(`${w.ui.origin}/#/room`)
+    const composer = page.getByLabel('Post to the room')
+    await composer.click()
+    await composer.pressSequentially('over to @cla')
+    assert.equal(await page.getByRole('option', { name: /@claude/ }).count(), 0, 'no list before the targets')
+    release()
+    await page.getByRole('option', { name: /@claude-lane-one/ }).waitFor()
     await page.close()
   })
 

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { html, type View } from '../html.ts'
 import { completeMention, type MentionTarget, matchTargets, mentionAt } from './mention-candidates.ts'
 
@@ -29,6 +29,14 @@ export function MentionInput(props: Props): View {
     setOpen(at && options.length > 0 ? { ...at, options } : null)
     setActive(0)
   }
+
+  // The targets arrive (and change) on their own clock: a mention typed before they came, on a
+  // page just opened or a slow machine, gets its list when they do, not only at the next keystroke.
+  useEffect(() => {
+    const element = area.current
+    if (element === null || document.activeElement !== element) return
+    refresh(element.value, element.selectionStart ?? element.value.length)
+  }, [props.targets])
 
   const take = (target: MentionTarget) => {
     if (!open) return
