@@ -7,17 +7,24 @@
  * CPU time is quoted as well, and the main thread's own: it commits while a worker reads, so on two
  * idle cores it, not the sum, bounds the wall clock.
  *
- *   npm run build && node --import tsx bench/backfill.ts [megabytes]
+ * With `--baseline <main.js>` (the CLI of another build, e.g. an earlier commit's checkout built on
+ * the same Node), both CLIs then index the same corpus into fresh stores, alternately, twice each,
+ * and the ratios of their throughput and CPU time are printed: the cost of a change read off one run.
+ *
+ *   npm run build && node --import tsx bench/backfill.ts [megabytes] [--baseline <main.js>]
  */
 import { execFileSync, spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { replicateCorpus } from '../test/helpers/capture-corpus.ts'
 import { captureWorld } from '../test/helpers/capture-transcripts.ts'
 import { cliEntry } from '../test/helpers/run-cli.ts'
 
-const megabytes = Number(process.argv[2] ?? 200)
+const cliArgs = process.argv.slice(2)
+const baselineAt = cliArgs.indexOf('--baseline')
+const baseline = baselineAt === -1 ? null : (cliArgs.splice(baselineAt, 2)[1] ?? null)
+const megabytes = Number(cliArgs[0] ?? 200)
 
 interface IndexJson {
   readonly inserted: number
@@ -57,13 +64,14 @@ function runTimed(
   args: readonly string[],
   cwd: string,
   env: Record<string, string | undefined>,
+  entry = cliEntry,
 ): Promise<Timed & { stdout: string }> {
   const startedAt = performance.now()
   const preloads = ['cpu-at-exit.mjs', 'main-thread-cpu-at-exit.mjs'].flatMap((name) => [
     '--import',
     join(import.meta.dirname, 'helpers', name),
   ])
-  const child = spawn(process.execPath, [...preloads, cliEntry, ...args], {
+  const child = spawn(process.execPath, [...preloads, entry, ...args], {
     cwd,
     env: Object.fromEntries(
       Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
@@ -124,6 +132,46 @@ async function main(): Promise<void> {
       .map((load) => load.toFixed(1))
       .join(' ')} (other processes share the cores: wall-clock figures are pessimistic when it is above 0)`,
     `  replica on disk      ${database} MB`,
+  ]
+  process.stdout.write(`${lines.join('\n')}\n`)
+  if (baseline !== null) await compare(baseline, world, mb)
+}
+
+/** `index` by this build and by `entry`, each into a store of its own, alternately, twice each. */
+async function compare(
+  entry: string,
+  world: Awaited<ReturnType<typeof captureWorld>>,
+  mb: number,
+): Promise<void> {
+  const indexFresh = async (cli: string): Promise<Timed> => {
+    const env = { ...world.env, SANGAM_HOME: mkdtempSync(join(world.home.path, 'compare-')) }
+    await runTimed(['init', '--no-mcp', '--json'], world.repo.path, env, cli)
+    return runTimed(['index', '--json'], world.repo.path, env, cli)
+  }
+  const ours: Timed[] = []
+  const theirs: Timed[] = []
+  for (let round = 0; round < 2; round++) {
+    theirs.push(await indexFresh(entry))
+    ours.push(await indexFresh(cliEntry))
+  }
+  const median = (runs: readonly Timed[], pick: (run: Timed) => number): number => {
+    const sorted = runs.map(pick).sort((a, b) => a - b)
+    return ((sorted[0] ?? Number.NaN) + (sorted[sorted.length - 1] ?? Number.NaN)) / 2
+  }
+  const describe = (runs: readonly Timed[]): string =>
+    runs
+      .map((run) => `${(mb / (run.ms / 1000)).toFixed(1)} MB/s (${run.cpuMs} ms CPU, main ${run.mainCpuMs})`)
+      .join(', ')
+  const ratio = (pick: (run: Timed) => number): string =>
+    (median(ours, pick) / median(theirs, pick)).toFixed(2)
+  const lines = [
+    `baseline ${entry}, fresh stores, alternately:`,
+    `  baseline             ${describe(theirs)}`,
+    `  this build           ${describe(ours)}`,
+    `  this / baseline      wall ${ratio((run) => run.ms)}x, CPU ${ratio((run) => run.cpuMs)}x, main thread CPU ${ratio((run) => run.mainCpuMs ?? Number.NaN)}x (below 1: faster)`,
+    `  load average         ${loadavg()
+      .map((load) => load.toFixed(1))
+      .join(' ')}`,
   ]
   process.stdout.write(`${lines.join('\n')}\n`)
 }

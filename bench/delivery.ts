@@ -24,8 +24,8 @@ import { randomUUID } from 'node:crypto'
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import Database from 'better-sqlite3'
 import { killAllServes } from '../server/test/helpers/serve-process.ts'
+import { openConnection } from '../src/store/connection.ts'
 import { agentClisDir, agentClisIn } from '../test/agents/agent-clis.ts'
 import { claudeHuman, codexHuman, codexMeta } from '../test/helpers/capture-transcripts.ts'
 import { fakeAppServer } from '../test/helpers/fake-app-server.ts'
@@ -159,8 +159,8 @@ async function tagEach(
   startedAt: (id: string) => number | undefined,
   label: string,
 ): Promise<Latencies> {
-  const db = new Database(poster.database, { readonly: true, fileMustExist: true })
-  const atOf = db.prepare<[string], { at: number }>('SELECT at FROM room_message WHERE id = ?')
+  const db = openConnection(poster.database, { readOnly: true, timeoutMs: 5000 })
+  const atOf = db.prepare('SELECT at FROM room_message WHERE id = ?')
   const turn: number[] = []
   const post: number[] = []
   try {
@@ -179,7 +179,7 @@ async function tagEach(
       if (posted.code !== 0) throw new Error(`post exited ${posted.code}: ${posted.stderr}`)
       const took = performance.now() - began
       const messageId = (JSON.parse(posted.stdout) as { message: { id: string } }).message.id
-      const at = atOf.get(messageId)?.at
+      const at = (atOf.get(messageId) as { at: number } | undefined)?.at
       if (at === undefined) throw new Error(`message ${messageId} is not in the poster's replica`)
       const deadline = Date.now() + 30_000
       let started = startedAt(id)

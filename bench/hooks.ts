@@ -10,8 +10,9 @@
  * The room is not empty: a Codex session is online in the same worktree and the overlap picture
  * holds 200 rows (one for the file edited), so the house rules (`one-actor-per-worktree`,
  * `file-overlap`, at their default `warn`) read presence and overlaps on every edit. With
- * `--baseline <agent-hook-main.cjs>` (a build of an earlier commit) its allow and deny are timed in
- * the same loop, so the cost of a change is read off one run.
+ * `--baseline <agent-hook-main.cjs>` (a build of an earlier commit) its allow (both kinds) and deny
+ * are timed in the same loop, and each of ours is printed as a ratio of the baseline's, so the cost
+ * of a change is read off one run.
  *
  *   npm run build && node --import tsx bench/hooks.ts [runs] [--baseline <hook.cjs>]
  */
@@ -163,6 +164,7 @@ try {
   const recorded: Sample[] = []
   const refused: Sample[] = []
   const baseAllowed: Sample[] = []
+  const baseRecorded: Sample[] = []
   const baseRefused: Sample[] = []
   const first2 = await timed([hook, 'claude'], allow)
   if (
@@ -177,6 +179,7 @@ try {
     refused.push(await timed([hook, 'claude'], deny))
     if (baseline !== null) {
       baseAllowed.push(await timed([baseline, 'claude'], allow))
+      baseRecorded.push(await timed([baseline, 'claude'], edit(`src/base-new-${i}.ts`)))
       baseRefused.push(await timed([baseline, 'claude'], deny))
     }
   }
@@ -191,7 +194,12 @@ try {
   if (baseline !== null) {
     print(`baseline ${baseline}:`)
     print(summary('allow, same (base)', baseAllowed, floor))
+    print(summary('allow, new (base)', baseRecorded, floor))
     print(summary('deny (base)', baseRefused, floor))
+    print('this build / baseline (below 1: faster):')
+    print(summary('allow, same file', allowed, baseAllowed))
+    print(summary('allow, new file', recorded, baseRecorded))
+    print(summary('deny', refused, baseRefused))
   }
 } finally {
   rmSync(scratch, { recursive: true, force: true })

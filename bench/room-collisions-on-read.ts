@@ -17,7 +17,7 @@ import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import Database from 'better-sqlite3'
+import { openConnection } from '../src/store/connection.ts'
 import { percentile } from './helpers/transcript-sentences.ts'
 
 const runs = Number(process.argv[2] ?? 9)
@@ -89,7 +89,7 @@ async function measure(worktrees: number): Promise<void> {
       return { ms: performance.now() - started, out }
     }
     const set = (sql: string) => {
-      const db = new Database(database)
+      const db = openConnection(database, { timeoutMs: 5000 })
       try {
         db.exec(sql)
       } finally {

@@ -8,7 +8,7 @@
  *
  *   npm run build && node --import tsx bench/room-cross-machine.ts [samples]
  */
-import Database from 'better-sqlite3'
+import { openConnection } from '../src/store/connection.ts'
 import { runCli } from '../test/helpers/run-cli.ts'
 import { syncWorld } from '../test/helpers/sync-world.ts'
 import { percentile } from './helpers/transcript-sentences.ts'
@@ -25,7 +25,7 @@ await using upA = a.up()
 await using upB = b.up()
 await Promise.all([upA.waitFor('sync-connected'), upB.waitFor('sync-connected')])
 
-const replicaB = new Database(b.database, { readonly: true, fileMustExist: true })
+const replicaB = openConnection(b.database, { readOnly: true, timeoutMs: 5000 })
 const visible = replicaB.prepare('SELECT 1 FROM room_message WHERE id = ?')
 const times: number[] = []
 const postOnly: number[] = []

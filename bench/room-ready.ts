@@ -13,10 +13,10 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import Database from 'better-sqlite3'
 import { overlapRound } from '../src/services/room/overlap-round.ts'
 import { ManualClock } from '../src/shared/clock.ts'
 import { systemRandom } from '../src/shared/random.ts'
+import { openConnection } from '../src/store/connection.ts'
 import { openDatabaseFile } from '../src/store/database.ts'
 import { percentile } from './helpers/transcript-sentences.ts'
 
@@ -83,7 +83,7 @@ try {
     database: string
   }
   const emptyMemo = () => {
-    const db = new Database(init.database)
+    const db = openConnection(init.database, { timeoutMs: 5000 })
     db.prepare('DELETE FROM ready_memo').run()
     db.close()
   }

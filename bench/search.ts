@@ -7,7 +7,14 @@
  *
  * The store is built once into the OS temp dir and reused while its parameters match (building a
  * million events with their index takes a minute or two).
+ *
+ * With `--baseline <checkout>` (another build's checkout, e.g. an earlier commit's, on the same
+ * Node), that checkout's own bench/search.ts runs on the same store file just before and just after
+ * this one, each in its own process, and the ratios of every row are printed.
+ *
+ *   node --import tsx bench/search.ts [events] [--baseline <checkout>]
  */
+import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -20,7 +27,10 @@ import { type Db, openDatabaseFile } from '../src/store/database.ts'
 import { getEventById } from '../src/store/memory/event-table.ts'
 import { percentile, seededRandom, transcriptSentences } from './helpers/transcript-sentences.ts'
 
-const eventCount = Number(process.argv[2] ?? 1_000_000)
+const cliArgs = process.argv.slice(2)
+const baselineAt = cliArgs.indexOf('--baseline')
+const baseline = baselineAt === -1 ? null : (cliArgs.splice(baselineAt, 2)[1] ?? null)
+const eventCount = Number(cliArgs[0] ?? 1_000_000)
 const print = (...parts: string[]): void => {
   process.stdout.write(`${parts.join(' ')}\n`)
 }
@@ -151,6 +161,7 @@ const dir = join(tmpdir(), 'sangam-bench')
 mkdirSync(dir, { recursive: true })
 const file = join(dir, `search-${eventCount}-v1.db`)
 if (!existsSync(file)) buildStore(file)
+const baselineBefore = baseline === null ? null : runBaseline(baseline)
 const db = openDatabaseFile(file)
 const search = new MemorySearch(db, new ManualClock(now))
 const runs = 300
@@ -199,3 +210,50 @@ for (const [label, samples] of rows) {
   )
 }
 db.close()
+
+if (baseline !== null && baselineBefore !== null) {
+  const after = runBaseline(baseline)
+  print(`baseline ${baseline}: its bench/search.ts on the same store, run before and after this one`)
+  print(
+    'query'.padEnd(36),
+    'p50 ratio'.padStart(10),
+    'p95 ratio'.padStart(10),
+    'cpu p50 ratio'.padStart(14),
+    '(this / baseline mean; below 1: faster)',
+  )
+  for (const [label, samples] of rows) {
+    const theirs = [baselineBefore.get(label), after.get(label)].filter((row) => row !== undefined)
+    if (theirs.length === 0) continue
+    const mean = (pick: (row: BaselineRow) => number): number =>
+      theirs.reduce((sum, row) => sum + pick(row), 0) / theirs.length
+    print(
+      label.padEnd(36),
+      `${(percentile(samples.wall, 50) / mean((row) => row.p50)).toFixed(2)}x`.padStart(10),
+      `${(percentile(samples.wall, 95) / mean((row) => row.p95)).toFixed(2)}x`.padStart(10),
+      `${(percentile(samples.cpu, 50) / mean((row) => row.cpuP50)).toFixed(2)}x`.padStart(14),
+    )
+  }
+}
+
+interface BaselineRow {
+  readonly p50: number
+  readonly p95: number
+  readonly cpuP50: number
+}
+
+/** The baseline checkout's bench/search.ts on the same store; its rows by label. */
+function runBaseline(checkout: string): Map<string, BaselineRow> {
+  const result = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', join(checkout, 'bench', 'search.ts'), String(eventCount)],
+    { cwd: checkout, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+  )
+  if (result.status !== 0) throw new Error(`the baseline's bench/search.ts exited ${result.status}`)
+  const rows = new Map<string, BaselineRow>()
+  for (const line of result.stdout.split('\n')) {
+    const match = /^(.+?)\s{2,}([\d.]+)\s+([\d.]+)\s+[\d.]+x\s+([\d.]+)\s+[\d.]+$/.exec(line)
+    if (match === null) continue
+    rows.set(match[1] ?? '', { p50: Number(match[2]), p95: Number(match[3]), cpuP50: Number(match[4]) })
+  }
+  return rows
+}

@@ -21,12 +21,12 @@ import type { AddressInfo } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Page } from 'playwright-core'
 import { openDatabaseFile } from '../src/store/database.ts'
-import { runAgentHook } from '../test/hooks-agent-run.ts'
 import type { EventSpec } from '../test/helpers/memory-fixture.ts'
 import { EventStore } from '../test/helpers/memory-fixture.ts'
 import { recallProject } from '../test/helpers/recall-project.ts'
 import { git } from '../test/helpers/tmp-git-repo.ts'
 import { launchChromium, signedIn, startUi } from '../test/helpers/ui-browser.ts'
+import { runAgentHook } from '../test/hooks-agent-run.ts'
 
 const loads = Number(process.argv[2] ?? 15)
 const appends = Number(process.argv[3] ?? 40)

@@ -8,10 +8,7 @@
 // whose modules initialise on first use (dynamic imports and packages included) starts far faster
 // (bench/hooks.ts, bench/cli-startup.ts, docs/performance.md).
 //
-// better-sqlite3's JavaScript is bundled too; its native addon is found by the `bindings` package,
-// which walks the call stack and stats a dozen candidate paths. In the bundle, `bindings` is a shim
-// that requires the addon where better-sqlite3's own build puts it, and falls back to the real
-// search (from better-sqlite3's directory, as better-sqlite3 itself would) if it is not there.
+// SQLite is Node's own (`node:sqlite`, taken with process.getBuiltinModule): nothing to bundle.
 //
 // Node compiles the whole file on every start, whatever runs, so what the edit path never runs
 // still costs. The team server's HTTP client validates answers with zod, 800 KB that would be
@@ -45,31 +42,6 @@ function requireOwnFiles(except) {
       })
     },
   }
-}
-
-const addonLookup = `
-const { dirname, join } = require('node:path')
-module.exports = (name) => {
-  const root = dirname(require.resolve('better-sqlite3/package.json'))
-  try {
-    return require(join(root, 'build', 'Release', name))
-  } catch {
-    return require('bindings')({ bindings: name, module_root: root })
-  }
-}`
-
-/** Replaces better-sqlite3's `bindings` with `addonLookup`. */
-const directAddon = {
-  name: 'direct-addon',
-  setup(builder) {
-    builder.onResolve({ filter: /^bindings$/ }, ({ importer }) =>
-      importer.includes('/better-sqlite3/') ? { path: 'bindings', namespace: 'direct-addon' } : undefined,
-    )
-    builder.onLoad({ filter: /.*/, namespace: 'direct-addon' }, () => ({
-      contents: addonLookup,
-      loader: 'js',
-    }))
-  },
 }
 
 /**
@@ -138,8 +110,7 @@ for (const { name, entry, dir, ownFiles: splits } of bundles) {
     bundle: true,
     format: 'cjs',
     platform: 'node',
-    target: 'node20',
-    external: ['bindings', 'better-sqlite3/package.json'],
+    target: 'node22',
     // A dynamic import of one of `ownFiles` becomes a require: no ES-module loader for one file.
     supported: { 'dynamic-import': false },
     // A CommonJS file has no import.meta; store/leases/lease-regex.ts requires picomatch relative to
@@ -147,8 +118,8 @@ for (const { name, entry, dir, ownFiles: splits } of bundles) {
     banner: { js: 'var importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
     define: { 'import.meta.url': 'importMetaUrl' },
     plugins: splits
-      ? [requireOwnFiles(name), scrubberWithoutSideEffects, directAddon, englishOnlyZod]
-      : [scrubberWithoutSideEffects, directAddon, englishOnlyZod],
+      ? [requireOwnFiles(name), scrubberWithoutSideEffects, englishOnlyZod]
+      : [scrubberWithoutSideEffects, englishOnlyZod],
     logLevel: 'warning',
   })
   if (!isLaunched) continue

@@ -12,9 +12,9 @@
 // parallel.ts starts `./capture-worker.js` beside itself. ES modules keep `import.meta` whole, so
 // nothing is rewritten; CommonJS packages (commander) get a `require` from `createRequire`.
 //
-// Packages stay outside the bundle where they must be found at run time: better-sqlite3 (its
-// native addon), miniflare (workerd's binary and its own worker scripts), ws (optional native
-// add-ons it looks for). Without this step, tsc's output in dist/ runs as it is, slower.
+// Packages stay outside the bundle where they must be found at run time: miniflare (workerd's
+// binary and its own worker scripts; not installed with the CLI, serve/serve-runtime.ts finds it),
+// ws (optional native add-ons it looks for). Without this step, tsc's output in dist/ runs as it is, slower.
 import { readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { build } from 'esbuild'
@@ -37,8 +37,8 @@ await build({
   splitting: true,
   format: 'esm',
   platform: 'node',
-  target: 'node20',
-  external: ['better-sqlite3', 'miniflare', 'ws'],
+  target: 'node22',
+  external: ['miniflare', 'ws'],
   banner: {
     js: "import { createRequire as sangamCreateRequire } from 'node:module'; const require = sangamCreateRequire(import.meta.url);",
   },

@@ -27,8 +27,8 @@ if (files.length === 0) {
   process.exit(1)
 }
 // The timeout bounds each file as a whole (the runner runs every file as one test). 40 minutes:
-// test/packed-install.test.ts installs the packed package globally twice, and npm compiles
-// better-sqlite3 for each install; its steps carry tighter timeouts of their own.
+// test/packed-install.test.ts installs the packed package globally twice and through npx, and
+// serve's runtime once; its steps carry tighter timeouts of their own.
 const result = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=2400000', ...files],

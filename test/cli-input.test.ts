@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict'
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { createRequire } from 'node:module'
 import { test } from 'node:test'
 import { recallProject } from './helpers/recall-project.ts'
 import { runCli } from './helpers/run-cli.ts'
@@ -68,10 +67,9 @@ test('a huge value is echoed back bounded, never whole', async () => {
  * out (SQLite's exclusive locking mode), otherwise only writers wait.
  */
 async function lockHolder(database: string, exclusive: boolean): Promise<ChildProcess & AsyncDisposable> {
-  const sqlite = createRequire(import.meta.url).resolve('better-sqlite3')
   const script = `
-    const db = new (require(${JSON.stringify(sqlite)}))(${JSON.stringify(database)})
-    ${exclusive ? "db.pragma('locking_mode = EXCLUSIVE')" : ''}
+    const db = new (require('node:sqlite').DatabaseSync)(${JSON.stringify(database)})
+    ${exclusive ? "db.exec('PRAGMA locking_mode = EXCLUSIVE')" : ''}
     db.exec('BEGIN EXCLUSIVE')
     process.stdout.write('locked\\n')
     process.stdin.resume()

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, realpathSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import Database from 'better-sqlite3'
+import { openConnection } from '../src/store/connection.ts'
 import { writeFakeVendor } from './helpers/fake-vendor.ts'
 import { connectMcp } from './helpers/mcp-client.ts'
 import type { AgentReply, ReplyPlan } from './helpers/room-reply.ts'
@@ -117,7 +117,7 @@ interface Ledger {
 
 /** The ledger as it stands, read from the store itself. */
 function ledger(database: string): Ledger {
-  const db = new Database(database, { readonly: true })
+  const db = openConnection(database, { readOnly: true, timeoutMs: 5000 })
   try {
     const turns = db
       .prepare('SELECT id, session_id, cause, state FROM delivery_turn ORDER BY id')
@@ -194,7 +194,7 @@ async function pingPong(
 
 /** Who wrote the answers of the agent with this handle, as `session:author`. */
 function answers(w: World, handle: string): Set<string> {
-  const db = new Database(w.database, { readonly: true })
+  const db = openConnection(w.database, { readOnly: true, timeoutMs: 5000 })
   try {
     const rows = db.prepare('SELECT session_id, author FROM room_message WHERE sender = ?').all(handle) as {
       session_id: string | null
@@ -207,7 +207,7 @@ function answers(w: World, handle: string): Set<string> {
 }
 
 function dump(database: string): unknown {
-  const db = new Database(database, { readonly: true })
+  const db = openConnection(database, { readOnly: true, timeoutMs: 5000 })
   try {
     return {
       deliveries: db.prepare('SELECT * FROM delivery').all(),

@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import Database from 'better-sqlite3'
+import { openConnection } from '../src/store/connection.ts'
 import { fakeAppServer } from './helpers/fake-app-server.ts'
 import { fakeTurns, writeFakeVendor } from './helpers/fake-vendor.ts'
 import { isolatedEnv, runCli, runCliJson } from './helpers/run-cli.ts'
@@ -469,7 +469,7 @@ test('a process killed between starting a turn and recording it: unknown, never 
   const deadPid = await new Promise<number>((done) => dead.on('exit', () => done(dead.pid as number)))
   {
     await w.cli(['deliveries'])
-    const db = new Database(w.database)
+    const db = openConnection(w.database, { timeoutMs: 5000 })
     const message = db.prepare('SELECT id FROM room_message ORDER BY seq DESC LIMIT 1').get() as {
       id: string
     }

@@ -3,7 +3,6 @@ import { join } from 'node:path'
 import { after, test } from 'node:test'
 import { killAllServes } from '../server/test/helpers/serve-process.ts'
 import { openDatabaseFile } from '../src/store/database.ts'
-import { claudeEdit, runAgentHook, sessionEvent } from './hooks-agent-run.ts'
 import { laneProject } from './helpers/lane-fixture.ts'
 import { leaksUnder } from './helpers/leak-scan.ts'
 import { connectMcp } from './helpers/mcp-client.ts'
@@ -13,6 +12,7 @@ import { type Machine, syncWorld } from './helpers/sync-world.ts'
 import { git } from './helpers/tmp-git-repo.ts'
 import { startUi } from './helpers/ui-process.ts'
 import { eventually } from './helpers/up-process.ts'
+import { claudeEdit, runAgentHook, sessionEvent } from './hooks-agent-run.ts'
 
 /**
  * Issue 19, item 3: secrets of several kinds typed into every free-text field sangam stores,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import Database from 'better-sqlite3'
+import { openConnection } from '../src/store/connection.ts'
 import { isolatedEnv, runCliJson } from './helpers/run-cli.ts'
 import { tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
 import { claudeEdit, runAgentHook } from './hooks-agent-run.ts'
@@ -47,7 +47,7 @@ test('a glob claim stored with its expression denies and allows as picomatch wou
 
 test('a glob claim written before patterns were stored is still enforced', async () => {
   await using p = await projectWithGlobClaim()
-  const db = new Database(p.database)
+  const db = openConnection(p.database, { timeoutMs: 5000 })
   db.exec('UPDATE lease SET pattern_regex = NULL')
   db.close()
   assert.equal(decision(await p.edit('docs/guide/INTRO.md')), 'deny')
@@ -57,12 +57,12 @@ test('a glob claim written before patterns were stored is still enforced', async
 test('a replica not yet migrated to stored patterns is read as it is, and left unmigrated by a denial', async () => {
   await using p = await projectWithGlobClaim()
   // The store's own open would migrate it again, so the older schema is made with SQLite directly.
-  const older = new Database(p.database)
+  const older = openConnection(p.database, { timeoutMs: 5000 })
   older.exec('ALTER TABLE lease DROP COLUMN pattern_regex')
   older.pragma('user_version = 3')
   older.close()
   assert.equal(decision(await p.edit('docs/INTRO.md')), 'deny')
-  const after = new Database(p.database, { readonly: true })
+  const after = openConnection(p.database, { readOnly: true, timeoutMs: 5000 })
   try {
     assert.equal(after.pragma('user_version', { simple: true }), 3)
   } finally {

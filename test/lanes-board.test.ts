@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { runAgentHook, sessionEvent } from './hooks-agent-run.ts'
 import { laneProject } from './helpers/lane-fixture.ts'
 import { isolatedEnv } from './helpers/run-cli.ts'
 import { git } from './helpers/tmp-git-repo.ts'
+import { runAgentHook, sessionEvent } from './hooks-agent-run.ts'
 
 interface BoardLane {
   name: string

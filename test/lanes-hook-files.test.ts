@@ -2,11 +2,11 @@ import assert from 'node:assert/strict'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { installFakeCodex } from './hooks-fake-codex.ts'
 import { laneProject } from './helpers/lane-fixture.ts'
 import { connectMcp } from './helpers/mcp-client.ts'
 import { isolatedEnv } from './helpers/run-cli.ts'
 import { git } from './helpers/tmp-git-repo.ts'
+import { installFakeCodex } from './hooks-fake-codex.ts'
 
 const settings = join('.claude', 'settings.json')
 const codexHooks = join('.codex', 'hooks.json')

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { existsSync, readFileSync } from 'node:fs'
 import { test } from 'node:test'
-import Database from 'better-sqlite3'
+import { openConnection } from '../src/store/connection.ts'
 import { connectMcp } from './helpers/mcp-client.ts'
 import { canRunInTerminal, runInTerminal } from './helpers/pseudo-terminal.ts'
 import { isolatedEnv, runCli, runCliJson, spawnCli } from './helpers/run-cli.ts'
@@ -124,7 +124,7 @@ test('a closed thread refuses posts; a human-loop thread has @human and shows bl
   assert.match(text.stdout, /BLOCKED \(1\)/)
   // Reading the board writes nothing: no thread changes, nothing queued for the team.
   const snapshot = () => {
-    const db = new Database(w.database, { readonly: true })
+    const db = openConnection(w.database, { readOnly: true, timeoutMs: 5000 })
     try {
       return JSON.stringify([
         db.prepare('SELECT * FROM room_thread').all(),
@@ -172,7 +172,7 @@ test('a post killed mid-write leaves the store intact with the message once or n
     assert.equal(retry.code, 0, retry.stderr)
     assert.equal((await w.read()).filter((m) => m.text === text).length, 1, `${text}: once after the retry`)
   }
-  const db = new Database(w.database, { readonly: true })
+  const db = openConnection(w.database, { readOnly: true, timeoutMs: 5000 })
   try {
     assert.equal(db.pragma('integrity_check', { simple: true }), 'ok')
     const queued = db
@@ -210,7 +210,7 @@ test('the board: a thread a human opened is backlog; a post in it makes it doing
   await w.json(['post', '--thread', thread.id, 'looking at it now'])
   assert.deepEqual(await column(thread.id), ['doing', ['@human']])
   // Four hours later (the default room.doing-hours), nobody has worked on it since.
-  const db = new Database(w.database)
+  const db = openConnection(w.database, { timeoutMs: 5000 })
   db.prepare('UPDATE room_message SET at = at - ? WHERE thread_id = ?').run(4 * 60 * 60 * 1000, thread.id)
   db.close()
   assert.deepEqual(await column(thread.id), ['backlog', []])

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import Database from 'better-sqlite3'
+import { openConnection } from '../src/store/connection.ts'
 import { isolatedEnv, runCli, runCliJson } from './helpers/run-cli.ts'
 import { git, tmpGitRepo } from './helpers/tmp-git-repo.ts'
 
@@ -48,7 +48,7 @@ test('no daemon: board, threads and alerts run at once find the collision and op
   const two = w.worktree('two', 'export const a = 20\nexport const b = 2\n')
   const { database } = await w.json<{ database: string }>(['init', '--no-mcp'])
   const query = <T>(sql: string): T[] => {
-    const db = new Database(database, { readonly: true, fileMustExist: true })
+    const db = openConnection(database, { readOnly: true, timeoutMs: 5000 })
     try {
       return db.prepare(sql).all() as T[]
     } finally {
@@ -107,7 +107,7 @@ test('no daemon: board, threads and alerts run at once find the collision and op
 
   // two gives up its edit; once the last look is older than a round's interval, a read looks again.
   writeFileSync(join(two, 'src/shared.ts'), base)
-  const db = new Database(database)
+  const db = openConnection(database, { timeoutMs: 5000 })
   db.prepare('UPDATE overlap_look SET looked_at = looked_at - 60000').run()
   db.close()
   const after = await w.json<{ threads: unknown[]; collisions: Collisions }>(['threads'])

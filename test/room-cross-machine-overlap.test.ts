@@ -2,8 +2,8 @@ import assert from 'node:assert/strict'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, test } from 'node:test'
-import Database from 'better-sqlite3'
 import { killAllServes } from '../server/test/helpers/serve-process.ts'
+import { openConnection } from '../src/store/connection.ts'
 import { installedElsewhere, runCli } from './helpers/run-cli.ts'
 import { type Machine, syncWorld } from './helpers/sync-world.ts'
 import { git } from './helpers/tmp-git-repo.ts'
@@ -21,7 +21,7 @@ after(killAllServes)
 const original = Array.from({ length: 12 }, (_, i) => `export const v${i + 1} = ${i + 1}`)
 
 function query<T>(machine: Machine, sql: string): T[] {
-  const db = new Database(machine.database, { readonly: true, fileMustExist: true })
+  const db = openConnection(machine.database, { readOnly: true, timeoutMs: 5000 })
   try {
     return db.prepare(sql).all() as T[]
   } finally {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import Database from 'better-sqlite3'
+import { openConnection } from '../src/store/connection.ts'
 import { isolatedEnv, runCliJson } from './helpers/run-cli.ts'
 import { git, tmpGitRepo } from './helpers/tmp-git-repo.ts'
 import { eventually, startUp } from './helpers/up-process.ts'
@@ -30,7 +30,7 @@ test('sangam up: uncommitted edits of the same line are a conflicted overlap and
   const { database } = await runCliJson<{ database: string }>(['init', '--no-mcp'], { cwd: repo.path, env })
 
   const query = <T>(sql: string): T[] => {
-    const db = new Database(database, { readonly: true, fileMustExist: true })
+    const db = openConnection(database, { readOnly: true, timeoutMs: 5000 })
     try {
       return db.prepare(sql).all() as T[]
     } finally {

@@ -5,8 +5,8 @@ import { after, test } from 'node:test'
 import { killAllServes } from '../server/test/helpers/serve-process.ts'
 import { runCli } from './helpers/run-cli.ts'
 import { syncWorld } from './helpers/sync-world.ts'
-import { git } from './helpers/tmp-git-repo.ts'
 import { startProxy } from './helpers/tcp-proxy.ts'
+import { git } from './helpers/tmp-git-repo.ts'
 import { eventually } from './helpers/up-process.ts'
 
 /**

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import Database from 'better-sqlite3'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { openConnection } from '../src/store/connection.ts'
 import { claudeAssistant, claudeHuman } from './helpers/capture-transcripts.ts'
 import { isolatedEnv, runCli, runCliJson } from './helpers/run-cli.ts'
 import { samples } from './helpers/secret-samples.ts'
@@ -233,7 +234,9 @@ describe('the dashboard in Chromium', { timeout: 240_000 }, () => {
     // Silent for an hour, the lock is stale: the mark and how a human may take it over.
     const age = (ms: number) => {
       const [id] = readdirSync(join(w.home.path, '.sangam', 'projects'))
-      const db = new Database(join(w.home.path, '.sangam', 'projects', id ?? '', 'sangam.db'))
+      const db = openConnection(join(w.home.path, '.sangam', 'projects', id ?? '', 'sangam.db'), {
+        timeoutMs: 5000,
+      })
       try {
         db.prepare('UPDATE integration_lock SET heartbeat_at = heartbeat_at + ?, since = since + ?').run(
           ms,

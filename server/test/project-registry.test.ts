@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { readdirSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import Database from 'better-sqlite3'
+import { openConnection } from '../../src/store/connection.ts'
 import { SyncClient, SyncSocket } from './helpers/sync-client.ts'
 import { newProjectId, newProjectKey } from './helpers/sync-fixture.ts'
 import { startTestServer, type TestServer } from './helpers/test-server.ts'
@@ -54,7 +54,7 @@ async function strangers(server: TestServer, count = 300): Promise<void> {
 /** The registrar's database (the one object file with its list), deleted: a data dir from before it kept ids. */
 function forgetRegistrar(server: TestServer): void {
   for (const file of databases(objectFiles(server))) {
-    const db = new Database(file, { readonly: true })
+    const db = openConnection(file, { readOnly: true, timeoutMs: 5000 })
     const isRegistrar =
       db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'registered_project'").get() !== undefined
     db.close()

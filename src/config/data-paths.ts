@@ -134,6 +134,15 @@ export function defaultServerDataDir(sangamHome: string): string {
   return join(sangamHome, 'server')
 }
 
+/**
+ * Where `sangam serve --install-runtime` installs the Workers runtime (`<package>-<version>`, an npm
+ * prefix of its own): outside the CLI's package, so that any install of sangam (global, npx, a
+ * project's) finds it, and the next sangam that pins another version installs beside it.
+ */
+export function serveRuntimeDir(sangamHome: string, packageName: string, version: string): string {
+  return join(sangamHome, 'runtime', `${packageName}-${version}`)
+}
+
 /** The lock of the local server running on `dataDir`. */
 export function serveLockFile(dataDir: string): string {
   return join(dataDir, 'serve.lock')

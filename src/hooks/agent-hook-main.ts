@@ -74,7 +74,7 @@ async function main(): Promise<void> {
   }, budgetMs)
 
   const env = readEnvironment(process.env)
-  // Started before stdin is awaited: the modules initialise (better-sqlite3's among them) while
+  // Started before stdin is awaited: the modules initialise (node:sqlite's among them) while
   // the thread pool reads.
   const loading = import('./agent-hook.ts')
   const stdin = (await input.bytes).toString('utf8')

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { delimiter, join } from 'node:path'
 import { test } from 'node:test'
 import { parse as parseToml } from 'smol-toml'
 import { tmpDir } from '../../test/helpers/tmp-git-repo.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
-import { registerMcpServer, sangamLaunch } from './mcp-registration.ts'
+import { isSangamOnPath, registerMcpServer, sangamLaunch } from './mcp-registration.ts'
 
 /** smol-toml builds null-prototype objects; compare plain ones. */
 const parse = (text: string): Record<string, unknown> => JSON.parse(JSON.stringify(parseToml(text)))
@@ -148,4 +148,22 @@ test('paths with quotes and backslashes are written as valid TOML', async () => 
     args: ['/opt/"quoted" dir/dist/mcp/mcp-main.cjs'],
     env_vars: ['SANGAM_HOME', 'SANGAM_USER', 'SANGAM_LOG'],
   })
+})
+
+test("sangam-mcp on PATH is portable where npm linked it, not in npx's folder for one command", async () => {
+  await using dir = tmpDir()
+  const mcp = (root: string): string => join(root, 'node_modules', 'sangam', 'dist', 'mcp', 'mcp-main.cjs')
+  const linked = (root: string): { bin: string; cli: string } => {
+    mkdirSync(join(root, 'node_modules', 'sangam', 'dist', 'mcp'), { recursive: true })
+    writeFileSync(mcp(root), '')
+    const bin = join(root, 'node_modules', '.bin')
+    mkdirSync(bin, { recursive: true })
+    symlinkSync(mcp(root), join(bin, 'sangam-mcp'))
+    return { bin, cli: join(root, 'node_modules', 'sangam', 'dist', 'cli', 'main.js') }
+  }
+  const global = linked(join(dir.path, 'prefix', 'lib'))
+  assert.equal(isSangamOnPath(['/usr/bin', global.bin].join(delimiter), global.cli), true)
+  const npx = linked(join(dir.path, '.npm', '_npx', '3f2a9c'))
+  assert.equal(isSangamOnPath(['/usr/bin', npx.bin].join(delimiter), npx.cli), false)
+  assert.equal(isSangamOnPath(global.bin, npx.cli), false, "another install's sangam-mcp is not this one")
 })

@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs'
-import { delimiter, dirname, join, resolve } from 'node:path'
+import { delimiter, dirname, join, resolve, sep } from 'node:path'
 import { parse as parseToml } from 'smol-toml'
 import { mcpServerName } from '../core/own-files/our-entries.ts'
 import { isRecord } from '../shared/is-record.ts'
@@ -62,15 +62,21 @@ export const portableLaunch: McpLaunch = { command: 'sangam-mcp', args: [] }
 /**
  * Whether `sangam-mcp` on `pathVariable` (PATH) is this very package's MCP server, the way a global
  * or project install links it: then a project file may name it by name and it means the same here
- * as on a teammate's machine. A checkout's build, run by path, is not on PATH.
+ * as on a teammate's machine. A checkout's build, run by path, is not on PATH; nor is `npx sangam`'s
+ * package, whose folder npm puts on PATH for that one command only (D364).
  */
 export function isSangamOnPath(pathVariable: string | undefined, cliEntry: string): boolean {
   const entry = realOrNull(mcpServerEntry(cliEntry))
   if (entry === null || pathVariable === undefined) return false
   return pathVariable
     .split(delimiter)
-    .filter((dir) => dir !== '')
+    .filter((dir) => dir !== '' && !isNpxRunDir(dir))
     .some((dir) => realOrNull(join(dir, 'sangam-mcp')) === entry)
+}
+
+/** npm's per-package folder for `npx` (`<cache>/_npx/<hash>/node_modules/.bin`). */
+function isNpxRunDir(dir: string): boolean {
+  return dir.split(sep).includes('_npx')
 }
 
 function realOrNull(path: string): string | null {

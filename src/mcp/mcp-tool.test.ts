@@ -21,7 +21,8 @@ const echo = defineTool({
   async run(input) {
     if (input.fail === 'sangam') throw new SangamError(ErrorCode.NotFound, 'nothing called that')
     if (input.fail === 'bug') throw new TypeError('cannot read x of undefined')
-    if (input.fail === 'busy') throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' })
+    if (input.fail === 'busy')
+      throw Object.assign(new Error('database is locked'), { code: 'ERR_SQLITE_ERROR', errcode: 5 })
     return { structured: { said: input.say }, text: `you said ${input.say}` }
   },
 })

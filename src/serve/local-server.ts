@@ -4,11 +4,12 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import type { Readable } from 'node:stream'
 import { stripVTControlCharacters } from 'node:util'
-import { Log, LogLevel, Miniflare } from 'miniflare'
+import type { LogLevel } from 'miniflare'
 import { z } from 'zod'
 import type { Logger } from '../shared/logger.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import { servedProjectIds } from '../store/server/served-projects.ts'
+import type { ServeRuntime } from './serve-runtime.ts'
 import { claimWorkerdChild, type WorkerdProcess, watchOver } from './workerd-process.ts'
 
 /**
@@ -29,6 +30,11 @@ export interface LocalServerOptions {
    * Off for in-process use (tests, benchmarks), where Miniflare's exit hook stops workerd.
    */
   readonly watchdog?: boolean | undefined
+  /**
+   * The Workers runtime (serve/serve-runtime.ts finds it); by default the one Node resolves from
+   * sangam's own files, as in the development checkout the tests and benchmarks run in.
+   */
+  readonly runtime?: ServeRuntime | undefined
 }
 
 export interface LocalServer {
@@ -61,9 +67,10 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const registered = servedProjectIds(persistDir)
   if (options.port !== 0) await refuseTakenPort(options.host, options.port)
   const log = options.log.child({ component: 'local-server' })
+  const runtime = options.runtime ?? ((await import('miniflare')) as ServeRuntime)
   const miniflare = withoutSignalHandlers(
     () =>
-      new Miniflare({
+      new runtime.Miniflare({
         name: config.name,
         modules: true,
         scriptPath: join(workerBundleDir, 'worker.js'),
@@ -85,7 +92,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
         port: options.port,
         // The real Request.cf needs the network; the server never reads it.
         cf: false,
-        log: new LoggerLog(log),
+        log: loggerLog(runtime, log),
         handleRuntimeStdio: (stdout: Readable, stderr: Readable) => {
           forwardLines(stdout, (line) => log.info(line))
           forwardLines(stderr, (line) => log.warn(line))
@@ -201,19 +208,18 @@ function forwardLines(stream: Readable, write: (line: string) => void): void {
   })
 }
 
-/** Miniflare's own messages, through our logger (Miniflare's default writes to stdout). */
-class LoggerLog extends Log {
-  readonly #log: Logger
-
-  constructor(log: Logger) {
-    super(LogLevel.WARN)
-    this.#log = log
-  }
-
-  override logWithLevel(level: LogLevel, message: string): void {
-    if (level > this.level) return
-    const text = stripVTControlCharacters(message)
-    if (level <= LogLevel.ERROR) this.#log.error(text)
-    else this.#log.warn(text)
-  }
+/**
+ * Miniflare's own messages, through our logger (Miniflare's default writes to stdout). The class
+ * extends the runtime's `Log`, which is only there once the runtime is loaded.
+ */
+function loggerLog(runtime: ServeRuntime, log: Logger): InstanceType<ServeRuntime['Log']> {
+  const { Log, LogLevel: Level } = runtime
+  return new (class extends Log {
+    override logWithLevel(level: LogLevel, message: string): void {
+      if (level > this.level) return
+      const text = stripVTControlCharacters(message)
+      if (level <= Level.ERROR) log.error(text)
+      else log.warn(text)
+    }
+  })(Level.WARN)
 }

@@ -14,7 +14,10 @@ export const ErrorCode = {
   DataDirUnusable: 'DATA_DIR_UNUSABLE',
   /** Another process holds the database write lock past our busy timeout. */
   StoreBusy: 'STORE_BUSY',
-  /** The database exists but was written by a newer sangam, or is not a sangam database. */
+  /**
+   * The database exists but was written by a newer sangam, or is not a sangam database; or this
+   * Node.js has no store for it (node:sqlite older than the one sangam needs).
+   */
   StoreIncompatible: 'STORE_INCOMPATIBLE',
   /** Something asked for by id does not exist (an event id, a session). */
   NotFound: 'NOT_FOUND',
@@ -28,7 +31,10 @@ export const ErrorCode = {
   GitFailed: 'GIT_FAILED',
   /** The sync server refused us or could not be reached. */
   ServerRefused: 'SERVER_REFUSED',
-  /** A vendor agent CLI (claude, codex) delivery needs is not installed, or could not be started. */
+  /**
+   * A program sangam runs is not installed, or could not be started: a vendor agent CLI (claude,
+   * codex) delivery needs, or the Workers runtime `serve` needs (`next` says how to install it).
+   */
   VendorCliUnavailable: 'VENDOR_CLI_UNAVAILABLE',
   /** A live session's endpoint (the app-server socket `sangam codex` started) is gone or refused a turn. */
   SessionUnreachable: 'SESSION_UNREACHABLE',

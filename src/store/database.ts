@@ -1,14 +1,15 @@
 import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
-import Database from 'better-sqlite3'
 import { databaseFileIn, projectDir, projectsDir } from '../config/data-paths.ts'
 import { type Clock, systemClock } from '../shared/clock.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
+import { openConnection } from './connection.ts'
 import type { Db } from './db.ts'
 import { migrate } from './migrations.ts'
+import { sqliteErrorCode } from './sqlite-error-code.ts'
 
 /** The store's own modules import these from `db.ts`; everyone else may take them from here. */
-export type { Db, Statement } from './db.ts'
+export type { Db, RunResult, Statement } from './db.ts'
 
 export interface OpenOptions {
   /** Open without writing anything: no migrations, no directory creation. Used by hooks. */
@@ -53,7 +54,7 @@ const setupBusyTimeoutMs = 60_000
 function openWritable(file: string, options: OpenOptions): Db {
   const busyTimeoutMs = options.busyTimeoutMs ?? 5000
   const setupTimeoutMs = options.setupTimeoutMs ?? Math.max(busyTimeoutMs, setupBusyTimeoutMs)
-  const db = withOpenErrors(file, () => new Database(file, { timeout: setupTimeoutMs }))
+  const db = withOpenErrors(file, () => openConnection(file, { timeoutMs: setupTimeoutMs }))
   try {
     db.pragma('journal_mode = WAL')
     db.pragma('synchronous = NORMAL')
@@ -71,9 +72,8 @@ function openWritable(file: string, options: OpenOptions): Db {
 }
 
 function openReadonly(file: string, options: OpenOptions): Db {
-  const db = withOpenErrors(
-    file,
-    () => new Database(file, { readonly: true, fileMustExist: true, timeout: options.busyTimeoutMs ?? 1000 }),
+  const db = withOpenErrors(file, () =>
+    openConnection(file, { readOnly: true, timeoutMs: options.busyTimeoutMs ?? 1000 }),
   )
   db.pragma('query_only = ON')
   return db
@@ -120,8 +120,7 @@ export function translateSqliteError(error: unknown, file: string): unknown {
   if (error instanceof SangamError) return error
   // Extended result codes (SQLITE_IOERR_SHORT_READ, SQLITE_CANTOPEN_ISDIR, SQLITE_BUSY_SNAPSHOT…)
   // share their primary code's meaning here.
-  const raw = (error as { code?: unknown }).code
-  const code = typeof raw === 'string' ? (/^SQLITE_[A-Z]+/.exec(raw)?.[0] ?? raw) : raw
+  const code = sqliteErrorCode(error)
   const message = (error as Error).message ?? String(error)
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
     return new SangamError(

@@ -1,8 +1,8 @@
-import type Database from 'better-sqlite3'
 import type { Clock } from '../shared/clock.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import { addThreadOrdinals, createSourceFileTable } from './capture/source-file-table.ts'
 import { createUnknownShapeTable } from './capture/unknown-shape-table.ts'
+import type { Db } from './db.ts'
 import { createCodexEndpointTable } from './delivery/codex-endpoint-table.ts'
 import { createDeliveryTables, widenDeliveryKinds } from './delivery/delivery-tables.ts'
 import { addIntegrationEventOrigin } from './lanes/integration-event-table.ts'
@@ -102,7 +102,7 @@ const createMigrationTable = /*sql*/ `
   );`
 
 /** Brings `db` up to `schemaVersion`; `clock` stamps each step's `applied_at`. */
-export function migrate(db: Database.Database, clock: Clock): void {
+export function migrate(db: Db, clock: Clock): void {
   const current = db.pragma('user_version', { simple: true }) as number
   if (current > schemaVersion) {
     throw new SangamError(

@@ -1,16 +1,15 @@
-import type Database from 'better-sqlite3'
-import type { Db } from './db.ts'
+import type { Db, Statement } from './db.ts'
 
-const caches = new WeakMap<Db, Map<string, Database.Statement>>()
+const caches = new WeakMap<Db, Map<string, Statement>>()
 
 /**
- * The connection's prepared statement for `sql`, prepared on first use. better-sqlite3 prepares
- * anew on every `db.prepare`, which costs more than running a one-row query; functions called
+ * The connection's prepared statement for `sql`, prepared on first use. SQLite prepares anew on
+ * every `db.prepare`, which costs more than running a one-row query; functions called
  * once per transcript file (a backfill prepares hundreds) take their statements from here. Only
  * for constant SQL: the cache keeps every distinct string for the connection's life. SQLite
  * re-prepares a cached statement by itself after a schema change.
  */
-export function cachedStatement(db: Db, sql: string): Database.Statement {
+export function cachedStatement(db: Db, sql: string): Statement {
   let cache = caches.get(db)
   if (cache === undefined) {
     cache = new Map()

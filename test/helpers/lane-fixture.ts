@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict'
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import Database from 'better-sqlite3'
+import { openConnection } from '../../src/store/connection.ts'
+import type { Db } from '../../src/store/db.ts'
 import { type CliResult, isolatedEnv, runCli } from './run-cli.ts'
 import { git, type TmpDir, type TmpRepo, tmpDir, tmpGitRepo } from './tmp-git-repo.ts'
 
@@ -25,7 +26,7 @@ export interface LaneProject extends AsyncDisposable {
   head(worktree: string): string
   write(worktree: string, path: string, content: string): void
   commit(worktree: string, message: string): string
-  db<T>(read: (db: Database.Database) => T): T
+  db<T>(read: (db: Db) => T): T
   refs(prefix?: string): string[]
   /** The invariants every scenario keeps (the seed's safety invariants). */
   checkInvariants(): Promise<void>
@@ -78,7 +79,7 @@ export async function laneProject(): Promise<LaneProject> {
       return git(worktree, 'rev-parse', 'HEAD')
     },
     db(read) {
-      const db = new Database(dbPath())
+      const db = openConnection(dbPath(), { timeoutMs: 5000 })
       try {
         return read(db)
       } finally {

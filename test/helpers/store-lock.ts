@@ -1,7 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { join } from 'node:path'
 import { createInterface } from 'node:readline'
-import { projectRoot } from './run-cli.ts'
 
 /** Another process holding a project's store locked, until released. */
 export interface StoreLock extends AsyncDisposable {
@@ -20,13 +18,13 @@ export function holdWriteLock(database: string): Promise<StoreLock> {
 
 /** The store in EXCLUSIVE locking mode, mid-transaction: not even readers get in. */
 export function holdExclusiveLock(database: string): Promise<StoreLock> {
-  return hold(database, ["db.pragma('locking_mode = EXCLUSIVE')"])
+  return hold(database, ["db.exec('PRAGMA locking_mode = EXCLUSIVE')"])
 }
 
 function hold(database: string, setup: readonly string[]): Promise<StoreLock> {
   const script = `
-    const Database = require(${JSON.stringify(join(projectRoot, 'node_modules', 'better-sqlite3'))})
-    const db = new Database(process.argv[1])
+    const { DatabaseSync } = require('node:sqlite')
+    const db = new DatabaseSync(process.argv[1])
     ${setup.join('\n')}
     db.exec('BEGIN ${setup.length === 0 ? 'IMMEDIATE' : 'EXCLUSIVE'}')
     db.exec("INSERT INTO setting (key, value) VALUES ('lock-test', '1')")

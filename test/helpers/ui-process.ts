@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process'
-import { type IncomingHttpHeaders, request as httpRequest } from 'node:http'
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { spawnCli } from './run-cli.ts'
 
 /** An answer of the dashboard, read whole. */

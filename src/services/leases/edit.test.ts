@@ -2,10 +2,10 @@ import assert from 'node:assert/strict'
 import { symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import Database from 'better-sqlite3'
 import { tmpDir, tmpGitRepo } from '../../../test/helpers/tmp-git-repo.ts'
 import type { Actor } from '../../protocol/lease.ts'
 import { ManualClock } from '../../shared/clock.ts'
+import { openConnection } from '../../store/connection.ts'
 import { openDatabaseFile } from '../../store/database.ts'
 import { readLeases } from '../../store/leases/lease-table.ts'
 import { checkEdit, checkEditReadOnly } from './edit.ts'
@@ -94,7 +94,7 @@ test('a read-only replica from before leases existed allows every edit', async (
   await using repo = tmpGitRepo()
   await using data = tmpDir()
   const file = join(data.path, 'old.db')
-  const old = new Database(file)
+  const old = openConnection(file, { timeoutMs: 5000 })
   old.exec('CREATE TABLE setting (key TEXT PRIMARY KEY, value TEXT NOT NULL); PRAGMA user_version = 1')
   old.close()
   const reader = openDatabaseFile(file, { readonly: true })

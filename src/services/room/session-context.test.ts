@@ -63,7 +63,7 @@ async function store() {
     db,
     file,
     async [Symbol.asyncDispose]() {
-      if (db.open) db.close()
+      db.close()
       await dir[Symbol.asyncDispose]()
     },
   }

@@ -10,6 +10,7 @@ import type {
 import { type Random, systemRandom } from '../../shared/random.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import type { Db } from '../db.ts'
+import { isSqliteBusy } from '../sqlite-error-code.ts'
 import { compileLeasePattern, rememberCompiled } from './lease-regex.ts'
 
 // lease       : live leases (expired rows linger until the next write purges them; readers filter).
@@ -215,7 +216,7 @@ export async function inLeaseTransaction<T>(
         return transaction.immediate()
       } catch (error) {
         const left = deadline - performance.now()
-        if (!isBusy(error) || left <= 0) throw error
+        if (!isSqliteBusy(error) || left <= 0) throw error
         const ceiling = Math.min(maxBackoffMs, 2 ** Math.min(attempt, 10))
         await new Promise((resolve) => setTimeout(resolve, Math.min(left, random.fraction() * ceiling)))
       }
@@ -227,11 +228,6 @@ export async function inLeaseTransaction<T>(
 
 /** The longest pause between two tries for the write lock. */
 const maxBackoffMs = 50
-
-function isBusy(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code
-  return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code === 'SQLITE_LOCKED')
-}
 
 function toLease(row: LeaseRow): Lease {
   if (typeof row.pattern_regex === 'string') rememberCompiled(patternKey(row.pattern), row.pattern_regex)

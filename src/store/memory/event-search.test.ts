@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import Database from 'better-sqlite3'
 import { memoryFixture } from '../../../test/helpers/memory-fixture.ts'
+import { openConnection } from '../connection.ts'
 import { EventSearch } from './event-search.ts'
 
 test('the bundled SQLite ignores a bound rowid equality beside MATCH (why EventSearch does not use one)', () => {
-  const db = new Database(':memory:')
+  const db = openConnection(':memory:', { timeoutMs: 5000 })
   try {
     db.exec('CREATE VIRTUAL TABLE t USING fts5 (text)')
     const insert = db.prepare('INSERT INTO t (rowid, text) VALUES (?, ?)')

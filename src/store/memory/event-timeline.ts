@@ -56,7 +56,7 @@ export class EventTimeline {
       SELECT e.at, e.kind, substr(e.text, 1, @chars) AS text FROM event e INDEXED BY event_by_at
       WHERE e.author = @author AND e.kind = 'human' AND e.at >= @since
       ORDER BY e.at DESC, e.seq DESC LIMIT 1`)
-    // @since arrives as a REAL (better-sqlite3 binds JS numbers so): without the CAST the hour is
+    // @since arrives as a REAL (node:sqlite binds JS numbers so): without the CAST the hour is
     // fractional and falls between the chart's buckets.
     this.#perHour = db.prepare(/*sql*/ `
       SELECT e.session_id AS sessionId, e.vendor, CAST((e.at - @since) / ${hourMs} AS INTEGER) AS hour, count(*) AS count

@@ -1,6 +1,7 @@
 import { type Dirent, readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import Database from 'better-sqlite3'
+import { openConnection } from '../connection.ts'
+import type { Db } from '../db.ts'
 
 /**
  * The project ids a `sangam serve` data dir holds: every Durable Object database under
@@ -34,10 +35,11 @@ function sqliteFiles(dir: string): string[] {
 }
 
 function projectIdIn(file: string): string | null {
-  let db: Database.Database | null = null
+  let db: Db | null = null
   try {
     // Not read-only: a database workerd left in WAL mode may need its shared-memory file made.
-    db = new Database(file, { fileMustExist: true })
+    // The file was just listed; SQLite's usual 5 s wait covers a workerd still letting go of it.
+    db = openConnection(file, { timeoutMs: 5000 })
     const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'project'").get()
     if (table === undefined) return null
     const row = db.prepare('SELECT project_id FROM project').get() as { project_id?: unknown } | undefined

@@ -1,4 +1,4 @@
-import { byteSize, defineInput, integer, text } from '../../command-input.ts'
+import { byteSize, defineInput, flag, integer, text } from '../../command-input.ts'
 import { defaultServePort } from '../../serve-port.ts'
 
 /**
@@ -14,6 +14,10 @@ export const serveInput = defineInput({
       max: 65_535,
     }),
     data: text('--data <dir>', 'where projects are stored (default $SANGAM_HOME/server)'),
+    installRuntime: flag(
+      '--install-runtime',
+      'first install the Workers runtime (miniflare with workerd) into $SANGAM_HOME/runtime if it is missing',
+    ),
     maxProjectSize: byteSize(
       '--max-project-size <size>',
       "each project's storage budget, e.g. 2GB (default 1GB; pushes past it are refused QUOTA_EXCEEDED)",

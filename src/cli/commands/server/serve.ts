@@ -14,7 +14,12 @@ export const run: CommandRun<typeof serveInput> = async (ctx, _args, options) =>
   const dataDir =
     options.data === undefined ? defaultServerDataDir(ctx.env.sangamHome) : resolve(ctx.cwd, options.data)
   // Loaded here, not at the top: Miniflare is most of the CLI's start-up cost and every other
-  // command (and the daemon) would pay it too.
+  // command (and the daemon) would pay it too. It is not installed with the CLI (D361).
+  const { installServeRuntime, loadServeRuntime, serveRuntimePackage, serveRuntimeVersion } = await import(
+    '../../../serve/serve-runtime.ts'
+  )
+  const installed = options.installRuntime ? await installServeRuntime(ctx.env.sangamHome, ctx.stderr) : null
+  const runtime = await loadServeRuntime(ctx.env.sangamHome)
   const { prepareDataDir, startLocalServer } = await import('../../../serve/local-server.ts')
   const vars =
     options.maxProjectSize === undefined ? {} : { MAX_PROJECT_BYTES: String(options.maxProjectSize) }
@@ -22,7 +27,7 @@ export const run: CommandRun<typeof serveInput> = async (ctx, _args, options) =>
   const lock = await acquireServeLock(dataDir, ctx.log)
   try {
     const server = await startOnRememberedPort(port, { dataDir, host, log: ctx.log }, (chosen) =>
-      startLocalServer({ host, port: chosen, dataDir, log: ctx.log, watchdog: true, vars }),
+      startLocalServer({ host, port: chosen, dataDir, log: ctx.log, watchdog: true, runtime, vars }),
     )
     try {
       if (port === 0) rememberPort(dataDir, host, Number(new URL(server.url).port))
@@ -34,7 +39,15 @@ export const run: CommandRun<typeof serveInput> = async (ctx, _args, options) =>
       await server.close()
     }
     const { hostname, port: boundPort } = new URL(server.url)
-    return { json: { url: server.url, host: hostname, port: Number(boundPort), dataDir }, text: '' }
+    const runtimeJson = {
+      package: serveRuntimePackage,
+      version: serveRuntimeVersion,
+      installed: installed?.installed ?? false,
+    }
+    return {
+      json: { url: server.url, host: hostname, port: Number(boundPort), dataDir, runtime: runtimeJson },
+      text: '',
+    }
   } finally {
     lock.release()
   }
