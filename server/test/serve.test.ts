@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
-import { existsSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, test } from 'node:test'
@@ -38,7 +38,22 @@ test('serve prints exactly its URL first, serves there, and stops in order on SI
   const [first, ...rest] = serve.stdout().split('\n')
   assert.equal(first, serve.url)
   const port = Number(new URL(serve.url).port)
-  assert.deepEqual(JSON.parse(rest.join('\n')), { url: serve.url, host: '127.0.0.1', port, dataDir })
+  const answer = JSON.parse(rest.join('\n')) as {
+    runtime: { package: string; version: string; installed: boolean }
+  }
+  // The runtime this checkout has (a devDependency): found, not installed by this run (docs/cli.md).
+  const { version } = JSON.parse(
+    readFileSync(join(import.meta.dirname, '..', '..', 'node_modules', 'miniflare', 'package.json'), 'utf8'),
+  ) as {
+    version: string
+  }
+  assert.deepEqual(answer, {
+    url: serve.url,
+    host: '127.0.0.1',
+    port,
+    dataDir,
+    runtime: { package: 'miniflare', version, installed: false },
+  })
   assert.equal(existsSync(join(dataDir, 'serve.lock')), false, 'the lock goes with the server')
   await assert.rejects(fetch(`${serve.url}/v1/health`))
 })
