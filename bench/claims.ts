@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { pathToFileURL } from 'node:url'
-import { patternsOverlap } from '../src/core/leases/overlap.ts'
+import { patternsOverlap } from '../src/leases/core/overlap.ts'
 import { percentile } from './helpers/transcript-sentences.ts'
 
 const rounds = Number(process.argv[2] ?? 100)

@@ -20,8 +20,6 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { cliEntry } from '../test/helpers/run-cli.ts'
-import { tmpDir } from '../test/helpers/tmp-git-repo.ts'
 import {
   agentClisDir,
   checkAgentClis,
@@ -35,6 +33,8 @@ import type { FakeModelServer } from '../test/agents/fake-model-server.ts'
 import { startLabDaemon, until } from '../test/agents/lab-daemon.ts'
 import { isIsolated, preflight, runInNamespace, startDnsSink } from '../test/agents/network-namespace.ts'
 import { openTmuxPane } from '../test/agents/tmux-pane.ts'
+import { cliEntry } from '../test/helpers/run-cli.ts'
+import { tmpDir } from '../test/helpers/tmp-git-repo.ts'
 import { percentile } from './helpers/transcript-sentences.ts'
 
 const rounds = Number(process.env.ROUNDS ?? process.env.N ?? 10)

@@ -12,16 +12,16 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { scrubSecrets } from '../src/core/secrets/scrubber.ts'
+import { scrubSecrets } from '../src/secrets/core/scrubber.ts'
 import { percentile, transcriptFields } from './helpers/transcript-sentences.ts'
 
-/** The scrubber as it was at `ref`: its sources (core/secrets, shared) checked out to a scratch folder. */
+/** The scrubber as it was at `ref`: its sources (secrets/core, shared) checked out to a scratch folder. */
 async function scrubberAt(ref: string): Promise<{ scrub: (text: string) => string; dir: string }> {
   const root = join(import.meta.dirname, '..')
   const dir = mkdtempSync(join(tmpdir(), 'sangam-bench-scrubber-'))
-  const archive = execFileSync('git', ['-C', root, 'archive', ref, 'src/core/secrets', 'src/shared'])
+  const archive = execFileSync('git', ['-C', root, 'archive', ref, 'src/secrets/core', 'src/shared'])
   execFileSync('tar', ['-x', '-C', dir], { input: archive })
-  const module = (await import(join(dir, 'src', 'core', 'secrets', 'scrubber.ts'))) as {
+  const module = (await import(join(dir, 'src', 'secrets', 'core', 'scrubber.ts'))) as {
     scrubSecrets: (text: string) => string
   }
   return { scrub: module.scrubSecrets, dir }

@@ -14,7 +14,7 @@
 // still costs. The team server's HTTP client validates answers with zod, 800 KB that would be
 // most of the file: it is its own file, dist/hooks/sync-http.cjs, which its dynamic import loads
 // on the first request. SangamError is a third file both require, so that `instanceof` agrees
-// across them (an unreachable server is told apart by it, services/sync/unreachable.ts). The MCP
+// across them (an unreachable server is told apart by it, sync/services/unreachable.ts). The MCP
 // server needs the HTTP client's schemas anyway, so its bundle holds everything in one file.
 import { createHash } from 'node:crypto'
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -26,7 +26,7 @@ const root = new URL('..', import.meta.url).pathname
 
 /** Modules that become their own file, required at run time by the bundles that import them. */
 const ownFiles = {
-  'sync-http': join(root, 'src', 'services', 'sync', 'http-client.ts'),
+  'sync-http': join(root, 'src', 'sync', 'services', 'http-client.ts'),
   'sangam-error': join(root, 'src', 'shared', 'sangam-error.ts'),
 }
 
@@ -113,7 +113,7 @@ for (const { name, entry, dir, ownFiles: splits } of bundles) {
     target: 'node22',
     // A dynamic import of one of `ownFiles` becomes a require: no ES-module loader for one file.
     supported: { 'dynamic-import': false },
-    // A CommonJS file has no import.meta; store/leases/lease-regex.ts requires picomatch relative to
+    // A CommonJS file has no import.meta; leases/store/lease-regex.ts requires picomatch relative to
     // it, and config/version.ts reads package.json (two levels up, from dist/<dir>/ as from src/<dir>/).
     banner: { js: 'var importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
     define: { 'import.meta.url': 'importMetaUrl' },

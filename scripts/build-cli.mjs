@@ -8,7 +8,7 @@
 // The chunks sit in dist/cli/ itself, not in a folder of their own: modules find files relative to
 // `import.meta.url` (config/version.ts the package.json two levels up, serve/local-server.ts
 // dist/server, ui/static-files.ts the browser libraries), which holds from dist/cli/ as from
-// dist/<dir>/. The capture worker is an entry of its own for the same reason: services/capture/
+// dist/<dir>/. The capture worker is an entry of its own for the same reason: memory/services/
 // parallel.ts starts `./capture-worker.js` beside itself. ES modules keep `import.meta` whole, so
 // nothing is rewritten; CommonJS packages (commander) get a `require` from `createRequire`.
 //
@@ -29,7 +29,7 @@ for (const name of readdirSync(outdir)) if (chunkFile.test(name)) rmSync(join(ou
 await build({
   entryPoints: {
     main: join(root, 'src', 'cli', 'main.ts'),
-    'capture-worker': join(root, 'src', 'services', 'capture', 'capture-worker.ts'),
+    'capture-worker': join(root, 'src', 'memory', 'services', 'capture-worker.ts'),
   },
   outdir,
   chunkNames: '[name]-[hash]',

@@ -24,7 +24,7 @@ export const englishOnlyZod = {
 }
 
 /**
- * The secret scrubber (src/core/secrets/) compiles its patterns and the ruleset's keyword search
+ * The secret scrubber (src/secrets/core/) compiles its patterns and the ruleset's keyword search
  * when its module loads, which esbuild must keep as side effects of any file that imports it. It
  * has no other effects: declared free of them, it is left out of a bundle that never calls it.
  * The edit hook's bundle shares files with the write paths that refuse secrets (a lane's name)
@@ -34,9 +34,9 @@ export const englishOnlyZod = {
 export const scrubberWithoutSideEffects = {
   name: 'scrubber-without-side-effects',
   setup(builder) {
-    builder.onResolve({ filter: /\/secrets\/[a-z-]+\.ts$/ }, ({ path, resolveDir }) => {
+    builder.onResolve({ filter: /\/secrets\/core\/[a-z-]+\.ts$/ }, ({ path, resolveDir }) => {
       const resolved = join(resolveDir, path)
-      return resolved.includes('/src/core/secrets/') ? { path: resolved, sideEffects: false } : undefined
+      return resolved.includes('/src/secrets/core/') ? { path: resolved, sideEffects: false } : undefined
     })
   },
 }

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 /**
- * Regenerates src/core/secrets/gitleaks-rules.ts, the secret scrubber's vendored ruleset, from
+ * Regenerates src/secrets/core/gitleaks-rules.ts, the secret scrubber's vendored ruleset, from
  * gitleaks' default configuration (config/gitleaks.toml, MIT licence).
  *
  *   node scripts/refresh-secret-rules.mjs <gitleaks.toml> <gitleaks commit>
  *   # e.g. git -C gitleaks show HEAD:config/gitleaks.toml > /tmp/gitleaks.toml
  *   #      node scripts/refresh-secret-rules.mjs /tmp/gitleaks.toml "$(git -C gitleaks rev-parse HEAD)"
- *   # then: npx biome check --write src/core/secrets/gitleaks-rules.ts
- *   #       node --import tsx --test src/core/secrets/*.test.ts
+ *   # then: npx biome check --write src/secrets/core/gitleaks-rules.ts
+ *   #       node --import tsx --test src/secrets/core/*.test.ts
  *
  * The file is generated: rules are data (id, regular expression, keywords, entropy, allowlists),
  * translated from Go's RE2 syntax to JavaScript's. Where the two differ the translation only ever
@@ -83,7 +83,7 @@ export const gitleaksCommit = '${commit}'
 
 export const gitleaksRules: VendoredRules = ${JSON.stringify({ rules, global }, null, 2)}
 `
-writeFileSync(join(import.meta.dirname, '..', 'src', 'core', 'secrets', 'gitleaks-rules.ts'), out)
+writeFileSync(join(import.meta.dirname, '..', 'src', 'secrets', 'core', 'gitleaks-rules.ts'), out)
 process.stdout.write(`${rules.length} rules written, ${skipped.length} left out\n`)
 
 /**

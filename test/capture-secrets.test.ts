@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { scrubSecrets } from '../src/core/secrets/scrubber.ts'
+import { scrubSecrets } from '../src/secrets/core/scrubber.ts'
 import { captureWorld } from './helpers/capture-transcripts.ts'
 import { filesUnder, leaksUnder } from './helpers/leak-scan.ts'
 import { runCliJson } from './helpers/run-cli.ts'

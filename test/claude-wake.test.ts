@@ -8,8 +8,8 @@ import {
   claudeWakeEntry,
   startWakeWaiter,
   stopPayload,
-  wakeRecord,
   waiterEnv,
+  wakeRecord,
 } from './helpers/claude-wake-waiter.ts'
 import { fakeTurns, writeFakeVendor } from './helpers/fake-vendor.ts'
 import { isolatedEnv, runCli, runCliJson } from './helpers/run-cli.ts'

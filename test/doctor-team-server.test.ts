@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, test } from 'node:test'
 import { killAllServes } from '../server/test/helpers/serve-process.ts'
-import type { TeamServerSection } from '../src/services/sync/team-server-section.ts'
+import type { TeamServerSection } from '../src/sync/services/team-server-section.ts'
 import { syncWorld } from './helpers/sync-world.ts'
 import { eventually } from './helpers/up-process.ts'
 

@@ -8,7 +8,7 @@ import { claudeEdit, runAgentHook } from './hooks-agent-run.ts'
 
 /**
  * The edit hook matches globs by the expression compiled when the lease was written (migration 4,
- * store/leases/lease-regex.ts). Leases written before that have none, and a replica the new hook reads
+ * leases/store/lease-regex.ts). Leases written before that have none, and a replica the new hook reads
  * may not even be migrated yet (the hook opens it read-only): both must still be enforced.
  */
 async function projectWithGlobClaim() {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import type { ClaimResult } from '../src/protocol/lease.ts'
+import type { ClaimResult } from '../src/leases/protocol/lease.ts'
 import { isolatedEnv, runCli, runCliJson } from './helpers/run-cli.ts'
 import { tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
 

@@ -223,7 +223,7 @@ test('the board at 80 and 120 columns: every card id whole, titles told apart by
 }, async () => {
   const w = await world()
   await using _ = w.repo
-  const long = 'Merge conflict: src/services/room/deeply/nested/folder'
+  const long = 'Merge conflict: src/room/services/deeply/nested/folder'
   const ids: string[] = []
   for (const end of ['alpha.ts', 'omega.ts']) {
     const { thread } = await w.json<{ thread: { id: string } }>(['thread-open', '--title', `${long}/${end}`])

@@ -1,16 +1,16 @@
-import { arbitrateClaim, planRelease } from '../../src/core/leases/arbitration.ts'
-import { maxTtlMs, minTtlMs } from '../../src/core/leases/expiry.ts'
-import { normalisePattern } from '../../src/core/leases/pattern.ts'
-import type { ClaimResult, Lease } from '../../src/protocol/lease.ts'
+import { arbitrateClaim, planRelease } from '../../src/leases/core/arbitration.ts'
+import { maxTtlMs, minTtlMs } from '../../src/leases/core/expiry.ts'
+import { normalisePattern } from '../../src/leases/core/pattern.ts'
+import type { ClaimResult, Lease } from '../../src/leases/protocol/lease.ts'
+import { leaseGrantedRecordType } from '../../src/leases/protocol/records/lease-granted.ts'
+import { leaseReleasedRecordType } from '../../src/leases/protocol/records/lease-released.ts'
+import type { Random } from '../../src/shared/random.ts'
+import { isSangamError } from '../../src/shared/sangam-error.ts'
 import type {
   ReleaseResult,
   ServerClaimRequest,
   ServerReleaseRequest,
-} from '../../src/protocol/sync/lease.ts'
-import { leaseGrantedRecordType } from '../../src/protocol/sync/records/lease-granted.ts'
-import { leaseReleasedRecordType } from '../../src/protocol/sync/records/lease-released.ts'
-import type { Random } from '../../src/shared/random.ts'
-import { isSangamError } from '../../src/shared/sangam-error.ts'
+} from '../../src/sync/protocol/lease.ts'
 import type { LeaseTable } from './lease-table.ts'
 import type { Presence } from './presence.ts'
 import { readProjectRow, recordFencingToken } from './project-row.ts'

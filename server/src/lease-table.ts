@@ -1,4 +1,4 @@
-import { type Lease, leaseSchema } from '../../src/protocol/lease.ts'
+import { type Lease, leaseSchema } from '../../src/leases/protocol/lease.ts'
 
 /**
  * The project's leases, stored, with the live ones also kept in memory: every claim reads them

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { defaultSyncLimits, type SyncLimits } from '../../src/protocol/sync/limits.ts'
-import { projectIdSchema } from '../../src/protocol/sync/project.ts'
+import { defaultSyncLimits, type SyncLimits } from '../../src/sync/protocol/limits.ts'
+import { projectIdSchema } from '../../src/sync/protocol/project.ts'
 import type { Env } from './env.ts'
 
 const positiveInteger = z.coerce.number().int().positive()

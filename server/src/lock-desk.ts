@@ -1,4 +1,4 @@
-import { decideAcquire, decideTakeover } from '../../src/core/lanes/lock-arbitration.ts'
+import { decideAcquire, decideTakeover } from '../../src/lanes/core/lock-arbitration.ts'
 import {
   type LockAcquireAnswer,
   type LockAcquireRequest,
@@ -15,12 +15,12 @@ import {
   type ServerLockHolder,
   type TeamMain,
   teamMainSchema,
-} from '../../src/protocol/sync/integration-lock.ts'
+} from '../../src/sync/protocol/integration-lock.ts'
 
 /**
  * The team's integration lock: one row (the holder, or none, and the last fencing token issued)
  * and the history of its grants, releases and takeovers. Each request reads, decides with the pure
- * rule (`core/lanes/lock-arbitration.ts`) and writes in one synchronous storage transaction: the
+ * rule (`lanes/core/lock-arbitration.ts`) and writes in one synchronous storage transaction: the
  * object runs one such block at a time, so of any number of lanes racing for the lock on any
  * number of machines exactly one is granted. Tokens only grow, and survive restarts.
  */

@@ -1,4 +1,4 @@
-import type { PresenceEntry } from '../../src/protocol/sync/presence.ts'
+import type { PresenceEntry } from '../../src/sync/protocol/presence.ts'
 
 /** A bounded prefix of the presence list, and how many entries it left out. */
 export interface PresencePage {

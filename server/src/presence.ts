@@ -1,6 +1,6 @@
-import { actorKey } from '../../src/core/leases/actor.ts'
-import { type Actor, actorSchema } from '../../src/protocol/lease.ts'
-import { type PresenceEntry, presenceHorizonMs } from '../../src/protocol/sync/presence.ts'
+import { actorKey } from '../../src/leases/core/actor.ts'
+import { type Actor, actorSchema } from '../../src/leases/protocol/lease.ts'
+import { type PresenceEntry, presenceHorizonMs } from '../../src/sync/protocol/presence.ts'
 
 /** One actor's live connections, as counted from the object's subscribed sockets. */
 export interface Connected {

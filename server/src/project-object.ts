@@ -1,21 +1,21 @@
 import { DurableObject } from 'cloudflare:workers'
 import type { z } from 'zod'
-import type { WireShape } from '../../src/core/secrets/wire-fields.ts'
+import type { WireShape } from '../../src/secrets/core/wire-fields.ts'
+import { systemRandom } from '../../src/shared/random.ts'
 import {
   lockAcquireRequestSchema,
   lockHeartbeatRequestSchema,
   lockMainRequestSchema,
   lockReleaseRequestSchema,
   lockTakeoverRequestSchema,
-} from '../../src/protocol/sync/integration-lock.ts'
-import { serverClaimRequestSchema, serverReleaseRequestSchema } from '../../src/protocol/sync/lease.ts'
-import { maxPullPageBytes } from '../../src/protocol/sync/limits.ts'
-import type { ProjectInfo } from '../../src/protocol/sync/project.ts'
-import { pullQuerySchema } from '../../src/protocol/sync/pull.ts'
-import { pushRequestSchema } from '../../src/protocol/sync/push.ts'
-import { matchSyncRoute, type SyncAction } from '../../src/protocol/sync/routes.ts'
-import { pingMessage, pongMessage } from '../../src/protocol/sync/upstream.ts'
-import { systemRandom } from '../../src/shared/random.ts'
+} from '../../src/sync/protocol/integration-lock.ts'
+import { serverClaimRequestSchema, serverReleaseRequestSchema } from '../../src/sync/protocol/lease.ts'
+import { maxPullPageBytes } from '../../src/sync/protocol/limits.ts'
+import type { ProjectInfo } from '../../src/sync/protocol/project.ts'
+import { pullQuerySchema } from '../../src/sync/protocol/pull.ts'
+import { pushRequestSchema } from '../../src/sync/protocol/push.ts'
+import { matchSyncRoute, type SyncAction } from '../../src/sync/protocol/routes.ts'
+import { pingMessage, pongMessage } from '../../src/sync/protocol/upstream.ts'
 import type { Env } from './env.ts'
 import { LeaseDesk } from './lease-desk.ts'
 import { LeaseTable } from './lease-table.ts'

@@ -1,4 +1,4 @@
-import { projectKeySchema } from '../../src/protocol/sync/project.ts'
+import { projectKeySchema } from '../../src/sync/protocol/project.ts'
 import { bearerKey, digestKey, digestsEqual, unauthorized } from './auth.ts'
 import { insertProjectRow, type ProjectRow, readProjectRow } from './project-row.ts'
 import { Refusal } from './refusal.ts'

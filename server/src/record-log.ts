@@ -1,4 +1,4 @@
-import type { AppendableRecord } from '../../src/protocol/sync/record.ts'
+import type { AppendableRecord } from '../../src/sync/protocol/record.ts'
 import { Refusal } from './refusal.ts'
 
 /**

@@ -1,4 +1,4 @@
-import type { SyncError, SyncErrorCode } from '../../src/protocol/sync/error.ts'
+import type { SyncError, SyncErrorCode } from '../../src/sync/protocol/error.ts'
 
 type RefusalDetails = Omit<SyncError['error'], 'code' | 'message'>
 

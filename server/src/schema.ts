@@ -21,7 +21,7 @@ const steps: readonly string[] = [
   );
   CREATE TABLE lease (
     token      INTEGER PRIMARY KEY,  -- the fencing token it was granted with; kept on renewal
-    body       TEXT NOT NULL,        -- the lease as JSON (src/protocol/lease.ts)
+    body       TEXT NOT NULL,        -- the lease as JSON (src/leases/protocol/lease.ts)
     expires_at INTEGER NOT NULL      -- ms epoch, copied out of body so expired leases can be dropped
   );
   CREATE TABLE actor_activity (
@@ -32,7 +32,7 @@ const steps: readonly string[] = [
   /*sql*/ `
   CREATE TABLE integration_lock (
     lock       INTEGER PRIMARY KEY CHECK (lock = 1),  -- one row: one integration lock per project
-    holder     TEXT,                 -- the holder as JSON (protocol/sync/integration-lock.ts); NULL when free
+    holder     TEXT,                 -- the holder as JSON (sync/protocol/integration-lock.ts); NULL when free
     last_token INTEGER NOT NULL      -- the last fencing token a grant took; tokens only grow
   );
   CREATE TABLE integration_lock_event (
@@ -43,7 +43,7 @@ const steps: readonly string[] = [
   /*sql*/ `
   CREATE TABLE integration_main (
     main INTEGER PRIMARY KEY CHECK (main = 1),  -- one row once the team has published: its main as sangam last moved it
-    body TEXT NOT NULL                          -- the record as JSON (teamMainSchema, protocol/sync/integration-lock.ts)
+    body TEXT NOT NULL                          -- the record as JSON (teamMainSchema, sync/protocol/integration-lock.ts)
   );`,
 ]
 

@@ -1,5 +1,5 @@
-import { describeSecretKinds } from '../../src/core/secrets/free-text-rule.ts'
-import { findSecret, type WireShape } from '../../src/core/secrets/wire-fields.ts'
+import { describeSecretKinds } from '../../src/secrets/core/free-text-rule.ts'
+import { findSecret, type WireShape } from '../../src/secrets/core/wire-fields.ts'
 import { Refusal } from './refusal.ts'
 
 /**

@@ -1,5 +1,5 @@
-import { actorKey } from '../../src/core/leases/actor.ts'
-import { type UpstreamMessage, upstreamMessageSchema } from '../../src/protocol/sync/upstream.ts'
+import { actorKey } from '../../src/leases/core/actor.ts'
+import { type UpstreamMessage, upstreamMessageSchema } from '../../src/sync/protocol/upstream.ts'
 import type { ServerLimits } from './limits.ts'
 import type { Presence } from './presence.ts'
 import { PresenceBroadcast } from './presence-broadcast.ts'

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { actorKey } from '../../src/core/leases/actor.ts'
-import { type Actor, actorSchema } from '../../src/protocol/lease.ts'
+import { actorKey } from '../../src/leases/core/actor.ts'
+import { type Actor, actorSchema } from '../../src/leases/protocol/lease.ts'
 import type { Random } from '../../src/shared/random.ts'
 import type { Connected } from './presence.ts'
 import type { RecordLog } from './record-log.ts'

@@ -1,5 +1,5 @@
-import type { RecordDraft } from '../../src/protocol/sync/record.ts'
 import { formatByteSize } from '../../src/shared/byte-size.ts'
+import type { RecordDraft } from '../../src/sync/protocol/record.ts'
 import { Refusal } from './refusal.ts'
 
 const utf8 = new TextEncoder()

@@ -1,5 +1,5 @@
-import { type HealthResponse, syncProtocolVersion } from '../../src/protocol/sync/limits.ts'
-import { healthPath, matchSyncRoute } from '../../src/protocol/sync/routes.ts'
+import { type HealthResponse, syncProtocolVersion } from '../../src/sync/protocol/limits.ts'
+import { healthPath, matchSyncRoute } from '../../src/sync/protocol/routes.ts'
 import { bearerKey, refuseKeyInQuery, unauthorized } from './auth.ts'
 import type { Env } from './env.ts'
 import { readLimits } from './limits.ts'

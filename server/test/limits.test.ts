@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { request } from 'node:http'
 import { after, before, test } from 'node:test'
-import type { SyncError } from '../../src/protocol/sync/error.ts'
-import type { HealthResponse } from '../../src/protocol/sync/limits.ts'
+import type { SyncError } from '../../src/sync/protocol/error.ts'
+import type { HealthResponse } from '../../src/sync/protocol/limits.ts'
 import { alice, eventDraft, eventDrafts } from './helpers/sync-fixture.ts'
 import { startTestServer, type TestServer } from './helpers/test-server.ts'
 

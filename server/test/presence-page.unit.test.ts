@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import type { PresenceEntry } from '../../src/protocol/sync/presence.ts'
+import type { PresenceEntry } from '../../src/sync/protocol/presence.ts'
 import { presencePage } from '../src/presence-page.ts'
 
 const entry = (human: string): PresenceEntry => ({

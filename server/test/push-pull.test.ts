@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
-import type { SyncedRecord } from '../../src/protocol/sync/record.ts'
+import type { SyncedRecord } from '../../src/sync/protocol/record.ts'
 import { eventDraft, eventDrafts } from './helpers/sync-fixture.ts'
 import { startTestServer, type TestServer } from './helpers/test-server.ts'
 

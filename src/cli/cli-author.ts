@@ -1,9 +1,9 @@
-import { type PostChannel, postAuthor } from '../core/room/post-author.ts'
-import type { AuthorKind } from '../protocol/room/message.ts'
+import { type PostChannel, postAuthor } from '../room/core/post-author.ts'
+import type { AuthorKind } from '../room/protocol/message.ts'
 import type { CommandContext } from './command.ts'
 
 /**
- * Who is typing at this command (`core/room/post-author.ts`): an agent when the process carries an
+ * Who is typing at this command (`room/core/post-author.ts`): an agent when the process carries an
  * agent's variables, a person when its standard input is a terminal, else nobody can tell.
  */
 export function cliAuthor(ctx: CommandContext, channel: PostChannel = 'cli'): AuthorKind {

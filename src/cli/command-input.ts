@@ -139,7 +139,7 @@ export function when(
       if (raw === undefined) return undefined
       const value = commandLineText(String(raw), flag).trim()
       if (forms.all && value.toLowerCase() === 'all') return value
-      const { parseSince } = await import('../core/time-window.ts')
+      const { parseSince } = await import('../shared/time-window.ts')
       asUsage(() => parseSince(value, 0, flag))
       return value
     },
@@ -153,7 +153,7 @@ export function duration(flags: string, description: string): OptionDecl<number 
     description,
     async parse(raw, flag) {
       if (raw === undefined) return undefined
-      const { parseTtl } = await import('../core/leases/expiry.ts')
+      const { parseTtl } = await import('../leases/core/expiry.ts')
       try {
         return parseTtl(commandLineText(String(raw), flag))
       } catch (error) {

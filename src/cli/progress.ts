@@ -1,4 +1,4 @@
-import type { CaptureProgress } from '../services/capture/capture.ts'
+import type { CaptureProgress } from '../memory/services/capture.ts'
 import type { Clock } from '../shared/clock.ts'
 import { redrawLine } from './terminal-stream.ts'
 

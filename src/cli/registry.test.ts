@@ -89,10 +89,10 @@ test('command names are unique', () => {
 })
 
 test("the registry's lists of values are the program's own", async () => {
-  const { vendorSchema, eventKindSchema } = await import('../protocol/event.ts')
-  const { autoLeaseRungSchema } = await import('../protocol/lease.ts')
-  const { maxSearchLimit } = await import('../services/memory/search.ts')
-  const { maxThreadItems } = await import('../services/memory/thread.ts')
+  const { vendorSchema, eventKindSchema } = await import('../memory/protocol/event.ts')
+  const { autoLeaseRungSchema } = await import('../leases/protocol/lease.ts')
+  const { maxSearchLimit } = await import('../memory/services/search.ts')
+  const { maxThreadItems } = await import('../memory/services/thread.ts')
   assert.deepEqual([...searchVendors], vendorSchema.options)
   assert.deepEqual([...searchKinds].sort(), [...eventKindSchema.options].sort())
   assert.deepEqual([...autoLeaseRungs], autoLeaseRungSchema.options)

@@ -74,7 +74,7 @@ export function heartbeatDir(projectDir: string): string {
 }
 
 /**
- * The journal of hook work kept for afterwards (services/hook-work/): one file per kept step, and
+ * The journal of hook work kept for afterwards (hook-work/services/): one file per kept step, and
  * the notes a session's next hook carries to it.
  */
 export function hookWorkDir(projectDir: string): string {

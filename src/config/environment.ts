@@ -34,7 +34,7 @@ export interface Environment {
   readonly logLevel: string | undefined
   /**
    * `SANGAM_INTEGRATOR`: set only by sangam's integration on the git commands that move `main`;
-   * the main guard (services/lanes/main-guard-file.ts) lets a push through when it matches.
+   * the main guard (lanes/services/main-guard-file.ts) lets a push through when it matches.
    */
   readonly integrator: string | undefined
   /**

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { dirname } from 'node:path'
-import { machineNameFromHostname, machineNameProblem } from '../core/machine-name.ts'
+import { machineNameFromHostname, machineNameProblem } from '../identity/core/machine-name.ts'
 import { machineNameFile } from './data-paths.ts'
 
 /**

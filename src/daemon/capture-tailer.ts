@@ -1,15 +1,15 @@
 import { statSync } from 'node:fs'
-import type { Capture, CatchUpSummary } from '../services/capture/capture.ts'
-import type { FileSyncResult } from '../services/capture/transcript-file.ts'
-import type { Clock } from '../shared/clock.ts'
-import type { Logger } from '../shared/logger.ts'
-import { ErrorCode, isSangamError } from '../shared/sangam-error.ts'
 import {
   classifyTranscriptPath,
   discoverTranscripts,
   type TranscriptLocation,
   type TranscriptRoot,
-} from '../transcripts/transcript-locations.ts'
+} from '../agents/transcript-locations.ts'
+import type { Capture, CatchUpSummary } from '../memory/services/capture.ts'
+import type { FileSyncResult } from '../memory/services/transcript-file.ts'
+import type { Clock } from '../shared/clock.ts'
+import type { Logger } from '../shared/logger.ts'
+import { ErrorCode, isSangamError } from '../shared/sangam-error.ts'
 import type { Service } from './service.ts'
 import { TranscriptWatcher } from './transcript-watcher.ts'
 

@@ -1,5 +1,5 @@
 import { linkSync, unlinkSync, writeFileSync } from 'node:fs'
-import { type DaemonInfo, readDaemonInfo } from '../services/daemon-discovery.ts'
+import { type DaemonInfo, readDaemonInfo } from '../config/daemon-discovery.ts'
 import { isAlive } from '../shared/process-alive.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 

@@ -1,11 +1,11 @@
-import type { MachineName } from '../core/machine-labels.ts'
-import { shareIntegrationBacklog } from '../services/lanes/integration-events.ts'
-import { shareMachineName } from '../services/machine-names.ts'
-import { registerCapturedSessions } from '../services/room/captured-sessions.ts'
+import type { MachineName } from '../identity/core/machine-labels.ts'
+import { shareMachineName } from '../identity/services/machine-names.ts'
+import { shareIntegrationBacklog } from '../lanes/services/integration-events.ts'
+import { registerCapturedSessions } from '../room/services/captured-sessions.ts'
 import type { Clock } from '../shared/clock.ts'
 import type { Logger } from '../shared/logger.ts'
-import { NudgeableSleep } from '../shared/nudgeable-sleep.ts'
 import type { Db } from '../store/database.ts'
+import { PeriodicLoop } from './periodic-loop.ts'
 import type { Service } from './service.ts'
 
 export interface DirectoryServiceOptions {
@@ -36,10 +36,7 @@ export class DirectoryService implements Service {
   readonly id = 'directory'
   readonly #options: DirectoryServiceOptions
   readonly #log: Logger
-  readonly #stop = new AbortController()
-  readonly #nap = new NudgeableSleep()
-  #running: Promise<void> | null = null
-  #nudged = false
+  readonly #loop = new PeriodicLoop()
   #lastFailure: string | null = null
 
   constructor(options: DirectoryServiceOptions) {
@@ -48,33 +45,26 @@ export class DirectoryService implements Service {
   }
 
   run(): Promise<void> {
-    this.#running ??= this.#run()
-    return this.#running
+    return this.#loop.start(() => this.#run())
   }
 
   /** A round now: capture has just recorded sessions that may be new to the room. */
   nudge(): void {
-    this.#nudged = true
-    this.#nap.nudge()
+    this.#loop.nudge()
   }
 
-  async stop(): Promise<void> {
-    this.#stop.abort()
-    this.#nap.nudge()
-    await this.#running
+  stop(): Promise<void> {
+    return this.#loop.stop()
   }
 
   async #run(): Promise<void> {
     const db = this.#options.openDb()
     try {
       let first = true
-      while (!this.#stop.signal.aborted) {
-        this.#nudged = false
+      await this.#loop.every(this.#options.intervalMs ?? directoryIntervalMs, () => {
         this.#round(db, first)
         first = false
-        if (!this.#nudged)
-          await this.#nap.sleep(this.#options.intervalMs ?? directoryIntervalMs, this.#stop.signal)
-      }
+      })
     } finally {
       db.close()
     }

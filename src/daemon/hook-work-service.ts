@@ -1,11 +1,11 @@
 import { hookWorkDir } from '../config/data-paths.ts'
-import { type DrainReport, drainHookWork } from '../services/hook-work/work-drain.ts'
-import { journalEntries } from '../services/hook-work/work-journal.ts'
+import { type DrainReport, drainHookWork } from '../hook-work/services/work-drain.ts'
+import { journalEntries } from '../hook-work/services/work-journal.ts'
 import type { Clock } from '../shared/clock.ts'
 import type { Logger } from '../shared/logger.ts'
-import { NudgeableSleep } from '../shared/nudgeable-sleep.ts'
 import { isAlive } from '../shared/process-alive.ts'
 import type { Db } from '../store/database.ts'
+import { PeriodicLoop } from './periodic-loop.ts'
 import type { Service } from './service.ts'
 
 /** A drain that did something: steps done, dropped as moot, or met another lease. */
@@ -29,7 +29,7 @@ export interface HookWorkServiceOptions {
 }
 
 /**
- * Does what the agent hooks could not finish within their budget (services/hook-work/): pushes a
+ * Does what the agent hooks could not finish within their budget (hook-work/services/): pushes a
  * late auto-lease, records presence, releases a session's leases. The journal is a directory of
  * small files, so a look at it is one `readdir`, once a second; a nudge (the sync connection came
  * back) looks at once and tries every step without its pause. A step that fails again waits in the journal with its own pause.
@@ -38,9 +38,7 @@ export class HookWorkService implements Service {
   readonly id = 'hook-work'
   readonly #options: HookWorkServiceOptions
   readonly #log: Logger
-  readonly #stop = new AbortController()
-  readonly #nap = new NudgeableSleep()
-  #running: Promise<void> | null = null
+  readonly #loop = new PeriodicLoop()
   /** Set by a nudge: the next drain tries every step now, whatever its pause. */
   #eager = false
 
@@ -50,32 +48,28 @@ export class HookWorkService implements Service {
   }
 
   run(): Promise<void> {
-    this.#running ??= this.#run()
-    return this.#running
+    return this.#loop.start(() => this.#run())
   }
 
-  async stop(): Promise<void> {
-    this.#stop.abort()
-    this.#nap.nudge()
-    await this.#running
+  stop(): Promise<void> {
+    return this.#loop.stop()
   }
 
   nudge(): void {
     this.#eager = true
-    this.#nap.nudge()
+    this.#loop.nudge()
   }
 
   async #run(): Promise<void> {
     const dir = hookWorkDir(this.#options.projectDir)
-    let db: Db | null = null
+    // Opened at the first step to do (most daemons never have one); assigned inside the round.
+    let db = null as Db | null
     try {
-      while (!this.#stop.signal.aborted) {
-        if (journalEntries(dir).some((entry) => entry.type !== 'notice')) {
-          db ??= this.#options.openDb()
-          await this.#drain(dir, db)
-        }
-        await this.#nap.sleep(this.#options.pollMs ?? 1000, this.#stop.signal)
-      }
+      await this.#loop.every(this.#options.pollMs ?? 1000, async () => {
+        if (!journalEntries(dir).some((entry) => entry.type !== 'notice')) return
+        db ??= this.#options.openDb()
+        await this.#drain(dir, db)
+      })
     } finally {
       db?.close()
     }

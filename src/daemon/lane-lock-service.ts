@@ -1,14 +1,14 @@
-import type { MainOutside } from '../core/lanes/main-record.ts'
-import type { LockKept } from '../services/lanes/lock-keeper.ts'
+import type { MainOutside } from '../lanes/core/main-record.ts'
+import type { LockKept } from '../lanes/services/lock-keeper.ts'
 import type { Logger } from '../shared/logger.ts'
-import { NudgeableSleep } from '../shared/nudgeable-sleep.ts'
 import type { Db } from '../store/database.ts'
+import { PeriodicLoop } from './periodic-loop.ts'
 import type { Service } from './service.ts'
 
 export interface LaneLockServiceOptions {
   /** Opens the connection the lock is read and renewed on (its own, beside the other services'). */
   readonly openDb: () => Db
-  /** One look at the lock (services/lanes/lock-keeper.ts); null when the project has no lanes. */
+  /** One look at the lock (lanes/services/lock-keeper.ts); null when the project has no lanes. */
   readonly keep: (db: Db) => Promise<LockKept | null>
   readonly log: Logger
   /** Time between the end of one look and the start of the next. */
@@ -35,9 +35,7 @@ export class LaneLockService implements Service {
   readonly id = 'lane-lock'
   readonly #options: LaneLockServiceOptions
   readonly #log: Logger
-  readonly #stop = new AbortController()
-  readonly #nap = new NudgeableSleep()
-  #running: Promise<void> | null = null
+  readonly #loop = new PeriodicLoop()
   #lastFailure: string | null = null
   #lastOutside: string | null = null
 
@@ -47,23 +45,17 @@ export class LaneLockService implements Service {
   }
 
   run(): Promise<void> {
-    this.#running ??= this.#run()
-    return this.#running
+    return this.#loop.start(() => this.#run())
   }
 
-  async stop(): Promise<void> {
-    this.#stop.abort()
-    this.#nap.nudge()
-    await this.#running
+  stop(): Promise<void> {
+    return this.#loop.stop()
   }
 
   async #run(): Promise<void> {
     const db = this.#options.openDb()
     try {
-      while (!this.#stop.signal.aborted) {
-        await this.#look(db)
-        await this.#nap.sleep(this.#options.intervalMs ?? laneLockIntervalMs, this.#stop.signal)
-      }
+      await this.#loop.every(this.#options.intervalMs ?? laneLockIntervalMs, () => this.#look(db))
     } finally {
       db.close()
     }

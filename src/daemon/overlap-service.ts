@@ -3,11 +3,11 @@ import {
   type OverlapRoundResult,
   overlapIntervalMs,
   overlapRound,
-} from '../services/room/overlap-round.ts'
-import type { BaseChangesMemo } from '../services/room/worktree-states.ts'
+} from '../room/services/overlap-round.ts'
+import type { BaseChangesMemo } from '../room/services/worktree-states.ts'
 import type { Logger } from '../shared/logger.ts'
-import { NudgeableSleep } from '../shared/nudgeable-sleep.ts'
 import type { Db } from '../store/database.ts'
+import { PeriodicLoop } from './periodic-loop.ts'
 import type { Service } from './service.ts'
 
 /**
@@ -51,7 +51,7 @@ export interface OverlapServiceOptions extends Omit<OverlapRoundInput, 'db'> {
 const firstRoundWaitMs = 10_000
 
 /**
- * The daemon's overlap picture: a round (services/room/overlap-round.ts) at start, then one
+ * The daemon's overlap picture: a round (room/services/overlap-round.ts) at start, then one
  * `intervalMs` after each ends, so two never run at once however long git takes. A round that
  * fails (git broken mid-rebase, no main branch) is logged and the next one tries again: the
  * picture is advice, and the daemon's other services must not stop for it.
@@ -60,10 +60,7 @@ export class OverlapService implements Service {
   readonly id = 'overlap'
   readonly #options: OverlapServiceOptions
   readonly #log: Logger
-  readonly #stop = new AbortController()
-  readonly #nap = new NudgeableSleep()
-  #running: Promise<void> | null = null
-  #nudged = false
+  readonly #loop = new PeriodicLoop()
   #lastFailure: string | null = null
   #lastConflicted = 0
   /** Worktree base changes by commits, kept across rounds: an unchanged worktree costs no git. */
@@ -75,8 +72,7 @@ export class OverlapService implements Service {
   }
 
   run(): Promise<void> {
-    this.#running ??= this.#run()
-    return this.#running
+    return this.#loop.start(() => this.#run())
   }
 
   /**
@@ -84,28 +80,19 @@ export class OverlapService implements Service {
    * A nudge during a round is kept: that round may have read the states before the news arrived.
    */
   nudge(): void {
-    this.#nudged = true
-    this.#nap.nudge()
+    this.#loop.nudge()
   }
 
-  async stop(): Promise<void> {
-    this.#stop.abort()
-    this.#nap.nudge()
-    await this.#running
+  stop(): Promise<void> {
+    return this.#loop.stop()
   }
 
   async #run(): Promise<void> {
     const { startAfter } = this.#options
-    if (startAfter !== undefined)
-      await Promise.race([startAfter, this.#nap.sleep(firstRoundWaitMs, this.#stop.signal)])
+    if (startAfter !== undefined) await Promise.race([startAfter, this.#loop.nap(firstRoundWaitMs)])
     const db = this.#options.openDb()
     try {
-      while (!this.#stop.signal.aborted) {
-        this.#nudged = false
-        await this.#round(db)
-        if (!this.#nudged)
-          await this.#nap.sleep(this.#options.intervalMs ?? overlapIntervalMs, this.#stop.signal)
-      }
+      await this.#loop.every(this.#options.intervalMs ?? overlapIntervalMs, () => this.#round(db))
     } finally {
       db.close()
     }

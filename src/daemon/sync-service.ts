@@ -1,11 +1,12 @@
-import { reconnectDelayMs } from '../core/sync/backoff.ts'
-import { type Attachment, attachmentStamp, readAttachment } from '../services/sync/attachment.ts'
-import type { Replicator, SyncStatus } from '../services/sync/replicator.ts'
 import type { Clock } from '../shared/clock.ts'
 import type { Logger } from '../shared/logger.ts'
 import { NudgeableSleep } from '../shared/nudgeable-sleep.ts'
 import { systemRandom } from '../shared/random.ts'
 import type { Db } from '../store/database.ts'
+import { reconnectDelayMs } from '../sync/core/backoff.ts'
+import { type Attachment, attachmentStamp, readAttachment } from '../sync/services/attachment.ts'
+import type { Replicator } from '../sync/services/replicator.ts'
+import type { SyncStatus } from '../sync/services/sync-status.ts'
 import type { Service } from './service.ts'
 
 export interface SyncServiceOptions {
@@ -128,7 +129,7 @@ export class SyncService implements Service {
   async #connect(db: Db, attachment: Attachment, stamp: number | null): Promise<ConnectOutcome> {
     // Loaded at the first connection: the client (ws, the protocol's zod schemas) is most of what
     // `up` would load at start, and a replica that is not attached never needs it.
-    const { isFatalRefusal, Replicator } = await import('../services/sync/replicator.ts')
+    const { isFatalRefusal, Replicator } = await import('../sync/services/replicator.ts')
     if (this.#stop.signal.aborted) return { kind: 'ended', connected: false, message: 'stopped' }
     let connected = false
     const replicator = new Replicator({

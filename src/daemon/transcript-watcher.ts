@@ -1,8 +1,8 @@
 import { existsSync, type FSWatcher, watch } from 'node:fs'
 import { join } from 'node:path'
+import type { TranscriptRoot } from '../agents/transcript-locations.ts'
+import { classifyTranscriptPath } from '../agents/transcript-locations.ts'
 import type { Logger } from '../shared/logger.ts'
-import type { TranscriptRoot } from '../transcripts/transcript-locations.ts'
-import { classifyTranscriptPath } from '../transcripts/transcript-locations.ts'
 
 export interface WatcherEvents {
   /** A transcript file changed (or appeared). */

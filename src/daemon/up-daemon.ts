@@ -1,26 +1,27 @@
+import { transcriptRoots } from '../agents/transcript-locations.ts'
 import { daemonFile, projectDir } from '../config/data-paths.ts'
 import type { Environment } from '../config/environment.ts'
 import { loadMachineId } from '../config/machine-id.ts'
-import type { MainOutside } from '../core/lanes/main-record.ts'
-import { projectCapture } from '../services/capture/project-capture.ts'
-import { codexWake } from '../services/delivery/codex-wake.ts'
-import type { WakeInPlace } from '../services/delivery/wake-in-place.ts'
-import { mainOutsideNow } from '../services/lanes/lane-status.ts'
-import { openLaneWorld } from '../services/lanes/lane-world.ts'
-import { keepLaneLock, type LockKept, tmuxPaneAlive } from '../services/lanes/lock-keeper.ts'
-import { mainHere } from '../services/lanes/main-in-step.ts'
-import { normaliseLanes } from '../services/lanes/normalise-lanes.ts'
-import { thisMachine } from '../services/machine-names.ts'
-import { openProject } from '../services/project-context.ts'
-import type { SyncStatus } from '../services/sync/replicator.ts'
-import { teamLanes } from '../services/team-lanes.ts'
+import { codexWake } from '../delivery/services/codex-wake.ts'
+import type { WakeInPlace } from '../delivery/services/wake-in-place.ts'
+import { thisMachine } from '../identity/services/machine-names.ts'
+import { openProject } from '../identity/services/project-context.ts'
+import type { MainOutside } from '../lanes/core/main-record.ts'
+import { mainOutsideNow } from '../lanes/services/lane-status.ts'
+import { openLaneWorld } from '../lanes/services/lane-world.ts'
+import { keepLaneLock, type LockKept, tmuxPaneAlive } from '../lanes/services/lock-keeper.ts'
+import { mainHere } from '../lanes/services/main-in-step.ts'
+import { normaliseLanes } from '../lanes/services/normalise-lanes.ts'
+import { hasLaneTables, readLanes } from '../lanes/store/lane-table.ts'
+import { projectCapture } from '../memory/services/project-capture.ts'
+import { openLanesForReading } from '../project/services/project-lane-world.ts'
+import type { TeamLanes } from '../project/services/team-lanes.ts'
 import type { Clock } from '../shared/clock.ts'
-import type { Logger } from '../shared/logger.ts'
+import { type Logger, silentLogger } from '../shared/logger.ts'
 import { isAlive } from '../shared/process-alive.ts'
 import { systemRandom } from '../shared/random.ts'
 import { type Db, openProjectDatabase } from '../store/database.ts'
-import { hasLaneTables, readLanes } from '../store/lanes/lane-table.ts'
-import { transcriptRoots } from '../transcripts/transcript-locations.ts'
+import type { SyncStatus } from '../sync/services/sync-status.ts'
 import { CaptureTailer, type TailerStatus } from './capture-tailer.ts'
 import { DaemonLock } from './daemon-lock.ts'
 import { DeliveryService, type DeliveryStatus } from './delivery-service.ts'
@@ -206,33 +207,27 @@ export async function runUp(options: UpOptions): Promise<void> {
 }
 
 /**
- * One look at the integration lock for the daemon's LaneLockService: the lock as lane commands see
- * it (this machine's, or the team server's when attached), the stale window as the option says now.
+ * The lanes as lane commands see them (this machine's lock, or the team server's when attached), on
+ * one of the daemon's own connections; null while the project has no lane.
  */
+function lanesOn(project: ReturnType<typeof openProject>, db: Db, options: UpOptions): TeamLanes | null {
+  if (!hasLaneTables(db) || readLanes(db).length === 0) return null
+  return openLanesForReading({ ...project, db }, { pid: options.pid, log: silentLogger })
+}
+
+/** One look at the integration lock for the daemon's LaneLockService, the stale window as the option says now. */
 async function keepLockOf(
   project: ReturnType<typeof openProject>,
   db: Db,
   options: UpOptions,
 ): Promise<LockKept | null> {
-  if (!hasLaneTables(db) || readLanes(db).length === 0) return null
-  const local = openLaneWorld({
-    db,
-    clock: options.clock,
-    repo: project.repo,
-    human: project.human,
-    machine: loadMachineId(options.env.sangamHome),
-    childEnv: options.env.vendorCliEnv,
-    pid: options.pid,
-  })
-  const { world } = teamLanes(local, {
-    projectDir: projectDir(options.env.sangamHome, project.repo.projectId),
-    sangamHome: options.env.sangamHome,
-  })
+  const lanes = lanesOn(project, db, options)
+  if (lanes === null) return null
   return await keepLaneLock({
     db,
-    lock: world.lock,
+    lock: lanes.world.lock,
     clock: options.clock,
-    staleMs: world.settings.lockStaleMinutes * 60_000,
+    staleMs: lanes.world.settings.lockStaleMinutes * 60_000,
     paneAlive: tmuxPaneAlive(options.env.vendorCliEnv),
     isAlive,
   })
@@ -244,25 +239,13 @@ async function mainOutsideOfProject(
   db: Db,
   options: UpOptions,
 ): Promise<MainOutside | null> {
-  if (!hasLaneTables(db) || readLanes(db).length === 0) return null
-  const local = openLaneWorld({
-    db,
-    clock: options.clock,
-    repo: project.repo,
-    human: project.human,
-    machine: loadMachineId(options.env.sangamHome),
-    childEnv: options.env.vendorCliEnv,
-    pid: options.pid,
-  })
-  const team = teamLanes(local, {
-    projectDir: projectDir(options.env.sangamHome, project.repo.projectId),
-    sangamHome: options.env.sangamHome,
-  })
-  return await mainOutsideNow(team.world, mainHere(team.world), team)
+  const lanes = lanesOn(project, db, options)
+  if (lanes === null) return null
+  return await mainOutsideNow(lanes.world, mainHere(lanes.world), lanes)
 }
 
 /**
- * The restart normalisation of lanes (services/lanes/normalise-lanes.ts): integrations a crash
+ * The restart normalisation of lanes (lanes/services/normalise-lanes.ts): integrations a crash
  * interrupted are put right, each lane's work backed up first, before any service starts.
  */
 async function normaliseLanesAtStart(

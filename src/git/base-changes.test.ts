@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { git, tmpGitRepo } from '../../test/helpers/tmp-git-repo.ts'
-import { rangesCollide } from '../core/room/cross-machine-overlap.ts'
+import { rangesCollide } from '../room/core/cross-machine-overlap.ts'
 import { baseChanges } from './base-changes.ts'
 import { mergeTrees } from './merge-tree.ts'
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { isSangamsOwnChange, mayHoldOurs, ownFileKind, ownFolder } from '../core/own-files/own-file.ts'
+import { isSangamsOwnChange, mayHoldOurs, ownFileKind, ownFolder } from '../own-files/core/own-file.ts'
 import { runGit, runGitAsync } from './git.ts'
 
 /** A path git reports changed in a worktree; `tracked`: git knows it (HEAD's text is then asked). */
@@ -23,7 +23,7 @@ export function addAllBut(paths: readonly string[]): string[] {
 }
 
 /**
- * Of `changed` in `worktree`, the paths whose change is sangam's alone (core/own-files/own-file.ts),
+ * Of `changed` in `worktree`, the paths whose change is sangam's alone (own-files/core/own-file.ts),
  * so no view counts them as anyone's work. Reads only files named like sangam's, and asks git for
  * HEAD's text only of a tracked one that holds an entry of ours: nothing runs for a worktree
  * without such a change.

@@ -13,7 +13,7 @@ export function recordedProjectIdFile(commonDir: string): string {
 }
 
 /**
- * The sync protocol's project id shape (`protocol/sync/project.ts`), written out here so that the
+ * The sync protocol's project id shape (`sync/protocol/project.ts`), written out here so that the
  * hook's fast path does not load zod to check one line.
  */
 const projectIdShape = /^[A-Za-z0-9_-]{1,64}$/

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { realpathSync } from 'node:fs'
 import { isAbsolute, resolve } from 'node:path'
-import { normaliseRemoteUrl } from '../core/remote-url.ts'
+import { normaliseRemoteUrl } from '../identity/core/remote-url.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import { gitOutputOrNull, runGit } from './git.ts'
 import { worktreeRoots } from './git-layout.ts'

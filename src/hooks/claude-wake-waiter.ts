@@ -3,20 +3,20 @@ import { createServer, type Socket } from 'node:net'
 import { dirname } from 'node:path'
 import { claudeWakeSocketFile } from '../config/data-paths.ts'
 import type { Environment } from '../config/environment.ts'
-import { claudeWakeSupport } from '../core/delivery/claude-wake-support.ts'
+import { claudeWakeSupport } from '../delivery/core/claude-wake-support.ts'
+import {
+  maxWakeRequestBytes,
+  parseWakeRequest,
+  wakeReplyLine,
+} from '../delivery/services/claude-wake-protocol.ts'
 import {
   type ClaudeWakeRecord,
   forgetClaudeWakeRecord,
   isSafeSessionId,
   readClaudeWakeRecord,
   writeClaudeWakeRecord,
-} from '../services/delivery/claude-wake-record.ts'
-import {
-  maxWakeRequestBytes,
-  parseWakeRequest,
-  wakeReplyLine,
-} from '../services/delivery/claude-wake-protocol.ts'
-import { isSameProcess, processStart } from '../services/delivery/process-identity.ts'
+} from '../delivery/services/claude-wake-record.ts'
+import { isSameProcess, processStart } from '../delivery/services/process-identity.ts'
 import { escapeControls } from '../shared/terminal-text.ts'
 import { parseHookPayload } from './hook-payload.ts'
 import { locateProject } from './project-locator.ts'

@@ -1,5 +1,5 @@
 import type { Environment } from '../config/environment.ts'
-import { recordCodexEndpoint } from '../store/delivery/codex-endpoint-table.ts'
+import { recordCodexEndpoint } from '../delivery/store/codex-endpoint-table.ts'
 import { openHookStore } from './hook-store.ts'
 import type { StepHandle } from './hook-work.ts'
 import type { LocatedProject } from './project-locator.ts'

@@ -1,8 +1,8 @@
+import { runningDaemon } from '../config/daemon-discovery.ts'
 import { daemonFileBeside, hookWorkDir } from '../config/data-paths.ts'
 import type { Environment } from '../config/environment.ts'
-import { runningDaemon } from '../services/daemon-discovery.ts'
-import { drainHookWork } from '../services/hook-work/work-drain.ts'
-import { journalEntries } from '../services/hook-work/work-journal.ts'
+import { drainHookWork } from '../hook-work/services/work-drain.ts'
+import { journalEntries } from '../hook-work/services/work-journal.ts'
 import type { Clock } from '../shared/clock.ts'
 import { silentLogger } from '../shared/logger.ts'
 import { isAlive } from '../shared/process-alive.ts'
@@ -28,7 +28,7 @@ const lockWaitMs = 300
 const overdueMs = 10_000
 
 /**
- * The "next hook" half of finishing kept work (services/hook-work/): once its own answer is out, a
+ * The "next hook" half of finishing kept work (hook-work/services/): once its own answer is out, a
  * hook that found work waiting in the journal does what fits in what is left of its budget, and
  * stops at the first step that fails again (a server still down costs one try, not the budget).
  * A running daemon does it instead, unless the work has waited past `overdueMs`. Imported only when

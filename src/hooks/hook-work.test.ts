@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { tmpDir } from '../../test/helpers/tmp-git-repo.ts'
-import { parseKeptWork } from '../services/hook-work/kept-work.ts'
+import { parseKeptWork } from '../hook-work/services/kept-work.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import { HookWork } from './hook-work.ts'
 

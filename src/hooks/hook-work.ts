@@ -4,8 +4,8 @@ import {
   type WorkKind,
   type WorkSession,
   type WorkStep,
-} from '../services/hook-work/kept-work.ts'
-import { keepWork } from '../services/hook-work/work-journal.ts'
+} from '../hook-work/services/kept-work.ts'
+import { keepWork } from '../hook-work/services/work-journal.ts'
 
 /** What a hook kept for afterwards, for its answer. */
 export interface KeptNote {
@@ -30,7 +30,7 @@ type StepState = 'open' | 'done' | 'kept' | 'dropped'
  * The work one agent hook run owes, tracked so that none of it is lost when the hook gives up.
  * Once the hook knows its event, project and session it plans its steps (the auto-lease of an
  * edit, the session's presence, …); each handler then says each step is done, or keeps it, with
- * why, in the project's journal (services/hook-work/) for the daemon or a later hook. The watchdog
+ * why, in the project's journal (hook-work/services/) for the daemon or a later hook. The watchdog
  * keeps every step still open when the budget runs out, before the process ends, so a step in
  * flight (an auto-lease waiting for the team server) is kept too: doing it again later is safe,
  * since each step is idempotent. A budget spent before the steps were even planned (the process

@@ -1,5 +1,5 @@
 import type { Environment } from '../config/environment.ts'
-import type { WorkStep } from '../services/hook-work/kept-work.ts'
+import type { WorkStep } from '../hook-work/services/kept-work.ts'
 import type { LocatedProject } from './project-locator.ts'
 
 export interface PlanInput {

@@ -123,7 +123,7 @@ interface Found {
 async function askGit(sangamHome: string, layout: GitLayout, now: number): Promise<Found | null> {
   const [{ openRepository }, { settleHookIdentity }] = await Promise.all([
     import('../git/repository.ts'),
-    import('../services/project-identity.ts'),
+    import('../identity/services/project-identity.ts'),
   ])
   try {
     const { repo, otherStores } = settleHookIdentity(sangamHome, openRepository(layout.worktreeRoot), now)

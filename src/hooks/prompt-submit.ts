@@ -1,4 +1,4 @@
-import { briefBudget } from '../core/memory/brief-assembly.ts'
+import { briefBudget } from '../memory/core/brief-assembly.ts'
 import { type HookAnswer, promptContext, quiet } from './hook-answer.ts'
 import type { StepHandle } from './hook-work.ts'
 import { markPresence, type PresenceMark } from './presence-mark.ts'

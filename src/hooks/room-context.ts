@@ -1,5 +1,5 @@
 import { loadMachineId } from '../config/machine-id.ts'
-import { type PendingContext, takeSessionContext } from '../services/room/session-context.ts'
+import { type PendingContext, takeSessionContext } from '../room/services/session-context.ts'
 import type { Db } from '../store/database.ts'
 import { openHookStore } from './hook-store.ts'
 import type { PresenceMark } from './presence-mark.ts'

@@ -1,7 +1,7 @@
 import { loadMachineId } from '../config/machine-id.ts'
+import { recordPane } from '../delivery/store/delivery-ledger.ts'
 import { escapeControls } from '../shared/terminal-text.ts'
 import type { Db } from '../store/database.ts'
-import { recordPane } from '../store/delivery/delivery-ledger.ts'
 import type { HookAnswer } from './hook-answer.ts'
 import { openHookStore } from './hook-store.ts'
 import type { StepHandle } from './hook-work.ts'
@@ -54,7 +54,7 @@ export async function stopTurn(
 async function handOverFor(
   mark: Omit<PresenceMark, 'state'>,
   paneStep: StepHandle,
-): Promise<Awaited<ReturnType<typeof import('../services/delivery/hand-over.ts').takeHandOver>> | string> {
+): Promise<Awaited<ReturnType<typeof import('../delivery/services/hand-over.ts').takeHandOver>> | string> {
   const { actor, project } = mark
   if (actor.sessionId === null || actor.vendor === null) return null
   let db: Db | null = null
@@ -63,7 +63,7 @@ async function handOverFor(
     const pane = mark.env.vendorCliEnv.TMUX_PANE
     if (pane !== undefined && pane !== '') recordPane(db, actor.vendor, actor.sessionId, pane, mark.now)
     paneStep.done()
-    const { takeHandOver } = await import('../services/delivery/hand-over.ts')
+    const { takeHandOver } = await import('../delivery/services/hand-over.ts')
     const open = db
     const handOver = takeHandOver(open, {
       vendor: actor.vendor,

@@ -1,6 +1,6 @@
 import { existsSync, realpathSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
-import type { CommandHandler, HookGroup } from '../core/own-files/hook-config.ts'
+import type { CommandHandler, HookGroup } from '../own-files/core/hook-config.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 
 /**

@@ -4,8 +4,8 @@ import {
   type HookGroup,
   ourHandlerPositions,
   removeOurGroups,
-} from '../core/own-files/hook-config.ts'
-import { isOurAgentHandler } from '../core/own-files/our-handler.ts'
+} from '../own-files/core/hook-config.ts'
+import { isOurAgentHandler } from '../own-files/core/our-handler.ts'
 import { readJsonObject, writeJsonObject } from './config-file.ts'
 
 /** What an install or uninstall did to one host configuration file. */

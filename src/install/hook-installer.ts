@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { gitHooksDir } from '../git/hooks-dir.ts'
-import { readMainGuard } from '../services/lanes/main-guard-file.ts'
+import { readMainGuard } from '../lanes/services/main-guard-file.ts'
 import { systemRandom } from '../shared/random.ts'
 import {
   type CodexInstallReport,

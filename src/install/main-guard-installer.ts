@@ -1,12 +1,12 @@
 import { gitHooksDir } from '../git/hooks-dir.ts'
-import { type GuardHook, guardHooks, mainGuardMarker } from '../services/lanes/guard-state.ts'
+import { type GuardHook, guardHooks, mainGuardMarker } from '../lanes/services/guard-state.ts'
 import {
   armMainGuard,
   assertGuardable,
   disarmMainGuard,
   integratorVariable,
   mainGuardFile,
-} from '../services/lanes/main-guard-file.ts'
+} from '../lanes/services/main-guard-file.ts'
 import type { Random } from '../shared/random.ts'
 import {
   chainedHookName,
@@ -18,7 +18,7 @@ import { installPrePush, uninstallPrePush } from './pre-push-installer.ts'
 
 /**
  * Installs the main guard (`sangam init --guard`, `sangam lane`): the six hooks of
- * `services/lanes/guard-state.ts` in the hooks directory git runs (`core.hooksPath` honoured), each
+ * `lanes/services/guard-state.ts` in the hooks directory git runs (`core.hooksPath` honoured), each
  * chaining the user's own hook of that name, and the file that arms this repository
  * (`main-guard-file.ts`). `pre-push` is the one pre-push gate sangam has, which also checks leases;
  * the other five are shell scripts (no node on git's fast path). Running it again changes nothing.

@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs'
 import { delimiter, dirname, join, resolve, sep } from 'node:path'
 import { parse as parseToml } from 'smol-toml'
-import { mcpServerName } from '../core/own-files/our-entries.ts'
+import { mcpServerName } from '../own-files/core/our-entries.ts'
 import { isRecord } from '../shared/is-record.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import { readText, writeTextAtomically } from './config-file.ts'

@@ -1,8 +1,8 @@
 import { join } from 'node:path'
-import type { EntriesKind } from '../core/own-files/our-entries.ts'
-import { namesMachinePath } from '../core/own-files/our-entries.ts'
-import { splitOf } from '../core/own-files/own-file.ts'
 import { runGit } from '../git/git.ts'
+import type { EntriesKind } from '../own-files/core/our-entries.ts'
+import { namesMachinePath } from '../own-files/core/our-entries.ts'
+import { splitOf } from '../own-files/core/own-file.ts'
 import { readText } from './config-file.ts'
 import { excludeFromGit } from './git-exclude.ts'
 

@@ -1,4 +1,4 @@
-import { prePushMarker } from '../services/lanes/guard-state.ts'
+import { prePushMarker } from '../lanes/services/guard-state.ts'
 import {
   chainedHookName,
   type HookScriptChange,

@@ -1,14 +1,14 @@
 import { dirname } from 'node:path'
 import { z } from 'zod'
-import { codexWake } from '../services/delivery/codex-wake.ts'
+import { codexWake } from '../delivery/services/codex-wake.ts'
 import {
   openDeliveryRouter,
   sendToSession,
   startSession,
   stopSession,
-} from '../services/delivery/delivery-use-cases.ts'
-import { describeSend } from '../services/delivery/send-summary.ts'
-import { openRoom } from '../services/room/open-room.ts'
+} from '../delivery/services/delivery-use-cases.ts'
+import { describeSend } from '../delivery/services/send-summary.ts'
+import { openRoom } from '../room/services/open-room.ts'
 import { systemRandom } from '../shared/random.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import type { McpContext } from './mcp-context.ts'

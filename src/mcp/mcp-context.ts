@@ -1,7 +1,11 @@
 import type { Environment } from '../config/environment.ts'
-import type { Actor } from '../protocol/lease.ts'
-import { resolveActor } from '../services/leases/actor.ts'
-import { type OpenProjectOptions, openProject, type ProjectContext } from '../services/project-context.ts'
+import {
+  type OpenProjectOptions,
+  openProject,
+  type ProjectContext,
+} from '../identity/services/project-context.ts'
+import type { Actor } from '../leases/protocol/lease.ts'
+import { resolveActor } from '../leases/services/actor.ts'
 import type { Clock } from '../shared/clock.ts'
 import type { Logger } from '../shared/logger.ts'
 

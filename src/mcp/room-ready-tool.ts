@@ -1,7 +1,7 @@
 import { basename } from 'node:path'
 import { z } from 'zod'
-import { readyText } from '../core/room/ready-text.ts'
-import { ready } from '../services/room/ready.ts'
+import { readyText } from '../room/core/ready-text.ts'
+import { ready } from '../room/services/ready.ts'
 import { onlyReads } from './mcp-context.ts'
 import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
 

@@ -48,7 +48,7 @@ export interface LocalServer {
   close(): Promise<void>
 }
 
-/** dist/server from both src/services (tests under tsx) and dist/services (the built CLI). */
+/** dist/server from both src/serve/ (tests under tsx) and dist/cli/ (the built CLI). */
 export const workerBundleDir = join(import.meta.dirname, '..', '..', 'dist', 'server')
 
 const workerConfigSchema = z.object({

@@ -40,7 +40,7 @@ export const ErrorCode = {
   SessionUnreachable: 'SESSION_UNREACHABLE',
   /**
    * `lane`, `sync` or `delete` refused to move anything (the integration lock is busy, the report is
-   * missing…); `wireCode` names the refusal (core/lanes/lane-refusal.ts) and `next` what to do.
+   * missing…); `wireCode` names the refusal (lanes/core/lane-refusal.ts) and `next` what to do.
    */
   LaneRefused: 'LANE_REFUSED',
   /** A bug: an invariant broke. */
@@ -57,12 +57,12 @@ export interface SangamErrorOptions<WireCode extends string> extends ErrorOption
 
 /**
  * `WireCode` types `wireCode`: the sync client's errors are `SangamError<SyncErrorCode>`
- * (`services/sync/refusal.ts`, the one place a server refusal becomes a SangamError).
+ * (`sync/services/refusal.ts`, the one place a server refusal becomes a SangamError).
  */
 export class SangamError<WireCode extends string = string> extends Error {
   readonly code: ErrorCode
   readonly data: unknown
-  /** The refusing party's own code (for the sync server: `protocol/sync/error.ts`); null if none. */
+  /** The refusing party's own code (for the sync server: `sync/protocol/error.ts`); null if none. */
   readonly wireCode: WireCode | null
   /** What to do next, when the refusal says (`--json` carries it as `error.next`); null if not. */
   readonly next: string | null

@@ -1,8 +1,8 @@
 import type { Hono } from 'hono'
-import { laneLog, laneStatus } from '../services/lanes/lane-status.ts'
-import { machineNames, thisMachine } from '../services/machine-names.ts'
-import { openProjectLanes } from '../services/project-lanes.ts'
-import { ready } from '../services/room/ready.ts'
+import { machineNames, thisMachine } from '../identity/services/machine-names.ts'
+import { laneLog, laneStatus } from '../lanes/services/lane-status.ts'
+import { openProjectLanes } from '../project/services/project-lanes.ts'
+import { ready } from '../room/services/ready.ts'
 import { isSangamError } from '../shared/sangam-error.ts'
 import type { UiContext } from './ui-context.ts'
 

@@ -1,15 +1,15 @@
 import type { Hono } from 'hono'
 import { z } from 'zod'
-import { eventKindSchema, vendorSchema } from '../protocol/event.ts'
-import { activityChart } from '../services/memory/activity-chart.ts'
-import { MemoryThread } from '../services/memory/thread.ts'
+import { eventKindSchema, vendorSchema } from '../memory/protocol/event.ts'
+import { activityChart } from '../memory/services/activity-chart.ts'
+import { MemoryThread } from '../memory/services/thread.ts'
 import {
   defaultTimelineLimit,
   maxTimelineLimit,
   type TimelineActor,
   timeline,
-} from '../services/memory/timeline.ts'
-import { projectDirectory } from '../services/room/open-room.ts'
+} from '../memory/services/timeline.ts'
+import { projectDirectory } from '../room/services/open-room.ts'
 import { parseQuery } from './request-input.ts'
 import type { UiContext } from './ui-context.ts'
 

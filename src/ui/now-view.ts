@@ -1,11 +1,11 @@
 import { basename } from 'node:path'
-import type { DirectoryAgent, PresenceState, RoomDirectory } from '../core/room/directory.ts'
-import { type MachineNames, machineNames, thisMachine } from '../services/machine-names.ts'
-import { latestHumanTurn, latestSessionActivity } from '../services/memory/timeline.ts'
-import { type MessageView, messageView, type ThreadView, threadView } from '../services/room/message-view.ts'
-import { projectDirectory } from '../services/room/open-room.ts'
-import { readMessages } from '../services/room/read.ts'
-import { listThreads } from '../services/room/threads.ts'
+import { type MachineNames, machineNames, thisMachine } from '../identity/services/machine-names.ts'
+import { latestHumanTurn, latestSessionActivity } from '../memory/services/timeline.ts'
+import type { DirectoryAgent, PresenceState, RoomDirectory } from '../room/core/directory.ts'
+import { type MessageView, messageView, type ThreadView, threadView } from '../room/services/message-view.ts'
+import { projectDirectory } from '../room/services/open-room.ts'
+import { readMessages } from '../room/services/read.ts'
+import { listThreads } from '../room/services/threads.ts'
 import type { LiveSources, UiContext } from './ui-context.ts'
 
 export interface NowActor {

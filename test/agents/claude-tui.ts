@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { AgentLab } from './agent-lab.ts'
 import { agentClisDir, agentClisIn } from './agent-clis.ts'
+import type { AgentLab } from './agent-lab.ts'
 import { openTmuxPane, type TmuxPane } from './tmux-pane.ts'
 
 /**

@@ -1,5 +1,5 @@
-import type { EventKind } from '../../src/protocol/event.ts'
-import type { ReadEvent, ReadOutcome, TranscriptReader } from '../../src/transcripts/transcript-reader.ts'
+import type { ReadEvent, ReadOutcome, TranscriptReader } from '../../src/agents/transcript-reader.ts'
+import type { EventKind } from '../../src/memory/protocol/event.ts'
 
 /**
  * A tiny transcript format for testing capture without depending on a vendor reader:

@@ -1,8 +1,8 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { listSourceFiles, type SourceFileRow } from '../../src/store/capture/source-file-table.ts'
+import { eventSelect, type StoredEvent, toStoredEvent } from '../../src/memory/store/event-table.ts'
+import { listSourceFiles, type SourceFileRow } from '../../src/memory/store/source-file-table.ts'
 import { openDatabaseFile } from '../../src/store/database.ts'
-import { eventSelect, type StoredEvent, toStoredEvent } from '../../src/store/memory/event-table.ts'
 import { isolatedEnv, runCliJson } from './run-cli.ts'
 import { type TmpDir, type TmpRepo, tmpDir, tmpGitRepo } from './tmp-git-repo.ts'
 

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { parseJsonValues } from '../../src/transcripts/json-values.ts'
-import { combineOutcomes, type LineOutcome } from '../../src/transcripts/line-outcome.ts'
-import type { ReadEvent, ReadOutcome, TranscriptReader } from '../../src/transcripts/transcript-reader.ts'
+import { parseJsonValues } from '../../src/agents/json-values.ts'
+import { combineOutcomes, type LineOutcome } from '../../src/agents/line-outcome.ts'
+import type { ReadEvent, ReadOutcome, TranscriptReader } from '../../src/agents/transcript-reader.ts'
 
 /** The shared corpus of real transcripts (read-only), see /work/shared/corpus/SOURCES.md. */
 export const corpusDir = join(import.meta.dirname, '..', '..', '..', 'shared', 'corpus')

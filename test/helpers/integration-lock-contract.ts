@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import type { IntegrationLock } from '../../src/services/lanes/integration-lock.ts'
+import type { IntegrationLock } from '../../src/lanes/services/integration-lock.ts'
 
 /**
  * What every IntegrationLock must do, run against each implementation (the machine's store, the

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import type { Actor, Lease, LeaseLogEntry, LeaseSettings } from '../../src/protocol/lease.ts'
-import type { LeaseArbiter } from '../../src/services/leases/arbiter.ts'
+import type { Actor, Lease, LeaseLogEntry, LeaseSettings } from '../../src/leases/protocol/lease.ts'
+import type { LeaseArbiter } from '../../src/leases/services/arbiter.ts'
 
 /** One arbiter under test, with a way to look at what it stored and to change project settings. */
 export interface ArbiterFixture extends AsyncDisposable {
@@ -46,7 +46,7 @@ const bobsClaude: Actor = { human: 'bob@x.dev', vendor: 'claude', sessionId: 'b-
 
 /**
  * What every LeaseArbiter must do, whoever arbitrates: the local replica
- * (services/leases/local-arbiter.test.ts) and the team server's Durable Object through
+ * (leases/services/local-arbiter.test.ts) and the team server's Durable Object through
  * `ServerLeaseArbiter` (test/server-arbiter.test.ts). Each calls this with a factory for fresh
  * fixtures and the differences it declares.
  */

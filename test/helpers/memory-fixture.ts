@@ -1,9 +1,9 @@
 import { join } from 'node:path'
-import type { EventKind, Vendor } from '../../src/protocol/event.ts'
-import { ensureSourceFile } from '../../src/store/capture/source-file-table.ts'
+import type { EventKind, Vendor } from '../../src/memory/protocol/event.ts'
+import { EventWriter } from '../../src/memory/store/event-table.ts'
+import { SessionWriter } from '../../src/memory/store/session-table.ts'
+import { ensureSourceFile } from '../../src/memory/store/source-file-table.ts'
 import { type Db, openDatabaseFile } from '../../src/store/database.ts'
-import { EventWriter } from '../../src/store/memory/event-table.ts'
-import { SessionWriter } from '../../src/store/memory/session-table.ts'
 import { type TmpDir, tmpDir } from './tmp-git-repo.ts'
 
 /** One event to store; everything but the text has a plain default. */

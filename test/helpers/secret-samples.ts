@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { scrubSecrets } from '../../src/core/secrets/scrubber.ts'
+import { scrubSecrets } from '../../src/secrets/core/scrubber.ts'
 
 /*
  * Realistic secrets of every kind the scrubber knows, for its tests. They are assembled at run time
@@ -222,7 +222,7 @@ export const notSecrets: readonly string[] = [
   'https://registry.npmjs.org/@types%2fnode/-/node-20.1.0.tgz',
   'see https://example.com:8080/path/@scope/pkg',
   'git@github.com:owner/repo.git',
-  'src/services/leases/edit-matcher/Path2Config.ts',
+  'src/leases/services/edit-matcher/Path2Config.ts',
   'the password prompt appears after `mysql -p`',
   'run `psql --password` and type it',
 ]

@@ -5,7 +5,7 @@
  *
  *   node --import tsx test/helpers/sync-claim-racer.ts <database> <projectDir> <count> <human-prefix> <pattern>
  */
-import { chooseLeaseArbiter } from '../../src/services/arbiter-choice.ts'
+import { chooseLeaseArbiter } from '../../src/leases/services/arbiter-choice.ts'
 import { systemClock } from '../../src/shared/clock.ts'
 import { openDatabaseFile } from '../../src/store/database.ts'
 

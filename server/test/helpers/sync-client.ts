@@ -1,12 +1,12 @@
 import { Agent, request as httpRequest } from 'node:http'
 import WebSocket from 'ws'
-import type { Actor } from '../../../src/protocol/lease.ts'
-import { type DownstreamMessage, downstreamMessageSchema } from '../../../src/protocol/sync/downstream.ts'
-import type { SyncError } from '../../../src/protocol/sync/error.ts'
-import type { PullResponse } from '../../../src/protocol/sync/pull.ts'
-import type { PushResponse } from '../../../src/protocol/sync/push.ts'
-import type { RecordDraft, SyncedRecord } from '../../../src/protocol/sync/record.ts'
-import { type SyncAction, syncPath } from '../../../src/protocol/sync/routes.ts'
+import type { Actor } from '../../../src/leases/protocol/lease.ts'
+import { type DownstreamMessage, downstreamMessageSchema } from '../../../src/sync/protocol/downstream.ts'
+import type { SyncError } from '../../../src/sync/protocol/error.ts'
+import type { PullResponse } from '../../../src/sync/protocol/pull.ts'
+import type { PushResponse } from '../../../src/sync/protocol/push.ts'
+import type { RecordDraft, SyncedRecord } from '../../../src/sync/protocol/record.ts'
+import { type SyncAction, syncPath } from '../../../src/sync/protocol/routes.ts'
 
 /**
  * A minimal client of the sync protocol for tests and the benchmark: it speaks the documented

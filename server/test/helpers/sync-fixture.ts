@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
-import type { Event } from '../../../src/protocol/event.ts'
-import type { Actor } from '../../../src/protocol/lease.ts'
-import type { EventRecordDraft } from '../../../src/protocol/sync/record.ts'
+import type { Actor } from '../../../src/leases/protocol/lease.ts'
+import type { Event } from '../../../src/memory/protocol/event.ts'
+import type { EventRecordDraft } from '../../../src/sync/protocol/record.ts'
 
 /** A fresh project key, as a client generates one: 32 random bytes, base64url. */
 export function newProjectKey(): string {

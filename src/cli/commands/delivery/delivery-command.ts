@@ -1,16 +1,16 @@
 import { dirname } from 'node:path'
 import { version } from '../../../config/version.ts'
-import { codexWake } from '../../../services/delivery/codex-wake.ts'
-import type { DeliveryRouter } from '../../../services/delivery/delivery-router.ts'
-import { openDeliveryRouter } from '../../../services/delivery/delivery-use-cases.ts'
-import { resolveActor } from '../../../services/leases/actor.ts'
+import { codexWake } from '../../../delivery/services/codex-wake.ts'
+import type { DeliveryRouter } from '../../../delivery/services/delivery-router.ts'
+import { openDeliveryRouter } from '../../../delivery/services/delivery-use-cases.ts'
 import {
   type OpenProjectOptions,
   openProject,
   type ProjectContext,
-} from '../../../services/project-context.ts'
-import { openRoom } from '../../../services/room/open-room.ts'
-import type { RoomScope } from '../../../services/room/room-scope.ts'
+} from '../../../identity/services/project-context.ts'
+import { resolveActor } from '../../../leases/services/actor.ts'
+import { openRoom } from '../../../room/services/open-room.ts'
+import type { RoomScope } from '../../../room/services/room-scope.ts'
 import { systemRandom } from '../../../shared/random.ts'
 import { cliAuthor } from '../../cli-author.ts'
 import type { CommandContext } from '../../command.ts'

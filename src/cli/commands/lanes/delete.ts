@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { deleteLane } from '../../../services/lanes/delete-lane.ts'
+import { deleteLane } from '../../../lanes/services/delete-lane.ts'
 import type { CommandRun } from '../../command.ts'
 import type { deleteInput } from './inputs.ts'
 import { openLaneCommand } from './lane-world-for.ts'

@@ -1,4 +1,4 @@
-import type { LaneAgent } from '../../../services/lanes/enter-lane.ts'
+import type { LaneAgent } from '../../../lanes/services/enter-lane.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
 import type { ArgumentDecl, OptionDecl } from '../../command.ts'
 import { defineInput, flag, text } from '../../command-input.ts'

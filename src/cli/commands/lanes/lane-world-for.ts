@@ -1,13 +1,13 @@
 import { realpathSync } from 'node:fs'
 import { dirname } from 'node:path'
-import type { LaneWorld } from '../../../services/lanes/lane-world.ts'
 import {
   type OpenProjectOptions,
   openProject,
   type ProjectContext,
-} from '../../../services/project-context.ts'
-import { openProjectLanes } from '../../../services/project-lanes.ts'
-import type { TeamLanes } from '../../../services/team-lanes.ts'
+} from '../../../identity/services/project-context.ts'
+import type { LaneWorld } from '../../../lanes/services/lane-world.ts'
+import { openProjectLanes } from '../../../project/services/project-lanes.ts'
+import type { TeamLanes } from '../../../project/services/team-lanes.ts'
 import { systemRandom } from '../../../shared/random.ts'
 import { cliAuthor } from '../../cli-author.ts'
 import type { CommandContext } from '../../command.ts'

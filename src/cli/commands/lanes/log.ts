@@ -1,6 +1,6 @@
-import { describeIntegrationEvent } from '../../../services/lanes/integration-event-text.ts'
-import { laneLog } from '../../../services/lanes/lane-status.ts'
-import { machineNames, thisMachine } from '../../../services/machine-names.ts'
+import { machineNames, thisMachine } from '../../../identity/services/machine-names.ts'
+import { describeIntegrationEvent } from '../../../lanes/services/integration-event-text.ts'
+import { laneLog } from '../../../lanes/services/lane-status.ts'
 import type { CommandRun } from '../../command.ts'
 import { openLaneCommand } from './lane-world-for.ts'
 

@@ -1,5 +1,5 @@
-import { laneStatus } from '../../../services/lanes/lane-status.ts'
-import { outsideText } from '../../../services/lanes/main-record.ts'
+import { laneStatus } from '../../../lanes/services/lane-status.ts'
+import { outsideText } from '../../../lanes/services/main-record.ts'
 import type { CommandRun } from '../../command.ts'
 import { openLaneCommand } from './lane-world-for.ts'
 

@@ -1,7 +1,7 @@
-import { briefSections } from '../../../services/brief-sections.ts'
-import { resolveActor } from '../../../services/leases/actor.ts'
-import { MemoryBrief } from '../../../services/memory/memory-brief.ts'
-import { openProject } from '../../../services/project-context.ts'
+import { openProject } from '../../../identity/services/project-context.ts'
+import { resolveActor } from '../../../leases/services/actor.ts'
+import { MemoryBrief } from '../../../memory/services/memory-brief.ts'
+import { briefSections } from '../../../project/services/brief-sections.ts'
 import { type CommandRun, readBusyBudgetMs } from '../../command.ts'
 
 export const run: CommandRun = async (ctx) => {

@@ -19,7 +19,7 @@ export const searchKinds = [
   'note',
 ] as const
 
-/** Equal to `maxSearchLimit` (services/memory/search.ts), which a test checks. */
+/** Equal to `maxSearchLimit` (memory/services/search.ts), which a test checks. */
 export const searchLimitMax = 200
 
 export const indexInput = defineInput({ options: { since: captureSince } })
@@ -44,7 +44,7 @@ export const searchInput = defineInput({
   },
 })
 
-/** Equal to `maxThreadItems` (services/memory/thread.ts), which a test checks. */
+/** Equal to `maxThreadItems` (memory/services/thread.ts), which a test checks. */
 export const threadBoundMax = 120
 
 export const threadInput = defineInput({

@@ -1,6 +1,6 @@
-import { renderSearch } from '../../../services/memory/render.ts'
-import { MemorySearch } from '../../../services/memory/search.ts'
-import { openProject } from '../../../services/project-context.ts'
+import { openProject } from '../../../identity/services/project-context.ts'
+import { renderSearch } from '../../../memory/services/render.ts'
+import { MemorySearch } from '../../../memory/services/search.ts'
 import { type CommandRun, readBusyBudgetMs } from '../../command.ts'
 import type { searchInput } from './inputs.ts'
 

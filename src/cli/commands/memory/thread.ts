@@ -1,6 +1,6 @@
-import { renderThread } from '../../../services/memory/render.ts'
-import { MemoryThread } from '../../../services/memory/thread.ts'
-import { openProject } from '../../../services/project-context.ts'
+import { openProject } from '../../../identity/services/project-context.ts'
+import { renderThread } from '../../../memory/services/render.ts'
+import { MemoryThread } from '../../../memory/services/thread.ts'
 import { type CommandRun, readBusyBudgetMs } from '../../command.ts'
 import type { threadInput } from './inputs.ts'
 

@@ -1,4 +1,4 @@
-import { projectBoard, projectBoardText } from '../../../services/project-board.ts'
+import { projectBoard, projectBoardText } from '../../../project/services/project-board.ts'
 import { systemRandom } from '../../../shared/random.ts'
 import type { CommandRun } from '../../command.ts'
 import type { boardInput } from './inputs.ts'

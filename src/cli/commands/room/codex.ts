@@ -1,9 +1,9 @@
 import { dirname } from 'node:path'
-import { launchCodex } from '../../../services/delivery/codex-launch.ts'
-import { findVendorCli } from '../../../services/delivery/vendor-cli.ts'
-import { openProject } from '../../../services/project-context.ts'
+import { launchCodex } from '../../../delivery/services/codex-launch.ts'
+import { findVendorCli } from '../../../delivery/services/vendor-cli.ts'
+import { forgetCodexLauncher, listCodexEndpoints } from '../../../delivery/store/codex-endpoint-table.ts'
+import { openProject } from '../../../identity/services/project-context.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
-import { forgetCodexLauncher, listCodexEndpoints } from '../../../store/delivery/codex-endpoint-table.ts'
 import type { CommandRun } from '../../command.ts'
 import type { codexInput } from './inputs.ts'
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import * as message from '../../../protocol/room/message.ts'
-import * as thread from '../../../protocol/room/thread.ts'
-import * as read from '../../../services/room/read.ts'
+import * as message from '../../../room/protocol/message.ts'
+import * as thread from '../../../room/protocol/thread.ts'
+import * as read from '../../../room/services/read.ts'
 import { maxReadLimit, messageKinds, threadAudiences, threadLifetimes } from './inputs.ts'
 
 test("the room commands' choices equal the protocol's and the read service's", () => {

@@ -16,7 +16,7 @@ import {
  */
 
 // Declared here, not imported: --help and usage errors must load no command's code (nor zod).
-// inputs.test.ts keeps them equal to protocol/room and services/room/read.ts.
+// inputs.test.ts keeps them equal to room/protocol and room/services/read.ts.
 export const messageKinds = ['message', 'allocation', 'handoff'] as const
 export const threadAudiences = ['agents', 'human-loop'] as const
 export const threadLifetimes = ['durable', 'temporary'] as const

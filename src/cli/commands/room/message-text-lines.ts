@@ -1,4 +1,4 @@
-import type { MessageView } from '../../../services/room/message-view.ts'
+import type { MessageView } from '../../../room/services/message-view.ts'
 import { oneLine } from '../../../shared/terminal-text.ts'
 
 /**

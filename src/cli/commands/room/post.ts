@@ -1,5 +1,5 @@
-import { messageView } from '../../../services/room/message-view.ts'
-import { post } from '../../../services/room/post.ts'
+import { messageView } from '../../../room/services/message-view.ts'
+import { post } from '../../../room/services/post.ts'
 import type { CommandRun } from '../../command.ts'
 import type { postInput } from './inputs.ts'
 import { messageLines } from './message-text-lines.ts'

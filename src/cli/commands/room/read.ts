@@ -1,5 +1,5 @@
-import { messageView } from '../../../services/room/message-view.ts'
-import { defaultReadLimit, readMessages } from '../../../services/room/read.ts'
+import { messageView } from '../../../room/services/message-view.ts'
+import { defaultReadLimit, readMessages } from '../../../room/services/read.ts'
 import type { CommandRun } from '../../command.ts'
 import type { readInput } from './inputs.ts'
 import { messageLines } from './message-text-lines.ts'

@@ -1,4 +1,4 @@
-import type { ReadyProgress } from '../../../services/room/ready.ts'
+import type { ReadyProgress } from '../../../room/services/ready.ts'
 import { redrawLine } from '../../terminal-stream.ts'
 
 /**

@@ -1,11 +1,11 @@
-import { resolveActor } from '../../../services/leases/actor.ts'
 import {
   type OpenProjectOptions,
   openProject,
   type ProjectContext,
-} from '../../../services/project-context.ts'
-import { openRoom } from '../../../services/room/open-room.ts'
-import type { RoomScope } from '../../../services/room/room-scope.ts'
+} from '../../../identity/services/project-context.ts'
+import { resolveActor } from '../../../leases/services/actor.ts'
+import { openRoom } from '../../../room/services/open-room.ts'
+import type { RoomScope } from '../../../room/services/room-scope.ts'
 import { systemRandom } from '../../../shared/random.ts'
 import { cliAuthor } from '../../cli-author.ts'
 import type { CommandContext } from '../../command.ts'

@@ -1,6 +1,6 @@
-import { openProject } from '../../../services/project-context.ts'
-import { projectTargetsInput } from '../../../services/room/project-targets.ts'
-import { describeTargets, loadTargets } from '../../../services/room/targets.ts'
+import { openProject } from '../../../identity/services/project-context.ts'
+import { projectTargetsInput } from '../../../room/services/project-targets.ts'
+import { describeTargets, loadTargets } from '../../../room/services/targets.ts'
 import { type CommandRun, readBusyBudgetMs } from '../../command.ts'
 import type { targetsInput } from './inputs.ts'
 

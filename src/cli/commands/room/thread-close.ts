@@ -1,5 +1,5 @@
-import { threadView } from '../../../services/room/message-view.ts'
-import { closeThread } from '../../../services/room/threads.ts'
+import { threadView } from '../../../room/services/message-view.ts'
+import { closeThread } from '../../../room/services/threads.ts'
 import type { CommandRun } from '../../command.ts'
 import type { threadCloseInput } from './inputs.ts'
 import { withRoom } from './room-command.ts'

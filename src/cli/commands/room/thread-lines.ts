@@ -1,4 +1,4 @@
-import type { ThreadView } from '../../../services/room/message-view.ts'
+import type { ThreadView } from '../../../room/services/message-view.ts'
 import { oneLine } from '../../../shared/terminal-text.ts'
 
 /** One thread for a terminal; each of its fields stays on its line whatever it holds (D290). */

@@ -1,5 +1,5 @@
-import { threadView } from '../../../services/room/message-view.ts'
-import { openThread } from '../../../services/room/threads.ts'
+import { threadView } from '../../../room/services/message-view.ts'
+import { openThread } from '../../../room/services/threads.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
 import type { CommandRun } from '../../command.ts'
 import type { threadOpenInput } from './inputs.ts'

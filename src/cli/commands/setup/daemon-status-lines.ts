@@ -1,5 +1,5 @@
-import { outsideText } from '../../../core/lanes/main-record.ts'
 import type { DaemonStatus } from '../../../daemon/up-daemon.ts'
+import { outsideText } from '../../../lanes/core/main-record.ts'
 import { formatByteSize } from '../../../shared/byte-size.ts'
 
 /**

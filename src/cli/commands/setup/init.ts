@@ -3,6 +3,13 @@ import { databasePath, projectDir } from '../../../config/data-paths.ts'
 import { findMainBranch } from '../../../git/branch.ts'
 import { recordedProjectIdFile } from '../../../git/recorded-project-id.ts'
 import { openRepository, type Repository } from '../../../git/repository.ts'
+import { openProject, type ProjectContext } from '../../../identity/services/project-context.ts'
+import {
+  adoptStore,
+  type CheckoutStore,
+  describeCheckoutStore,
+  otherStoresOfCheckout,
+} from '../../../identity/services/project-identity.ts'
 import { hookEntries } from '../../../install/hook-entries.ts'
 import {
   giveOwnFiles,
@@ -21,19 +28,12 @@ import {
   sangamLaunch,
 } from '../../../install/mcp-registration.ts'
 import { keepOwnFileOutOfGit } from '../../../install/own-file-git.ts'
-import { readMainGuard } from '../../../services/lanes/main-guard-file.ts'
-import { openProject, type ProjectContext } from '../../../services/project-context.ts'
-import {
-  adoptStore,
-  type CheckoutStore,
-  describeCheckoutStore,
-  otherStoresOfCheckout,
-} from '../../../services/project-identity.ts'
-import { readAttachment } from '../../../services/sync/attachment.ts'
-import { writeSyncSettings } from '../../../services/sync/settings.ts'
+import { readMainGuard } from '../../../lanes/services/main-guard-file.ts'
 import { systemRandom } from '../../../shared/random.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
 import { escapeControls } from '../../../shared/terminal-text.ts'
+import { readAttachment } from '../../../sync/services/attachment.ts'
+import { writeSyncSettings } from '../../../sync/services/settings.ts'
 import type { CommandContext, CommandRun, ParsedOptions } from '../../command.ts'
 import { readlineOutput } from '../../terminal-stream.ts'
 import { wrapText } from '../../word-wrap.ts'
@@ -174,8 +174,8 @@ function guardedMain(root: string): string {
 async function createOnServer(ctx: CommandContext, project: ProjectContext, given: string) {
   // The sync client and its schemas (zod) are most of init's start-up: only --server loads them.
   const [{ parseServerUrl }, { attachToServer, newProjectKey }, { describeAttach }] = await Promise.all([
-    import('../../../core/sync/connection-line.ts'),
-    import('../../../services/sync/attach.ts'),
+    import('../../../sync/core/connection-line.ts'),
+    import('../../../sync/services/attach.ts'),
     import('./join.ts'),
   ])
   const url = parseServerUrl(given)

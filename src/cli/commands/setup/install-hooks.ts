@@ -1,4 +1,5 @@
 import { basename } from 'node:path'
+import { openProject } from '../../../identity/services/project-context.ts'
 import { hookEntries } from '../../../install/hook-entries.ts'
 import {
   type HookInstallOptions,
@@ -7,7 +8,6 @@ import {
   installHooks,
   uninstallHooks,
 } from '../../../install/hook-installer.ts'
-import { openProject } from '../../../services/project-context.ts'
 import type { CommandRun } from '../../command.ts'
 import { guardLines } from './guard-lines.ts'
 import type { installHooksInput } from './inputs.ts'

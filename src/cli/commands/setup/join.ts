@@ -1,16 +1,16 @@
 import { projectDir } from '../../../config/data-paths.ts'
-import { describeActor } from '../../../core/leases/actor.ts'
-import { type ConnectionLine, parseConnectionLine } from '../../../core/sync/connection-line.ts'
 import { openRepository } from '../../../git/repository.ts'
-import { openProject } from '../../../services/project-context.ts'
+import { openProject } from '../../../identity/services/project-context.ts'
 import {
   moveCheckoutTo,
   type ProjectMove,
   resolveProjectIdentity,
-} from '../../../services/project-identity.ts'
-import { type AttachResult, attachToServer, checkConnection } from '../../../services/sync/attach.ts'
-import { writeSyncSettings } from '../../../services/sync/settings.ts'
+} from '../../../identity/services/project-identity.ts'
+import { describeActor } from '../../../leases/core/actor.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
+import { type ConnectionLine, parseConnectionLine } from '../../../sync/core/connection-line.ts'
+import { type AttachResult, attachToServer, checkConnection } from '../../../sync/services/attach.ts'
+import { writeSyncSettings } from '../../../sync/services/settings.ts'
 import type { CommandContext, CommandRun } from '../../command.ts'
 import { redrawLine } from '../../terminal-stream.ts'
 import { readUnseenLine, type TerminalInput } from '../../unseen-line.ts'

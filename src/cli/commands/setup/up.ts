@@ -1,6 +1,6 @@
 import { version } from '../../../config/version.ts'
-import { parseSince } from '../../../core/time-window.ts'
 import { type DaemonStatus, runUp } from '../../../daemon/up-daemon.ts'
+import { parseSince } from '../../../shared/time-window.ts'
 import type { CommandRun } from '../../command.ts'
 import { startUiSession } from '../ui/ui-session.ts'
 import { DaemonStatusLines, describe } from './daemon-status-lines.ts'

@@ -1,0 +1,203 @@
+import type { Db } from '../../store/db.ts'
+import type { DeliveryChannel, DeliveryState, SenderKind } from '../core/delivery-vocabulary.ts'
+
+/**
+ * How a row's message names the session: its `@handle`, its `#worktree`, the thread it was posted
+ * into (the session is a participant, D272), or a `send` to it.
+ */
+export type DeliveryMode = 'handle' | 'worktree' | 'thread' | 'send'
+
+/** A (message, session) row of the ledger. */
+export interface DeliveryRow {
+  readonly messageId: string
+  readonly vendor: string
+  readonly sessionId: string
+  readonly state: DeliveryState
+  readonly channel: DeliveryChannel | null
+  readonly reason: string | null
+  readonly sender: string
+  readonly senderKind: SenderKind
+  readonly mode: DeliveryMode
+  readonly turnId: number | null
+  readonly createdAt: number
+  readonly updatedAt: number
+}
+
+interface Row {
+  message_id: string
+  vendor: string
+  session_id: string
+  state: DeliveryState
+  channel: DeliveryChannel | null
+  reason: string | null
+  sender: string
+  sender_kind: SenderKind
+  mode: DeliveryMode
+  turn_id: number | null
+  created_at: number
+  updated_at: number
+}
+
+const columns =
+  'message_id, vendor, session_id, state, channel, reason, sender, sender_kind, mode, turn_id, created_at, updated_at'
+
+function fromRow(row: Row): DeliveryRow {
+  return {
+    messageId: row.message_id,
+    vendor: row.vendor,
+    sessionId: row.session_id,
+    state: row.state,
+    channel: row.channel,
+    reason: row.reason,
+    sender: row.sender,
+    senderKind: row.sender_kind,
+    mode: row.mode,
+    turnId: row.turn_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  }
+}
+
+export interface NewDelivery {
+  readonly messageId: string
+  readonly vendor: string
+  readonly sessionId: string
+  readonly state: DeliveryState
+  readonly channel: DeliveryChannel | null
+  readonly reason: string | null
+  readonly sender: string
+  readonly senderKind: SenderKind
+  readonly mode: DeliveryMode
+}
+
+/** Adds a row unless that (message, session) is already in the ledger. True when it was new. */
+export function addDelivery(db: Db, row: NewDelivery, now: number): boolean {
+  const result = db
+    .prepare(
+      /*sql*/ `INSERT INTO delivery (${columns})
+       VALUES (@messageId, @vendor, @sessionId, @state, @channel, @reason, @sender, @senderKind, @mode, NULL, @now, @now)
+       ON CONFLICT (message_id, vendor, session_id) DO NOTHING`,
+    )
+    .run({ ...row, now })
+  return result.changes > 0
+}
+
+export function deliveryOf(db: Db, messageId: string, vendor: string, sessionId: string): DeliveryRow | null {
+  const row = db
+    .prepare(`SELECT ${columns} FROM delivery WHERE message_id = ? AND vendor = ? AND session_id = ?`)
+    .get(messageId, vendor, sessionId) as Row | undefined
+  return row === undefined ? null : fromRow(row)
+}
+
+/**
+ * Moves a row that is still in one of `from` to `state`; false when another process moved it
+ * first (the caller then leaves it alone).
+ */
+export function moveDelivery(
+  db: Db,
+  key: { readonly messageId: string; readonly vendor: string; readonly sessionId: string },
+  from: readonly DeliveryState[],
+  to: {
+    readonly state: DeliveryState
+    readonly channel?: DeliveryChannel | null
+    readonly reason?: string | null
+    readonly turnId?: number | null
+  },
+  now: number,
+): boolean {
+  const result = db
+    .prepare(
+      /*sql*/ `UPDATE delivery SET state = @state,
+         channel = CASE WHEN @setChannel THEN @channel ELSE channel END,
+         reason = CASE WHEN @setReason THEN @reason ELSE reason END,
+         turn_id = CASE WHEN @setTurn THEN @turnId ELSE turn_id END,
+         updated_at = @now
+       WHERE message_id = @messageId AND vendor = @vendor AND session_id = @sessionId
+         AND state IN (SELECT value FROM json_each(@from))`,
+    )
+    .run({
+      ...key,
+      state: to.state,
+      setChannel: to.channel === undefined ? 0 : 1,
+      channel: to.channel ?? null,
+      setReason: to.reason === undefined ? 0 : 1,
+      reason: to.reason ?? null,
+      setTurn: to.turnId === undefined ? 0 : 1,
+      turnId: to.turnId ?? null,
+      from: JSON.stringify(from),
+      now,
+    })
+  return result.changes > 0
+}
+
+/** The rows still pending, oldest first: what the daemon weighs again each time it looks. */
+export function pendingDeliveries(db: Db, limit = 2000): DeliveryRow[] {
+  const rows = db
+    .prepare(
+      `SELECT ${columns} FROM delivery WHERE state = 'pending' ORDER BY created_at, message_id LIMIT ?`,
+    )
+    .all(limit) as Row[]
+  return rows.map(fromRow)
+}
+
+/** The newest rows first, optionally of one session. */
+export function recentDeliveries(
+  db: Db,
+  options: { readonly limit: number; readonly vendor?: string; readonly sessionId?: string },
+): DeliveryRow[] {
+  const rows = (
+    options.sessionId === undefined
+      ? db
+          .prepare(`SELECT ${columns} FROM delivery ORDER BY updated_at DESC, rowid DESC LIMIT ?`)
+          .all(options.limit)
+      : db
+          .prepare(
+            `SELECT ${columns} FROM delivery WHERE vendor = ? AND session_id = ? ORDER BY updated_at DESC, rowid DESC LIMIT ?`,
+          )
+          .all(options.vendor ?? '', options.sessionId, options.limit)
+  ) as Row[]
+  return rows.map(fromRow)
+}
+
+/** How far the daemon has looked through the room's messages (local seq), or null before its first look. */
+export function readScanCursor(db: Db): number | null {
+  const row = db.prepare('SELECT seen_seq FROM delivery_scan WHERE id = 1').get() as
+    | { seen_seq: number }
+    | undefined
+  return row === undefined ? null : row.seen_seq
+}
+
+/**
+ * When this store got its delivery ledger (ms epoch): migration 15's step, which a store created
+ * since runs as it is created. Delivery weighs every tag posted since then and none before (D273):
+ * what was posted before is the room's history, pulled from the team or left from before delivery
+ * existed. 0 when the store cannot say (a step recorded by no clock).
+ */
+export function deliverySince(db: Db): number {
+  const row = db.prepare('SELECT applied_at FROM schema_migration WHERE version = 15').get() as
+    | { applied_at: number }
+    | undefined
+  return row?.applied_at ?? 0
+}
+
+export function writeScanCursor(db: Db, seenSeq: number): void {
+  db.prepare(
+    'INSERT INTO delivery_scan (id, seen_seq) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET seen_seq = excluded.seen_seq',
+  ).run(seenSeq)
+}
+
+/** Records the tmux pane a session runs in (its hooks see `$TMUX_PANE`). */
+export function recordPane(db: Db, vendor: string, sessionId: string, pane: string, now: number): void {
+  db.prepare(
+    /*sql*/ `INSERT INTO delivery_pane (vendor, session_id, pane, updated_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (vendor, session_id) DO UPDATE SET pane = excluded.pane, updated_at = excluded.updated_at
+     WHERE delivery_pane.pane IS NOT excluded.pane`,
+  ).run(vendor, sessionId, pane, now)
+}
+
+export function paneOf(db: Db, vendor: string, sessionId: string): string | null {
+  const row = db
+    .prepare('SELECT pane FROM delivery_pane WHERE vendor = ? AND session_id = ?')
+    .get(vendor, sessionId) as { pane: string } | undefined
+  return row?.pane ?? null
+}

@@ -1,0 +1,26 @@
+import { runGit } from '../../git/git.ts'
+import { pushFailureWords } from '../../git/push-failure.ts'
+import type { Db } from '../../store/db.ts'
+import { readLanes } from '../store/lane-table.ts'
+import { refCommit } from './lane-git.ts'
+import type { RemoteMain } from './remote-main-publisher.ts'
+
+/**
+ * After a team sync, best effort: every lane branch of this machine and every recovery ref
+ * (`refs/sangam/*`) pushed to the shared remote, so a teammate (or this human on another machine)
+ * can reach them. Lane branches are this machine's own, so they are pushed as they are here;
+ * main is never among them. A failure is a warning, and the next sync pushes them all again.
+ */
+export function pushLaneRefs(db: Db, remote: RemoteMain): string[] {
+  const refspecs = readLanes(db)
+    .filter((lane) => refCommit(remote.root, `refs/heads/${lane.branch}`) !== null)
+    .map((lane) => `+refs/heads/${lane.branch}:refs/heads/${lane.branch}`)
+  const recovery = runGit(['for-each-ref', '--format=%(refname)', 'refs/sangam/'], remote.root)
+  if (recovery.code === 0 && recovery.stdout.trim() !== '') refspecs.push('+refs/sangam/*:refs/sangam/*')
+  if (refspecs.length === 0) return []
+  const pushed = runGit(['push', '--porcelain', remote.remote, ...refspecs], remote.root)
+  if (pushed.code === 0) return []
+  return [
+    `could not push the lane branches and recovery refs to ${remote.remote}; the next sangam sync tries again. git push said: ${pushFailureWords(pushed).split('\n').join(' / ')}`,
+  ]
+}

@@ -1,0 +1,165 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { gitOutput, gitOutputOrNull, runGit } from '../../git/git.ts'
+import { taskId } from '../core/lane-name.ts'
+import { taskFileText, taskPrompt } from '../core/task-file.ts'
+import {
+  endLaneTask,
+  type IntegrationJournal,
+  insertLaneTask,
+  type LaneRow,
+  updateLane,
+} from '../store/lane-table.ts'
+import type { LockHolder } from './integration-lock.ts'
+import {
+  begin,
+  checkAndPublish,
+  requireLaneSafe,
+  requireMainPublishable,
+  type SyncStart,
+  undo,
+} from './integration-steps.ts'
+import { commitAll, isAncestor, resetHard, unsafeGitState, worktreeState, writeRefs } from './lane-git.ts'
+import { laneRefused } from './lane-refused.ts'
+import { type LaneWorld, laneTaskFolder } from './lane-world.ts'
+import { baseRef, snapshotRef } from './recovery-refs.ts'
+import type { SyncAnswer, SyncResult } from './sync-result.ts'
+
+export async function mergeOrStartTask(
+  world: LaneWorld,
+  lane: LaneRow,
+  start: SyncStart,
+  result: SyncAnswer,
+): Promise<SyncResult> {
+  const { main, dirty } = start
+  requireMainPublishable(world)
+  requireLaneSafe(lane)
+  const task = taskId(lane.name, world.clock.now())
+  const journal: IntegrationJournal = {
+    kind: 'merge',
+    resume: 'idle',
+    headBefore: start.head,
+    snapshotted: dirty,
+    task,
+    publishFrom: null,
+    publishTo: null,
+  }
+  const holder = await begin(world, lane, journal)
+  const snapshot = dirty ? commitAll(lane.worktree, `sangam snapshot: ${lane.name} ${task}`) : start.head
+  writeRefs(world.root, [
+    [snapshotRef(task), snapshot],
+    [baseRef(task), main],
+  ])
+  world.fault('snapshot')
+  const merged = runGit(
+    // --no-verify: as for its snapshot commit, sangam's own merge in the lane (never on main).
+    ['merge', '-q', '--no-ff', '--no-edit', '--no-verify', '-m', `sangam merge: ${lane.name} ${task}`, main],
+    lane.worktree,
+  )
+  const after = worktreeState(lane.worktree)
+  const candidate = after.head
+  const clean =
+    merged.code === 0 &&
+    unsafeGitState(lane.worktree) === null &&
+    !after.dirty &&
+    bothSidesIn(world, candidate, snapshot, main) &&
+    runGit(['diff', '--check', main, candidate], world.root).code === 0
+  world.fault('merged')
+  if (clean) {
+    await checkAndPublish(world, lane, holder, journal, { from: main, to: candidate })
+    return result('published-merge', { main: candidate })
+  }
+  if (unsafeGitState(lane.worktree) === 'MERGE_HEAD') runGit(['merge', '--abort'], lane.worktree)
+  world.record('merge.fallback', lane.name, {
+    task,
+    reason: merged.code !== 0 ? 'conflict' : 'merge not clean (diff --check or ancestry)',
+  })
+  return await startTask(world, lane, holder, journal, { task, main, snapshot }, result)
+}
+
+/**
+ * Whether `snapshot` and `main` are both ancestors of the merge `candidate`: one `rev-parse` of
+ * its two parents (what `merge --no-ff` makes), else the two ancestry questions.
+ */
+function bothSidesIn(world: LaneWorld, candidate: string, snapshot: string, main: string): boolean {
+  const parents = gitOutputOrNull(['rev-parse', `${candidate}^1`, `${candidate}^2`], world.root)
+  if (parents === `${snapshot}\n${main}`) return true
+  return isAncestor(world.root, main, candidate) && isAncestor(world.root, snapshot, candidate)
+}
+
+async function startTask(
+  world: LaneWorld,
+  lane: LaneRow,
+  holder: LockHolder,
+  journal: IntegrationJournal,
+  input: { task: string; main: string; snapshot: string },
+  result: SyncAnswer,
+): Promise<SyncResult> {
+  const folder = laneTaskFolder(lane.worktree)
+  mkdirSync(folder, { recursive: true })
+  const file = join(folder, `${input.task}.md`)
+  const validationFile = join(folder, `${input.task}.validation.md`)
+  const from =
+    lane.base !== null && isAncestor(world.root, lane.base, input.snapshot)
+      ? lane.base
+      : gitOutput(['merge-base', input.main, input.snapshot], world.root)
+  const text = taskFileText({
+    task: input.task,
+    lane: lane.name,
+    mainBranch: world.mainBranch,
+    base: input.main,
+    snapshot: input.snapshot,
+    lastSeenMain: lane.base,
+    validationFile,
+    snapshotDiff: gitOutput(['diff', from, input.snapshot], world.root),
+    checkCommand: world.settings.checkCommand === '' ? null : world.settings.checkCommand,
+  })
+  resetHard(lane.worktree, input.main)
+  world.fault('reset')
+  writeFileSync(file, text)
+  const now = world.clock.now()
+  insertLaneTask(world.db, {
+    id: input.task,
+    lane: lane.name,
+    file,
+    validationFile,
+    snapshot: input.snapshot,
+    base: input.main,
+    startedAt: now,
+  })
+  const prompt = taskPrompt({ lane: lane.name, task: input.task, file, validationFile })
+  const delivery =
+    lane.agent === null
+      ? { delivered: true as const, channel: 'printed' }
+      : await world.courier.deliver({ lane: lane.name, worktree: lane.worktree, prompt })
+  if (!delivery.delivered) {
+    const reason = delivery.reason
+    endLaneTask(world.db, input.task, 'restored', world.clock.now())
+    await undo(
+      world,
+      lane,
+      holder,
+      journal,
+      laneRefused(
+        'task-undeliverable',
+        `git could not merge lane ${lane.name} cleanly and its semantic task could not reach its agent: ${reason}. The lane was restored as it was; ${world.mainBranch} was not moved`,
+        `start the lane's agent with sangam lane ${lane.name} from inside tmux (so sangam can hand it the task), or re-create it with --no-agent to do the task yourself, then run sangam sync again`,
+      ),
+    )
+    throw new Error('unreachable: undo always throws')
+  }
+  await world.lock.heartbeat({ ...holder, task: input.task })
+  updateLane(
+    world.db,
+    lane.name,
+    { state: 'task', task: input.task, base: input.main, journal: null, pid: null },
+    world.clock.now(),
+  )
+  world.fault('task-started')
+  world.record('task.started', lane.name, { task: input.task, channel: delivery.channel })
+  return result('task-started', {
+    task: { id: input.task, file, validationFile },
+    channel: delivery.channel,
+    taskText: lane.agent === null ? text : null,
+  })
+}

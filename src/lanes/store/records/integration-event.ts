@@ -1,0 +1,13 @@
+import type { RecordTypeApplier } from '../../../sync/store/applier.ts'
+import { applyIntegrationEvent } from '../integration-event-table.ts'
+
+/** Another machine's integration event: one row per record id (this machine's own are already here). */
+export const integrationEventApplier: RecordTypeApplier<'integration.event'> = {
+  type: 'integration.event',
+  counts: 'roomRecords',
+  open: (db) => ({
+    apply(record) {
+      return applyIntegrationEvent(db, record.id, record.payload)
+    },
+  }),
+}

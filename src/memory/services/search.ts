@@ -1,0 +1,161 @@
+import type { Clock } from '../../shared/clock.ts'
+import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
+import { parseSince } from '../../shared/time-window.ts'
+import type { Db } from '../../store/database.ts'
+import { buildSearchQuery, type SearchQuery } from '../core/search-query.ts'
+import { rankCandidates } from '../core/search-ranking.ts'
+import type { EventKind, Vendor } from '../protocol/event.ts'
+import { EventSearch, type EventSearchFilters } from '../store/event-search.ts'
+import type { StoredEvent } from '../store/event-table.ts'
+import { boundText } from './bounded-text.ts'
+
+export interface SearchInput {
+  readonly text: string
+  readonly vendor?: Vendor | undefined
+  readonly kinds?: readonly EventKind[] | undefined
+  readonly sessionId?: string | undefined
+  readonly branch?: string | undefined
+  /** Only the events of this human's sessions (the dashboard's actor filter; no CLI flag). */
+  readonly author?: string | undefined
+  /** Only events whose `cwd` is this directory or below it (the dashboard's worktree filter). */
+  readonly cwdUnder?: string | undefined
+  /** `--since`: `Nd`/`Nh`/`Nm`, an ISO date, or `all`; absent means the 14-day window. */
+  readonly since?: string | undefined
+  /** `--until`: same forms as since (not `all`); absent means now and later. */
+  readonly until?: string | undefined
+  readonly limit?: number | undefined
+}
+
+/** One search hit with its attribution; the shape of `search --json` and `ctx_search`. */
+export interface SearchHit {
+  readonly id: string
+  readonly kind: EventKind
+  readonly vendor: Vendor
+  readonly cliVersion: string | null
+  readonly sessionId: string
+  readonly author: string
+  readonly at: string
+  readonly cwd: string | null
+  readonly branch: string | null
+  readonly toolName: string | null
+  /** The text around the matched words, which are marked «like this». */
+  readonly snippet: string
+  /** The event's text, cut at `hitTextChars`. */
+  readonly text: string
+  readonly truncated: boolean
+  readonly score: number
+}
+
+export interface SearchResult {
+  readonly terms: readonly string[]
+  /** The window searched, ISO; null when open. */
+  readonly since: string | null
+  readonly until: string | null
+  readonly hits: readonly SearchHit[]
+}
+
+export const defaultSearchLimit = 20
+export const maxSearchLimit = 200
+export const hitTextChars = 500
+/**
+ * Ranking looks at the newest this many matches. Past it, a common query's older matches are not
+ * ranked at all: recall favours recent work, and this keeps a query's cost flat as the store grows.
+ */
+export const rankedCandidates = 200
+/** A term's document frequency is counted exactly up to this, and estimated beyond. */
+const frequencyCap = 1000
+
+/** Search over the replica, shared by `sangam search` and `ctx_search`. */
+export class MemorySearch {
+  readonly #search: EventSearch
+  readonly #clock: Clock
+
+  constructor(db: Db, clock: Clock) {
+    this.#search = new EventSearch(db)
+    this.#clock = clock
+  }
+
+  search(input: SearchInput): SearchResult {
+    const query = buildSearchQuery(input.text)
+    const window = searchWindow(input, this.#clock.now())
+    const limit = input.limit ?? defaultSearchLimit
+    if (!Number.isInteger(limit) || limit < 1 || limit > maxSearchLimit) {
+      throw new SangamError(
+        ErrorCode.InvalidInput,
+        `--limit must be a whole number from 1 to ${maxSearchLimit}`,
+      )
+    }
+    const filters = {
+      ...window,
+      vendor: input.vendor,
+      kinds: input.kinds,
+      sessionId: input.sessionId,
+      branch: input.branch,
+      author: input.author,
+      cwdUnder: input.cwdUnder,
+    }
+    return {
+      terms: query.terms,
+      since: window.since === undefined ? null : new Date(window.since).toISOString(),
+      until: window.until === undefined ? null : new Date(window.until).toISOString(),
+      hits: this.#rankedHits(query, filters, limit).map(toHit),
+    }
+  }
+
+  #rankedHits(query: SearchQuery, filters: EventSearchFilters, limit: number): ScoredHit[] {
+    // Nothing stored since the window opened: every match would be read only to be filtered out.
+    const latest = this.#search.latestAt()
+    if (latest === null || (filters.since !== undefined && latest < filters.since)) return []
+    const candidates = this.#search.candidates(query.match, filters, rankedCandidates)
+    if (candidates.length === 0) return []
+    const total = this.#search.totalEvents()
+    const rarities = query.termMatches.map((match) => ({
+      documents: this.#search.estimateMatches(match, frequencyCap, total),
+      total,
+    }))
+    const ranked = rankCandidates(candidates, query.phrases, rarities).slice(0, limit)
+    const scores = new Map(ranked.map((candidate) => [candidate.seq, candidate.score]))
+    return this.#search
+      .hits(
+        ranked.map((candidate) => candidate.seq),
+        query.match,
+      )
+      .map((hit) => ({ ...hit, score: scores.get(hit.event.seq) ?? 0 }))
+  }
+}
+
+interface ScoredHit {
+  readonly event: StoredEvent
+  readonly snippet: string
+  readonly score: number
+}
+
+/** `--since all` opens the window; otherwise it starts 14 days back unless told. */
+function searchWindow(
+  input: SearchInput,
+  now: number,
+): { since?: number | undefined; until?: number | undefined } {
+  const since = input.since?.trim().toLowerCase() === 'all' ? undefined : parseSince(input.since, now)
+  const until = input.until === undefined ? undefined : parseSince(input.until, now, '--until')
+  return { since, until }
+}
+
+function toHit({ event, snippet, score }: ScoredHit): SearchHit {
+  const bounded = boundText(event.text, hitTextChars)
+  return {
+    id: event.id,
+    kind: event.kind,
+    vendor: event.vendor,
+    cliVersion: event.cliVersion,
+    sessionId: event.sessionId,
+    author: event.author,
+    at: event.at,
+    cwd: event.cwd,
+    branch: event.branch,
+    toolName: event.toolName,
+    snippet,
+    text: bounded.text,
+    truncated: bounded.truncated,
+    score,
+  }
+}

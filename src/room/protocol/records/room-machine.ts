@@ -1,0 +1,26 @@
+import { z } from 'zod'
+import { actorSchema } from '../../../leases/protocol/lease.ts'
+import { defineRecordType, isoTimeSchema, recordIdSchema } from '../../../sync/protocol/record-type.ts'
+import { machineNamePayloadSchema } from '../machine.ts'
+
+const name = 'room.machine'
+
+/** What a machine pushes when its readable name is new to the team or changed. */
+export const roomMachineRecordDraftSchema = z.object({
+  id: recordIdSchema,
+  type: z.literal(name),
+  actor: actorSchema,
+  at: isoTimeSchema,
+  payload: machineNamePayloadSchema,
+})
+
+/** A machine's readable name; the replica keeps the newest per machine. */
+export const roomMachineRecordType = defineRecordType({
+  name,
+  description: "a machine's readable name (its hostname, or the one its user set), pushed by that machine",
+  payload: machineNamePayloadSchema,
+  draft: roomMachineRecordDraftSchema,
+})
+
+export const roomMachineRecordSchema = roomMachineRecordType.served
+export type RoomMachineRecord = z.infer<typeof roomMachineRecordSchema>

@@ -1,0 +1,26 @@
+import { z } from 'zod'
+import { actorSchema } from '../../../leases/protocol/lease.ts'
+import { defineRecordType, isoTimeSchema, recordIdSchema } from '../../../sync/protocol/record-type.ts'
+import { worktreeStatePayloadSchema } from '../worktree.ts'
+
+const name = 'room.worktree'
+
+/** What a machine's daemon pushes when one of its worktrees' state changed. */
+export const roomWorktreeRecordDraftSchema = z.object({
+  id: recordIdSchema,
+  type: z.literal(name),
+  actor: actorSchema,
+  at: isoTimeSchema,
+  payload: worktreeStatePayloadSchema,
+})
+
+/** A worktree's state; the replica keeps the newest per machine and path. */
+export const roomWorktreeRecordType = defineRecordType({
+  name,
+  description: "a worktree's state (branch, base, changed paths and base line ranges), pushed by its machine",
+  payload: worktreeStatePayloadSchema,
+  draft: roomWorktreeRecordDraftSchema,
+})
+
+export const roomWorktreeRecordSchema = roomWorktreeRecordType.served
+export type RoomWorktreeRecord = z.infer<typeof roomWorktreeRecordSchema>

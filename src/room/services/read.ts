@@ -1,0 +1,28 @@
+import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
+import type { Db } from '../../store/db.ts'
+import { latestMessages, messageById, messagesAfter, type StoredMessage } from '../store/message-table.ts'
+
+export interface ReadInput {
+  /** A message id: only what comes after it in the room's order. */
+  readonly after: string | null
+  readonly limit: number
+}
+
+export const defaultReadLimit = 50
+export const maxReadLimit = 500
+
+/**
+ * The room's messages in its one order (the server's gseq, then this machine's posts not yet
+ * ordered): the latest `limit`, or the first `limit` after a message.
+ */
+export function readMessages(db: Db, input: ReadInput): StoredMessage[] {
+  if (input.after === null) return latestMessages(db, input.limit)
+  const after = messageById(db, input.after)
+  if (after === null) {
+    throw new SangamError(
+      ErrorCode.NotFound,
+      `no message ${input.after} in this room: sangam read lists them`,
+    )
+  }
+  return messagesAfter(db, after, input.limit)
+}
