@@ -29,7 +29,12 @@ export function openConnection(file: string, options: ConnectionOptions): Db {
     db.close()
     throw error
   }
-  return new Connection(db, file)
+  return connectionOver(db, file)
+}
+
+/** The store's `Db` over a `DatabaseSync` the caller opened (a test watching it through node:sqlite's own API). */
+export function connectionOver(db: DatabaseSync, name: string): Db {
+  return new Connection(db, name)
 }
 
 /**
