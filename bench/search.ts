@@ -10,7 +10,11 @@
  *
  * With `--baseline <checkout>` (another build's checkout, e.g. an earlier commit's, on the same
  * Node), that checkout's own bench/search.ts runs on the same store file just before and just after
- * this one, each in its own process, and the ratios of every row are printed.
+ * this one, each in its own process, and the ratios of every row are printed. On a shared machine
+ * the load moves between those runs; so the checkout's own MemorySearch (its store driver with it,
+ * better-sqlite3 or node:sqlite: the two load side by side) is also run in this process on the same
+ * file, in blocks of ten queries alternating with this build's, and the CPU ratios of that printed:
+ * the figure to trust when the load average is above 1.
  *
  *   node --import tsx bench/search.ts [events] [--baseline <checkout>]
  *
@@ -251,7 +255,77 @@ if (baseline !== null && baselineBefore !== null) {
   }
 }
 
+if (baseline !== null) await interleaved(baseline, queries)
 await endToEnd(queries['common + rare'] ?? [])
+
+interface SearchLike {
+  search(input: SearchInput): { readonly hits: readonly unknown[] }
+}
+
+/**
+ * This build's MemorySearch and the checkout's, loaded side by side in this process over the same
+ * store file, each query family run in blocks of ten queries alternating between the two, so that
+ * both see the same load. Prints CPU p50 and mean ratios.
+ */
+async function interleaved(checkout: string, families: Record<string, string[]>): Promise<void> {
+  const load = async <T>(path: string): Promise<T> => (await import(join(checkout, path))) as T
+  const { MemorySearch: TheirSearch } = await load<{
+    MemorySearch: new (db: unknown, clock: unknown) => SearchLike
+  }>('src/services/memory/search.ts')
+  const { openDatabaseFile: openTheirs } = await load<{
+    openDatabaseFile(file: string, options: { readonly: boolean }): { close(): void }
+  }>('src/store/database.ts')
+  const { ManualClock: TheirClock } = await load<{ ManualClock: new (now: number) => unknown }>(
+    'src/shared/clock.ts',
+  )
+  const ourDb = openDatabaseFile(file, { readonly: true })
+  const theirDb = openTheirs(file, { readonly: true })
+  const sides: [string, SearchLike][] = [
+    ['this', new MemorySearch(ourDb, new ManualClock(now))],
+    ['theirs', new TheirSearch(theirDb, new TheirClock(now))],
+  ]
+  const rounds = 30
+  const block = 10
+  print(
+    `interleaved in one process with ${checkout}'s MemorySearch: ${rounds} blocks of ${block} queries each side per row; load average ${loadavg()[0]?.toFixed(1)}`,
+  )
+  print(
+    'query'.padEnd(36),
+    'cpu p50 ratio'.padStart(14),
+    'cpu mean ratio'.padStart(15),
+    '(this / theirs; below 1: faster)',
+  )
+  const mean = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0) / values.length
+  for (const [family, texts] of Object.entries(families)) {
+    for (const [label, extra] of [
+      [family, {}],
+      [`${family}, --since all`, { since: 'all' }],
+    ] as const) {
+      const cpu = new Map<string, number[]>(sides.map(([name]) => [name, []]))
+      for (let i = 0; i < 20; i++)
+        for (const [, side] of sides) side.search({ text: texts[i % texts.length] ?? '', ...extra })
+      for (let round = 0; round < rounds; round++) {
+        for (const [name, side] of sides) {
+          for (let i = 0; i < block; i++) {
+            const started = process.cpuUsage()
+            side.search({ text: texts[(round * block + i) % texts.length] ?? '', ...extra })
+            const used = process.cpuUsage(started)
+            cpu.get(name)?.push((used.user + used.system) / 1000)
+          }
+        }
+      }
+      const ours = (cpu.get('this') ?? []).sort((a, b) => a - b)
+      const theirs = (cpu.get('theirs') ?? []).sort((a, b) => a - b)
+      print(
+        label.padEnd(36),
+        `${(percentile(ours, 50) / percentile(theirs, 50)).toFixed(2)}x`.padStart(14),
+        `${(mean(ours) / mean(theirs)).toFixed(2)}x`.padStart(15),
+      )
+    }
+  }
+  ourDb.close()
+  theirDb.close()
+}
 
 /**
  * `sangam search` as a user runs it: this build's CLI, and the baseline's where given, interleaved
