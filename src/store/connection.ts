@@ -11,16 +11,30 @@ export interface ConnectionOptions {
 /** Opens `file` with Node's built-in SQLite; SQLite's own errors pass through (`database.ts` maps them). */
 export function openConnection(file: string, options: ConnectionOptions): Db {
   const { DatabaseSync } = nodeSqlite()
-  return new Connection(
-    new DatabaseSync(file, {
-      readOnly: options.readOnly === true,
-      timeout: Math.trunc(options.timeoutMs),
-      // SQLite's defaults, which node:sqlite changes: the schema relies on neither way, and the
-      // store turns foreign keys on itself where it opens for writing.
-      enableForeignKeyConstraints: false,
-    }),
-    file,
-  )
+  const db = new DatabaseSync(file, {
+    readOnly: options.readOnly === true,
+    timeout: Math.trunc(options.timeoutMs),
+    // SQLite's defaults, which node:sqlite changes: the schema relies on neither way, and the
+    // store turns foreign keys on itself where it opens for writing.
+    enableForeignKeyConstraints: false,
+  })
+  try {
+    // 16 MB of page cache (in KiB, as SQLite takes it), what the store had under better-sqlite3,
+    // built with SQLITE_DEFAULT_CACHE_SIZE=-16000. node:sqlite keeps SQLite's 2 MB, which a search
+    // outgrows: FTS5 reads the same index pages again and again, each through a system call, and a
+    // query cost up to 1.5 times the CPU (docs/performance.md, D390). Pages are taken as they are
+    // read, so a short-lived connection (a hook) holds no more than it read.
+    db.exec('PRAGMA cache_size = -16000')
+  } catch (error) {
+    db.close()
+    throw error
+  }
+  return connectionOver(db, file)
+}
+
+/** The store's `Db` over a `DatabaseSync` the caller opened (a test watching it through node:sqlite's own API). */
+export function connectionOver(db: DatabaseSync, name: string): Db {
+  return new Connection(db, name)
 }
 
 /**

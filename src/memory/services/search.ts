@@ -57,13 +57,8 @@ export interface SearchResult {
 export const defaultSearchLimit = 20
 export const maxSearchLimit = 200
 export const hitTextChars = 500
-/**
- * Ranking looks at the newest this many matches. Past it, a common query's older matches are not
- * ranked at all: recall favours recent work, and this keeps a query's cost flat as the store grows.
- */
-export const rankedCandidates = 200
-/** A term's document frequency is counted exactly up to this, and estimated beyond. */
-const frequencyCap = 1000
+/** How many of the newest matches ranking looks at: the store's constant, written into its SQL. */
+export { rankedCandidates } from '../store/event-search.ts'
 
 /** Search over the replica, shared by `sangam search` and `ctx_search`. */
 export class MemorySearch {
@@ -106,11 +101,11 @@ export class MemorySearch {
     // Nothing stored since the window opened: every match would be read only to be filtered out.
     const latest = this.#search.latestAt()
     if (latest === null || (filters.since !== undefined && latest < filters.since)) return []
-    const candidates = this.#search.candidates(query.match, filters, rankedCandidates)
+    const candidates = this.#search.candidates(query.match, filters)
     if (candidates.length === 0) return []
     const total = this.#search.totalEvents()
     const rarities = query.termMatches.map((match) => ({
-      documents: this.#search.estimateMatches(match, frequencyCap, total),
+      documents: this.#search.estimateMatches(match, total),
       total,
     }))
     const ranked = rankCandidates(candidates, query.phrases, rarities).slice(0, limit)

@@ -1,4 +1,5 @@
 import type { Db, Statement } from '../../store/db.ts'
+import { cachedStatement } from '../../store/statement-cache.ts'
 import type { Candidate } from '../core/search-ranking.ts'
 import type { EventKind, Vendor } from '../protocol/event.ts'
 import { eventSelect, type StoredEvent, toStoredEvent } from './event-table.ts'
@@ -24,6 +25,13 @@ export const snippetMarks = { open: '«', close: '»', ellipsis: '…' } as cons
 const snippetTokens = 24
 /** Ranking reads this much of each candidate's text: tool output can be 16 KiB, the gist is early. */
 export const rankedTextChars = 2000
+/**
+ * Ranking looks at the newest this many matches. Past it, a common query's older matches are not
+ * ranked at all: recall favours recent work, and this keeps a query's cost flat as the store grows.
+ */
+export const rankedCandidates = 200
+/** A term's document frequency is counted exactly up to this, and estimated beyond. */
+export const frequencyCap = 1000
 
 /**
  * The FTS5 side of search. FTS5's own bm25() first counts, for every term, all rows in the index
@@ -39,10 +47,18 @@ export class EventSearch {
   readonly #event: Statement
   readonly #snippets: Statement
 
+  /**
+   * The statements are the connection's (`cachedStatement`), prepared by its first search: ctx_search
+   * and the dashboard make an EventSearch per query, on a connection they keep.
+   */
   constructor(db: Db) {
     // CROSS JOIN keeps event_fts the outer loop, so FTS5 walks its index newest first and stops at
-    // the limit; the filters are checked on each event it yields.
-    this.#candidates = db.prepare(/*sql*/ `
+    // the limit; the filters are checked on each event it yields. The limits are constants in the
+    // SQL, not bound: the SQLite in Node (3.54) compiles a statement with a bound LIMIT anew on every
+    // run (D391).
+    this.#candidates = cachedStatement(
+      db,
+      /*sql*/ `
       SELECT e.seq, e.kind, e.at, substr(e.text, 1, ${rankedTextChars}) AS text
       FROM event_fts AS fts CROSS JOIN event AS e ON e.seq = fts.rowid
       WHERE event_fts MATCH @match
@@ -55,28 +71,35 @@ export class EventSearch {
         AND (@since IS NULL OR e.at >= @since)
         AND (@until IS NULL OR e.at < @until)
       ORDER BY fts.rowid DESC
-      LIMIT @limit`)
-    this.#frequency = db.prepare(/*sql*/ `
+      LIMIT ${rankedCandidates}`,
+    )
+    this.#frequency = cachedStatement(
+      db,
+      /*sql*/ `
       SELECT count(*) AS n, min(rowid) AS oldest
-      FROM (SELECT rowid FROM event_fts WHERE event_fts MATCH ? ORDER BY rowid DESC LIMIT ?)`)
-    this.#total = db.prepare('SELECT coalesce(max(seq), 0) AS n FROM event')
-    this.#latestAt = db.prepare('SELECT max(at) AS at FROM event')
-    this.#event = db.prepare(`${eventSelect} WHERE e.seq = ?`)
+      FROM (SELECT rowid FROM event_fts WHERE event_fts MATCH ? ORDER BY rowid DESC LIMIT ${frequencyCap})`,
+    )
+    this.#total = cachedStatement(db, 'SELECT coalesce(max(seq), 0) AS n FROM event')
+    this.#latestAt = cachedStatement(db, 'SELECT max(at) AS at FROM event')
+    this.#event = cachedStatement(db, `${eventSelect} WHERE e.seq = ?`)
     // Not `rowid = @seq`: beside MATCH, SQLite 3.53 hands a bound rowid equality to FTS5, which
     // ignores it and yields every match, oldest first (event-search.test.ts shows it). Nor a range
     // with a lower bound, which FTS5 reaches by walking a common term's matches from the oldest.
     // So: walk the matches newest first from the newest hit, the way the candidates were found,
     // and cut a snippet only for the hits.
-    this.#snippets = db.prepare(/*sql*/ `
+    this.#snippets = cachedStatement(
+      db,
+      /*sql*/ `
       SELECT rowid AS seq,
              CASE WHEN rowid IN (SELECT value FROM json_each(@seqs))
                   THEN snippet(event_fts, 0, @open, @close, @ellipsis, @tokens) END AS snippet
       FROM event_fts WHERE event_fts MATCH @match AND rowid <= @newest
-      ORDER BY rowid DESC`)
+      ORDER BY rowid DESC`,
+    )
   }
 
-  /** The newest `limit` events that match and pass the filters, newest (by storage order) first. */
-  candidates(match: string, filters: EventSearchFilters, limit: number): Candidate[] {
+  /** The newest `rankedCandidates` events that match and pass the filters, newest (by storage order) first. */
+  candidates(match: string, filters: EventSearchFilters): Candidate[] {
     return this.#candidates.all({
       match,
       vendor: filters.vendor ?? null,
@@ -87,7 +110,6 @@ export class EventSearch {
       cwdUnder: filters.cwdUnder ?? null,
       since: filters.since ?? null,
       until: filters.until ?? null,
-      limit,
     }) as Candidate[]
   }
 
@@ -97,12 +119,13 @@ export class EventSearch {
   }
 
   /**
-   * How many events match `match`: exact up to `cap`; beyond it, extrapolated from how far back the
-   * newest `cap` matches reach, which costs `cap` index entries however common the term is.
+   * How many events match `match`: exact up to `frequencyCap`; beyond it, extrapolated from how far
+   * back the newest `frequencyCap` matches reach, which costs that many index entries however common
+   * the term is.
    */
-  estimateMatches(match: string, cap: number, total: number): number {
-    const { n, oldest } = this.#frequency.get(match, cap) as { n: number; oldest: number | null }
-    if (n < cap || oldest === null) return n
+  estimateMatches(match: string, total: number): number {
+    const { n, oldest } = this.#frequency.get(match) as { n: number; oldest: number | null }
+    if (n < frequencyCap || oldest === null) return n
     return Math.round((n * total) / Math.max(1, total - oldest + 1))
   }
 

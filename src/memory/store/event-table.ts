@@ -1,4 +1,5 @@
 import type { Db, Statement } from '../../store/db.ts'
+import { cachedStatement } from '../../store/statement-cache.ts'
 import type { Event, EventKind, Vendor } from '../protocol/event.ts'
 
 // event     : every captured event and every note. `seq` is the local insertion order and the FTS rowid;
@@ -186,12 +187,17 @@ interface EventRowRaw {
   shareable: number
 }
 
-/** The columns every read of events selects; joins the source path. */
+/**
+ * The columns every read of events selects, with the source path. The path is a subquery, not a
+ * LEFT JOIN: the SQLite in Node (3.54) compiles a join whose WHERE compares a bound value anew on
+ * every run, which doubled the cost of reading one event (docs/performance.md, D391).
+ */
 export const eventSelect = /*sql*/ `
   SELECT e.seq, e.id, e.kind, e.vendor, e.cli_version AS cliVersion, e.session_id AS sessionId, e.author, e.cwd,
-         e.branch, e.at, f.path AS sourcePath, e.byte_offset AS byteOffset, e.part, e.tool_name AS toolName,
-         e.call_id AS callId, e.text, e.full_size AS fullSize, e.shareable
-  FROM event e LEFT JOIN source_file f ON f.id = e.source_file_id`
+         e.branch, e.at, (SELECT f.path FROM source_file f WHERE f.id = e.source_file_id) AS sourcePath,
+         e.byte_offset AS byteOffset, e.part, e.tool_name AS toolName, e.call_id AS callId, e.text,
+         e.full_size AS fullSize, e.shareable
+  FROM event e`
 
 /** A stored event: the wire shape plus its local order. */
 export interface StoredEvent extends Event {
@@ -230,7 +236,7 @@ export function toStoredEvent(raw: unknown): StoredEvent {
 }
 
 export function getEventById(db: Db, id: string): StoredEvent | null {
-  const raw = db.prepare(`${eventSelect} WHERE e.id = ?`).get(id)
+  const raw = cachedStatement(db, `${eventSelect} WHERE e.id = ?`).get(id)
   return raw ? toStoredEvent(raw) : null
 }
 
