@@ -4,6 +4,14 @@ import { existsSync, readFileSync } from 'node:fs'
 import { connect } from 'node:net'
 import { dirname, join } from 'node:path'
 import { test } from 'node:test'
+import { readEnvironment } from '../src/config/environment.ts'
+import { DeliveryService, type DeliveryStatus } from '../src/daemon/delivery-service.ts'
+import { readScanCursor } from '../src/delivery/store/delivery-ledger.ts'
+import { openProject } from '../src/identity/services/project-context.ts'
+import { lastMessageSeq } from '../src/room/store/message-table.ts'
+import { systemClock } from '../src/shared/clock.ts'
+import { silentLogger } from '../src/shared/logger.ts'
+import { openProjectDatabase } from '../src/store/database.ts'
 import {
   claudeWakeEntry,
   startWakeWaiter,
@@ -65,8 +73,10 @@ async function world() {
     )
     assert.equal(run.code, 0, run.stderr)
   }
-  const sessions = () => runCliJson<Sessions>(['sessions'], { cwd: repo.path, env })
-  const view = async () => (await sessions()).sessions.find((session) => session.id === sessionId)
+  const sessions = (extra: Record<string, string> = {}) =>
+    runCliJson<Sessions>(['sessions'], { cwd: repo.path, env: { ...env, ...extra } })
+  const view = async (extra: Record<string, string> = {}) =>
+    (await sessions(extra)).sessions.find((session) => session.id === sessionId)
   const handle = (await view())?.handle
   assert.ok(handle, 'the session has a handle')
   return {
@@ -104,19 +114,22 @@ test('a tag to an idle Claude Code session whose wake waiter listens starts one 
 
   const first = w.waiter()
   await waiting(w)
-  const live = await w.view()
+  const asked = join(dirname(w.log), 'claude-agents-asked.log')
+  const helped = join(dirname(w.log), 'vendor-help.log')
+  const live = await w.view({ FAKE_CLAUDE_AGENTS_LOG: asked })
   assert.equal(live?.delivery, 'live')
   assert.match(live?.why ?? '', /^wakes in place: /)
+  // Listing it needs no `claude agents` either: a session whose waiter listens waits at no question.
+  assert.equal(existsSync(asked), false, '`sessions` did not ask `claude agents` for a live session')
 
   const note = 'WAKE-NOTE-1 the API tests are red'
   assert.equal(
     (await w.cli(['post', '--to', `@${w.handle}`, note], { SANGAM_USER: 'bob@example.com' })).code,
     0,
   )
-  const asked = join(dirname(w.log), 'claude-agents-asked.log')
   const ledger = await runCliJson<Ledger>(['deliveries', '--deliver'], {
     cwd: w.repo.path,
-    env: { ...w.env, FAKE_CLAUDE_AGENTS_LOG: asked },
+    env: { ...w.env, FAKE_CLAUDE_AGENTS_LOG: asked, FAKE_VENDOR_HELP_LOG: helped },
   })
   assert.deepEqual(
     ledger.deliveries.map((row) => [row.state, row.channel]),
@@ -125,6 +138,9 @@ test('a tag to an idle Claude Code session whose wake waiter listens starts one 
   // A session at rest whose waiter listens waits at no question: Claude Code's own list (a second
   // or more to spawn, on the way of every tag) is not asked.
   assert.equal(existsSync(asked), false, '`claude agents` was not asked on the way to the wake')
+  // Nor the CLI's `--help` (what it offers matters to the headless channels only): half a second
+  // to more than one under load, once a minute, on the way of the tag.
+  assert.equal(existsSync(helped), false, 'no vendor CLI was run on the way to the wake')
   assert.deepEqual(
     ledger.turns.map((turn) => [turn.sessionId, turn.channel, turn.state]),
     [[sessionId, 'wake', 'ended']],
@@ -156,6 +172,54 @@ test('a tag to an idle Claude Code session whose wake waiter listens starts one 
   second.child.kill('SIGTERM')
   assert.deepEqual([(await second.exited).code, (await second.exited).stderr], [0, ''])
   assert.equal(wakeRecord(w.projectDir, sessionId), null)
+})
+
+test('the daemon weighs a post made by another process as it lands in the store, not at its next poll', async () => {
+  await using w = await world()
+  const waiter = w.waiter()
+  await waiting(w)
+  const project = openProject(readEnvironment(w.env), w.repo.path, systemClock)
+  const statuses: DeliveryStatus[] = []
+  const service = new DeliveryService({
+    project,
+    openDb: () => openProjectDatabase(project.env.sangamHome, project.repo.projectId),
+    log: silentLogger,
+    pid: process.pid,
+    // No poll and no retry within the test: only the post's own write can start the look.
+    pollMs: 3_600_000,
+    retryMs: 3_600_000,
+    onStatus: (status) => statuses.push(status),
+  })
+  try {
+    // A message first, so the service's first look (at start) shows: it moves the scan past it.
+    assert.equal((await w.cli(['post', 'BEFORE nothing to wake'])).code, 0)
+    const before = lastMessageSeq(project.db)
+    const running = service.run()
+    await eventually(() => (readScanCursor(project.db) ?? 0) >= before, 30_000, 'the first look')
+    // Another process posts the tag, as `sangam post`, a hook or an MCP server does.
+    assert.equal(
+      (
+        await w.cli(['post', '--to', `@${w.handle}`, 'LANDED-NOTE look now'], {
+          SANGAM_USER: 'bob@example.com',
+        })
+      ).code,
+      0,
+    )
+    await eventually(() => statuses.length > 0, 30_000, 'the tag weighed')
+    const woken = await waiter.exited
+    assert.equal(woken.code, 2)
+    assert.match(woken.stderr, /LANDED-NOTE look now/)
+    assert.deepEqual(
+      statuses.map((status) => [status.sessionId, status.outcome, status.channel]),
+      [[sessionId, 'started', 'wake']],
+    )
+    await service.stop()
+    await running
+  } finally {
+    await service.stop()
+    project.db.close()
+    if (waiter.child.exitCode === null) waiter.child.kill('SIGTERM')
+  }
 })
 
 test('where no waiter waits, delivery falls back as before and sessions says why', async () => {

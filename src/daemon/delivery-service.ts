@@ -1,4 +1,6 @@
-import { dirname } from 'node:path'
+import { type FSWatcher, watch } from 'node:fs'
+import { basename, dirname } from 'node:path'
+import { databasePath } from '../config/data-paths.ts'
 import type { DeliveryRouter, SessionOutcome } from '../delivery/services/delivery-router.ts'
 import { openDeliveryRouter } from '../delivery/services/delivery-use-cases.ts'
 import type { WakeInPlace } from '../delivery/services/wake-in-place.ts'
@@ -31,7 +33,11 @@ export interface DeliveryServiceOptions {
   readonly log: Logger
   readonly pid: number
   readonly wake?: WakeInPlace | undefined
-  /** How often the room's newest message is looked at (a post by another process on this machine). */
+  /**
+   * How often the room's newest message is looked at when no change to the store was seen: a
+   * post by another process on this machine is seen at once through a watch on the database's
+   * directory, and this poll only makes up for a watch that cannot run or misses.
+   */
   readonly pollMs?: number | undefined
   /** How often pending tags (a cooldown, a running turn) and running turns are weighed again. */
   readonly retryMs?: number | undefined
@@ -44,8 +50,8 @@ const failedLooksWorthSaying = 3
 /**
  * The daemon's delivery (`sangam up`): the machine where a session lives delivers to it. It looks
  * when a message reached the replica (posted here by any process: the newest local seq moved,
- * read every `pollMs`; or applied from the team server: `nudge()`), and every `retryMs` while tags
- * wait or turns run. Each look is `DeliveryRouter.look()`; the guards are the ledger's, so a
+ * read as soon as a write to the database file is seen, else every `pollMs`; or applied from the
+ * team server: `nudge()`), and every `retryMs` while tags wait or turns run. Each look is `DeliveryRouter.look()`; the guards are the ledger's, so a
  * second daemon, a CLI `send` or an MCP server weighing the same tag never starts a second turn.
  */
 export class DeliveryService implements Service {
@@ -55,6 +61,8 @@ export class DeliveryService implements Service {
   readonly #nap = new NudgeableSleep()
   #running: Promise<void> | null = null
   #nudged = false
+  /** A write to the store was seen since the newest seq was last read: read it again before sleeping. */
+  #stored = false
   #failedLooks = 0
 
   constructor(options: DeliveryServiceOptions) {
@@ -81,6 +89,7 @@ export class DeliveryService implements Service {
   async #run(): Promise<void> {
     const db = this.#options.openDb()
     const log = this.#options.log.child({ component: this.id })
+    const watcher = this.#watchStore(log)
     try {
       const router = openDeliveryRouter(
         { ...this.#options.project, db, close: () => db.close() },
@@ -106,6 +115,7 @@ export class DeliveryService implements Service {
           await this.#nap.sleep(pollMs, this.#stop.signal)
           continue
         }
+        this.#stored = false
         const seq = lastMessageSeq(db)
         const waiting = due && (pendingDeliveries(db, 1).length > 0 || liveTurns(db).length > 0)
         if (seq !== seenSeq || this.#nudged || waiting || failedLook) {
@@ -114,10 +124,47 @@ export class DeliveryService implements Service {
           lastLook = now
           failedLook = !(await this.#look(router, log))
         }
-        await this.#nap.sleep(pollMs, this.#stop.signal)
+        // A write seen during the look (a post landing meanwhile) is read now, not at the next poll.
+        if (!this.#stored) await this.#nap.sleep(pollMs, this.#stop.signal)
       }
     } finally {
+      watcher?.close()
       db.close()
+    }
+  }
+
+  /**
+   * Watches the database's directory: every commit, by any process of this machine, writes the
+   * database's WAL file (or the file itself), so a post made by `sangam post`, a hook or an MCP
+   * server is weighed when it lands rather than at the next poll. A change that is no message
+   * (capture, presence, the ledger) costs one read of the newest seq. Null when the directory
+   * cannot be watched: the poll then carries on alone.
+   */
+  #watchStore(log: Logger): FSWatcher | null {
+    const { env, repo } = this.#options.project
+    const file = databasePath(env.sangamHome, repo.projectId)
+    const name = basename(file)
+    const changed = (): void => {
+      this.#stored = true
+      this.#nap.nudge()
+    }
+    try {
+      const watcher = watch(dirname(file), { persistent: false }, (_event, changedName) => {
+        // `sangam.db`, `sangam.db-wal`; a platform that names no file may have meant either.
+        if (changedName === null || changedName.toString().startsWith(name)) changed()
+      })
+      watcher.on('error', (error) => {
+        log.warn('stopped watching the store for posts; looking every poll instead', {
+          error: error.message,
+        })
+        watcher.close()
+      })
+      return watcher
+    } catch (error) {
+      log.warn('cannot watch the store for posts; looking every poll instead', {
+        error: (error as Error).message,
+      })
+      return null
     }
   }
 

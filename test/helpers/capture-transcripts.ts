@@ -51,7 +51,7 @@ export async function captureWorld(options: { remote?: string } = {}): Promise<C
     append: (path, content) => appendFileSync(path, content),
     events: () =>
       readDb((db) =>
-        (db.prepare(`${eventSelect} ORDER BY f.path, e.byte_offset, e.part`).all() as unknown[]).map(
+        (db.prepare(`${eventSelect} ORDER BY sourcePath, e.byte_offset, e.part`).all() as unknown[]).map(
           toStoredEvent,
         ),
       ),

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 /**
  * A real executable standing in for `claude` or `codex` on PATH (the real CLIs are driven by
  * test/agents/): `--help` prints `$FAKE_<VENDOR>_HELP` (so a test chooses what the installed
- * version offers), `agents --json` prints the file `$FAKE_CLAUDE_AGENTS_FILE` names (a listing a
+ * version offers) and adds a line to `$FAKE_VENDOR_HELP_LOG` when set, `agents --json` prints the file `$FAKE_CLAUDE_AGENTS_FILE` names (a listing a
  * test changes as it goes), else `$FAKE_CLAUDE_AGENTS`, and adds a line to `$FAKE_CLAUDE_AGENTS_LOG`
  * when set (so a test sees whether it was asked), `--bg` with `$FAKE_CLAUDE_BG_REFUSES` set logs
  * the refusal, says it on stderr and exits 1 (as 2.1.332 does in an untrusted workspace), and
@@ -24,6 +24,7 @@ const fs = require('node:fs')
 const { execSync } = require('node:child_process')
 const args = process.argv.slice(2)
 if (args[0] === '--help') {
+  if (process.env.FAKE_VENDOR_HELP_LOG) fs.appendFileSync(process.env.FAKE_VENDOR_HELP_LOG, '${vendor} --help\\n')
   process.stdout.write(process.env.FAKE_${upper}_HELP ?? 'Usage: ${vendor} [options]\\n')
   process.exit(0)
 }

@@ -130,6 +130,21 @@ test('a session open in a terminal is never resumed: next prompt, its tmux pane,
       channel: 'wake',
     },
   )
+  // Waking needs no vendor CLI: it is decided without its abilities (the router does not look it
+  // up), under the same guards; without them, no other channel is taken for a CLI that exists.
+  const live = { ...open, wakeable: true }
+  assert.deepEqual(decideDelivery(input({ session: live, abilities: null }), now).action, {
+    kind: 'start',
+    channel: 'wake',
+  })
+  assert.deepEqual(
+    decideDelivery(input({ session: { ...live, lastTurnAt: now - 100 }, abilities: null }), now).action,
+    { kind: 'wait', reason: 'cooldown', channel: 'wake' },
+  )
+  assert.deepEqual(decideDelivery(input({ session: dormant, abilities: null }), now).action, {
+    kind: 'fail',
+    reason: 'vendor-cli-missing',
+  })
 })
 
 test('a session waiting at a question for a person is neither restarted nor resumed: its Stop hands the tags over', () => {

@@ -84,7 +84,11 @@ export interface DeliveryPolicy {
 export interface DeliveryInput {
   readonly session: SessionFact
   readonly tags: readonly TagFact[]
-  readonly abilities: VendorAbilities
+  /**
+   * What the vendor CLI offers; null when it was not looked up because the session wakes in place
+   * (`wakeable`), which needs no CLI. Null counts as no CLI for any other channel.
+   */
+  readonly abilities: VendorAbilities | null
   readonly policy: DeliveryPolicy
   /** `tag`: the daemon reacting to a post; `send`: a person or agent asking for a turn now. */
   readonly mode: 'tag' | 'send'
@@ -202,7 +206,7 @@ function channelFor(input: DeliveryInput): SessionAction {
     if (session.tmuxPane !== null) return { kind: 'paste', pane: session.tmuxPane }
     return { kind: 'wait', reason: 'next-prompt', channel: 'next-prompt' }
   }
-  if (!abilities.found) return { kind: 'fail', reason: 'vendor-cli-missing' }
+  if (abilities === null || !abilities.found) return { kind: 'fail', reason: 'vendor-cli-missing' }
   if (session.vendor === 'codex' && abilities.queue && input.promptFitsArgv)
     return { kind: 'start', channel: 'queue' }
   if (session.vendor === 'claude' && abilities.background && input.promptFitsArgv)

@@ -322,7 +322,9 @@ export class DeliveryRouter {
         presence.state !== 'offline' &&
         this.atQuestion(session.sessionId) !== null,
     }
-    const cli = this.vendorCli(session.vendor)
+    // Waking in place needs no vendor CLI, and finding one runs its `--help` (half a second to
+    // more than one under load): a wakeable session is weighed without it.
+    const cli = live ? null : this.vendorCli(session.vendor)
     const decision = decideDelivery(
       {
         session: fact,
@@ -330,9 +332,13 @@ export class DeliveryRouter {
         // `codex queue --resume` runs a turn only on Codex's own daemon (codex-daemon.ts): without
         // it the message is only queued, so the session is resumed instead.
         abilities:
-          session.vendor === 'codex' && cli.abilities.queue && !codexDaemonListens(this.#options.vendorEnv)
-            ? { ...cli.abilities, queue: false }
-            : cli.abilities,
+          cli === null
+            ? null
+            : session.vendor === 'codex' &&
+                cli.abilities.queue &&
+                !codexDaemonListens(this.#options.vendorEnv)
+              ? { ...cli.abilities, queue: false }
+              : cli.abilities,
         policy: {
           wakeOnTag: settings.wakeOnTag,
           cooldownMs: settings.deliveryCooldown * 1000,
@@ -434,7 +440,8 @@ export class DeliveryRouter {
     decision: DeliveryDecision,
     prompt: string,
     worktree: string | null,
-    cli: VendorCli,
+    /** The vendor CLI, or null when it was not looked up (a session that wakes in place). */
+    known: VendorCli | null,
     /** A resting background session to stop before the turn starts (`claude stop <id>`). */
     stopFirst: string | null = null,
   ): Promise<SessionOutcome> {
@@ -460,6 +467,7 @@ export class DeliveryRouter {
     if (claimed.turn === null) return outcome(null, claimed.problem)
     const turn = claimed.turn
     if (channel === 'wake') return outcome(...(await this.#wake(turn, prompt)))
+    const cli = known ?? this.vendorCli(session.vendor)
     const cwd = this.#cwdFor(worktree)
     if (stopFirst !== null && cli.path !== null) {
       const stopped = stopClaudeBackground(cli.path, stopFirst, this.#options.vendorEnv, cwd)

@@ -162,7 +162,11 @@ function deliveryStateOf(
           : `it lives on ${view.machineName}: a tag or send reaches it through the daemon there`,
     }
   }
-  const question = view.vendor === 'claude' && view.presence !== 'offline' ? router.atQuestion(view.id) : null
+  // A session at rest whose waiter listens waits at no question (D375): Claude Code's own list, a
+  // second or more to spawn, is not asked for it.
+  const wakes = view.presence === 'idle' && router.wakeable(view.vendor, view.id)
+  const question =
+    view.vendor === 'claude' && view.presence !== 'offline' && !wakes ? router.atQuestion(view.id) : null
   if (question !== null)
     return {
       delivery: 'active-elsewhere',
@@ -171,7 +175,7 @@ function deliveryStateOf(
   if (liveTurnOf(project.db, view.vendor, view.id) !== null)
     return { delivery: 'running', why: 'a turn sangam started runs' }
   if (view.presence === 'online') return { delivery: 'running', why: 'a turn runs (its hooks say so)' }
-  if (view.presence === 'idle' && router.wakeable(view.vendor, view.id))
+  if (wakes)
     return {
       delivery: 'live',
       why:
