@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { connectMcp } from './helpers/mcp-client.ts'
@@ -297,4 +298,33 @@ test("a recorded project whose store is gone: the hook says so and names the che
   assert.deepEqual([again.projectId, again.adopted?.projectId], [init.projectId, init.projectId])
   denied(await w.edit(w.repo.path, 'src/a.ts'), 'after init adopted the store')
   await seesEverything(w, w.repo.path, 'after init adopted the store')
+})
+
+test('a command finds its project without running git once one ran there, and sees a remote added at once', async () => {
+  await using w = await world()
+  await w.json(['init', '--no-mcp'])
+  // A `git` first on PATH that notes each call, then runs the real one.
+  const realGit = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim()
+  const shim = join(w.home.path, 'git-shim')
+  const calls = join(w.home.path, 'git-calls.txt')
+  mkdirSync(shim)
+  writeFileSync(join(shim, 'git'), `#!/bin/sh\necho "$*" >> '${calls}'\nexec '${realGit}' "$@"\n`, {
+    mode: 0o755,
+  })
+  const shimmed = { PATH: `${shim}:${w.env.PATH}` }
+  const gitCalls = async (args: readonly string[]): Promise<string[]> => {
+    rmSync(calls, { force: true })
+    await w.json(args, w.repo.path, shimmed)
+    return existsSync(calls) ? readFileSync(calls, 'utf8').trim().split('\n') : []
+  }
+  await gitCalls(['read'])
+  assert.deepEqual(await gitCalls(['read']), [], 'no git process to find the project')
+  assert.deepEqual(await gitCalls(['read']), [])
+  git(w.repo.path, 'remote', 'add', 'origin', 'https://example.com/team/flamingo.git')
+  const afterRemote = await gitCalls(['read'])
+  assert.ok(
+    afterRemote.some((call) => call.startsWith('config ')),
+    `a changed git config is read again: ${afterRemote.join(' | ')}`,
+  )
+  assert.deepEqual(await gitCalls(['read']), [])
 })

@@ -14,8 +14,13 @@ import { TerminalStream } from './terminal-stream.ts'
 /**
  * The CLI's composition root: the only place that reads process globals (argv, env, streams,
  * signals) and turns them into a CommandContext, and the only place exit codes are set.
+ * `cliEntry` is the file `sangam` runs: dist/cli/main.js, the launcher that imports this module
+ * from its bundle (scripts/build-cli.mjs), or this file under tsx.
  */
-export async function main(argv: readonly string[]): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  cliEntry = fileURLToPath(import.meta.url),
+): Promise<number> {
   const env = readEnvironment(process.env)
   const stop = new AbortController()
   let longRunning = false
@@ -42,7 +47,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     stdout,
     stderr,
     stopSignal: stop.signal,
-    cliEntry: fileURLToPath(import.meta.url),
+    cliEntry,
     laneFault: laneFault(process.env.SANGAM_LANE_FAULT),
   }
   let exitCode = 0

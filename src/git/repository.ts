@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto'
 import { realpathSync } from 'node:fs'
 import { isAbsolute, resolve } from 'node:path'
+import { hookLocatorsFile } from '../config/data-paths.ts'
+import { gitLocationOverridden } from '../config/git-environment.ts'
 import { normaliseRemoteUrl } from '../identity/core/remote-url.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import { gitOutputOrNull, runGit } from './git.ts'
-import { worktreeRoots } from './git-layout.ts'
+import { findGitLayout, worktreeRoots } from './git-layout.ts'
+import { configMtimeOf, freshEntry, readLocators, writeLocators } from './locator-cache.ts'
 import { readRecordedProjectId } from './recorded-project-id.ts'
 
 /** What sangam needs to know about the repository it runs in. */
@@ -39,8 +42,67 @@ export interface Repository {
   readonly user: string | null
 }
 
-/** Finds the repository containing `cwd`, or throws NOT_A_REPOSITORY. */
-export function openRepository(cwd: string): Repository {
+/**
+ * Where a command keeps what it learnt of its checkout (`locator-cache.ts`): SANGAM_HOME and the
+ * time, so that an entry's age can be told.
+ */
+export interface LocatorCache {
+  readonly sangamHome: string
+  readonly now: number
+}
+
+/**
+ * Finds the repository containing `cwd`, or throws NOT_A_REPOSITORY. With `cache`, as every command
+ * that opens its project does, no git process runs in the usual case (D396): the worktree and
+ * common dir are read from `.git` (git-layout.ts), and the remote and user from the locator cache
+ * the hooks share while git config is unchanged. Anything unusual (GIT_DIR and the like, a bare
+ * repository, `core.worktree`) asks git, as does a cache without a fresh entry.
+ */
+export function openRepository(cwd: string, cache?: LocatorCache): Repository {
+  const layout = cache === undefined || gitLocationOverridden() ? null : findGitLayout(cwd)
+  if (layout === null || cache === undefined) return openRepositoryWithGit(cwd)
+  const configMtimeMs = configMtimeOf(layout.commonDir)
+  const cached = freshEntry(
+    readLocators(hookLocatorsFile(cache.sangamHome))[layout.commonDir],
+    configMtimeMs,
+    cache.now,
+  )
+  const identity =
+    cached?.remote === undefined
+      ? identityConfig(layout.worktreeRoot)
+      : { remote: cached.remote, user: cached.gitUser }
+  return repositoryAt(layout.worktreeRoot, layout.commonDir, identity)
+}
+
+/**
+ * Keeps what `repo`, now opened with its id recorded, says of its checkout for the next command and
+ * hook (`locator-cache.ts`): the entry a hook would write after asking git, with the remote too.
+ */
+export function rememberRepository(repo: Repository, cache: LocatorCache): void {
+  const file = hookLocatorsFile(cache.sangamHome)
+  const locators = readLocators(file)
+  const configMtimeMs = configMtimeOf(repo.commonDir)
+  const known = freshEntry(locators[repo.commonDir], configMtimeMs, cache.now)
+  if (
+    known !== null &&
+    known.projectId === repo.projectId &&
+    known.recorded === repo.recordedProjectId &&
+    known.gitUser === repo.user &&
+    known.remote === repo.remote
+  )
+    return
+  const entry = {
+    configMtimeMs,
+    checkedAt: cache.now,
+    projectId: repo.projectId,
+    recorded: repo.recordedProjectId,
+    gitUser: repo.user,
+    remote: repo.remote,
+  }
+  writeLocators(file, { ...locators, [repo.commonDir]: entry })
+}
+
+function openRepositoryWithGit(cwd: string): Repository {
   const top = runGit(['rev-parse', '--show-toplevel', '--git-common-dir'], cwd)
   if (top.code !== 0) {
     throw new SangamError(
@@ -51,7 +113,14 @@ export function openRepository(cwd: string): Repository {
   const [rootLine = '', commonLine = ''] = top.stdout.trim().split('\n')
   const root = realpathSync(rootLine)
   const commonDir = realpathSync(isAbsolute(commonLine) ? commonLine : resolve(cwd, commonLine))
-  const config = identityConfig(root)
+  return repositoryAt(root, commonDir, identityConfig(root))
+}
+
+function repositoryAt(
+  root: string,
+  commonDir: string,
+  config: { readonly remote: string | null; readonly user: string | null },
+): Repository {
   const remote = config.remote
   const commonDirProjectId = hashedProjectId(`common-dir:${commonDir}`)
   const derivedProjectId = remote === null ? commonDirProjectId : hashedProjectId(remote)

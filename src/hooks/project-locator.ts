@@ -1,23 +1,21 @@
-import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { databasePath, hookLocatorsFile, projectDir } from '../config/data-paths.ts'
 import { findGitLayout, type GitLayout, worktreeRoots } from '../git/git-layout.ts'
+import { configMtimeOf, freshEntry, readLocators, writeLocators } from '../git/locator-cache.ts'
 import { readRecordedProjectId } from '../git/recorded-project-id.ts'
-import { isRecord } from '../shared/is-record.ts'
-import { stringField } from './hook-payload.ts'
 
 /**
  * Finds the sangam project a hook runs in without spawning git. A project's id is recorded in its
  * common git dir (`git/recorded-project-id.ts`), read here with one small file read. The human
  * comes from git config, which only git can tell reliably, so the first hook in a checkout asks git
  * (the slow path, one git call) and keeps the answer in `$SANGAM_HOME/hook-locators.json`, keyed by
- * the repository's common git dir. Later hooks read it back after one `stat`: an entry is used only
- * while `<common>/config` is unchanged, while the recorded id is the one it was written with, and
- * for an hour at most (git config may also live outside the repository). A checkout with no id
+ * the repository's common git dir (git/locator-cache.ts, which the CLI's commands share). Later
+ * hooks read it back after one `stat`: an entry is used only while `<common>/config` is unchanged,
+ * while the recorded id is the one it was written with, and for an hour at most. A checkout with no id
  * recorded yet (a sangam from before ids were recorded) takes the slow path, which settles its id
  * as every command does (`services/project-identity.ts`, adopting the store it already has) and
- * records it. One small JSON file rather than a hashed file name per repository: hashing would
- * load node:crypto, which costs more start-up time than reading the file.
+ * records it.
  */
 export interface LocatedProject {
   readonly projectId: string
@@ -45,8 +43,6 @@ export interface MissingStore {
   readonly otherDatabases: readonly string[]
 }
 
-const maxAgeMs = 60 * 60 * 1000
-
 /**
  * The project containing `cwd`; a `MissingStore` when its database is missing; null when `cwd` is
  * in no repository or no sangam project (a user-level hook runs in every repository: quiet there).
@@ -59,7 +55,7 @@ export async function locateProject(
   const layout = findGitLayout(cwd)
   if (layout === null) return null
   const recorded = readRecordedProjectId(layout.commonDir)
-  const configMtimeMs = mtimeOf(join(layout.commonDir, 'config'))
+  const configMtimeMs = configMtimeOf(layout.commonDir)
   const file = hookLocatorsFile(sangamHome)
   const locators = readLocators(file)
   const known = validEntry(locators[layout.commonDir], configMtimeMs, now, recorded)
@@ -80,7 +76,12 @@ export async function locateProject(
     }
   }
   if (known === null) {
-    const entry = { projectId: found.projectId, gitUser: found.gitUser, recorded: found.recorded }
+    const entry = {
+      projectId: found.projectId,
+      gitUser: found.gitUser,
+      recorded: found.recorded,
+      ...(found.remote === undefined ? {} : { remote: found.remote }),
+    }
     writeLocators(file, { ...locators, [layout.commonDir]: { configMtimeMs, checkedAt: now, ...entry } })
   }
   return {
@@ -113,6 +114,8 @@ interface Found {
   readonly recorded: string | null
   /** Other ids of this checkout that have a store; known only on the slow path. */
   readonly derivable?: readonly string[]
+  /** The remote naming the project, kept for the CLI's commands; known only on the slow path. */
+  readonly remote?: string | null
 }
 
 /**
@@ -132,18 +135,10 @@ async function askGit(sangamHome: string, layout: GitLayout, now: number): Promi
       gitUser: repo.user,
       recorded: repo.recordedProjectId,
       derivable: otherStores,
+      remote: repo.remote,
     }
   } catch {
     return null
-  }
-}
-
-function readLocators(file: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(readFileSync(file, 'utf8'))
-    return isRecord(value) ? value : {}
-  } catch {
-    return {}
   }
 }
 
@@ -157,33 +152,7 @@ function validEntry(
   now: number,
   recorded: string | null,
 ): Found | null {
-  if (!isRecord(entry) || entry.configMtimeMs !== configMtimeMs) return null
-  if (typeof entry.checkedAt !== 'number' || now - entry.checkedAt > maxAgeMs || now < entry.checkedAt)
-    return null
-  if (entry.recorded !== recorded) return null
-  const projectId = recorded ?? stringField(entry, 'projectId')
-  return projectId === null ? null : { projectId, gitUser: stringField(entry, 'gitUser'), recorded }
-}
-
-/**
- * Best effort, replaced atomically: two hooks writing at once may drop each other's entry, which
- * only costs a later hook the slow path again. Never creates SANGAM_HOME itself.
- */
-function writeLocators(file: string, locators: Record<string, unknown>): void {
-  const temporary = `${file}.${process.pid}.tmp`
-  try {
-    if (!existsSync(dirname(file))) return
-    writeFileSync(temporary, JSON.stringify(locators), { mode: 0o600 })
-    renameSync(temporary, file)
-  } catch {
-    // An unwritable SANGAM_HOME is reported by the store itself; the locator is only a cache.
-  }
-}
-
-function mtimeOf(file: string): number {
-  try {
-    return statSync(file).mtimeMs
-  } catch {
-    return 0
-  }
+  const fresh = freshEntry(entry, configMtimeMs, now)
+  if (fresh === null || fresh.recorded !== recorded) return null
+  return { projectId: recorded ?? fresh.projectId, gitUser: fresh.gitUser, recorded }
 }

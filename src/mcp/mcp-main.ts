@@ -8,8 +8,10 @@ import { createLogger, logLevelOf } from '../shared/logger.ts'
  * What Claude Code and Codex run for sangam's MCP server: `node mcp-main.cjs` (install/
  * mcp-registration.ts). An agent CLI waits for `initialize` before its first model request, so
  * this entry is built like the hooks (scripts/build-bundles.mjs): one CommonJS bundle compiled
- * through V8's code cache, instead of the CLI's ES modules and commander. `sangam mcp` runs the
- * same server through the CLI, for a person trying it by hand.
+ * through V8's code cache, instead of the CLI's ES modules and commander; it answers `initialize`
+ * and `tools/list` from the listing recorded at build time and loads the server itself, another
+ * such bundle, at the first tool call (lazy-server.ts). `sangam mcp` runs the same server through
+ * the CLI, for a person trying it by hand.
  *
  * This is the MCP server's composition root: the only place it reads process globals.
  */
@@ -19,11 +21,11 @@ async function main(): Promise<void> {
   const onSignal = (): void => stop.abort()
   process.once('SIGINT', onSignal)
   process.once('SIGTERM', onSignal)
-  // Imported, not required up front: in the bundle every module behind a dynamic import
-  // initialises through esbuild's lazy wrappers, which order the SDK's zod imports correctly (a
-  // static import of the SDK beside the lazily-loaded zod of our own modules does not).
-  const { runMcpServer } = await import('./server.ts')
-  await runMcpServer({
+  // Imported, not required up front: in the bundle the server (server.ts, with the SDK) is a file
+  // of its own that serveMcp requires at the first tool call (scripts/build-bundles.mjs).
+  const { readListing, serveMcp } = await import('./lazy-server.ts')
+  await serveMcp({
+    listing: readListing(version),
     env,
     cwd: process.cwd(),
     clock: systemClock,

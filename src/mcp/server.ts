@@ -17,6 +17,11 @@ export interface McpServerOptions {
   readonly stdout: NodeJS.WritableStream
   /** Aborted on SIGINT/SIGTERM. */
   readonly stopSignal: AbortSignal
+  /**
+   * Requests stdin replays whose answers the client already has (lazy-server.ts answered them from
+   * the listing): their answers are not written again.
+   */
+  readonly dropAnswersTo?: readonly string[]
 }
 
 const instructions =
@@ -45,6 +50,14 @@ export async function runMcpServer(options: McpServerOptions): Promise<void> {
     options.stdin as NodeJS.ReadStream,
     options.stdout as NodeJS.WriteStream,
   )
+  const dropped = new Set(options.dropAnswersTo ?? [])
+  if (dropped.size > 0) {
+    const send = transport.send.bind(transport)
+    transport.send = async (message) => {
+      if ('id' in message && typeof message.id === 'string' && dropped.delete(message.id)) return
+      await send(message)
+    }
+  }
   const closed = new Promise<void>((resolve) => {
     options.stdin.once('end', resolve)
     options.stdin.once('close', resolve)

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { databasePath } from '../../config/data-paths.ts'
 import type { Environment } from '../../config/environment.ts'
 import { recordProjectId } from '../../git/recorded-project-id.ts'
-import { openRepository, type Repository } from '../../git/repository.ts'
+import { openRepository, type Repository, rememberRepository } from '../../git/repository.ts'
 import type { Clock } from '../../shared/clock.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import { type Db, openProjectDatabase } from '../../store/database.ts'
@@ -52,8 +52,9 @@ export function openProject(
   clock: Clock,
   options: OpenProjectOptions = {},
 ): ProjectContext {
-  const identity = resolveProjectIdentity(env.sangamHome, openRepository(cwd), {
-    now: clock.now(),
+  const cache = { sangamHome: env.sangamHome, now: clock.now() }
+  const identity = resolveProjectIdentity(env.sangamHome, openRepository(cwd, cache), {
+    now: cache.now,
     scan: true,
   })
   const { repo } = identity
@@ -71,10 +72,12 @@ export function openProject(
   }
   // Recorded once the store exists: from now on no remote added, changed or removed moves it.
   if (repo.recordedProjectId !== repo.projectId) recordProjectId(repo.commonDir, repo.projectId)
+  const opened = { ...repo, recordedProjectId: repo.projectId }
+  rememberRepository(opened, cache)
   return {
     env,
     clock,
-    repo: { ...repo, recordedProjectId: repo.projectId },
+    repo: opened,
     db,
     human: checkoutHuman(env, repo),
     adoption:

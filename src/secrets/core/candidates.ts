@@ -186,6 +186,11 @@ function scannerOnce(): Scanner {
   return scanner
 }
 
+/** Whether this process built the keyword automaton: pinned off short texts' path by a test. */
+export function keywordScannerBuilt(): boolean {
+  return scanner !== null
+}
+
 let pass = 0
 
 /** The one pass over `text`. */

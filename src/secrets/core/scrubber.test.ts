@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
 import { test } from 'node:test'
 import {
   alnum,
@@ -11,7 +12,7 @@ import {
   random,
   samples,
 } from '../../../test/helpers/secret-samples.ts'
-import { scrubSecrets } from './scrubber.ts'
+import { scrubSecrets, scrubSecretsPrescanned } from './scrubber.ts'
 import { placeholderStart } from './shapes.ts'
 
 test('Anthropic keys and OAuth tokens become anthropic-key', () => {
@@ -220,4 +221,42 @@ test('every shape that got through before is scrubbed: bare tokens, URL and comm
 
 test('keys into data are not credentials: cache, idempotency, partition, bucket and hash keys keep their values', () => {
   for (const text of notSecrets) assert.equal(scrubSecrets(text), text)
+})
+
+test('a short text carrying any kind of secret is scrubbed at once, without building the keyword automaton', () => {
+  const secrets = Object.entries(samples).flatMap(([name, value]) =>
+    (Array.isArray(value) ? value : [value]).map((secret, i) => ({ name: `${name}${i}`, secret })),
+  )
+  const texts = [
+    // A bare AWS secret key is one only where its name says so.
+    ...secrets.map(({ name, secret }) =>
+      name.startsWith('awsSecret') ? `AWS_SECRET_ACCESS_KEY=${secret}` : `use ${secret} now`,
+    ),
+    ...leakShapes.map(({ text }) => text),
+  ]
+  // A fresh process, as a `sangam post` is: what this file scrubbed before does not count.
+  const child = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--input-type=module',
+      '-e',
+      `import { scrubSecrets } from ${JSON.stringify(new URL('./scrubber.ts', import.meta.url).href)}
+       import { keywordScannerBuilt } from ${JSON.stringify(new URL('./candidates.ts', import.meta.url).href)}
+       const texts = JSON.parse(process.argv[1])
+       const scrubbed = texts.map((text) => scrubSecrets(text))
+       process.stdout.write(JSON.stringify({ scrubbed, built: keywordScannerBuilt() }))`,
+      JSON.stringify(texts),
+    ],
+    { encoding: 'utf8' },
+  )
+  assert.equal(child.status, 0, child.stderr)
+  const { scrubbed, built } = JSON.parse(child.stdout) as { scrubbed: string[]; built: boolean }
+  assert.equal(built, false, 'no automaton for a few short texts')
+  texts.forEach((text, i) => {
+    assert.equal(scrubbed[i], scrubSecretsPrescanned(text), text)
+    assert.notEqual(scrubbed[i], text, `a secret is removed from ${text}`)
+  })
+  for (const [i, { name, secret }] of secrets.entries()) assert.ok(!scrubbed[i]?.includes(secret), name)
 })

@@ -1,9 +1,10 @@
 import { version } from '../../../config/version.ts'
-import { runMcpServer } from '../../../mcp/server.ts'
+import { readListing, serveMcp } from '../../../mcp/lazy-server.ts'
 import type { CommandRun } from '../../command.ts'
 
 export const run: CommandRun = async (ctx) => {
-  await runMcpServer({
+  await serveMcp({
+    listing: readListing(version),
     env: ctx.env,
     cwd: ctx.cwd,
     clock: ctx.clock,
