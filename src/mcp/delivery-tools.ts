@@ -1,13 +1,10 @@
 import { dirname } from 'node:path'
 import { z } from 'zod'
 import { codexWake } from '../delivery/services/codex-wake.ts'
-import {
-  openDeliveryRouter,
-  sendToSession,
-  startSession,
-  stopSession,
-} from '../delivery/services/delivery-use-cases.ts'
+import { openDeliveryRouter } from '../delivery/services/open-router.ts'
 import { describeSend } from '../delivery/services/send-summary.ts'
+import { sendToSession } from '../delivery/services/send-to-session.ts'
+import { startSession, stopSession } from '../delivery/services/session-turns.ts'
 import { openRoom } from '../room/services/open-room.ts'
 import { systemRandom } from '../shared/random.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'

@@ -1,4 +1,4 @@
-import type { SendResult } from './delivery-use-cases.ts'
+import type { SendResult } from './send-to-session.ts'
 
 /** One line saying what became of a `send` (the CLI's text and `room_send`'s): what waits, until when, and who carries it. */
 export function describeSend(sent: SendResult): string {

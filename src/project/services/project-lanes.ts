@@ -37,7 +37,7 @@ export function openProjectLanes(project: ProjectContext, input: ProjectLanesInp
       const [{ DeliveryTaskCourier }, { openDeliveryRouter }, { resolveActor }, { openRoom }] =
         await Promise.all([
           import('./lane-task-courier.ts'),
-          import('../../delivery/services/delivery-use-cases.ts'),
+          import('../../delivery/services/open-router.ts'),
           import('../../leases/services/actor.ts'),
           import('../../room/services/open-room.ts'),
         ])

@@ -1,4 +1,4 @@
-import { listDeliveries } from '../../../delivery/services/delivery-use-cases.ts'
+import { listDeliveries } from '../../../delivery/services/delivery-list.ts'
 import { oneLine } from '../../../shared/terminal-text.ts'
 import type { CommandRun } from '../../command.ts'
 import { withDelivery } from './delivery-command.ts'

@@ -2,7 +2,7 @@ import { dirname } from 'node:path'
 import { version } from '../../../config/version.ts'
 import { codexWake } from '../../../delivery/services/codex-wake.ts'
 import type { DeliveryRouter } from '../../../delivery/services/delivery-router.ts'
-import { openDeliveryRouter } from '../../../delivery/services/delivery-use-cases.ts'
+import { openDeliveryRouter } from '../../../delivery/services/open-router.ts'
 import {
   type OpenProjectOptions,
   openProject,

@@ -1,5 +1,5 @@
-import { sendToSession } from '../../../delivery/services/delivery-use-cases.ts'
 import { describeSend } from '../../../delivery/services/send-summary.ts'
+import { sendToSession } from '../../../delivery/services/send-to-session.ts'
 import { ErrorCode } from '../../../shared/sangam-error.ts'
 import type { CommandRun } from '../../command.ts'
 import { exitCodes } from '../../exit-codes.ts'

@@ -1,4 +1,4 @@
-import { listSessions } from '../../../delivery/services/delivery-use-cases.ts'
+import { listSessions } from '../../../delivery/services/session-list.ts'
 import { oneLine } from '../../../shared/terminal-text.ts'
 import type { CommandRun } from '../../command.ts'
 import { withDelivery } from './delivery-command.ts'

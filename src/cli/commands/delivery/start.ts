@@ -1,4 +1,4 @@
-import { startSession } from '../../../delivery/services/delivery-use-cases.ts'
+import { startSession } from '../../../delivery/services/session-turns.ts'
 import { systemRandom } from '../../../shared/random.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
 import type { CommandRun } from '../../command.ts'

@@ -1,4 +1,4 @@
-import { stopSession } from '../../../delivery/services/delivery-use-cases.ts'
+import { stopSession } from '../../../delivery/services/session-turns.ts'
 import type { CommandRun } from '../../command.ts'
 import { withDelivery } from './delivery-command.ts'
 import type { stopInput } from './inputs.ts'
