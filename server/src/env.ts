@@ -1,12 +1,10 @@
-import type { ProjectObject } from './project-object.ts'
-
 /**
- * The Worker's bindings, as declared in `server/wrangler.jsonc` (and given by `sangam serve`).
- * The limits are strings because `wrangler deploy --var NAME:VALUE` and the dashboard set strings;
- * `limits.ts` parses them once.
+ * The Worker's vars, as declared in `server/wrangler.jsonc` (and given by `sangam serve`): what
+ * the Durable Object reads too. The limits are strings because `wrangler deploy --var NAME:VALUE`
+ * and the dashboard set strings; `limits.ts` parses them once. The Worker's own bindings add the
+ * project objects' namespace (worker.ts), which the object never uses.
  */
-export interface Env {
-  readonly PROJECTS: DurableObjectNamespace<ProjectObject>
+export interface Vars {
   readonly MAX_BODY_BYTES?: string | undefined
   readonly MAX_RECORDS_PER_PUSH?: string | undefined
   readonly PUSHES_PER_SECOND?: string | undefined

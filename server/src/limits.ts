@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defaultSyncLimits, type SyncLimits } from '../../src/sync/protocol/limits.ts'
 import { projectIdSchema } from '../../src/sync/protocol/project.ts'
-import type { Env } from './env.ts'
+import type { Vars } from './env.ts'
 
 const positiveInteger = z.coerce.number().int().positive()
 const nonNegativeInteger = z.coerce.number().int().nonnegative()
@@ -44,7 +44,7 @@ export const defaultServerLimits = Object.freeze({
  * Reads the limits from the Worker's vars once per isolate. A malformed value is a deploy mistake:
  * it fails every request loudly (naming the var) rather than running with a limit nobody chose.
  */
-export function readLimits(env: Env): ServerLimits {
+export function readLimits(env: Vars): ServerLimits {
   const sync: SyncLimits = Object.freeze({
     maxBodyBytes: parseVar('MAX_BODY_BYTES', env.MAX_BODY_BYTES, defaultSyncLimits.maxBodyBytes),
     maxRecordsPerPush: parseVar(
@@ -109,7 +109,7 @@ function parseVar(
  * registrar registers them, so projects created before it kept ids open as before. A value that
  * is not a list of project ids is a bug of serve's and fails loudly, as a malformed limit does.
  */
-export function readRegisteredProjects(env: Env): readonly string[] {
+export function readRegisteredProjects(env: Vars): readonly string[] {
   if (env.REGISTERED_PROJECTS === undefined || env.REGISTERED_PROJECTS.trim() === '') return []
   let value: unknown
   try {

@@ -16,7 +16,7 @@ import { pullQuerySchema } from '../../src/sync/protocol/pull.ts'
 import { pushRequestSchema } from '../../src/sync/protocol/push.ts'
 import { matchSyncRoute, type SyncAction } from '../../src/sync/protocol/routes.ts'
 import { pingMessage, pongMessage } from '../../src/sync/protocol/upstream.ts'
-import type { Env } from './env.ts'
+import type { Vars } from './env.ts'
 import { LeaseDesk } from './lease-desk.ts'
 import { LeaseTable } from './lease-table.ts'
 import { readLimits, readRegisteredProjects, type ServerLimits } from './limits.ts'
@@ -43,7 +43,7 @@ import { StorageBudget } from './storage-budget.ts'
  * runs at most one instance per project id, and each handler below runs its storage work without
  * awaiting in the middle, so ordering and arbitration need no further locking.
  */
-export class ProjectObject extends DurableObject<Env> {
+export class ProjectObject extends DurableObject<Vars> {
   readonly #limits: ServerLimits
   readonly #records: RecordLog
   readonly #presence: Presence
@@ -60,7 +60,7 @@ export class ProjectObject extends DurableObject<Env> {
   /** Only in the registrar instance (see `standing`). */
   #registry: ProjectRegistry | null = null
 
-  constructor(ctx: DurableObjectState, env: Env) {
+  constructor(ctx: DurableObjectState, env: Vars) {
     super(ctx, env)
     this.#limits = readLimits(env)
     this.#exists = schemaExists(ctx.storage.sql)

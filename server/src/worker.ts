@@ -1,13 +1,19 @@
 import { type HealthResponse, syncProtocolVersion } from '../../src/sync/protocol/limits.ts'
 import { healthPath, matchSyncRoute } from '../../src/sync/protocol/routes.ts'
 import { bearerKey, refuseKeyInQuery, unauthorized } from './auth.ts'
-import type { Env } from './env.ts'
+import type { Vars } from './env.ts'
 import { readLimits } from './limits.ts'
+import type { ProjectObject } from './project-object.ts'
 import type { ProjectStanding } from './project-registry.ts'
 import { clientAddress } from './push-admission.ts'
 import { PushRateLimiter } from './push-rate-limiter.ts'
 import { failureResponse, jsonResponse, Refusal } from './refusal.ts'
 import { discardBody } from './request-body.ts'
+
+/** The Worker's bindings: its vars and the project objects' namespace (wrangler.jsonc). */
+interface Env extends Vars {
+  readonly PROJECTS: DurableObjectNamespace<ProjectObject>
+}
 
 export { ProjectObject } from './project-object.ts'
 
