@@ -23,40 +23,15 @@ export interface DeliveryRow {
   readonly updatedAt: number
 }
 
-interface Row {
-  message_id: string
-  vendor: string
-  session_id: string
-  state: DeliveryState
-  channel: DeliveryChannel | null
-  reason: string | null
-  sender: string
-  sender_kind: SenderKind
-  mode: DeliveryMode
-  turn_id: number | null
-  created_at: number
-  updated_at: number
-}
-
 const columns =
   'message_id, vendor, session_id, state, channel, reason, sender, sender_kind, mode, turn_id, created_at, updated_at'
 
-function fromRow(row: Row): DeliveryRow {
-  return {
-    messageId: row.message_id,
-    vendor: row.vendor,
-    sessionId: row.session_id,
-    state: row.state,
-    channel: row.channel,
-    reason: row.reason,
-    sender: row.sender,
-    senderKind: row.sender_kind,
-    mode: row.mode,
-    turnId: row.turn_id,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  }
-}
+/** The columns under the row's field names: SQLite answers with the aliases, so no mapping step. */
+const fields =
+  'message_id AS messageId, vendor, session_id AS sessionId, state, channel, reason, sender, sender_kind AS senderKind, mode, turn_id AS turnId, created_at AS createdAt, updated_at AS updatedAt'
+
+/** node:sqlite's rows have a null prototype; callers get plain objects. */
+const fromRow = (row: DeliveryRow): DeliveryRow => ({ ...row })
 
 export interface NewDelivery {
   readonly messageId: string
@@ -84,8 +59,8 @@ export function addDelivery(db: Db, row: NewDelivery, now: number): boolean {
 
 export function deliveryOf(db: Db, messageId: string, vendor: string, sessionId: string): DeliveryRow | null {
   const row = db
-    .prepare(`SELECT ${columns} FROM delivery WHERE message_id = ? AND vendor = ? AND session_id = ?`)
-    .get(messageId, vendor, sessionId) as Row | undefined
+    .prepare(`SELECT ${fields} FROM delivery WHERE message_id = ? AND vendor = ? AND session_id = ?`)
+    .get(messageId, vendor, sessionId) as DeliveryRow | undefined
   return row === undefined ? null : fromRow(row)
 }
 
@@ -133,10 +108,8 @@ export function moveDelivery(
 /** The rows still pending, oldest first: what the daemon weighs again each time it looks. */
 export function pendingDeliveries(db: Db, limit = 2000): DeliveryRow[] {
   const rows = db
-    .prepare(
-      `SELECT ${columns} FROM delivery WHERE state = 'pending' ORDER BY created_at, message_id LIMIT ?`,
-    )
-    .all(limit) as Row[]
+    .prepare(`SELECT ${fields} FROM delivery WHERE state = 'pending' ORDER BY created_at, message_id LIMIT ?`)
+    .all(limit) as DeliveryRow[]
   return rows.map(fromRow)
 }
 
@@ -148,14 +121,14 @@ export function recentDeliveries(
   const rows = (
     options.sessionId === undefined
       ? db
-          .prepare(`SELECT ${columns} FROM delivery ORDER BY updated_at DESC, rowid DESC LIMIT ?`)
+          .prepare(`SELECT ${fields} FROM delivery ORDER BY updated_at DESC, rowid DESC LIMIT ?`)
           .all(options.limit)
       : db
           .prepare(
-            `SELECT ${columns} FROM delivery WHERE vendor = ? AND session_id = ? ORDER BY updated_at DESC, rowid DESC LIMIT ?`,
+            `SELECT ${fields} FROM delivery WHERE vendor = ? AND session_id = ? ORDER BY updated_at DESC, rowid DESC LIMIT ?`,
           )
           .all(options.vendor ?? '', options.sessionId, options.limit)
-  ) as Row[]
+  ) as DeliveryRow[]
   return rows.map(fromRow)
 }
 

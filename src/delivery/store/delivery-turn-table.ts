@@ -25,51 +25,14 @@ export interface TurnRow {
   readonly endedAt: number | null
 }
 
-interface Row {
-  id: number
-  vendor: string
-  session_id: string
-  channel: DeliveryChannel
-  cause: 'human' | 'agent'
-  why: TurnRow['why']
-  messages: string
-  state: TurnState
-  owner_pid: number
-  owner_start: string | null
-  pid: number | null
-  pid_start: string | null
-  worktree: string | null
-  log_file: string | null
-  exit_code: number | null
-  detail: string | null
-  started_at: number
-  ended_at: number | null
-}
+/** The columns under the row's field names: SQLite answers with the aliases. */
+const fields =
+  'id, vendor, session_id AS sessionId, channel, cause, why, messages, state, owner_pid AS ownerPid, owner_start AS ownerStart, pid, pid_start AS pidStart, worktree, log_file AS logFile, exit_code AS exitCode, detail, started_at AS startedAt, ended_at AS endedAt'
 
-const columns =
-  'id, vendor, session_id, channel, cause, why, messages, state, owner_pid, owner_start, pid, pid_start, worktree, log_file, exit_code, detail, started_at, ended_at'
+type Row = Omit<TurnRow, 'messages'> & { readonly messages: string }
 
 function fromRow(row: Row): TurnRow {
-  return {
-    id: row.id,
-    vendor: row.vendor,
-    sessionId: row.session_id,
-    channel: row.channel,
-    cause: row.cause,
-    why: row.why,
-    messages: JSON.parse(row.messages) as string[],
-    state: row.state,
-    ownerPid: row.owner_pid,
-    ownerStart: row.owner_start,
-    pid: row.pid,
-    pidStart: row.pid_start,
-    worktree: row.worktree,
-    logFile: row.log_file,
-    exitCode: row.exit_code,
-    detail: row.detail,
-    startedAt: row.started_at,
-    endedAt: row.ended_at,
-  }
+  return { ...row, messages: JSON.parse(row.messages) as string[] }
 }
 
 export interface NewTurn {
@@ -103,7 +66,7 @@ export function insertTurn(db: Db, turn: NewTurn, now: number): number | null {
 }
 
 export function turnById(db: Db, id: number): TurnRow | null {
-  const row = db.prepare(`SELECT ${columns} FROM delivery_turn WHERE id = ?`).get(id) as Row | undefined
+  const row = db.prepare(`SELECT ${fields} FROM delivery_turn WHERE id = ?`).get(id) as Row | undefined
   return row === undefined ? null : fromRow(row)
 }
 
@@ -111,7 +74,7 @@ export function turnById(db: Db, id: number): TurnRow | null {
 export function liveTurnOf(db: Db, vendor: string, sessionId: string): TurnRow | null {
   const row = db
     .prepare(
-      `SELECT ${columns} FROM delivery_turn WHERE vendor = ? AND session_id = ? AND state IN ('starting', 'running')`,
+      `SELECT ${fields} FROM delivery_turn WHERE vendor = ? AND session_id = ? AND state IN ('starting', 'running')`,
     )
     .get(vendor, sessionId) as Row | undefined
   return row === undefined ? null : fromRow(row)
@@ -120,7 +83,7 @@ export function liveTurnOf(db: Db, vendor: string, sessionId: string): TurnRow |
 /** Every turn still `starting` or `running` (for the sweep). */
 export function liveTurns(db: Db): TurnRow[] {
   const rows = db
-    .prepare(`SELECT ${columns} FROM delivery_turn WHERE state IN ('starting', 'running') ORDER BY id`)
+    .prepare(`SELECT ${fields} FROM delivery_turn WHERE state IN ('starting', 'running') ORDER BY id`)
     .all() as Row[]
   return rows.map(fromRow)
 }
@@ -191,10 +154,10 @@ export function recentTurns(
 ): TurnRow[] {
   const rows = (
     options.sessionId === undefined
-      ? db.prepare(`SELECT ${columns} FROM delivery_turn ORDER BY id DESC LIMIT ?`).all(options.limit)
+      ? db.prepare(`SELECT ${fields} FROM delivery_turn ORDER BY id DESC LIMIT ?`).all(options.limit)
       : db
           .prepare(
-            `SELECT ${columns} FROM delivery_turn WHERE vendor = ? AND session_id = ? ORDER BY id DESC LIMIT ?`,
+            `SELECT ${fields} FROM delivery_turn WHERE vendor = ? AND session_id = ? ORDER BY id DESC LIMIT ?`,
           )
           .all(options.vendor ?? '', options.sessionId, options.limit)
   ) as Row[]

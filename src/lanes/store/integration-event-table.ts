@@ -24,15 +24,7 @@ export interface IntegrationEvent {
   readonly human: string | null
 }
 
-interface Row {
-  id: number
-  at: number
-  type: string
-  lane: string | null
-  payload: string
-  machine: string | null
-  human: string | null
-}
+type Row = Omit<IntegrationEvent, 'payload'> & { readonly payload: string }
 
 /** Where an event is recorded: this machine and the human running the command. */
 export interface IntegrationOrigin {
@@ -128,13 +120,5 @@ export function readIntegrationEvents(db: Db, limit: number): IntegrationEvent[]
 }
 
 function fromRow(row: Row): IntegrationEvent {
-  return {
-    id: row.id,
-    at: row.at,
-    type: row.type,
-    lane: row.lane,
-    payload: JSON.parse(row.payload) as Record<string, unknown>,
-    machine: row.machine,
-    human: row.human,
-  }
+  return { ...row, payload: JSON.parse(row.payload) as Record<string, unknown> }
 }

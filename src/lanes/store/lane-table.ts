@@ -89,49 +89,22 @@ export interface LaneRow {
   readonly updatedAt: number
 }
 
-interface Row {
-  name: string
-  branch: string
-  worktree: string
-  owner: string
-  agent: string | null
-  pane: string | null
-  state: LaneState
-  base: string | null
-  task: string | null
-  journal: string | null
-  pid: number | null
-  created_at: number
-  updated_at: number
-}
+/** The columns under the row's field names: SQLite answers with the aliases. */
+const fields =
+  'name, branch, worktree, owner, agent, pane, state, base, task, journal, pid, created_at AS createdAt, updated_at AS updatedAt'
 
-const columns =
-  'name, branch, worktree, owner, agent, pane, state, base, task, journal, pid, created_at, updated_at'
+type Row = Omit<LaneRow, 'journal'> & { readonly journal: string | null }
 
 function fromRow(row: Row): LaneRow {
-  return {
-    name: row.name,
-    branch: row.branch,
-    worktree: row.worktree,
-    owner: row.owner,
-    agent: row.agent,
-    pane: row.pane,
-    state: row.state,
-    base: row.base,
-    task: row.task,
-    journal: row.journal === null ? null : (JSON.parse(row.journal) as IntegrationJournal),
-    pid: row.pid,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  }
+  return { ...row, journal: row.journal === null ? null : (JSON.parse(row.journal) as IntegrationJournal) }
 }
 
 export function readLanes(db: Db): LaneRow[] {
-  return (db.prepare(`SELECT ${columns} FROM lane ORDER BY name`).all() as Row[]).map(fromRow)
+  return (db.prepare(`SELECT ${fields} FROM lane ORDER BY name`).all() as Row[]).map(fromRow)
 }
 
 export function readLane(db: Db, name: string): LaneRow | null {
-  const row = db.prepare(`SELECT ${columns} FROM lane WHERE name = ?`).get(name) as Row | undefined
+  const row = db.prepare(`SELECT ${fields} FROM lane WHERE name = ?`).get(name) as Row | undefined
   return row === undefined ? null : fromRow(row)
 }
 

@@ -26,26 +26,16 @@ export interface OverlapRow {
   readonly computedAt: number
 }
 
-interface Row {
-  worktree: string
-  path: string
-  other_worktree: string
-  other_branch: string | null
-  conflicted: number
-  computed_at: number
-}
-
 const columns = 'worktree, path, other_worktree, other_branch, conflicted, computed_at'
 
+/** The columns under the row's field names: SQLite answers with the aliases. */
+const fields =
+  'worktree, path, other_worktree AS otherWorktree, other_branch AS otherBranch, conflicted, computed_at AS computedAt'
+
+type Row = Omit<OverlapRow, 'conflicted'> & { readonly conflicted: number }
+
 function fromRow(row: Row): OverlapRow {
-  return {
-    worktree: row.worktree,
-    path: row.path,
-    otherWorktree: row.other_worktree,
-    otherBranch: row.other_branch,
-    conflicted: row.conflicted === 1,
-    computedAt: row.computed_at,
-  }
+  return { ...row, conflicted: row.conflicted === 1 }
 }
 
 /** Replaces the whole picture with `rows` (the caller runs it inside one transaction). */
@@ -61,7 +51,7 @@ export function replaceOverlaps(db: Db, rows: readonly OverlapRow[]): void {
 /** The other worktrees whose work touches `path` as `worktree`'s does (the edit hook's question). */
 export function overlapsAt(db: Db, worktree: string, path: string): OverlapRow[] {
   const rows = db
-    .prepare(`SELECT ${columns} FROM overlap WHERE worktree = ? AND path = ? ORDER BY other_worktree`)
+    .prepare(`SELECT ${fields} FROM overlap WHERE worktree = ? AND path = ? ORDER BY other_worktree`)
     .all(worktree, path) as Row[]
   return rows.map(fromRow)
 }
@@ -69,7 +59,7 @@ export function overlapsAt(db: Db, worktree: string, path: string): OverlapRow[]
 /** The whole picture, by worktree and path. */
 export function readOverlaps(db: Db): OverlapRow[] {
   const rows = db
-    .prepare(`SELECT ${columns} FROM overlap ORDER BY worktree, path, other_worktree`)
+    .prepare(`SELECT ${fields} FROM overlap ORDER BY worktree, path, other_worktree`)
     .all() as Row[]
   return rows.map(fromRow)
 }

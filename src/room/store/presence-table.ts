@@ -1,5 +1,5 @@
 import type { Db } from '../../store/db.ts'
-import type { PresencePayload, PresenceVendor, StoredPresenceState } from '../protocol/presence.ts'
+import type { PresencePayload, PresenceVendor } from '../protocol/presence.ts'
 
 // presence : the latest presence of every session the room knows, from this machine and (through
 //            room.presence records) every other. One row per vendor + session; the record log keeps
@@ -28,45 +28,23 @@ export interface PresenceRow extends PresencePayload {
   readonly change: number
 }
 
-interface Row {
-  vendor: PresenceVendor
-  session_id: string
-  handle: string
-  handle_claimed: number
-  human: string
-  worktree: string | null
-  branch: string | null
-  machine: string
-  state: StoredPresenceState
-  updated_at: number
-  first_seen_at: number
-  change: number
-}
-
 const columns =
   'vendor, session_id, handle, handle_claimed, human, worktree, branch, machine, state, updated_at, first_seen_at, change'
 
+/** The columns under the row's field names: SQLite answers with the aliases. */
+const fields =
+  'vendor, session_id AS sessionId, handle, handle_claimed AS handleClaimed, human, worktree, branch, machine, state, updated_at AS updatedAt, first_seen_at AS firstSeenAt, change'
+
+type Row = Omit<PresenceRow, 'handleClaimed'> & { readonly handleClaimed: number }
+
 function fromRow(row: Row): PresenceRow {
-  return {
-    vendor: row.vendor,
-    sessionId: row.session_id,
-    handle: row.handle,
-    handleClaimed: row.handle_claimed === 1,
-    human: row.human,
-    worktree: row.worktree,
-    branch: row.branch,
-    machine: row.machine,
-    state: row.state,
-    updatedAt: row.updated_at,
-    firstSeenAt: row.first_seen_at,
-    change: row.change,
-  }
+  return { ...row, handleClaimed: row.handleClaimed === 1 }
 }
 
 /** Every presence row, in first-seen order (the order handles de-duplicate in). */
 export function readPresence(db: Db): PresenceRow[] {
   const rows = db
-    .prepare(`SELECT ${columns} FROM presence ORDER BY first_seen_at, vendor, session_id`)
+    .prepare(`SELECT ${fields} FROM presence ORDER BY first_seen_at, vendor, session_id`)
     .all() as Row[]
   return rows.map(fromRow)
 }
@@ -74,7 +52,7 @@ export function readPresence(db: Db): PresenceRow[] {
 /** One session's row, or null. */
 export function readSessionPresence(db: Db, vendor: PresenceVendor, sessionId: string): PresenceRow | null {
   const row = db
-    .prepare(`SELECT ${columns} FROM presence WHERE vendor = ? AND session_id = ?`)
+    .prepare(`SELECT ${fields} FROM presence WHERE vendor = ? AND session_id = ?`)
     .get(vendor, sessionId) as Row | undefined
   return row === undefined ? null : fromRow(row)
 }

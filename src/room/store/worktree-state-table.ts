@@ -31,48 +31,25 @@ export interface WorktreeStateRow extends WorktreeStatePayload {
   readonly digest: string
 }
 
-interface Row {
-  machine: string
-  path: string
-  status: 'present' | 'missing'
-  target: string | null
-  branch: string | null
-  head: string | null
-  base: string | null
-  last_commit_at: number | null
-  uncommitted: number | null
-  changes: string
-  truncated: number
-  updated_at: number
-  change: number
-  digest: string
-}
-
 const columns =
   'machine, path, status, target, branch, head, base, last_commit_at, uncommitted, changes, truncated, updated_at, change, digest'
 
+/** The columns under the row's field names: SQLite answers with the aliases. */
+const fields =
+  'machine, path, status, target, branch, head, base, last_commit_at AS lastCommitAt, uncommitted, changes, truncated, updated_at AS updatedAt, change, digest'
+
+type Row = Omit<WorktreeStateRow, 'changes' | 'truncated'> & {
+  readonly changes: string
+  readonly truncated: number
+}
+
 function fromRow(row: Row): WorktreeStateRow {
-  return {
-    machine: row.machine,
-    path: row.path,
-    status: row.status,
-    target: row.target,
-    branch: row.branch,
-    head: row.head,
-    base: row.base,
-    lastCommitAt: row.last_commit_at,
-    uncommitted: row.uncommitted,
-    changes: JSON.parse(row.changes) as WorktreeChange[],
-    truncated: row.truncated === 1,
-    updatedAt: row.updated_at,
-    change: row.change,
-    digest: row.digest,
-  }
+  return { ...row, changes: JSON.parse(row.changes) as WorktreeChange[], truncated: row.truncated === 1 }
 }
 
 /** Every worktree state, by machine and path. */
 export function readWorktreeStates(db: Db): WorktreeStateRow[] {
-  const rows = db.prepare(`SELECT ${columns} FROM worktree_state ORDER BY machine, path`).all() as Row[]
+  const rows = db.prepare(`SELECT ${fields} FROM worktree_state ORDER BY machine, path`).all() as Row[]
   return rows.map(fromRow)
 }
 
@@ -104,14 +81,14 @@ export function readWorktreePlaces(db: Db): WorktreePlace[] {
 /** One machine's worktree states, by path. */
 export function readMachineWorktreeStates(db: Db, machine: string): WorktreeStateRow[] {
   const rows = db
-    .prepare(`SELECT ${columns} FROM worktree_state WHERE machine = ? ORDER BY path`)
+    .prepare(`SELECT ${fields} FROM worktree_state WHERE machine = ? ORDER BY path`)
     .all(machine) as Row[]
   return rows.map(fromRow)
 }
 
 export function readWorktreeState(db: Db, machine: string, path: string): WorktreeStateRow | null {
   const row = db
-    .prepare(`SELECT ${columns} FROM worktree_state WHERE machine = ? AND path = ?`)
+    .prepare(`SELECT ${fields} FROM worktree_state WHERE machine = ? AND path = ?`)
     .get(machine, path) as Row | undefined
   return row === undefined ? null : fromRow(row)
 }
