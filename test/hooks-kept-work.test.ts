@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { readdirSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { test } from 'node:test'
+import { setTimeout } from 'node:timers/promises'
 import { hookWorkDir } from '../src/config/data-paths.ts'
 import { paneOf } from '../src/delivery/store/delivery-ledger.ts'
+import { parseKeptWork } from '../src/hook-work/services/kept-work.ts'
 import { readLeaseLog, readLeases } from '../src/leases/store/lease-table.ts'
 import { readSessionPresence } from '../src/room/store/presence-table.ts'
 import { openDatabaseFile } from '../src/store/database.ts'
@@ -58,6 +60,15 @@ async function project() {
         return []
       }
     },
+    /** When the earliest waiting step's pause ends (a step that failed again waits before its retry). */
+    nextDue: () =>
+      Math.min(
+        ...readdirSync(journal)
+          .filter((name) => name.startsWith('work.'))
+          .map(
+            (name) => parseKeptWork(JSON.parse(readFileSync(join(journal, name), 'utf8')))?.notBefore ?? 0,
+          ),
+      ),
     async [Symbol.asyncDispose]() {
       await repo[Symbol.asyncDispose]()
       await home[Symbol.asyncDispose]()
@@ -69,10 +80,13 @@ type Project = Awaited<ReturnType<typeof project>>
 
 /**
  * Another session's hooks, each doing the kept work after its answer, until none is left that any
- * hook can do. One does it all unless a starved machine ends its drain at the budget.
+ * hook can do. One does it all unless a starved machine ends its drain at the budget, or a step the
+ * locked-out hooks already retried is still in its pause (a hook skips it; the test waits it out).
  */
 async function nextHooks(p: Project): Promise<void> {
   for (let run = 0; run < 10 && p.journal().includes('work'); run++) {
+    const pause = p.nextDue() - Date.now()
+    if (pause > 0) await setTimeout(pause)
     const next = await p.hook(p.edit('src/other.ts', other))
     assert.equal(next.code, 0, next.stderr)
     assert.equal(next.output?.hookSpecificOutput?.permissionDecision, undefined, next.stdout)
