@@ -17,9 +17,9 @@
  *   npm run build && node --import tsx bench/cli-startup.ts [runs] [baseline-main.js]
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readFileSync, rmSync, } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
+import { benchRepo } from './helpers/bench-repo.ts'
 import { hasGnuTime, type TimedRun, timedNode } from './helpers/timed-node.ts'
 import { percentile } from './helpers/transcript-sentences.ts'
 
@@ -30,16 +30,7 @@ const print = (line: string): void => {
   process.stdout.write(`${line}\n`)
 }
 
-const scratch = mkdtempSync(join(tmpdir(), 'sangam-bench-startup-'))
-const repo = join(scratch, 'repo')
-const envFor = (home: string): NodeJS.ProcessEnv => ({
-  PATH: process.env.PATH,
-  HOME: scratch,
-  SANGAM_HOME: join(scratch, home),
-  CLAUDE_CONFIG_DIR: join(scratch, '.claude'),
-  CODEX_HOME: join(scratch, '.codex'),
-})
-const env = envFor('.sangam')
+const { scratch, repo, env, envFor } = benchRepo('startup', { 'src/a.ts': 'export const a = 1\n' })
 
 /** A CLI entry under test and the environment it runs in. */
 interface Target {
@@ -165,25 +156,6 @@ function summary(name: string, samples: readonly Sample[], floor: readonly Sampl
 }
 
 try {
-  mkdirSync(join(repo, 'src'), { recursive: true })
-  writeFileSync(join(repo, 'src', 'a.ts'), 'export const a = 1\n')
-  for (const args of [
-    ['init', '-q', '-b', 'main'],
-    [
-      '-c',
-      'user.email=dev@example.com',
-      '-c',
-      'user.name=Dev',
-      'commit',
-      '-q',
-      '--allow-empty',
-      '-m',
-      'init',
-    ],
-    ['config', 'user.email', 'dev@example.com'],
-  ]) {
-    spawnSync('git', args, { cwd: repo, env })
-  }
   const targets =
     baseline === null
       ? [{ label: '', entry: cli, env }]

@@ -17,11 +17,11 @@
  *   npm run build && node --import tsx bench/hooks.ts [runs] [--baseline <hook.cjs>]
  */
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, realpathSync, rmSync, } from 'node:fs'
 import { join } from 'node:path'
 import { type OverlapRow, replaceOverlaps } from '../src/room/store/overlap-table.ts'
 import { openDatabaseFile } from '../src/store/database.ts'
+import { benchRepo } from './helpers/bench-repo.ts'
 import { type TimedRun, timedNode } from './helpers/timed-node.ts'
 import { percentile } from './helpers/transcript-sentences.ts'
 
@@ -36,20 +36,10 @@ const print = (line: string): void => {
   process.stdout.write(`${line}\n`)
 }
 
-const scratch = mkdtempSync(join(tmpdir(), 'sangam-bench-hooks-'))
-const repo = join(scratch, 'repo')
-const env: NodeJS.ProcessEnv = {
-  PATH: process.env.PATH,
-  HOME: scratch,
-  SANGAM_HOME: join(scratch, '.sangam'),
-  CLAUDE_CONFIG_DIR: join(scratch, '.claude'),
-  CODEX_HOME: join(scratch, '.codex'),
-}
-
-function sh(command: string, args: readonly string[], extra: NodeJS.ProcessEnv = {}): void {
-  const result = spawnSync(command, args, { cwd: repo, env: { ...env, ...extra }, encoding: 'utf8' })
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')}: ${result.stderr}`)
-}
+const { scratch, repo, env, sh } = benchRepo('hooks', {
+  'src/a.ts': 'export const a = 1\n',
+  'src/b.ts': 'export const b = 1\n',
+})
 
 function timed(args: readonly string[], stdin: string): Promise<TimedRun> {
   return timedNode(args, { cwd: repo, env, stdin })
@@ -101,22 +91,6 @@ function summary(name: string, samples: readonly Sample[], floor: readonly Sampl
 }
 
 try {
-  mkdirSync(join(repo, 'src'), { recursive: true })
-  writeFileSync(join(repo, 'src', 'a.ts'), 'export const a = 1\n')
-  writeFileSync(join(repo, 'src', 'b.ts'), 'export const b = 1\n')
-  sh('git', ['init', '-q', '-b', 'main'])
-  sh('git', [
-    '-c',
-    'user.email=dev@example.com',
-    '-c',
-    'user.name=Dev',
-    'commit',
-    '-q',
-    '--allow-empty',
-    '-m',
-    'init',
-  ])
-  sh('git', ['config', 'user.email', 'dev@example.com'])
   const init = spawnSync(process.execPath, [cli, 'init', '--json'], { cwd: repo, env, encoding: 'utf8' })
   const database = (JSON.parse(init.stdout) as { database: string }).database
   sh(process.execPath, [cli, 'claim', 'src/a.ts', '-r', 'bench'], { SANGAM_USER: 'bob@example.com' })

@@ -1,16 +1,7 @@
-/**
- * Wall time of the UserPromptSubmit hook, process start to exit, now that it carries the room's
- * messages into the session's context: a prompt with nothing new (one read), one with a message
- * just posted to the session's handle (read, cursor moved, answer), and a new session's first
- * prompt with 30 long messages for the whole room waiting (cut to the budget, "N more"), beside
- * `node -e 0` in the same run, interleaved. Posts are made between the timed runs, untimed.
- *
- *   npm run build && node --import tsx bench/room-context.ts [runs]
- */
-import { spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+
+import { rmSync, } from 'node:fs'
 import { join } from 'node:path'
+import { benchRepo } from './helpers/bench-repo.ts'
 import { type TimedRun, timedNode } from './helpers/timed-node.ts'
 import { percentile } from './helpers/transcript-sentences.ts'
 
@@ -22,20 +13,7 @@ const print = (line: string): void => {
   process.stdout.write(`${line}\n`)
 }
 
-const scratch = mkdtempSync(join(tmpdir(), 'sangam-bench-room-context-'))
-const repo = join(scratch, 'repo')
-const env: NodeJS.ProcessEnv = {
-  PATH: process.env.PATH,
-  HOME: scratch,
-  SANGAM_HOME: join(scratch, '.sangam'),
-  CLAUDE_CONFIG_DIR: join(scratch, '.claude'),
-  CODEX_HOME: join(scratch, '.codex'),
-}
-
-function sh(command: string, args: readonly string[], extra: NodeJS.ProcessEnv = {}): void {
-  const result = spawnSync(command, args, { cwd: repo, env: { ...env, ...extra }, encoding: 'utf8' })
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')}: ${result.stderr}`)
-}
+const { scratch, repo, env, sh } = benchRepo('room-context', { 'README.md': '# bench\n' })
 
 function event(name: string, sessionId: string): string {
   return JSON.stringify({
@@ -64,21 +42,6 @@ function summary(name: string, samples: readonly TimedRun[], floor: readonly Tim
 }
 
 try {
-  mkdirSync(repo, { recursive: true })
-  writeFileSync(join(repo, 'README.md'), '# bench\n')
-  sh('git', ['init', '-q', '-b', 'main'])
-  sh('git', [
-    '-c',
-    'user.email=dev@example.com',
-    '-c',
-    'user.name=Dev',
-    'commit',
-    '-q',
-    '--allow-empty',
-    '-m',
-    'init',
-  ])
-  sh('git', ['config', 'user.email', 'dev@example.com'])
   sh(process.execPath, [cli, 'init', '--no-mcp'])
   // The session is known to the room (its handle is claude-repo) and has a cursor.
   await timed([hook, 'claude'], event('SessionStart', 'bench-session'))
