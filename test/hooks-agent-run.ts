@@ -117,11 +117,9 @@ export function codexPatch(cwd: string, patch: string, sessionId = '01a2264c-aff
 }
 
 /** A session event's payload: the fields each event adds are there too (the hosts ignore the rest). */
-export function sessionEvent(
-  cwd: string,
-  event: 'SessionStart' | 'SessionEnd' | 'UserPromptSubmit' | 'Stop',
-  sessionId: string,
-) {
+export type SessionEventName = 'SessionStart' | 'SessionEnd' | 'UserPromptSubmit' | 'Stop'
+
+export function sessionEvent(cwd: string, event: SessionEventName, sessionId: string) {
   return {
     session_id: sessionId,
     transcript_path: null,

@@ -4,7 +4,7 @@ import { test } from 'node:test'
 import { isolatedEnv, runCli, runCliJson } from './helpers/run-cli.ts'
 import { holdWriteLock } from './helpers/store-lock.ts'
 import { git, tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
-import { runAgentHook } from './hooks-agent-run.ts'
+import { runAgentHook, type SessionEventName, sessionEvent } from './hooks-agent-run.ts'
 
 /**
  * The room in the agents' context, end to end: real SQLite, real git worktrees, the compiled hook
@@ -13,17 +13,6 @@ import { runAgentHook } from './hooks-agent-run.ts'
 
 const claudeId = 'c1aude00-0000-4000-8000-00000000c0de'
 const codexId = '01a2264c-aff5-7b22-ace8-554acdb41e6a'
-
-function event(cwd: string, name: string, sessionId: string): Record<string, unknown> {
-  return {
-    session_id: sessionId,
-    transcript_path: null,
-    cwd,
-    hook_event_name: name,
-    prompt: 'go',
-    source: 'startup',
-  }
-}
 
 async function project() {
   const home = tmpDir()
@@ -34,8 +23,8 @@ async function project() {
   const laneTwo = join(repo.path, '..', 'lane-two')
   git(repo.path, 'worktree', 'add', '-q', laneOne, '-b', 'lane-one')
   git(repo.path, 'worktree', 'add', '-q', laneTwo, '-b', 'lane-two')
-  const hook = (host: 'claude' | 'codex', cwd: string, name: string, sessionId: string) =>
-    runAgentHook(host, event(cwd, name, sessionId), { cwd, env })
+  const hook = (host: 'claude' | 'codex', cwd: string, name: SessionEventName, sessionId: string) =>
+    runAgentHook(host, sessionEvent(cwd, name, sessionId), { cwd, env })
   return {
     repo,
     env,

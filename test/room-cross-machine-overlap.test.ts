@@ -5,7 +5,7 @@ import { after, test } from 'node:test'
 import { killAllServes } from '../server/test/helpers/serve-process.ts'
 import { openConnection } from '../src/store/connection.ts'
 import { installedElsewhere, runCli } from './helpers/run-cli.ts'
-import { type Machine, syncWorld } from './helpers/sync-world.ts'
+import { type Machine, type SyncWorld, syncWorld } from './helpers/sync-world.ts'
 import { git } from './helpers/tmp-git-repo.ts'
 import { eventually } from './helpers/up-process.ts'
 
@@ -41,8 +41,8 @@ function edit(lane: string, change: (lines: string[]) => void): void {
   writeFileSync(join(lane, 'src/shared.ts'), `${lines.join('\n')}\n`)
 }
 
-test('two machines edit neighbouring lines uncommitted: one conflict thread on both before either commits; moving the edit closes it', async () => {
-  await using world = await syncWorld()
+/** A commits the shared file and B pulls it; each machine then adds a lane worktree. */
+function sharedFileInLanes(world: SyncWorld): { laneA: string; laneB: string } {
   const { a, b } = world
   const origin = join(world.root.path, 'origin.git')
   mkdirSync(join(a.repo, 'src'))
@@ -55,6 +55,13 @@ test('two machines edit neighbouring lines uncommitted: one conflict thread on b
   const laneB = join(b.home, 'lane-b')
   git(a.repo, 'worktree', 'add', '-q', '-b', 'lane-a', laneA)
   git(b.repo, 'worktree', 'add', '-q', '-b', 'lane-b', laneB)
+  return { laneA, laneB }
+}
+
+test('two machines edit neighbouring lines uncommitted: one conflict thread on both before either commits; moving the edit closes it', async () => {
+  await using world = await syncWorld()
+  const { a, b } = world
+  const { laneA, laneB } = sharedFileInLanes(world)
   edit(laneA, (lines) => lines.splice(3, 1, 'export const v4 = 40'))
   edit(laneB, (lines) => lines.splice(4, 1, 'export const v5 = 50'))
 
@@ -122,17 +129,7 @@ test('two machines edit neighbouring lines uncommitted: one conflict thread on b
 test("issue 20 item 18: sangam's own files on two machines make no conflict thread and are in no worktree state", async () => {
   await using world = await syncWorld()
   const { a, b } = world
-  const origin = join(world.root.path, 'origin.git')
-  mkdirSync(join(a.repo, 'src'))
-  edit(a.repo, () => {})
-  git(a.repo, 'add', '-A')
-  git(a.repo, 'commit', '-q', '-m', 'shared file')
-  git(a.repo, 'push', '-q', origin, 'main')
-  git(b.repo, 'pull', '-q', '--ff-only', origin, 'main')
-  const laneA = join(a.home, 'lane-a')
-  const laneB = join(b.home, 'lane-b')
-  git(a.repo, 'worktree', 'add', '-q', '-b', 'lane-a', laneA)
-  git(b.repo, 'worktree', 'add', '-q', '-b', 'lane-b', laneB)
+  const { laneA, laneB } = sharedFileInLanes(world)
 
   // Every worktree gets the hooks, from sangam at another path on each machine: the files differ.
   const elsewhere = installedElsewhere(b.home)

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import { isolatedEnv, runCli, runCliJson } from './helpers/run-cli.ts'
 import { git, tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
-import { runAgentHook } from './hooks-agent-run.ts'
+import { runAgentHook, type SessionEventName, sessionEvent } from './hooks-agent-run.ts'
 
 /**
  * Presence and targets end to end: the compiled hooks record presence as Claude Code and Codex run
@@ -31,17 +31,6 @@ interface TargetsJson {
   }[]
 }
 
-function event(cwd: string, name: string, sessionId: string): Record<string, unknown> {
-  return {
-    session_id: sessionId,
-    transcript_path: null,
-    cwd,
-    hook_event_name: name,
-    prompt: 'go',
-    source: 'startup',
-  }
-}
-
 async function project() {
   const home = tmpDir()
   const repo = tmpGitRepo()
@@ -53,8 +42,8 @@ async function project() {
     repo,
     env,
     lane,
-    hook: (host: 'claude' | 'codex', cwd: string, name: string, sessionId: string) =>
-      runAgentHook(host, event(cwd, name, sessionId), { cwd, env }),
+    hook: (host: 'claude' | 'codex', cwd: string, name: SessionEventName, sessionId: string) =>
+      runAgentHook(host, sessionEvent(cwd, name, sessionId), { cwd, env }),
     targets: () => runCliJson<TargetsJson>(['targets'], { cwd: repo.path, env }),
     async [Symbol.asyncDispose]() {
       await repo[Symbol.asyncDispose]()
@@ -239,7 +228,7 @@ test('the machine id is one 0600 file per data dir: two SANGAM_HOMEs are two mac
   const otherEnv = isolatedEnv(other.path)
   await runCliJson(['init'], { cwd: p.repo.path, env: otherEnv })
   await p.hook('claude', p.lane, 'SessionStart', 'one')
-  await runAgentHook('claude', event(p.lane, 'SessionStart', 'two'), { cwd: p.lane, env: otherEnv })
+  await runAgentHook('claude', sessionEvent(p.lane, 'SessionStart', 'two'), { cwd: p.lane, env: otherEnv })
   const here = (await p.targets()).agents[0]?.machine
   const there = (await runCliJson<TargetsJson>(['targets'], { cwd: p.repo.path, env: otherEnv })).agents[0]
     ?.machine

@@ -55,6 +55,26 @@ function machine(origin: string, id: string, clock: ManualClock) {
   }
 }
 
+/** The team's repository (one file of twelve lines) and two machines that cloned it, m_a and m_b. */
+function machines() {
+  const origin = tmpGitRepo()
+  origin.write('src/shared.ts', `${original}\n`)
+  origin.commit('base')
+  const clock = new ManualClock(Date.parse('2026-12-02T05:00:00Z'))
+  const a = machine(origin.path, 'm_a', clock)
+  const b = machine(origin.path, 'm_b', clock)
+  return {
+    a,
+    b,
+    clock,
+    [Symbol.asyncDispose]: async () => {
+      await b[Symbol.asyncDispose]()
+      await a[Symbol.asyncDispose]()
+      await origin[Symbol.asyncDispose]()
+    },
+  }
+}
+
 let gseq = 0
 /** The team server's part, in one step: what `from` queued, stamped and applied on `to`. */
 function relay(from: Db, to: Db): number {
@@ -77,12 +97,8 @@ function relay(from: Db, to: Db): number {
 }
 
 test('two machines editing the same lines uncommitted: one conflict thread, opened by the first machine id and seen on both; fixing it closes it', async () => {
-  await using origin = tmpGitRepo()
-  origin.write('src/shared.ts', `${original}\n`)
-  origin.commit('base')
-  const clock = new ManualClock(Date.parse('2026-12-02T05:00:00Z'))
-  await using a = machine(origin.path, 'm_a', clock)
-  await using b = machine(origin.path, 'm_b', clock)
+  await using team = machines()
+  const { a, b, clock } = team
   a.edit((lines) => lines.splice(3, 1, 'export const v4 = 40'))
   b.edit((lines) => lines.splice(4, 1, 'export const v5 = 50'))
 
@@ -138,12 +154,8 @@ test('two machines editing the same lines uncommitted: one conflict thread, open
 })
 
 test('a worktree removed from its machine is shared as missing and leaves the other machine’s picture', async () => {
-  await using origin = tmpGitRepo()
-  origin.write('src/shared.ts', `${original}\n`)
-  origin.commit('base')
-  const clock = new ManualClock(Date.parse('2026-12-02T05:00:00Z'))
-  await using a = machine(origin.path, 'm_a', clock)
-  await using b = machine(origin.path, 'm_b', clock)
+  await using team = machines()
+  const { a, b } = team
   a.edit((lines) => lines.splice(3, 1, 'export const v4 = 40'))
   b.edit((lines) => lines.splice(3, 1, 'export const v4 = 41'))
   await a.round()
@@ -157,12 +169,8 @@ test('a worktree removed from its machine is shared as missing and leaves the ot
 })
 
 test('a changed path the secret scrubber flags is not shared; the other paths are', async () => {
-  await using origin = tmpGitRepo()
-  origin.write('src/shared.ts', `${original}\n`)
-  origin.commit('base')
-  const clock = new ManualClock(Date.parse('2026-12-02T05:00:00Z'))
-  await using a = machine(origin.path, 'm_a', clock)
-  await using b = machine(origin.path, 'm_b', clock)
+  await using team = machines()
+  const { a, b } = team
   a.edit((lines) => lines.splice(3, 1, 'export const v4 = 40'))
   const secretPath = `${samples.github[0]}.txt`
   writeFileSync(join(a.lane, secretPath), 'x\n')
@@ -178,11 +186,8 @@ test('a changed path the secret scrubber flags is not shared; the other paths ar
 })
 
 test('past 500 changed paths a state lists the first 500 and says it is truncated', async () => {
-  await using origin = tmpGitRepo()
-  origin.write('src/shared.ts', `${original}\n`)
-  origin.commit('base')
-  const clock = new ManualClock(Date.parse('2026-12-02T05:00:00Z'))
-  await using a = machine(origin.path, 'm_a', clock)
+  await using team = machines()
+  const { a } = team
   for (let i = 0; i < 502; i += 1) writeFileSync(join(a.lane, `new-${String(i).padStart(3, '0')}.txt`), 'n\n')
   await a.round()
   const lane = readWorktreeState(a.db, 'm_a', a.lane)
