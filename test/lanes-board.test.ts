@@ -155,10 +155,7 @@ test('a lock silent past lanes.lock-stale-minutes shows stale on the board, in s
   await using p = await laneProject()
   const alice = await p.lane('alice')
   const bob = await p.lane('bob')
-  p.write(alice, 'src/app.js', 'alice\n')
-  await p.json(['sync'], { cwd: alice, code: 0 })
-  p.write(bob, 'src/app.js', 'bob\n')
-  await p.json(['sync'], { cwd: bob, code: 0 })
+  await p.conflict(alice, bob)
   assert.equal((await p.json<Board>(['board'], { code: 0 })).lock?.stale, false)
   p.db((db) =>
     db

@@ -60,10 +60,7 @@ test('C18: at start, a lock naming another task of the same lane whose file exis
   await using p = await laneProject()
   const alice = await p.lane('alice')
   const bob = await p.lane('bob')
-  p.write(alice, 'src/app.js', 'alice\n')
-  await p.json<Sync>(['sync'], { cwd: alice, code: 0 })
-  p.write(bob, 'src/app.js', 'bob\n')
-  const started = await p.json<Sync>(['sync'], { cwd: bob, code: 0 })
+  const started = await p.conflict<Sync>(alice, bob)
   assert.ok(started.task !== null)
   const other = `${started.task.id}-b`
   const otherFile = started.task.file.replace('.md', '-b.md')
@@ -108,10 +105,7 @@ test("a semantic task is pasted into the lane agent's tmux pane, Enter never pre
     )
     assert.equal(entered.agent.started, true)
     const bob = entered.lane.worktree
-    p.write(alice, 'src/app.js', 'alice\n')
-    await p.json<Sync>(['sync'], { cwd: alice, code: 0 })
-    p.write(bob, 'src/app.js', 'bob\n')
-    const started = await p.json<Sync>(['sync'], { cwd: bob, code: 0, env })
+    const started = await p.conflict<Sync>(alice, bob, { env })
     assert.equal(started.outcome, 'task-started')
     assert.equal(started.channel, `tmux:${entered.agent.pane}`)
     let screen = ''

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { openConnection } from '../../src/store/connection.ts'
 import type { Db } from '../../src/store/db.ts'
 import { type CliResult, isolatedEnv, runCli } from './run-cli.ts'
@@ -22,6 +22,15 @@ export interface LaneProject extends AsyncDisposable {
   ): Promise<T>
   /** Creates lane `name` (a human's lane unless `agent` is given) and answers its worktree. */
   lane(name: string, agent?: string): Promise<string>
+  /**
+   * `first` publishes its edit of `src/app.js`; `second` then edits the same line and syncs, which
+   * starts a semantic merge task. Answers the second sync's JSON.
+   */
+  conflict<T = Record<string, unknown>>(
+    first: string,
+    second: string,
+    options?: { env?: Record<string, string> },
+  ): Promise<T>
   main(): string
   head(worktree: string): string
   write(worktree: string, path: string, content: string): void
@@ -66,6 +75,12 @@ export async function laneProject(): Promise<LaneProject> {
         { code: 0, user: `${name}@x.dev` },
       )
       return entered.lane.worktree
+    },
+    async conflict(first, second, options = {}) {
+      project.write(first, 'src/app.js', `${basename(first)}\n`)
+      await project.json(['sync'], { cwd: first, code: 0 })
+      project.write(second, 'src/app.js', `${basename(second)}\n`)
+      return project.json(['sync'], { cwd: second, code: 0, ...options })
     },
     main: () => git(repo.path, 'rev-parse', 'refs/heads/main'),
     head: (worktree) => git(worktree, 'rev-parse', 'HEAD'),
