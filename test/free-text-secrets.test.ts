@@ -8,7 +8,7 @@ import { leaksUnder } from './helpers/leak-scan.ts'
 import { connectMcp } from './helpers/mcp-client.ts'
 import { type CliResult, runCli } from './helpers/run-cli.ts'
 import { samples } from './helpers/secret-samples.ts'
-import { type Machine, syncWorld } from './helpers/sync-world.ts'
+import { attachBoth, type Machine, syncWorld } from './helpers/sync-world.ts'
 import { git } from './helpers/tmp-git-repo.ts'
 import { startUi } from './helpers/ui-process.ts'
 import { eventually } from './helpers/up-process.ts'
@@ -59,10 +59,7 @@ function assertRefused(result: CliResult, field: string, secret: string, what: s
 
 async function attached(): Promise<Awaited<ReturnType<typeof syncWorld>>> {
   const world = await syncWorld()
-  await world.a.cliJson(['init', '--no-mcp', '--server', world.server.url])
-  const line = (await runCli(['connection'], { cwd: world.a.repo, env: world.a.env })).stdout.trim()
-  const joined = await world.b.cli(['join'], line)
-  assert.equal(joined.code, 0, joined.stderr)
+  await attachBoth(world, { lineOnStdin: true })
   return world
 }
 

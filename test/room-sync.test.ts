@@ -1,13 +1,7 @@
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { after, test } from 'node:test'
 import { killAllServes } from '../server/test/helpers/serve-process.ts'
-import type { SyncedRecord } from '../src/sync/protocol/record.ts'
-import type { Attachment } from '../src/sync/services/attachment.ts'
-import { SyncHttpClient } from '../src/sync/services/http-client.ts'
-import { runCli } from './helpers/run-cli.ts'
-import { type Machine, type SyncWorld, syncWorld } from './helpers/sync-world.ts'
+import { attachBoth, type Machine, serverRecords, syncWorld } from './helpers/sync-world.ts'
 import { startProxy } from './helpers/tcp-proxy.ts'
 
 /**
@@ -18,13 +12,6 @@ import { startProxy } from './helpers/tcp-proxy.ts'
  */
 after(killAllServes)
 
-async function attach(world: SyncWorld, urlA: string, urlB: string): Promise<void> {
-  await world.a.cliJson(['init', '--no-mcp', '--server', urlA])
-  const line = (await runCli(['connection'], { cwd: world.a.repo, env: world.a.env })).stdout.trim()
-  const joined = await world.b.cli(['join', line.replace(urlA, urlB)])
-  assert.equal(joined.code, 0, joined.stderr)
-}
-
 interface Message {
   readonly id: string
   readonly text: string
@@ -33,19 +20,6 @@ interface Message {
 
 async function read(machine: Machine): Promise<Message[]> {
   return (await machine.cliJson<{ messages: Message[] }>(['read', '--limit', '500'])).messages
-}
-
-async function serverRecords(machine: Machine): Promise<SyncedRecord[]> {
-  const attachment = JSON.parse(readFileSync(join(machine.projectDir, 'sync.json'), 'utf8')) as Attachment
-  const http = new SyncHttpClient(attachment)
-  const records: SyncedRecord[] = []
-  for (let hasMore = true; hasMore; ) {
-    const answer = await http.pull(records.at(-1)?.gseq ?? 0, 1000)
-    assert.ok(answer.ok)
-    records.push(...answer.value.records)
-    hasMore = answer.value.hasMore
-  }
-  return records
 }
 
 async function until(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
@@ -65,7 +39,7 @@ test('two machines post while the server is unreachable; once back, every messag
   await using proxyA = await startProxy(world.server.url)
   await using proxyB = await startProxy(world.server.url)
   const { a, b } = world
-  await attach(world, proxyA.url, proxyB.url)
+  await attachBoth(world, { urlA: proxyA.url, urlB: proxyB.url })
   await using upA = a.up()
   await using upB = b.up()
   await Promise.all([upA.waitFor('sync-connected'), upB.waitFor('sync-connected')])

@@ -1,13 +1,9 @@
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, test } from 'node:test'
 import { killAllServes } from '../server/test/helpers/serve-process.ts'
 import type { SyncedRecord } from '../src/sync/protocol/record.ts'
-import type { Attachment } from '../src/sync/services/attachment.ts'
-import { SyncHttpClient } from '../src/sync/services/http-client.ts'
-import { runCli } from './helpers/run-cli.ts'
-import { type Machine, type SyncWorld, syncWorld } from './helpers/sync-world.ts'
+import { attachBoth, type Machine, serverRecords, syncWorld } from './helpers/sync-world.ts'
 import { startProxy } from './helpers/tcp-proxy.ts'
 import { eventually, type UpProcess } from './helpers/up-process.ts'
 import { claudeEdit, runAgentHook } from './hooks-agent-run.ts'
@@ -19,27 +15,6 @@ import { claudeEdit, runAgentHook } from './hooks-agent-run.ts'
  * duplicates a record.
  */
 after(killAllServes)
-
-async function attach(world: SyncWorld, urlA = world.server.url, urlB = urlA): Promise<void> {
-  await world.a.cliJson(['init', '--no-mcp', '--server', urlA])
-  const line = (await runCli(['connection'], { cwd: world.a.repo, env: world.a.env })).stdout.trim()
-  const joined = await world.b.cli(['join', line.replace(urlA, urlB)])
-  assert.equal(joined.code, 0, joined.stderr)
-}
-
-/** Every record on the server, read with A's attachment. */
-async function serverRecords(machine: Machine): Promise<SyncedRecord[]> {
-  const attachment = JSON.parse(readFileSync(join(machine.projectDir, 'sync.json'), 'utf8')) as Attachment
-  const http = new SyncHttpClient(attachment)
-  const records: SyncedRecord[] = []
-  for (let hasMore = true; hasMore; ) {
-    const answer = await http.pull(records.at(-1)?.gseq ?? 0, 1000)
-    assert.ok(answer.ok)
-    records.push(...answer.value.records)
-    hasMore = answer.value.hasMore
-  }
-  return records
-}
 
 /** Nothing lost, nothing twice: the server's log is gapless with unique ids and one record per turn. */
 function assertExactlyOnce(records: readonly SyncedRecord[], texts: readonly string[]): void {
@@ -93,7 +68,7 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 20
 test("a turn said on A is found by search on B; a lease taken on B makes A's PreToolUse hook deny", async () => {
   await using world = await syncWorld()
   const { a, b } = world
-  await attach(world)
+  await attachBoth(world)
   await using upA = a.up()
   await using upB = b.up()
   await Promise.all([upA.waitFor('sync-connected'), upB.waitFor('sync-connected')])
@@ -124,7 +99,7 @@ test("a turn said on A is found by search on B; a lease taken on B makes A's Pre
 test('killing and restarting the server (same data) loses and duplicates nothing', async () => {
   await using world = await syncWorld()
   const { a, b } = world
-  await attach(world)
+  await attachBoth(world)
   await using upA = a.up()
   await using upB = b.up()
   await Promise.all([upA.waitFor('sync-connected'), upB.waitFor('sync-connected')])
@@ -151,7 +126,7 @@ test('a machine offline for long catches up in pages; its own offline work is pu
   await using world = await syncWorld()
   await using proxyB = await startProxy(world.server.url)
   const { a, b } = world
-  await attach(world, world.server.url, proxyB.url)
+  await attachBoth(world, { urlB: proxyB.url })
   await using upA = a.up()
   await upA.waitFor('sync-connected')
   // Bob is away: his daemon runs, but the network is gone.
@@ -181,7 +156,7 @@ test('a dropped WebSocket reconnects and resumes from the last gseq', async () =
   await using world = await syncWorld()
   await using proxyB = await startProxy(world.server.url)
   const { a, b } = world
-  await attach(world, world.server.url, proxyB.url)
+  await attachBoth(world, { urlB: proxyB.url })
   await using upA = a.up()
   await using upB = b.up()
   await Promise.all([upA.waitFor('sync-connected'), upB.waitFor('sync-connected')])

@@ -3,8 +3,8 @@ import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { after, test } from 'node:test'
 import { killAllServes } from '../server/test/helpers/serve-process.ts'
-import { projectRoot, runCli } from './helpers/run-cli.ts'
-import { type Machine, type SyncWorld, syncWorld } from './helpers/sync-world.ts'
+import { projectRoot } from './helpers/run-cli.ts'
+import { attachBoth, type Machine, type SyncWorld, syncWorld } from './helpers/sync-world.ts'
 import { claudeEdit, runAgentHook, sessionEvent } from './hooks-agent-run.ts'
 
 /** Leases while attached: the server arbitrates; no answer is never a grant. */
@@ -21,10 +21,7 @@ interface LeasesJson {
 
 async function attached(): Promise<SyncWorld> {
   const world = await syncWorld()
-  await world.a.cliJson(['init', '--no-mcp', '--server', world.server.url])
-  const line = (await runCli(['connection'], { cwd: world.a.repo, env: world.a.env })).stdout
-  const joined = await world.b.cli(['join'], line)
-  assert.equal(joined.code, 0, joined.stderr)
+  await attachBoth(world, { lineOnStdin: true })
   return world
 }
 

@@ -1,10 +1,14 @@
-import { appendFileSync, mkdirSync } from 'node:fs'
+import assert from 'node:assert/strict'
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { startServeWith } from '../../server/test/helpers/serve-process.ts'
 import { databasePath } from '../../src/config/data-paths.ts'
 import { eventSelect, type StoredEvent, toStoredEvent } from '../../src/memory/store/event-table.ts'
 import { silentLogger } from '../../src/shared/logger.ts'
 import { openDatabaseFile } from '../../src/store/database.ts'
+import type { SyncedRecord } from '../../src/sync/protocol/record.ts'
+import type { Attachment } from '../../src/sync/services/attachment.ts'
+import { SyncHttpClient } from '../../src/sync/services/http-client.ts'
 import { claudeHuman } from './capture-transcripts.ts'
 import { type CliResult, isolatedEnv, runCli, runCliJson } from './run-cli.ts'
 import { git, type TmpDir, tmpDir } from './tmp-git-repo.ts'
@@ -211,4 +215,37 @@ async function machine(root: string, name: string, origin: string, outputs: stri
     events: () =>
       read((db) => (db.prepare(`${eventSelect} ORDER BY e.seq`).all() as unknown[]).map(toStoredEvent)),
   }
+}
+
+/**
+ * A attaches to the team server (`init --server urlA`) and B joins with A's connection line, in
+ * which `urlA` becomes `urlB` (each machine behind its own proxy). `lineOnStdin` hands B the line
+ * on stdin, as the docs advise (it holds the join token), rather than as an argument.
+ */
+export async function attachBoth(
+  world: SyncWorld,
+  options: { urlA?: string; urlB?: string; lineOnStdin?: boolean } = {},
+): Promise<void> {
+  const urlA = options.urlA ?? world.server.url
+  const urlB = options.urlB ?? urlA
+  await world.a.cliJson(['init', '--no-mcp', '--server', urlA])
+  const line = (await runCli(['connection'], { cwd: world.a.repo, env: world.a.env })).stdout.trim()
+  const forB = line.replace(urlA, urlB)
+  const joined =
+    options.lineOnStdin === true ? await world.b.cli(['join'], forB) : await world.b.cli(['join', forB])
+  assert.equal(joined.code, 0, joined.stderr)
+}
+
+/** Every record on the team server, read with `machine`'s attachment. */
+export async function serverRecords(machine: Machine): Promise<SyncedRecord[]> {
+  const attachment = JSON.parse(readFileSync(join(machine.projectDir, 'sync.json'), 'utf8')) as Attachment
+  const http = new SyncHttpClient(attachment)
+  const records: SyncedRecord[] = []
+  for (let hasMore = true; hasMore; ) {
+    const answer = await http.pull(records.at(-1)?.gseq ?? 0, 1000)
+    assert.ok(answer.ok)
+    records.push(...answer.value.records)
+    hasMore = answer.value.hasMore
+  }
+  return records
 }
