@@ -16,20 +16,27 @@ interface Synced {
   warnings: string[]
 }
 
-async function soloWithRemote(): Promise<{ p: LaneProject; origin: string; dir: AsyncDisposable }> {
+/** A lane project whose repository has a bare `origin` (its path in `origin`), gone with it. */
+async function soloWithRemote(): Promise<LaneProject & { readonly origin: string }> {
   const dir = tmpDir()
   const origin = join(dir.path, 'origin.git')
   git(dir.path, 'init', '-q', '--bare', '-b', 'main', origin)
   const p = await laneProject()
   // Before any sangam command: the project's identity comes from the remote.
   git(p.repo.path, 'remote', 'add', 'origin', origin)
-  return { p, origin, dir }
+  return {
+    ...p,
+    origin,
+    async [Symbol.asyncDispose]() {
+      await p[Symbol.asyncDispose]()
+      await dir[Symbol.asyncDispose]()
+    },
+  }
 }
 
 test("solo with a remote: each publish moves origin's main, and the lane branch and recovery refs go too", async () => {
-  const { p, origin, dir } = await soloWithRemote()
-  await using _p = p
-  await using _dir = dir
+  await using p = await soloWithRemote()
+  const { origin } = p
   const alice = await p.lane('alice')
   p.write(alice, 'a.txt', 'one\n')
   const first = await p.json<Synced>(['sync'], { cwd: alice, code: 0 })
@@ -53,9 +60,8 @@ test("solo with a remote: each publish moves origin's main, and the lane branch 
 })
 
 test('solo: an unreachable remote is a warning, main is published here, and the next sync pushes it', async () => {
-  const { p, origin, dir } = await soloWithRemote()
-  await using _p = p
-  await using _dir = dir
+  await using p = await soloWithRemote()
+  const { origin } = p
   const alice = await p.lane('alice')
   p.write(alice, 'a.txt', 'one\n')
   await p.json<Synced>(['sync'], { cwd: alice, code: 0 })
@@ -81,9 +87,8 @@ test('solo: an unreachable remote is a warning, main is published here, and the 
 })
 
 test('solo: a remote main with commits this main lacks is never overwritten; the warning says how to bring them in', async () => {
-  const { p, origin, dir } = await soloWithRemote()
-  await using _p = p
-  await using _dir = dir
+  await using p = await soloWithRemote()
+  const { origin } = p
   const alice = await p.lane('alice')
   p.write(alice, 'a.txt', 'one\n')
   await p.json<Synced>(['sync'], { cwd: alice, code: 0 })
@@ -107,9 +112,8 @@ test('solo: a remote main with commits this main lacks is never overwritten; the
 })
 
 test("a publish the pre-push lease gate refuses says the gate's own words, not git's summary", async () => {
-  const { p, origin, dir } = await soloWithRemote()
-  await using _p = p
-  await using _dir = dir
+  await using p = await soloWithRemote()
+  const { origin } = p
   const alice = await p.lane('alice')
   p.write(alice, 'notes.md', 'one\n')
   await p.json<Synced>(['sync'], { cwd: alice, code: 0 })
