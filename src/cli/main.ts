@@ -233,10 +233,3 @@ function bounded(message: string): string {
   if (message.length <= maxMessageChars) return message
   return `${message.slice(0, maxMessageChars)}… (${message.length - maxMessageChars} more characters)${message.endsWith('\n') ? '\n' : ''}`
 }
-
-if (
-  process.argv[1] &&
-  fileURLToPath(import.meta.url) === (await import('node:fs')).realpathSync(process.argv[1])
-) {
-  process.exitCode = await main(process.argv.slice(2))
-}
