@@ -94,6 +94,31 @@ const bundledCommands = [
   'who-has',
 ]
 const bundleFile = join(outdir, 'sangam-cli.bundle.cjs')
+/**
+ * The registry's import of a command the bundle does not run (and of the MCP tools `--help mcp`
+ * describes) becomes a module that says so if it is ever required: with them go the MCP SDK, ajv,
+ * hono, the daemon and the dashboard, about a third of the bundle, read and deserialised by every
+ * short command.
+ */
+const onlyBundledCommands = {
+  name: 'only-bundled-commands',
+  setup(builder) {
+    builder.onResolve(
+      { filter: /^\.\.?\/(commands\/|\.\.\/mcp\/tools\.ts$)/ },
+      ({ path, importer, kind }) => {
+        if (kind !== 'dynamic-import' || !importer.endsWith(join('src', 'cli', 'registry.ts')))
+          return undefined
+        const command = /([^/]+)\.ts$/.exec(path)?.[1]
+        if (path.startsWith('./commands/') && bundledCommands.includes(command)) return undefined
+        return { path, namespace: 'not-bundled' }
+      },
+    )
+    builder.onLoad({ filter: /.*/, namespace: 'not-bundled' }, ({ path }) => ({
+      contents: `throw new Error('${path} is not in the CLI bundle: dist/cli/main.js runs it from the ES-module chunks')`,
+      loader: 'js',
+    }))
+  },
+}
 for (const name of readdirSync(outdir)) if (name.endsWith('.v8cache')) rmSync(join(outdir, name))
 await build({
   entryPoints: [join(root, 'src', 'cli', 'main.ts')],
@@ -107,7 +132,7 @@ await build({
   banner: { js: 'var importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
   define: { 'import.meta.url': 'importMetaUrl' },
   external: ['miniflare', 'ws'],
-  plugins: [scrubberWithoutSideEffects, englishOnlyZod],
+  plugins: [onlyBundledCommands, scrubberWithoutSideEffects, englishOnlyZod],
   logLevel: 'error',
 })
 const hash = createHash('sha256').update(readFileSync(bundleFile)).digest('hex').slice(0, 16)
