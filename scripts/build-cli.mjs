@@ -93,6 +93,12 @@ const bundledCommands = [
   'threads',
   'who-has',
 ]
+// The bundle keeps a command's module by its file name, the launcher routes by the command's name:
+// the two must be one, or the command would reach the stub below.
+const commandFiles = readdirSync(join(root, 'src', 'cli', 'commands'), { recursive: true })
+for (const command of bundledCommands)
+  if (!commandFiles.some((file) => file.endsWith(`/${command}.ts`)))
+    throw new Error(`build-cli: the bundled command ${command} has no src/cli/commands/*/${command}.ts`)
 const bundleFile = join(outdir, 'sangam-cli.bundle.cjs')
 /**
  * The registry's import of a command the bundle does not run (and of the MCP tools `--help mcp`
