@@ -93,8 +93,8 @@ const features: Record<string, Record<string, readonly string[]>> = {
   },
   config: { '': [] },
   store: {
-    // migrations.ts lists every feature's tables.
-    '': ['delivery', 'lanes', 'leases', 'memory', 'room', 'sync'],
+    // The kernel's store knows no feature: whoever opens a database hands it the schema.
+    '': [],
     delivery: [],
     lanes: [],
     // Each feature's record appliers implement sync's applier seam.
@@ -103,6 +103,8 @@ const features: Record<string, Record<string, readonly string[]>> = {
     'leases/records': ['sync'],
     memory: [],
     'memory/records': ['sync'],
+    // The project's schema is every feature's steps, in the order they were released.
+    project: ['delivery', 'lanes', 'leases', 'memory', 'room', 'sync'],
     room: [],
     'room/records': ['sync'],
     // What a `sangam serve` data dir holds (its project objects' own rows).

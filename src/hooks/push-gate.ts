@@ -13,7 +13,7 @@ import type { Actor } from '../leases/protocol/lease.ts'
 import { matchLeasePath } from '../leases/services/matcher.ts'
 import { readLeaseSettings } from '../leases/services/settings.ts'
 import { hasLeaseTables, readLeases } from '../leases/store/lease-table.ts'
-import { openDatabaseFile } from '../store/database.ts'
+import { openDatabaseFile } from '../project/store/project-database.ts'
 
 /**
  * The git pre-push gate: refuses a push whose commits touch a file leased by another human,

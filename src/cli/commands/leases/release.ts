@@ -1,6 +1,6 @@
-import { openProject } from '../../../identity/services/project-context.ts'
 import { resolveActor } from '../../../leases/services/actor.ts'
 import { describeReleaseOutcome, releaseLease } from '../../../leases/services/release-lease.ts'
+import { openProject } from '../../../project/services/open-project.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
 import type { CommandRun } from '../../command.ts'
 import type { releaseInput } from './inputs.ts'
