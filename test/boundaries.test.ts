@@ -117,17 +117,19 @@ const features: Record<string, Record<string, readonly string[]>> = {
   services: {
     // Delivery reads the room (sessions, messages, presence), machines' names and its options.
     delivery: ['identity', 'options', 'room'],
-    // Hook work kept for afterwards is done with the lease use cases and the room's presence.
-    'hook-work': ['leases', 'room'],
+    // Hook work kept for afterwards is done with the lease use cases (decided by the project's
+    // arbiter) and the room's presence.
+    'hook-work': ['leases', 'project', 'room'],
     identity: [],
     // Lanes: lane settings are project options; the lanes section plugs into the brief.
     lanes: ['identity', 'memory', 'options'],
-    // The lease section plugs into the brief; settings are options; a team's server arbitrates.
-    leases: ['identity', 'memory', 'options', 'sync'],
+    // The lease section plugs into the brief; settings are options. A team's server arbitrates
+    // through the LeaseArbiter seam, chosen in project/services/lease-arbiter.ts.
+    leases: ['identity', 'memory', 'options'],
     memory: ['identity'],
     options: [],
-    // The project composes the features: the brief's sections, the board, lanes with delivery and
-    // the team, the claim forecast.
+    // The project composes the features: opening a project, the brief's sections, the board, lanes
+    // with delivery and the team, the claim forecast, who arbitrates leases.
     project: ['delivery', 'identity', 'lanes', 'leases', 'memory', 'room', 'sync'],
     // The room's directory, presence, handles and targets; its house rules are project options
     // and a section of the brief.
@@ -170,15 +172,13 @@ const features: Record<string, Record<string, readonly string[]>> = {
 /**
  * Pairs of features that import each other along declared edges (in one layer or across two).
  * Each is a debt to pay (issue 21): the list may only shrink. The records' unions and appliers sit
- * in sync and the records beside their features; claiming a lease picks a team's server arbiter;
- * the room's settings hold delivery's options while delivery reads the room; a lease's rung is a
+ * in sync and the records beside their features; the room's settings hold delivery's options while delivery reads the room; a lease's rung is a
  * house rule's rung while the room's rules read leases.
  */
 const knownMutualFeatures: readonly string[] = [
   'delivery <-> room',
   'leases <-> room',
   'lanes/records <-> sync',
-  'leases <-> sync',
   'leases/records <-> sync',
   'memory/records <-> sync',
   'room/records <-> sync',

@@ -159,7 +159,7 @@ async function recordAutoLeases(
   try {
     // Imported here: a denial never writes, so it never loads the arbiter. While attached to a
     // team server the auto-lease is taken there, within the edit budget (sync-server-arbiter.ts).
-    const { chooseLeaseArbiter } = await import('../leases/services/arbiter-choice.ts')
+    const { chooseLeaseArbiter } = await import('../project/services/lease-arbiter.ts')
     const arbiter = chooseLeaseArbiter(writer, input.project.projectDir, clock, {
       local: { editBusyTimeoutMs: writeBusyTimeoutMs },
     })

@@ -5,7 +5,7 @@
  *
  *   node --import tsx test/helpers/sync-claim-racer.ts <database> <projectDir> <count> <human-prefix> <pattern>
  */
-import { chooseLeaseArbiter } from '../../src/leases/services/arbiter-choice.ts'
+import { chooseLeaseArbiter } from '../../src/project/services/lease-arbiter.ts'
 import { openDatabaseFile } from '../../src/project/store/project-database.ts'
 import { systemClock } from '../../src/shared/clock.ts'
 

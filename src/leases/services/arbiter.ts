@@ -5,7 +5,7 @@ import type { Actor, ClaimResult, Lease } from '../protocol/lease.ts'
 /**
  * The seam where leases are arbitrated: the local SQLite replica (`LocalLeaseArbiter`) when no team
  * server is attached, the project's Durable Object (`ServerLeaseArbiter`) when one is, with the same
- * pure rules from core/ and the same answers (`services/arbiter-choice.ts` picks). Reads that decide
+ * pure rules from core/ and the same answers (`project/services/lease-arbiter.ts` picks). Reads that decide
  * nothing (`leases`, `who-has`, the brief) go to the replica directly.
  */
 export interface LeaseArbiter {
