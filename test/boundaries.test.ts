@@ -60,12 +60,14 @@ const features: Record<string, Record<string, readonly string[]>> = {
     lanes: [],
     // Each feature's records are built on sync's record type; a lease rides in several of them.
     'lanes/records': ['leases', 'sync'],
-    // The lease's rung schema is the house rules' rungs.
-    leases: ['room'],
+    // A lease carries its auto-lease rung.
+    leases: ['options'],
     'leases/records': ['sync'],
     memory: [],
     'memory/records': ['leases', 'sync'],
-    // The room's payloads: presence, messages, threads, rules.
+    // The rungs every rule and rung-typed option takes (a lease's auto-lease rung among them).
+    options: [],
+    // The room's payloads: presence, messages, threads, which tags wake a session.
     room: [],
     'room/records': ['leases', 'sync'],
     // record.ts derives the record unions from the one definition per type, in each feature.
@@ -86,8 +88,8 @@ const features: Record<string, Record<string, readonly string[]>> = {
     project: ['lanes', 'leases', 'options', 'room', 'sync'],
     // The room's rules read presence and worktrees; its rungs are project options; a message with a
     // secret in it is refused by the scrubber's verdict. The rule catalog maps lease-collision onto
-    // the lease group's auto-lease option; delivery's options are part of the room's group.
-    room: ['delivery', 'leases', 'options', 'secrets'],
+    // the lease group's auto-lease option; delivery's wake-on-tag is a room option (room/protocol).
+    room: ['leases', 'options', 'secrets'],
     secrets: [],
     sync: ['options'],
   },
@@ -172,12 +174,9 @@ const features: Record<string, Record<string, readonly string[]>> = {
 /**
  * Pairs of features that import each other along declared edges (in one layer or across two).
  * Each is a debt to pay (issue 21): the list may only shrink. The records' unions and appliers sit
- * in sync and the records beside their features; the room's settings hold delivery's options while delivery reads the room; a lease's rung is a
- * house rule's rung while the room's rules read leases.
+ * in sync and the records beside their features.
  */
 const knownMutualFeatures: readonly string[] = [
-  'delivery <-> room',
-  'leases <-> room',
   'lanes/records <-> sync',
   'leases/records <-> sync',
   'memory/records <-> sync',

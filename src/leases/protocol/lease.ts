@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { rungs } from '../../room/protocol/rung.ts'
+import { rungs } from '../../options/protocol/rung.ts'
 
 /**
  * Lease wire shapes: what `--json`, the MCP tools and (later) the team server exchange. Times are
