@@ -40,6 +40,7 @@ const featureFolders = [
   'options',
   'own-files',
   'project',
+  'records',
   'room',
   'secrets',
   'sync',
@@ -58,20 +59,22 @@ const features: Record<string, Record<string, readonly string[]>> = {
   shared: { '': [] },
   protocol: {
     lanes: [],
-    // Each feature's records are built on sync's record type; a lease rides in several of them.
-    'lanes/records': ['leases', 'sync'],
+    // Each feature's records are built on the record type of records/; a lease rides in several.
+    'lanes/records': ['leases', 'records'],
     // A lease carries its auto-lease rung.
     leases: ['options'],
-    'leases/records': ['sync'],
+    'leases/records': ['records'],
     memory: [],
-    'memory/records': ['leases', 'sync'],
+    'memory/records': ['leases', 'records'],
     // The rungs every rule and rung-typed option takes (a lease's auto-lease rung among them).
     options: [],
     // The room's payloads: presence, messages, threads, which tags wake a session.
+    // What every record is: its id, stamp, actor and served shape (defineRecordType).
+    records: ['leases'],
     room: [],
-    'room/records': ['leases', 'sync'],
+    'room/records': ['leases', 'records'],
     // record.ts derives the record unions from the one definition per type, in each feature.
-    sync: ['lanes/records', 'leases', 'leases/records', 'memory/records', 'room/records'],
+    sync: ['lanes/records', 'leases', 'leases/records', 'memory/records', 'records', 'room/records'],
   },
   core: {
     delivery: [],
@@ -99,20 +102,30 @@ const features: Record<string, Record<string, readonly string[]>> = {
     '': [],
     delivery: [],
     lanes: [],
-    // Each feature's record appliers implement sync's applier seam.
-    'lanes/records': ['sync'],
+    // Each feature's record appliers implement the applier seam of records/.
+    'lanes/records': ['records'],
     leases: [],
-    'leases/records': ['sync'],
+    'leases/records': ['records'],
     memory: [],
-    'memory/records': ['sync'],
+    'memory/records': ['records'],
     // The project's schema is every feature's steps, in the order they were released.
     project: ['delivery', 'lanes', 'leases', 'memory', 'room', 'sync'],
+    // How a replica takes in one record type (the applier seam).
+    records: [],
     room: [],
-    'room/records': ['sync'],
+    'room/records': ['records'],
     // What a `sangam serve` data dir holds (its project objects' own rows).
     server: [],
     // The inbound applier dispatches each record type to its feature's applier.
-    sync: ['lanes/records', 'leases', 'leases/records', 'memory', 'memory/records', 'room/records'],
+    sync: [
+      'lanes/records',
+      'leases',
+      'leases/records',
+      'memory',
+      'memory/records',
+      'records',
+      'room/records',
+    ],
   },
   agents: { '': ['claude', 'codex'], claude: [], codex: [] },
   git: { '': [] },
@@ -173,15 +186,11 @@ const features: Record<string, Record<string, readonly string[]>> = {
 
 /**
  * Pairs of features that import each other along declared edges (in one layer or across two).
- * Each is a debt to pay (issue 21): the list may only shrink. The records' unions and appliers sit
- * in sync and the records beside their features.
+ * Each was a debt to pay (issue 21) and all are paid: the list may only stay empty. A pair that
+ * seems needed is a concept in the wrong feature (see how the record type moved to records/, the
+ * rungs to options/, wake-on-tag to the room, and the lease arbiter's choice to project/).
  */
-const knownMutualFeatures: readonly string[] = [
-  'lanes/records <-> sync',
-  'leases/records <-> sync',
-  'memory/records <-> sync',
-  'room/records <-> sync',
-]
+const knownMutualFeatures: readonly string[] = []
 
 /**
  * Time, randomness and the process environment come in through injection (house style): only
