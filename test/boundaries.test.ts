@@ -58,23 +58,33 @@ const featureLayers = ['protocol', 'core', 'store', 'services'] as const
 const features: Record<string, Record<string, readonly string[]>> = {
   shared: { '': [] },
   protocol: {
+    // Who acts: a human, or an agent session acting for one.
+    identity: [],
     lanes: [],
-    // Each feature's records are built on the record type of records/; a lease rides in several.
-    'lanes/records': ['leases', 'records'],
-    // A lease carries its auto-lease rung.
-    leases: ['options'],
+    // Each feature's records are built on the record type of records/ and name who acted.
+    'lanes/records': ['identity', 'records'],
+    // A lease's holder is an actor; it carries its auto-lease rung.
+    leases: ['identity', 'options'],
     'leases/records': ['records'],
     memory: [],
-    'memory/records': ['leases', 'records'],
+    'memory/records': ['identity', 'records'],
     // The rungs every rule and rung-typed option takes (a lease's auto-lease rung among them).
     options: [],
     // The room's payloads: presence, messages, threads, which tags wake a session.
     // What every record is: its id, stamp, actor and served shape (defineRecordType).
-    records: ['leases'],
+    records: ['identity'],
     room: [],
-    'room/records': ['leases', 'records'],
+    'room/records': ['identity', 'records'],
     // record.ts derives the record unions from the one definition per type, in each feature.
-    sync: ['lanes/records', 'leases', 'leases/records', 'memory/records', 'records', 'room/records'],
+    sync: [
+      'identity',
+      'lanes/records',
+      'leases',
+      'leases/records',
+      'memory/records',
+      'records',
+      'room/records',
+    ],
   },
   core: {
     delivery: [],

@@ -1,4 +1,4 @@
-import type { Actor } from '../leases/protocol/lease.ts'
+import type { Actor } from '../identity/protocol/actor.ts'
 import { chooseLeaseArbiter } from '../project/services/lease-arbiter.ts'
 import { type HookAnswer, quiet } from './hook-answer.ts'
 import { openHookStore } from './hook-store.ts'

@@ -1,6 +1,7 @@
 import { z } from 'zod'
+import { actorSchema } from '../identity/protocol/actor.ts'
 import { parseTtl } from '../leases/core/expiry.ts'
-import { actorSchema, leaseConflictSchema, leaseSchema } from '../leases/protocol/lease.ts'
+import { leaseConflictSchema, leaseSchema } from '../leases/protocol/lease.ts'
 import { claimLease, describeClaimOutcome } from '../leases/services/claim-lease.ts'
 import { resolvePatternArgument } from '../leases/services/path.ts'
 import { describeReleaseOutcome, releaseLease } from '../leases/services/release-lease.ts'

@@ -1,6 +1,6 @@
 import type { Environment } from '../config/environment.ts'
+import type { Actor } from '../identity/protocol/actor.ts'
 import type { OpenProjectOptions, ProjectContext } from '../identity/services/project-context.ts'
-import type { Actor } from '../leases/protocol/lease.ts'
 import { resolveActor } from '../leases/services/actor.ts'
 import { openProject } from '../project/services/open-project.ts'
 import type { Clock } from '../shared/clock.ts'

@@ -1,6 +1,7 @@
+import type { Actor } from '../../identity/protocol/actor.ts'
 import type { ReleaseDecision, ReleaseRequest } from '../core/arbitration.ts'
 import type { EditOutcome } from '../core/edit.ts'
-import type { Actor, ClaimResult, Lease } from '../protocol/lease.ts'
+import type { ClaimResult, Lease } from '../protocol/lease.ts'
 
 /**
  * The seam where leases are arbitrated: the local SQLite replica (`LocalLeaseArbiter`) when no team

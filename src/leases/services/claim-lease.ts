@@ -1,9 +1,10 @@
+import type { Actor } from '../../identity/protocol/actor.ts'
 import type { ProjectContext } from '../../identity/services/project-context.ts'
 import { guardWrite } from '../../secrets/core/wire-fields.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import { describeActor } from '../core/actor.ts'
 import { describeConflicts, describeLease } from '../core/describe.ts'
-import type { Actor, Lease, LeaseConflict } from '../protocol/lease.ts'
+import type { Lease, LeaseConflict } from '../protocol/lease.ts'
 import type { LeaseArbiter } from './arbiter.ts'
 import { resolvePatternArgument } from './path.ts'
 

@@ -1,5 +1,6 @@
+import type { Actor } from '../../identity/protocol/actor.ts'
 import type { Db } from '../../store/db.ts'
-import type { Actor, Lease, LeaseLogAction } from '../protocol/lease.ts'
+import type { Lease, LeaseLogAction } from '../protocol/lease.ts'
 import { appendLeaseLog, deleteLease, upsertLease, writeLastToken } from './lease-table.ts'
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { type Actor, actorSchema } from '../../leases/protocol/lease.ts'
+import { type Actor, actorSchema } from '../../identity/protocol/actor.ts'
 
 /**
  * One record type of the team log: its name (the wire `type`), who authors it, its payload schema

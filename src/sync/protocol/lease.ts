@@ -1,10 +1,6 @@
 import { z } from 'zod'
-import {
-  actorSchema,
-  autoLeaseRungSchema,
-  claimRequestSchema,
-  leaseSchema,
-} from '../../leases/protocol/lease.ts'
+import { actorSchema } from '../../identity/protocol/actor.ts'
+import { autoLeaseRungSchema, claimRequestSchema, leaseSchema } from '../../leases/protocol/lease.ts'
 
 /**
  * Leases through the team server: the shapes of `protocol/lease.ts`, arbitrated by the server

@@ -1,4 +1,4 @@
-import type { Actor } from '../../leases/protocol/lease.ts'
+import type { Actor } from '../../identity/protocol/actor.ts'
 import { replaceMirror } from '../../leases/store/lease-mirror.ts'
 import { redactServedLease } from '../../secrets/core/wire-fields.ts'
 import type { Clock } from '../../shared/clock.ts'

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { actorSchema } from '../../../leases/protocol/lease.ts'
+import { actorSchema } from '../../../identity/protocol/actor.ts'
 import { defineRecordType, isoTimeSchema, recordIdSchema } from '../../../records/protocol/record-type.ts'
 import { eventSchema } from '../event.ts'
 
