@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { readEnvironment } from '../src/config/environment.ts'
-import { openProject } from '../src/identity/services/project-context.ts'
+import { openProject } from '../src/project/services/open-project.ts'
 import { openRoom } from '../src/room/services/open-room.ts'
 import { closeThread, openThread } from '../src/room/services/threads.ts'
 import { systemClock } from '../src/shared/clock.ts'

@@ -17,7 +17,7 @@
  *   npm run build && node --import tsx bench/cli-startup.ts [runs] [baseline-main.js]
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, readFileSync, rmSync, } from 'node:fs'
+import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { benchRepo } from './helpers/bench-repo.ts'
 import { hasGnuTime, type TimedRun, timedNode } from './helpers/timed-node.ts'

@@ -17,10 +17,10 @@
  *   npm run build && node --import tsx bench/hooks.ts [runs] [--baseline <hook.cjs>]
  */
 import { spawnSync } from 'node:child_process'
-import { readFileSync, realpathSync, rmSync, } from 'node:fs'
+import { readFileSync, realpathSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
+import { openDatabaseFile } from '../src/project/store/project-database.ts'
 import { type OverlapRow, replaceOverlaps } from '../src/room/store/overlap-table.ts'
-import { openDatabaseFile } from '../src/store/database.ts'
 import { benchRepo } from './helpers/bench-repo.ts'
 import { type TimedRun, timedNode } from './helpers/timed-node.ts'
 import { percentile } from './helpers/transcript-sentences.ts'

@@ -9,7 +9,7 @@
 import { appendFileSync } from 'node:fs'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { databasePath } from '../src/config/data-paths.ts'
-import { openDatabaseFile } from '../src/store/database.ts'
+import { openDatabaseFile } from '../src/project/store/project-database.ts'
 import { captureWorld, claudeHuman } from '../test/helpers/capture-transcripts.ts'
 import { startUp } from '../test/helpers/up-process.ts'
 

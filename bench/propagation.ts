@@ -9,7 +9,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import { killAllServes } from '../server/test/helpers/serve-process.ts'
-import { openDatabaseFile } from '../src/store/database.ts'
+import { openDatabaseFile } from '../src/project/store/project-database.ts'
 import { runCli } from '../test/helpers/run-cli.ts'
 import { syncWorld } from '../test/helpers/sync-world.ts'
 

@@ -1,5 +1,4 @@
-
-import { rmSync, } from 'node:fs'
+import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { benchRepo } from './helpers/bench-repo.ts'
 import { type TimedRun, timedNode } from './helpers/timed-node.ts'

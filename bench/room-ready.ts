@@ -13,11 +13,11 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { openDatabaseFile } from '../src/project/store/project-database.ts'
 import { overlapRound } from '../src/room/services/overlap-round.ts'
 import { ManualClock } from '../src/shared/clock.ts'
 import { systemRandom } from '../src/shared/random.ts'
 import { openConnection } from '../src/store/connection.ts'
-import { openDatabaseFile } from '../src/store/database.ts'
 import { percentile } from './helpers/transcript-sentences.ts'
 
 const runs = Number(process.argv[2] ?? 9)

@@ -40,6 +40,7 @@ const featureFolders = [
   'options',
   'own-files',
   'project',
+  'records',
   'room',
   'secrets',
   'sync',
@@ -57,19 +58,33 @@ const featureLayers = ['protocol', 'core', 'store', 'services'] as const
 const features: Record<string, Record<string, readonly string[]>> = {
   shared: { '': [] },
   protocol: {
+    // Who acts: a human, or an agent session acting for one.
+    identity: [],
     lanes: [],
-    // Each feature's records are built on sync's record type; a lease rides in several of them.
-    'lanes/records': ['leases', 'sync'],
-    // The lease's rung schema is the house rules' rungs.
-    leases: ['room'],
-    'leases/records': ['sync'],
+    // Each feature's records are built on the record type of records/ and name who acted.
+    'lanes/records': ['identity', 'records'],
+    // A lease's holder is an actor; it carries its auto-lease rung.
+    leases: ['identity', 'options'],
+    'leases/records': ['records'],
     memory: [],
-    'memory/records': ['leases', 'sync'],
-    // The room's payloads: presence, messages, threads, rules.
+    'memory/records': ['identity', 'records'],
+    // The rungs every rule and rung-typed option takes (a lease's auto-lease rung among them).
+    options: [],
+    // The room's payloads: presence, messages, threads, which tags wake a session.
+    // What every record is: its id, stamp, actor and served shape (defineRecordType).
+    records: ['identity'],
     room: [],
-    'room/records': ['leases', 'sync'],
+    'room/records': ['identity', 'records'],
     // record.ts derives the record unions from the one definition per type, in each feature.
-    sync: ['lanes/records', 'leases', 'leases/records', 'memory/records', 'room/records'],
+    sync: [
+      'identity',
+      'lanes/records',
+      'leases',
+      'leases/records',
+      'memory/records',
+      'records',
+      'room/records',
+    ],
   },
   core: {
     delivery: [],
@@ -86,46 +101,60 @@ const features: Record<string, Record<string, readonly string[]>> = {
     project: ['lanes', 'leases', 'options', 'room', 'sync'],
     // The room's rules read presence and worktrees; its rungs are project options; a message with a
     // secret in it is refused by the scrubber's verdict. The rule catalog maps lease-collision onto
-    // the lease group's auto-lease option; delivery's options are part of the room's group.
-    room: ['delivery', 'leases', 'options', 'secrets'],
+    // the lease group's auto-lease option; delivery's wake-on-tag is a room option (room/protocol).
+    room: ['leases', 'options', 'secrets'],
     secrets: [],
     sync: ['options'],
   },
   config: { '': [] },
   store: {
-    // migrations.ts lists every feature's tables.
-    '': ['delivery', 'lanes', 'leases', 'memory', 'room', 'sync'],
+    // The kernel's store knows no feature: whoever opens a database hands it the schema.
+    '': [],
     delivery: [],
     lanes: [],
-    // Each feature's record appliers implement sync's applier seam.
-    'lanes/records': ['sync'],
+    // Each feature's record appliers implement the applier seam of records/.
+    'lanes/records': ['records'],
     leases: [],
-    'leases/records': ['sync'],
+    'leases/records': ['records'],
     memory: [],
-    'memory/records': ['sync'],
+    'memory/records': ['records'],
+    // The project's schema is every feature's steps, in the order they were released.
+    project: ['delivery', 'lanes', 'leases', 'memory', 'room', 'sync'],
+    // How a replica takes in one record type (the applier seam).
+    records: [],
     room: [],
-    'room/records': ['sync'],
+    'room/records': ['records'],
     // What a `sangam serve` data dir holds (its project objects' own rows).
     server: [],
     // The inbound applier dispatches each record type to its feature's applier.
-    sync: ['lanes/records', 'leases', 'leases/records', 'memory', 'memory/records', 'room/records'],
+    sync: [
+      'lanes/records',
+      'leases',
+      'leases/records',
+      'memory',
+      'memory/records',
+      'records',
+      'room/records',
+    ],
   },
   agents: { '': ['claude', 'codex'], claude: [], codex: [] },
   git: { '': [] },
   services: {
     // Delivery reads the room (sessions, messages, presence), machines' names and its options.
     delivery: ['identity', 'options', 'room'],
-    // Hook work kept for afterwards is done with the lease use cases and the room's presence.
-    'hook-work': ['leases', 'room'],
+    // Hook work kept for afterwards is done with the lease use cases (decided by the project's
+    // arbiter) and the room's presence.
+    'hook-work': ['leases', 'project', 'room'],
     identity: [],
     // Lanes: lane settings are project options; the lanes section plugs into the brief.
     lanes: ['identity', 'memory', 'options'],
-    // The lease section plugs into the brief; settings are options; a team's server arbitrates.
-    leases: ['identity', 'memory', 'options', 'sync'],
+    // The lease section plugs into the brief; settings are options. A team's server arbitrates
+    // through the LeaseArbiter seam, chosen in project/services/lease-arbiter.ts.
+    leases: ['identity', 'memory', 'options'],
     memory: ['identity'],
     options: [],
-    // The project composes the features: the brief's sections, the board, lanes with delivery and
-    // the team, the claim forecast.
+    // The project composes the features: opening a project, the brief's sections, the board, lanes
+    // with delivery and the team, the claim forecast, who arbitrates leases.
     project: ['delivery', 'identity', 'lanes', 'leases', 'memory', 'room', 'sync'],
     // The room's directory, presence, handles and targets; its house rules are project options
     // and a section of the brief.
@@ -167,20 +196,11 @@ const features: Record<string, Record<string, readonly string[]>> = {
 
 /**
  * Pairs of features that import each other along declared edges (in one layer or across two).
- * Each is a debt to pay (issue 21): the list may only shrink. The records' unions and appliers sit
- * in sync and the records beside their features; claiming a lease picks a team's server arbiter;
- * the room's settings hold delivery's options while delivery reads the room; a lease's rung is a
- * house rule's rung while the room's rules read leases.
+ * Each was a debt to pay (issue 21) and all are paid: the list may only stay empty. A pair that
+ * seems needed is a concept in the wrong feature (see how the record type moved to records/, the
+ * rungs to options/, wake-on-tag to the room, and the lease arbiter's choice to project/).
  */
-const knownMutualFeatures: readonly string[] = [
-  'delivery <-> room',
-  'leases <-> room',
-  'lanes/records <-> sync',
-  'leases <-> sync',
-  'leases/records <-> sync',
-  'memory/records <-> sync',
-  'room/records <-> sync',
-]
+const knownMutualFeatures: readonly string[] = []
 
 /**
  * Time, randomness and the process environment come in through injection (house style): only

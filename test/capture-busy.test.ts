@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { openDatabaseFile } from '../src/store/database.ts'
+import { openDatabaseFile } from '../src/project/store/project-database.ts'
 import { captureWorld, claudeHuman } from './helpers/capture-transcripts.ts'
 import { runCli } from './helpers/run-cli.ts'
 

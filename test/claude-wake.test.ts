@@ -7,11 +7,11 @@ import { test } from 'node:test'
 import { readEnvironment } from '../src/config/environment.ts'
 import { DeliveryService, type DeliveryStatus } from '../src/daemon/delivery-service.ts'
 import { readScanCursor } from '../src/delivery/store/delivery-ledger.ts'
-import { openProject } from '../src/identity/services/project-context.ts'
+import { openProject } from '../src/project/services/open-project.ts'
+import { openProjectDatabase } from '../src/project/store/project-database.ts'
 import { lastMessageSeq } from '../src/room/store/message-table.ts'
 import { systemClock } from '../src/shared/clock.ts'
 import { silentLogger } from '../src/shared/logger.ts'
-import { openProjectDatabase } from '../src/store/database.ts'
 import {
   claudeWakeEntry,
   startWakeWaiter,

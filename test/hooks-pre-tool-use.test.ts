@@ -3,7 +3,7 @@ import { existsSync, linkSync, mkdirSync, readFileSync, symlinkSync } from 'node
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { upsertLease } from '../src/leases/store/lease-table.ts'
-import { openDatabaseFile } from '../src/store/database.ts'
+import { openDatabaseFile } from '../src/project/store/project-database.ts'
 import { isolatedEnv, runCliJson } from './helpers/run-cli.ts'
 import { git, tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
 import { claudeEdit, codexPatch, runAgentHook, sessionEvent } from './hooks-agent-run.ts'

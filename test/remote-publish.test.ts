@@ -6,8 +6,8 @@ import { pushLaneRefs } from '../src/lanes/services/lane-refs-push.ts'
 import { RefMainPublisher } from '../src/lanes/services/ref-main-publisher.ts'
 import { catchUpWithRemote } from '../src/lanes/services/remote-catch-up.ts'
 import { type RemoteMain, RemoteMainPublisher } from '../src/lanes/services/remote-main-publisher.ts'
+import { openDatabaseFile } from '../src/project/store/project-database.ts'
 import { isSangamError } from '../src/shared/sangam-error.ts'
-import { openDatabaseFile } from '../src/store/database.ts'
 import { git, tmpDir } from './helpers/tmp-git-repo.ts'
 
 /**

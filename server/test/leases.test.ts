@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
-import type { Actor, ClaimResult } from '../../src/leases/protocol/lease.ts'
+import type { Actor } from '../../src/identity/protocol/actor.ts'
+import type { ClaimResult } from '../../src/leases/protocol/lease.ts'
 import type { LeasesResponse, ReleaseResult, ServerClaimRequest } from '../../src/sync/protocol/lease.ts'
 import { expectOk, type SyncClient } from './helpers/sync-client.ts'
 import { alice, bob } from './helpers/sync-fixture.ts'

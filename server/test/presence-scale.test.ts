@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
-import type { Actor } from '../../src/leases/protocol/lease.ts'
+import type { Actor } from '../../src/identity/protocol/actor.ts'
 import type { PresenceResponse } from '../../src/sync/protocol/presence.ts'
 import { expectOk, httpJson, type SyncClient, SyncSocket } from './helpers/sync-client.ts'
 import { eventDraft } from './helpers/sync-fixture.ts'

@@ -3,8 +3,8 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import { tmpDir } from '../../test/helpers/tmp-git-repo.ts'
 import type { LockKept } from '../lanes/services/lock-keeper.ts'
+import { openDatabaseFile } from '../project/store/project-database.ts'
 import { createLogger } from '../shared/logger.ts'
-import { openDatabaseFile } from '../store/database.ts'
 import { LaneLockService } from './lane-lock-service.ts'
 
 test('the lane-lock service looks again after a failed look, says each kind of failure once, and stops', async () => {

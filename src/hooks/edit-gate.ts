@@ -1,10 +1,12 @@
+import type { Actor } from '../identity/protocol/actor.ts'
 import { isSameActor } from '../leases/core/actor.ts'
 import type { EditOutcome } from '../leases/core/edit.ts'
 import { literalPattern, patternKey } from '../leases/core/pattern.ts'
-import type { Actor, Lease } from '../leases/protocol/lease.ts'
+import type { Lease } from '../leases/protocol/lease.ts'
 import { checkEdit, checkEditsReadOnly, type EditCheck } from '../leases/services/edit.ts'
+import { openDatabaseFile } from '../project/store/project-database.ts'
 import { checkRoomRules, type EditedFile, worktreeOf } from '../room/services/edit-rules.ts'
-import { openDatabaseFile, translateSqliteError } from '../store/database.ts'
+import { translateSqliteError } from '../store/database.ts'
 import { allowEdit, denyEdit, type HookAnswer } from './hook-answer.ts'
 import { openHookStore } from './hook-store.ts'
 import type { StepHandle } from './hook-work.ts'
@@ -158,7 +160,7 @@ async function recordAutoLeases(
   try {
     // Imported here: a denial never writes, so it never loads the arbiter. While attached to a
     // team server the auto-lease is taken there, within the edit budget (sync-server-arbiter.ts).
-    const { chooseLeaseArbiter } = await import('../leases/services/arbiter-choice.ts')
+    const { chooseLeaseArbiter } = await import('../project/services/lease-arbiter.ts')
     const arbiter = chooseLeaseArbiter(writer, input.project.projectDir, clock, {
       local: { editBusyTimeoutMs: writeBusyTimeoutMs },
     })

@@ -1,4 +1,5 @@
-import { type Db, openDatabaseFile } from '../store/database.ts'
+import { openDatabaseFile } from '../project/store/project-database.ts'
+import type { Db } from '../store/database.ts'
 
 /**
  * Opens the project's store for one of a hook's short writes, waiting at most `busyTimeoutMs` for

@@ -1,7 +1,7 @@
 import type { Environment } from '../config/environment.ts'
 import { loadMachineId } from '../config/machine-id.ts'
 import { headBranch } from '../git/git-layout.ts'
-import type { Actor } from '../leases/protocol/lease.ts'
+import type { Actor } from '../identity/protocol/actor.ts'
 import type { StoredPresenceState } from '../room/protocol/presence.ts'
 import { recordPresence } from '../room/services/presence.ts'
 import type { Random } from '../shared/random.ts'

@@ -4,16 +4,16 @@ import type { Environment } from '../config/environment.ts'
 import { parsePrePushInput, type RefUpdate } from '../git/pre-push-input.ts'
 import { pushedFiles } from '../git/pushed-files.ts'
 import { openRepository } from '../git/repository.ts'
+import type { Actor } from '../identity/protocol/actor.ts'
 import { checkoutHuman } from '../identity/services/project-context.ts'
 import { settleHookIdentity } from '../identity/services/project-identity.ts'
 import { readMainGuard } from '../lanes/services/main-guard-file.ts'
 import { describeLease } from '../leases/core/describe.ts'
 import { decideEdit } from '../leases/core/edit.ts'
-import type { Actor } from '../leases/protocol/lease.ts'
 import { matchLeasePath } from '../leases/services/matcher.ts'
 import { readLeaseSettings } from '../leases/services/settings.ts'
 import { hasLeaseTables, readLeases } from '../leases/store/lease-table.ts'
-import { openDatabaseFile } from '../store/database.ts'
+import { openDatabaseFile } from '../project/store/project-database.ts'
 
 /**
  * The git pre-push gate: refuses a push whose commits touch a file leased by another human,

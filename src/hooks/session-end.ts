@@ -1,5 +1,5 @@
-import type { Actor } from '../leases/protocol/lease.ts'
-import { chooseLeaseArbiter } from '../leases/services/arbiter-choice.ts'
+import type { Actor } from '../identity/protocol/actor.ts'
+import { chooseLeaseArbiter } from '../project/services/lease-arbiter.ts'
 import { type HookAnswer, quiet } from './hook-answer.ts'
 import { openHookStore } from './hook-store.ts'
 import type { LocatedProject } from './project-locator.ts'

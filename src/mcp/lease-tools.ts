@@ -1,11 +1,13 @@
 import { z } from 'zod'
+import { actorSchema } from '../identity/protocol/actor.ts'
 import { parseTtl } from '../leases/core/expiry.ts'
-import { actorSchema, leaseConflictSchema, leaseSchema } from '../leases/protocol/lease.ts'
+import { leaseConflictSchema, leaseSchema } from '../leases/protocol/lease.ts'
 import { claimLease, describeClaimOutcome } from '../leases/services/claim-lease.ts'
 import { resolvePatternArgument } from '../leases/services/path.ts'
 import { describeReleaseOutcome, releaseLease } from '../leases/services/release-lease.ts'
 import { describeWhoHas, whoHas } from '../leases/services/who-has.ts'
 import { describeForecast, forecastClaim } from '../project/services/claim-forecast.ts'
+import { projectLeaseArbiter } from '../project/services/lease-arbiter.ts'
 import { onlyReads } from './mcp-context.ts'
 import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
 
@@ -64,7 +66,7 @@ const claimTool = defineTool({
   readOnly: false,
   async run(input, context) {
     const project = context.project()
-    const outcome = await claimLease(project, {
+    const outcome = await claimLease(project, projectLeaseArbiter, {
       actor: context.actor(),
       patterns: input.patterns,
       cwd: project.repo.root,
@@ -98,7 +100,7 @@ const releaseTool = defineTool({
   readOnly: false,
   async run(input, context) {
     const project = context.project()
-    const outcome = await releaseLease(project, {
+    const outcome = await releaseLease(project, projectLeaseArbiter, {
       actor: context.actor(),
       patterns: input.patterns === undefined || input.patterns.length === 0 ? null : input.patterns,
       cwd: project.repo.root,

@@ -1,11 +1,8 @@
 import type { Environment } from '../config/environment.ts'
-import {
-  type OpenProjectOptions,
-  openProject,
-  type ProjectContext,
-} from '../identity/services/project-context.ts'
-import type { Actor } from '../leases/protocol/lease.ts'
+import type { Actor } from '../identity/protocol/actor.ts'
+import type { OpenProjectOptions, ProjectContext } from '../identity/services/project-context.ts'
 import { resolveActor } from '../leases/services/actor.ts'
+import { openProject } from '../project/services/open-project.ts'
 import type { Clock } from '../shared/clock.ts'
 import type { Logger } from '../shared/logger.ts'
 

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { loadMachineId } from '../config/machine-id.ts'
+import { rungs } from '../options/protocol/rung.ts'
 import { alertSeverities } from '../room/core/alerts.ts'
-import { rungs } from '../room/protocol/rung.ts'
 import { describeAlerts, loadAlerts } from '../room/services/alerts.ts'
 import { collisionsLines, collisionsOnRead } from '../room/services/collisions-on-read.ts'
 import { describeRules, listRules } from '../room/services/rules.ts'

@@ -2,10 +2,11 @@ import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { tmpDir } from '../../test/helpers/tmp-git-repo.ts'
+import { openDatabaseFile } from '../project/store/project-database.ts'
 import { ErrorCode, isSangamError } from '../shared/sangam-error.ts'
 import { asStoreBusy } from './busy-error.ts'
 import { openConnection } from './connection.ts'
-import { openDatabaseFile, translateSqliteError } from './database.ts'
+import { translateSqliteError } from './database.ts'
 import { sqliteErrorCode } from './sqlite-error-code.ts'
 
 function memory() {

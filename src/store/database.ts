@@ -5,7 +5,7 @@ import { type Clock, systemClock } from '../shared/clock.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import { openConnection } from './connection.ts'
 import type { Db } from './db.ts'
-import { migrate } from './migrations.ts'
+import { migrate, type Schema } from './migrations.ts'
 import { sqliteErrorCode } from './sqlite-error-code.ts'
 
 /** The store's own modules import these from `db.ts`; everyone else may take them from here. */
@@ -26,22 +26,33 @@ export interface OpenOptions {
 }
 
 /**
- * Opens (creating and migrating if needed) a project's database. Directories are 0700 and files
- * 0600 because transcripts hold private conversations, tool output and, before scrubbing, secrets.
+ * Opens (creating and migrating to `schema` if needed) a project's database. Directories are 0700
+ * and files 0600 because transcripts hold private conversations, tool output and, before scrubbing,
+ * secrets. The project's own schema is bound in `project/store/project-database.ts`.
  */
-export function openProjectDatabase(sangamHome: string, projectId: string, options: OpenOptions = {}): Db {
+export function openProjectStore(
+  sangamHome: string,
+  projectId: string,
+  schema: Schema,
+  options: OpenOptions = {},
+): Db {
   const dir = projectDir(sangamHome, projectId)
   const file = databaseFileIn(dir)
   if (options.readonly) return openReadonly(file, options)
   ensurePrivateDir(sangamHome)
   ensurePrivateDir(projectsDir(sangamHome))
   ensurePrivateDir(dir)
-  return openWritable(file, options)
+  return openWritable(file, schema, options)
 }
 
-/** Opens a database file directly (tests and benchmarks that want a file outside SANGAM_HOME). */
-export function openDatabaseFile(file: string, options: OpenOptions = {}): Db {
-  return options.readonly ? openReadonly(file, options) : openWritable(file, options)
+/** Opens a database file directly, migrating it to `schema` unless it is opened read-only. */
+export function openStoreFile(file: string, schema: Schema, options: OpenOptions = {}): Db {
+  return options.readonly ? openReadonly(file, options) : openWritable(file, schema, options)
+}
+
+/** Opens a database file to read it only: nothing is created or migrated, so no schema is needed. */
+export function openReadonlyStore(file: string, options: Pick<OpenOptions, 'busyTimeoutMs'> = {}): Db {
+  return openReadonly(file, options)
 }
 
 /**
@@ -51,7 +62,7 @@ export function openDatabaseFile(file: string, options: OpenOptions = {}): Db {
  */
 const setupBusyTimeoutMs = 60_000
 
-function openWritable(file: string, options: OpenOptions): Db {
+function openWritable(file: string, schema: Schema, options: OpenOptions): Db {
   const busyTimeoutMs = options.busyTimeoutMs ?? 5000
   const setupTimeoutMs = options.setupTimeoutMs ?? Math.max(busyTimeoutMs, setupBusyTimeoutMs)
   const db = withOpenErrors(file, () => openConnection(file, { timeoutMs: setupTimeoutMs }))
@@ -59,7 +70,7 @@ function openWritable(file: string, options: OpenOptions): Db {
     db.pragma('journal_mode = WAL')
     db.pragma('synchronous = NORMAL')
     db.pragma('foreign_keys = ON')
-    migrate(db, options.clock ?? systemClock)
+    migrate(db, schema, options.clock ?? systemClock)
     db.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`)
   } catch (error) {
     db.close()
@@ -71,7 +82,7 @@ function openWritable(file: string, options: OpenOptions): Db {
   return db
 }
 
-function openReadonly(file: string, options: OpenOptions): Db {
+function openReadonly(file: string, options: Pick<OpenOptions, 'busyTimeoutMs'>): Db {
   const db = withOpenErrors(file, () =>
     openConnection(file, { readOnly: true, timeoutMs: options.busyTimeoutMs ?? 1000 }),
   )

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { tmpDir } from '../../test/helpers/tmp-git-repo.ts'
+import { openDatabaseFile } from '../project/store/project-database.ts'
 import { createLogger } from '../shared/logger.ts'
 import { ChangeMarkReader } from '../store/change-marks.ts'
-import { openDatabaseFile } from '../store/database.ts'
 import { type Change, ChangeFeed, keptChanges } from './change-feed.ts'
 
 const silent = createLogger({ write: () => true }, 'silent')

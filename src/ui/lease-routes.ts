@@ -4,6 +4,7 @@ import { parseTtl } from '../leases/core/expiry.ts'
 import { claimLease, describeClaimOutcome } from '../leases/services/claim-lease.ts'
 import { leaseOverview } from '../leases/services/queries.ts'
 import { releaseLease } from '../leases/services/release-lease.ts'
+import { projectLeaseArbiter } from '../project/services/lease-arbiter.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import { errorBody } from './api-error.ts'
 import { parseBody } from './request-input.ts'
@@ -31,7 +32,7 @@ export function leaseRoutes(app: Hono, ctx: UiContext): void {
     const body = await parseBody(c, claimBody)
     if (!body.ok) return body.response
     const { paths, reason, ttl } = body.value
-    const outcome = await claimLease(ctx.project, {
+    const outcome = await claimLease(ctx.project, projectLeaseArbiter, {
       actor: ctx.actor,
       patterns: paths,
       cwd: ctx.patternRoot,
@@ -56,7 +57,7 @@ export function leaseRoutes(app: Hono, ctx: UiContext): void {
     if (force && (paths === undefined || paths.length === 0))
       throw new SangamError(ErrorCode.InvalidInput, 'a forced release needs the patterns to release')
     return c.json(
-      await releaseLease(ctx.project, {
+      await releaseLease(ctx.project, projectLeaseArbiter, {
         actor: ctx.actor,
         patterns: paths === undefined || paths.length === 0 ? null : paths,
         cwd: ctx.patternRoot,

@@ -1,5 +1,5 @@
+import type { Actor } from '../identity/protocol/actor.ts'
 import type { ProjectContext } from '../identity/services/project-context.ts'
-import type { Actor } from '../leases/protocol/lease.ts'
 import type { Logger } from '../shared/logger.ts'
 import type { Random } from '../shared/random.ts'
 import type { ChangeFeed } from './change-feed.ts'

@@ -4,9 +4,10 @@ import { Capture, type CaptureOptions } from '../../src/memory/services/capture.
 import type { CaptureScope } from '../../src/memory/services/capture-scope.ts'
 import { eventSelect, type StoredEvent, toStoredEvent } from '../../src/memory/store/event-table.ts'
 import { getSourceFile, type SourceFileRow } from '../../src/memory/store/source-file-table.ts'
+import { openDatabaseFile } from '../../src/project/store/project-database.ts'
 import { ManualClock } from '../../src/shared/clock.ts'
 import { silentLogger } from '../../src/shared/logger.ts'
-import { type Db, openDatabaseFile } from '../../src/store/database.ts'
+import type { Db } from '../../src/store/database.ts'
 import { toyReader } from './capture-toy-reader.ts'
 import { type TmpDir, tmpDir } from './tmp-git-repo.ts'
 

@@ -2,7 +2,7 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { eventSelect, type StoredEvent, toStoredEvent } from '../../src/memory/store/event-table.ts'
 import { listSourceFiles, type SourceFileRow } from '../../src/memory/store/source-file-table.ts'
-import { openDatabaseFile } from '../../src/store/database.ts'
+import { openDatabaseFile } from '../../src/project/store/project-database.ts'
 import { isolatedEnv, runCliJson } from './run-cli.ts'
 import { type TmpDir, type TmpRepo, tmpDir, tmpGitRepo } from './tmp-git-repo.ts'
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import type { Actor, Lease, LeaseLogEntry, LeaseSettings } from '../../src/leases/protocol/lease.ts'
+import type { Actor } from '../../src/identity/protocol/actor.ts'
+import type { Lease, LeaseLogEntry, LeaseSettings } from '../../src/leases/protocol/lease.ts'
 import type { LeaseArbiter } from '../../src/leases/services/arbiter.ts'
 
 /** One arbiter under test, with a way to look at what it stored and to change project settings. */

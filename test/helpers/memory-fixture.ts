@@ -3,7 +3,8 @@ import type { EventKind, Vendor } from '../../src/memory/protocol/event.ts'
 import { EventWriter } from '../../src/memory/store/event-table.ts'
 import { SessionWriter } from '../../src/memory/store/session-table.ts'
 import { ensureSourceFile } from '../../src/memory/store/source-file-table.ts'
-import { type Db, openDatabaseFile } from '../../src/store/database.ts'
+import { openDatabaseFile } from '../../src/project/store/project-database.ts'
+import type { Db } from '../../src/store/database.ts'
 import { type TmpDir, tmpDir } from './tmp-git-repo.ts'
 
 /** One event to store; everything but the text has a plain default. */

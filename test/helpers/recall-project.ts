@@ -1,4 +1,4 @@
-import { openDatabaseFile } from '../../src/store/database.ts'
+import { openDatabaseFile } from '../../src/project/store/project-database.ts'
 import { type EventSpec, EventStore } from './memory-fixture.ts'
 import { isolatedEnv, runCliJson } from './run-cli.ts'
 import { type TmpDir, type TmpRepo, tmpDir, tmpGitRepo } from './tmp-git-repo.ts'

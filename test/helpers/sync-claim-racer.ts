@@ -5,9 +5,9 @@
  *
  *   node --import tsx test/helpers/sync-claim-racer.ts <database> <projectDir> <count> <human-prefix> <pattern>
  */
-import { chooseLeaseArbiter } from '../../src/leases/services/arbiter-choice.ts'
+import { chooseLeaseArbiter } from '../../src/project/services/lease-arbiter.ts'
+import { openDatabaseFile } from '../../src/project/store/project-database.ts'
 import { systemClock } from '../../src/shared/clock.ts'
-import { openDatabaseFile } from '../../src/store/database.ts'
 
 const [database = '', projectDir = '', count = '0', prefix = 'racer', pattern = 'src/**'] =
   process.argv.slice(2)

@@ -1,6 +1,6 @@
 import { Agent, request as httpRequest } from 'node:http'
 import WebSocket from 'ws'
-import type { Actor } from '../../../src/leases/protocol/lease.ts'
+import type { Actor } from '../../../src/identity/protocol/actor.ts'
 import { type DownstreamMessage, downstreamMessageSchema } from '../../../src/sync/protocol/downstream.ts'
 import type { SyncError } from '../../../src/sync/protocol/error.ts'
 import type { PullResponse } from '../../../src/sync/protocol/pull.ts'

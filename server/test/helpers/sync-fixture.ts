@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import type { Actor } from '../../../src/leases/protocol/lease.ts'
+import type { Actor } from '../../../src/identity/protocol/actor.ts'
 import type { Event } from '../../../src/memory/protocol/event.ts'
 import type { EventRecordDraft } from '../../../src/sync/protocol/record.ts'
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import fc from 'fast-check'
+import type { WakeOnTag } from '../../room/protocol/wake-on-tag.ts'
 import {
   type DeliveryInput,
   type DeliveryPolicy,
@@ -9,7 +10,6 @@ import {
   type TagFact,
 } from './delivery-decision.ts'
 import { deliveryPrompt } from './delivery-prompt.ts'
-import type { WakeOnTag } from './delivery-vocabulary.ts'
 
 const now = 1_800_000_000_000
 const policy: DeliveryPolicy = { wakeOnTag: 'direct', cooldownMs: 60_000, loopBudget: 4, staleMs: 86_400_000 }

@@ -1,4 +1,5 @@
-import type { DeliveryChannel, DeliveryVendor, SenderKind, WakeOnTag } from './delivery-vocabulary.ts'
+import type { WakeOnTag } from '../../room/protocol/wake-on-tag.ts'
+import type { DeliveryChannel, DeliveryVendor, SenderKind } from './delivery-vocabulary.ts'
 
 /**
  * What to do for one session with the messages that tag it: the guards, in order, then the

@@ -2,17 +2,9 @@ import type { AuthorKind } from '../../room/protocol/message.ts'
 
 /**
  * The words of delivery, shared by the core, the store, the services and the commands: how a tag
- * reached a session (its channel), where each (message, session) stands in the ledger, and the
- * room option that says which tags wake a session.
+ * reached a session (its channel) and where each (message, session) stands in the ledger. Which
+ * tags wake a session is a room option (`room/protocol/wake-on-tag.ts`).
  */
-
-/** `off`: no tag wakes anyone; `direct`: an `@handle` does; `all`: also a `#worktree` a session is active in. */
-export const wakeOnTagValues = ['off', 'direct', 'all'] as const
-export type WakeOnTag = (typeof wakeOnTagValues)[number]
-
-export function isWakeOnTag(value: unknown): value is WakeOnTag {
-  return typeof value === 'string' && (wakeOnTagValues as readonly string[]).includes(value)
-}
 
 /**
  * How a message reached (or is to reach) a session:

@@ -1,6 +1,6 @@
 import { isAbsolute, relative } from 'node:path'
 // Types only: the hooks bundle this file, and must not load zod (test/hooks-startup.test.ts).
-import type { AgentVendor } from '../../leases/protocol/lease.ts'
+import type { AgentVendor } from '../../identity/protocol/actor.ts'
 import type { StoredPresenceState } from '../../room/protocol/presence.ts'
 import { isRecord } from '../../shared/is-record.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'

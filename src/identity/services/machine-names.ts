@@ -1,6 +1,5 @@
 import { loadMachineId } from '../../config/machine-id.ts'
 import { loadMachineName, saveMachineName } from '../../config/machine-name.ts'
-import type { Actor } from '../../leases/protocol/lease.ts'
 import type { RoomMachineRecord } from '../../room/protocol/records/room-machine.ts'
 import { type MachineRow, readMachine, readMachines, writeMachine } from '../../room/store/machine-table.ts'
 import { refuseSecret } from '../../secrets/core/free-text-rule.ts'
@@ -10,6 +9,7 @@ import type { Db } from '../../store/db.ts'
 import { enqueueRecord } from '../../sync/store/record-outbox.ts'
 import { type MachineName, machineLabels } from '../core/machine-labels.ts'
 import { machineNameProblem } from '../core/machine-name.ts'
+import type { Actor } from '../protocol/actor.ts'
 
 /** This machine: its id (one per data dir) and its readable name (set, else the hostname). */
 export function thisMachine(sangamHome: string, random?: Random): MachineName {

@@ -5,7 +5,7 @@ import { recordedProjectIdFile, recordProjectId } from '../../git/recorded-proje
 import { type Repository, withProjectId } from '../../git/repository.ts'
 import { quoteInput } from '../../shared/quote-input.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
-import { openProjectDatabase } from '../../store/database.ts'
+import { openReadonlyStore } from '../../store/database.ts'
 import { readProject } from '../../store/project-table.ts'
 import { holdsWork, readStoreContents, type StoreContents } from '../../store/store-contents.ts'
 
@@ -100,7 +100,7 @@ export function otherStoresOfCheckout(sangamHome: string, repo: Repository, now:
 export function readCheckoutStore(sangamHome: string, projectId: string, now: number): CheckoutStore {
   const database = databasePath(sangamHome, projectId)
   try {
-    const db = openProjectDatabase(sangamHome, projectId, { readonly: true, busyTimeoutMs: 1000 })
+    const db = openReadonlyStore(database, { busyTimeoutMs: 1000 })
     try {
       const row = readProject(db)
       return {

@@ -1,8 +1,8 @@
 import { join } from 'node:path'
 import { integrationLockContract } from '../../../test/helpers/integration-lock-contract.ts'
 import { tmpDir } from '../../../test/helpers/tmp-git-repo.ts'
+import { openDatabaseFile } from '../../project/store/project-database.ts'
 import { ManualClock } from '../../shared/clock.ts'
-import { openDatabaseFile } from '../../store/database.ts'
 import { StoreIntegrationLock } from './store-integration-lock.ts'
 
 integrationLockContract('the store lock', async () => {

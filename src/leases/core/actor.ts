@@ -1,6 +1,6 @@
 import { shortSession } from '../../identity/core/session-id.ts'
+import type { Actor } from '../../identity/protocol/actor.ts'
 import { oneLine } from '../../shared/terminal-text.ts'
-import type { Actor } from '../protocol/lease.ts'
 
 /**
  * Who a lease leaves alone. An actor is a path: human, then vendor, then session. A lease held at

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import type { Actor, ClaimRequest, Lease } from '../protocol/lease.ts'
+import type { Actor } from '../../identity/protocol/actor.ts'
+import type { ClaimRequest, Lease } from '../protocol/lease.ts'
 import { leaseCovers } from './actor.ts'
 import { arbitrateClaim, planRelease, sessionLeases } from './arbitration.ts'
 

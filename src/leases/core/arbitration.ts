@@ -1,4 +1,5 @@
-import type { Actor, AutoLeaseRung, ClaimRequest, Lease, LeaseConflict } from '../protocol/lease.ts'
+import type { Actor } from '../../identity/protocol/actor.ts'
+import type { AutoLeaseRung, ClaimRequest, Lease, LeaseConflict } from '../protocol/lease.ts'
 import { isSameActor, leaseCovers } from './actor.ts'
 import { liveLeases } from './expiry.ts'
 import { patternsOverlap } from './overlap.ts'

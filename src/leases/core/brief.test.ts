@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import type { Actor, Lease, LeaseLogEntry } from '../protocol/lease.ts'
+import type { Actor } from '../../identity/protocol/actor.ts'
+import type { Lease, LeaseLogEntry } from '../protocol/lease.ts'
 import { leaseBriefSection } from './brief.ts'
 
 const now = Date.parse('2026-11-30T10:00:00Z')

@@ -1,5 +1,6 @@
+import type { Actor } from '../../identity/protocol/actor.ts'
 import type { BriefSection } from '../../memory/core/brief-assembly.ts'
-import type { Actor, Lease, LeaseLogEntry } from '../protocol/lease.ts'
+import type { Lease, LeaseLogEntry } from '../protocol/lease.ts'
 import { describeActor, isSameActor, leaseCovers } from './actor.ts'
 import { formatIn, formatTime } from './expiry.ts'
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import picomatch from 'picomatch'
-import type { Actor, Lease, LeaseSettings } from '../protocol/lease.ts'
+import type { Actor } from '../../identity/protocol/actor.ts'
+import type { Lease, LeaseSettings } from '../protocol/lease.ts'
 import { decideEdit, type PathMatcher } from './edit.ts'
 import { defaultLeaseSettings } from './settings.ts'
 

@@ -1,4 +1,5 @@
-import type { Actor, Lease, LeaseSettings } from '../protocol/lease.ts'
+import type { Actor } from '../../identity/protocol/actor.ts'
+import type { Lease, LeaseSettings } from '../protocol/lease.ts'
 import { isSameActor, leaseCovers } from './actor.ts'
 import { describeEditBlock } from './describe.ts'
 import { liveLeases } from './expiry.ts'

@@ -1,26 +1,11 @@
 import { z } from 'zod'
-import { rungs } from '../../room/protocol/rung.ts'
+import { actorSchema } from '../../identity/protocol/actor.ts'
+import { rungs } from '../../options/protocol/rung.ts'
 
 /**
  * Lease wire shapes: what `--json`, the MCP tools and (later) the team server exchange. Times are
  * integer milliseconds since the epoch: every edit compares them, so they stay numbers end to end.
  */
-
-/** The vendors whose sessions can hold leases. */
-export const agentVendorSchema = z.enum(['claude', 'codex'])
-export type AgentVendor = z.infer<typeof agentVendorSchema>
-
-/**
- * Who holds or asks. A human alone (`vendor` and `sessionId` null) acts from the CLI; an agent
- * session acts for its human. `vendor` without `sessionId` is a session of that vendor that could
- * not say which one it is (Codex does not tell its MCP servers).
- */
-export const actorSchema = z.object({
-  human: z.string().min(1),
-  vendor: agentVendorSchema.nullable(),
-  sessionId: z.string().min(1).nullable(),
-})
-export type Actor = z.infer<typeof actorSchema>
 
 /** `claim`: taken on purpose, with a reason. `auto`: recorded by an edit ("editing"), short and renewed by each edit. */
 export const leaseKindSchema = z.enum(['claim', 'auto'])

@@ -1,5 +1,5 @@
 import type { Environment } from '../../config/environment.ts'
-import type { Actor } from '../protocol/lease.ts'
+import type { Actor } from '../../identity/protocol/actor.ts'
 
 /**
  * Who is acting, for leases. An agent session acts for its human (`human` comes from

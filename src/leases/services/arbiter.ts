@@ -1,11 +1,12 @@
+import type { Actor } from '../../identity/protocol/actor.ts'
 import type { ReleaseDecision, ReleaseRequest } from '../core/arbitration.ts'
 import type { EditOutcome } from '../core/edit.ts'
-import type { Actor, ClaimResult, Lease } from '../protocol/lease.ts'
+import type { ClaimResult, Lease } from '../protocol/lease.ts'
 
 /**
  * The seam where leases are arbitrated: the local SQLite replica (`LocalLeaseArbiter`) when no team
  * server is attached, the project's Durable Object (`ServerLeaseArbiter`) when one is, with the same
- * pure rules from core/ and the same answers (`services/arbiter-choice.ts` picks). Reads that decide
+ * pure rules from core/ and the same answers (`project/services/lease-arbiter.ts` picks). Reads that decide
  * nothing (`leases`, `who-has`, the brief) go to the replica directly.
  */
 export interface LeaseArbiter {

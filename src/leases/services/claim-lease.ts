@@ -1,10 +1,11 @@
+import type { Actor } from '../../identity/protocol/actor.ts'
 import type { ProjectContext } from '../../identity/services/project-context.ts'
 import { guardWrite } from '../../secrets/core/wire-fields.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import { describeActor } from '../core/actor.ts'
 import { describeConflicts, describeLease } from '../core/describe.ts'
-import type { Actor, Lease, LeaseConflict } from '../protocol/lease.ts'
-import { projectLeaseArbiter } from './arbiter-choice.ts'
+import type { Lease, LeaseConflict } from '../protocol/lease.ts'
+import type { LeaseArbiter } from './arbiter.ts'
 import { resolvePatternArgument } from './path.ts'
 
 /**
@@ -41,7 +42,15 @@ export interface ClaimOutcome {
   readonly actor: Actor
 }
 
-export async function claimLease(project: ProjectContext, input: ClaimLeaseInput): Promise<ClaimOutcome> {
+/**
+ * `arbiterOf` names who decides (`projectLeaseArbiter` in `project/services/lease-arbiter.ts`); it
+ * is asked only once the input has passed its checks.
+ */
+export async function claimLease(
+  project: ProjectContext,
+  arbiterOf: (project: ProjectContext) => LeaseArbiter,
+  input: ClaimLeaseInput,
+): Promise<ClaimOutcome> {
   const reason = input.reason.trim()
   if (reason === '')
     throw new SangamError(ErrorCode.InvalidInput, 'a claim needs a reason: say why, for whoever is kept out')
@@ -50,7 +59,7 @@ export async function claimLease(project: ProjectContext, input: ClaimLeaseInput
   const patterns = input.patterns.map((raw) => resolvePatternArgument(raw, input.cwd, project.repo.worktrees))
   // Patterns and the reason are stored, shown to the team and sent to the server: no secret.
   const checked = guardWrite('lease claim', { actor: input.actor, patterns, reason })
-  const result = await projectLeaseArbiter(project).claim({ ...checked, ttlMs: input.ttlMs })
+  const result = await arbiterOf(project).claim({ ...checked, ttlMs: input.ttlMs })
   if (!result.granted)
     return {
       granted: false,

@@ -1,3 +1,4 @@
+import type { Actor } from '../../identity/protocol/actor.ts'
 import type { Clock } from '../../shared/clock.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import type { Db } from '../../store/database.ts'
@@ -5,7 +6,7 @@ import { translateSqliteError } from '../../store/database.ts'
 import { arbitrateClaim, grantLeases, planRelease, sessionLeases } from '../core/arbitration.ts'
 import { decideEdit, type EditOutcome } from '../core/edit.ts'
 import { autoLeaseReason } from '../core/settings.ts'
-import type { Actor, ClaimResult, Lease, LeaseLogAction } from '../protocol/lease.ts'
+import type { ClaimResult, Lease, LeaseLogAction } from '../protocol/lease.ts'
 import {
   appendLeaseLog,
   deleteExpiredLeases,

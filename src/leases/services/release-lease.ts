@@ -1,10 +1,11 @@
+import type { Actor } from '../../identity/protocol/actor.ts'
 import type { ProjectContext } from '../../identity/services/project-context.ts'
 import { guardWrite } from '../../secrets/core/wire-fields.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import { describeActor } from '../core/actor.ts'
 import { describeEndedLease, describeLease } from '../core/describe.ts'
-import type { Actor, Lease } from '../protocol/lease.ts'
-import { projectLeaseArbiter } from './arbiter-choice.ts'
+import type { Lease } from '../protocol/lease.ts'
+import type { LeaseArbiter } from './arbiter.ts'
 import { resolvePatternArgument } from './path.ts'
 
 /**
@@ -28,8 +29,13 @@ export interface ReleaseOutcome {
   readonly actor: Actor
 }
 
+/**
+ * `arbiterOf` names who decides (`projectLeaseArbiter` in `project/services/lease-arbiter.ts`); it
+ * is asked only once the input has passed its checks.
+ */
 export async function releaseLease(
   project: ProjectContext,
+  arbiterOf: (project: ProjectContext) => LeaseArbiter,
   input: ReleaseLeaseInput,
 ): Promise<ReleaseOutcome> {
   if (input.forceReason !== null && input.patterns === null)
@@ -40,7 +46,7 @@ export async function releaseLease(
       : input.patterns.map((raw) => resolvePatternArgument(raw, input.cwd, project.repo.worktrees))
   // A forced release's reason is recorded and shown to the team: no secret. The actor is redacted
   // as a claim's is, so it names the holder the claim stored.
-  const decision = await projectLeaseArbiter(project).release(
+  const decision = await arbiterOf(project).release(
     guardWrite('lease release', { actor: input.actor, patterns, forceReason: input.forceReason }),
   )
   if (!decision.ok && decision.problem === 'not-found')

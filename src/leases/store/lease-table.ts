@@ -1,16 +1,10 @@
+import type { Actor, AgentVendor } from '../../identity/protocol/actor.ts'
 import { type Random, systemRandom } from '../../shared/random.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import type { Db } from '../../store/db.ts'
 import { isSqliteBusy } from '../../store/sqlite-error-code.ts'
 import { patternKey } from '../core/pattern.ts'
-import type {
-  Actor,
-  AgentVendor,
-  Lease,
-  LeaseKind,
-  LeaseLogAction,
-  LeaseLogEntry,
-} from '../protocol/lease.ts'
+import type { Lease, LeaseKind, LeaseLogAction, LeaseLogEntry } from '../protocol/lease.ts'
 import { compileLeasePattern, rememberCompiled } from './lease-regex.ts'
 
 // lease       : live leases (expired rows linger until the next write purges them; readers filter).

@@ -1,4 +1,4 @@
-import type { Actor } from '../../leases/protocol/lease.ts'
+import type { Actor } from '../../identity/protocol/actor.ts'
 import type { Db } from '../../store/database.ts'
 import type { BriefSection } from '../core/brief-assembly.ts'
 import type { BriefCursor } from '../store/brief-cursor-table.ts'

@@ -4,7 +4,7 @@ import type { TranscriptLocation } from '../../agents/transcript-locations.ts'
 import { detectVendor } from '../../agents/vendor-detect.ts'
 import type { Clock } from '../../shared/clock.ts'
 import type { Logger } from '../../shared/logger.ts'
-import { openDatabaseFile } from '../../store/database.ts'
+import type { Db } from '../../store/database.ts'
 import { Capture } from './capture.ts'
 import { type CaptureSection, captureSection } from './capture-report.ts'
 import { everyTranscript } from './capture-scope.ts'
@@ -24,7 +24,14 @@ export interface TranscriptCheck {
  */
 export async function checkTranscripts(
   paths: readonly string[],
-  options: { cwd: string; clock: Clock; log: Logger; author: string },
+  options: {
+    cwd: string
+    clock: Clock
+    log: Logger
+    author: string
+    /** Opens the empty in-memory project database the check captures into (closed here). */
+    openScratch: () => Db
+  },
 ): Promise<TranscriptCheck> {
   const rejected: { path: string; reason: string }[] = []
   const locations: TranscriptLocation[] = []
@@ -37,7 +44,7 @@ export async function checkTranscripts(
       rejected.push({ path, reason: 'not recognised as a Claude Code or Codex transcript' })
     else if (!locations.some((location) => location.path === path)) locations.push({ path, vendor })
   }
-  const db = openDatabaseFile(':memory:')
+  const db = options.openScratch()
   try {
     const capture = new Capture({
       db,

@@ -1,4 +1,4 @@
-import type { Actor } from '../../leases/protocol/lease.ts'
+import type { Actor } from '../../identity/protocol/actor.ts'
 import { refuseSecret } from '../../secrets/core/free-text-rule.ts'
 import { scrubSecrets } from '../../secrets/core/scrubber.ts'
 import type { Clock } from '../../shared/clock.ts'

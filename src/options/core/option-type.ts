@@ -1,4 +1,4 @@
-import { isRung, type Rung, rungs } from '../../room/protocol/rung.ts'
+import { isRung, type Rung, rungs } from '../protocol/rung.ts'
 
 /** A value checked, or what is wrong with it: `problem` completes "<option> …". */
 export type Checked<T> =

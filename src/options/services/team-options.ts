@@ -1,4 +1,4 @@
-import type { Actor } from '../../leases/protocol/lease.ts'
+import type { Actor } from '../../identity/protocol/actor.ts'
 import { readOptionChange, writeOptionChange } from '../../room/store/option-change-table.ts'
 import { guardWrite } from '../../secrets/core/wire-fields.ts'
 import type { Db } from '../../store/database.ts'

@@ -3,7 +3,7 @@ import { test } from 'node:test'
 import { autoLeaseRungSchema } from '../../leases/protocol/lease.ts'
 import { readStored } from '../../options/core/option-group.ts'
 import { rungType } from '../../options/core/option-type.ts'
-import { rungs } from '../../room/protocol/rung.ts'
+import { rungs } from '../../options/protocol/rung.ts'
 import { catalogOptions, findOption, optionGroups } from './option-catalog.ts'
 
 test('every option has a unique full name, a kebab-case name, and a default its own type takes', () => {

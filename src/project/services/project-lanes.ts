@@ -1,6 +1,6 @@
+import type { Actor } from '../../identity/protocol/actor.ts'
 import type { ProjectContext } from '../../identity/services/project-context.ts'
 import type { TaskCourier } from '../../lanes/services/task-courier.ts'
-import type { Actor } from '../../leases/protocol/lease.ts'
 import type { AuthorKind } from '../../room/protocol/message.ts'
 import type { Logger } from '../../shared/logger.ts'
 import type { Random } from '../../shared/random.ts'

@@ -29,7 +29,7 @@ import { ServerIntegrationLock } from '../../sync/services/server-integration-lo
  * (`ServerIntegrationLock`), and when the repository has a remote, publishing moves the remote's
  * main first (`RemoteMainPublisher`). Unattached, the world is returned as it is: the machine's
  * own lock and main, pushed to the repository's remote after each sync when it has one (D303). Every lane command opens its world through here, so attaching switches them
- * all at once (as `arbiter-choice.ts` does for leases).
+ * all at once (as `lease-arbiter.ts` does for leases).
  */
 export interface TeamLanes {
   readonly world: LaneWorld

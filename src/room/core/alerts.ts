@@ -1,4 +1,4 @@
-import type { Rung } from '../protocol/rung.ts'
+import type { Rung } from '../../options/protocol/rung.ts'
 import { remoteWorktreeName } from './cross-machine-overlap.ts'
 import { isActiveAgent, type SessionSeen } from './edit-rules.ts'
 import type { RuleName } from './rule-catalog.ts'

@@ -1,4 +1,4 @@
-import type { Rung } from '../protocol/rung.ts'
+import type { Rung } from '../../options/protocol/rung.ts'
 
 /**
  * The house rules an edit can break, decided before it happens (the PreToolUse hook):

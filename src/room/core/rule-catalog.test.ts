@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
+import { rungs } from '../../options/protocol/rung.ts'
 import { findOption } from '../../project/core/option-catalog.ts'
-import { rungs } from '../protocol/rung.ts'
 import { parseRuleChange, ruleCatalog, ruleNames, viewRules } from './rule-catalog.ts'
 
 test('every rule starts undecided at its default; lease-collision is the auto-lease option', () => {

@@ -1,8 +1,8 @@
 import { leaseOptions } from '../../leases/core/settings.ts'
 import { type AnyOptionGroup, readStored } from '../../options/core/option-group.ts'
+import { isRung, type Rung, rungs } from '../../options/protocol/rung.ts'
 import { closeNames } from '../../shared/close-names.ts'
 import { quoteInput } from '../../shared/quote-input.ts'
-import { isRung, type Rung, rungs } from '../protocol/rung.ts'
 import { roomOptions } from './settings.ts'
 
 /**

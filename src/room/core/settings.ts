@@ -1,7 +1,7 @@
-import { isWakeOnTag, type WakeOnTag, wakeOnTagValues } from '../../delivery/core/delivery-vocabulary.ts'
 import { defaultsOf, type OptionGroup } from '../../options/core/option-group.ts'
 import { type OptionType, positiveIntegerType, rungType } from '../../options/core/option-type.ts'
-import type { Rung } from '../protocol/rung.ts'
+import type { Rung } from '../../options/protocol/rung.ts'
+import { isWakeOnTag, type WakeOnTag, wakeOnTagValues } from '../protocol/wake-on-tag.ts'
 
 /** Which tags start a turn in the session they name (docs/room.md, Delivery). */
 export const wakeOnTagType: OptionType<WakeOnTag> = {

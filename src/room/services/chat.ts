@@ -1,7 +1,7 @@
 import { loadMachineId } from '../../config/machine-id.ts'
 import { headBranch } from '../../git/git-layout.ts'
+import type { Actor } from '../../identity/protocol/actor.ts'
 import type { ProjectContext } from '../../identity/services/project-context.ts'
-import type { Actor } from '../../leases/protocol/lease.ts'
 import type { Random } from '../../shared/random.ts'
 import type { AuthorKind, RoomMessage } from '../protocol/message.ts'
 import {

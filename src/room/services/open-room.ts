@@ -1,6 +1,6 @@
 import { loadMachineId } from '../../config/machine-id.ts'
+import type { Actor } from '../../identity/protocol/actor.ts'
 import type { ProjectContext } from '../../identity/services/project-context.ts'
-import type { Actor } from '../../leases/protocol/lease.ts'
 import type { Random } from '../../shared/random.ts'
 import type { RoomDirectory } from '../core/directory.ts'
 import type { AuthorKind } from '../protocol/message.ts'

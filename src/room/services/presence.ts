@@ -1,4 +1,4 @@
-import type { Actor } from '../../leases/protocol/lease.ts'
+import type { Actor } from '../../identity/protocol/actor.ts'
 import type { Db } from '../../store/db.ts'
 import { enqueueRecord } from '../../sync/store/record-outbox.ts'
 import { defaultHandle, freeHandle, personHandle } from '../core/handles.ts'

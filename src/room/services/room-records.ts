@@ -1,4 +1,4 @@
-import type { Actor } from '../../leases/protocol/lease.ts'
+import type { Actor } from '../../identity/protocol/actor.ts'
 import { guardWrite } from '../../secrets/core/wire-fields.ts'
 import type { Db } from '../../store/db.ts'
 import type { RecordDraft } from '../../sync/protocol/record.ts'

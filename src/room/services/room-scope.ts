@@ -1,4 +1,4 @@
-import type { Actor } from '../../leases/protocol/lease.ts'
+import type { Actor } from '../../identity/protocol/actor.ts'
 import type { Clock } from '../../shared/clock.ts'
 import type { Random } from '../../shared/random.ts'
 import type { Db } from '../../store/db.ts'

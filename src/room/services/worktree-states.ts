@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { type BaseChange, type BaseChanges, baseChanges } from '../../git/base-changes.ts'
-import type { Actor } from '../../leases/protocol/lease.ts'
+import type { Actor } from '../../identity/protocol/actor.ts'
 import { scrubSecrets } from '../../secrets/core/scrubber.ts'
 import { guardWrite } from '../../secrets/core/wire-fields.ts'
 import { mapLimit } from '../../shared/map-limit.ts'

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { tmpDir } from '../../../test/helpers/tmp-git-repo.ts'
-import { openDatabaseFile } from '../../store/database.ts'
+import { openDatabaseFile } from '../../project/store/project-database.ts'
 import { type OverlapRow, overlapsAt, readOverlaps, replaceOverlaps } from './overlap-table.ts'
 
 const row = (worktree: string, path: string, other: string, conflicted: boolean): OverlapRow => ({

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { tmpDir } from '../../../test/helpers/tmp-git-repo.ts'
-import { openDatabaseFile } from '../../store/database.ts'
+import { openDatabaseFile } from '../../project/store/project-database.ts'
 import { markReadyConflictClosed, readReadyConflicts, recordReadyConflict } from './ready-conflict-table.ts'
 import { countReadyMemo, maxMemoRows, pruneReadyMemo, readMemo, writeMemo } from './ready-memo-table.ts'
 

@@ -1,10 +1,6 @@
 import { z } from 'zod'
-import {
-  actorSchema,
-  autoLeaseRungSchema,
-  claimRequestSchema,
-  leaseSchema,
-} from '../../leases/protocol/lease.ts'
+import { actorSchema } from '../../identity/protocol/actor.ts'
+import { autoLeaseRungSchema, claimRequestSchema, leaseSchema } from '../../leases/protocol/lease.ts'
 
 /**
  * Leases through the team server: the shapes of `protocol/lease.ts`, arbitrated by the server
@@ -53,21 +49,3 @@ export const leasesResponseSchema = z.object({
   fencingToken: z.number().int().nonnegative(),
 })
 export type LeasesResponse = z.infer<typeof leasesResponseSchema>
-
-/** The payload of a `lease.granted` record: a new lease, or a renewal (same token, new expiry). */
-export const leaseGrantedPayloadSchema = z.object({
-  lease: leaseSchema,
-  renewed: z.boolean(),
-})
-
-/**
- * The payload of a `lease.released` record; `forceReason` is set when someone else released it.
- * `takeover`: the lease was an agent's auto-lease that its own human's claim ended, and
- * `forceReason` is that claim's reason (servers and clients older than the field read it as a
- * forced release, which is what it is).
- */
-export const leaseReleasedPayloadSchema = z.object({
-  lease: leaseSchema,
-  forceReason: z.string().nullable(),
-  takeover: z.boolean().optional(),
-})

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { actorSchema } from '../../leases/protocol/lease.ts'
+import { actorSchema } from '../../identity/protocol/actor.ts'
 
 /**
  * Presence is state, not history: who is connected now and when each actor last did something.

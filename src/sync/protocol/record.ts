@@ -3,13 +3,13 @@ import { integrationEventRecordType } from '../../lanes/protocol/records/integra
 import { leaseGrantedRecordType } from '../../leases/protocol/records/lease-granted.ts'
 import { leaseReleasedRecordType } from '../../leases/protocol/records/lease-released.ts'
 import { eventRecordType } from '../../memory/protocol/records/event.ts'
+import type { RecordContent } from '../../records/protocol/record-type.ts'
 import { roomMachineRecordType } from '../../room/protocol/records/room-machine.ts'
 import { roomMessageRecordType } from '../../room/protocol/records/room-message.ts'
 import { roomOptionRecordType } from '../../room/protocol/records/room-option.ts'
 import { roomPresenceRecordType } from '../../room/protocol/records/room-presence.ts'
 import { roomThreadRecordType } from '../../room/protocol/records/room-thread.ts'
 import { roomWorktreeRecordType } from '../../room/protocol/records/room-worktree.ts'
-import type { RecordContent } from './record-type.ts'
 
 /**
  * A record is anything shared with the team. Clients push `event` records (captured events and
@@ -20,6 +20,7 @@ import type { RecordContent } from './record-type.ts'
  * This file is the registry: every record type is defined once in `records/<type>.ts` and listed
  * here, and the unions below are derived from the list. Adding a type is a file there, an entry
  * here, and its applier in `sync/store/record-appliers.ts` (a test checks each type has one).
+ * The definitions need only `records/protocol/record-type.ts`: sync composes them, one way.
  */
 export const recordTypes = [
   eventRecordType,
@@ -37,6 +38,8 @@ export const recordTypes = [
 type RecordTypes = typeof recordTypes
 type AnyRecordType = RecordTypes[number]
 export type RecordTypeName = AnyRecordType['name']
+/** The definition of the record type named `Name`. */
+export type RecordTypeOf<Name extends RecordTypeName> = Extract<AnyRecordType, { readonly name: Name }>
 type ClientRecordType = Extract<AnyRecordType, { readonly author: 'client' }>
 type ServerRecordType = Extract<AnyRecordType, { readonly author: 'server' }>
 type ServerRecordTypeName = ServerRecordType['name']
@@ -98,6 +101,7 @@ export {
   eventRecordDraftSchema,
   eventRecordSchema,
 } from '../../memory/protocol/records/event.ts'
+export { recordIdSchema, recordStampSchema } from '../../records/protocol/record-type.ts'
 export { type RoomMachineRecord, roomMachineRecordSchema } from '../../room/protocol/records/room-machine.ts'
 export { type RoomMessageRecord, roomMessageRecordSchema } from '../../room/protocol/records/room-message.ts'
 export {
@@ -112,4 +116,3 @@ export {
   type RoomWorktreeRecord,
   roomWorktreeRecordSchema,
 } from '../../room/protocol/records/room-worktree.ts'
-export { recordIdSchema, recordStampSchema } from './record-type.ts'

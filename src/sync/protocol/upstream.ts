@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { actorSchema } from '../../leases/protocol/lease.ts'
+import { actorSchema } from '../../identity/protocol/actor.ts'
 import { clientIdSchema } from './push.ts'
 import { recordDraftSchema } from './record.ts'
 

@@ -1,4 +1,4 @@
-import type { Actor } from '../../leases/protocol/lease.ts'
+import type { Actor } from '../../identity/protocol/actor.ts'
 import type { Event } from '../../memory/protocol/event.ts'
 import { eventRecordType } from '../../memory/protocol/records/event.ts'
 import { cliSession } from '../../memory/services/note.ts'

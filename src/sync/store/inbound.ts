@@ -1,9 +1,9 @@
+import type { ApplyCounts, OpenApplier } from '../../records/store/applier.ts'
 import { redactAll, redactForWire } from '../../secrets/core/wire-fields.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import type { Db } from '../../store/db.ts'
 import { planApply } from '../core/apply-plan.ts'
 import type { SyncedRecord } from '../protocol/record.ts'
-import type { ApplyCounts, OpenApplier } from './applier.ts'
 import { recordAppliers } from './record-appliers.ts'
 import { readSyncState, type SyncOrigin, writeCursor } from './state-table.ts'
 

@@ -2,20 +2,20 @@ import { integrationEventApplier } from '../../lanes/store/records/integration-e
 import { leaseGrantedApplier } from '../../leases/store/records/lease-granted.ts'
 import { leaseReleasedApplier } from '../../leases/store/records/lease-released.ts'
 import { eventApplier } from '../../memory/store/records/event.ts'
+import type { RecordTypeApplier } from '../../records/store/applier.ts'
 import { roomMachineApplier } from '../../room/store/records/room-machine.ts'
 import { roomMessageApplier } from '../../room/store/records/room-message.ts'
 import { roomOptionApplier } from '../../room/store/records/room-option.ts'
 import { roomPresenceApplier } from '../../room/store/records/room-presence.ts'
 import { roomThreadApplier } from '../../room/store/records/room-thread.ts'
 import { roomWorktreeApplier } from '../../room/store/records/room-worktree.ts'
-import type { RecordTypeName } from '../protocol/record.ts'
-import type { RecordTypeApplier } from './applier.ts'
+import type { RecordTypeName, RecordTypeOf } from '../protocol/record.ts'
 
 /**
- * The replica's applier for every record type of `sync/protocol/record.ts`, one file each in
- * `appliers/`. Keyed by type so that a type without an applier does not compile.
+ * The replica's applier for every record type of `sync/protocol/record.ts`, each beside its
+ * feature's tables (`<feature>/store/records/`). Keyed by type so that a type without an applier does not compile.
  */
-export const recordAppliers: { readonly [Name in RecordTypeName]: RecordTypeApplier<Name> } = {
+export const recordAppliers: { readonly [Name in RecordTypeName]: RecordTypeApplier<RecordTypeOf<Name>> } = {
   event: eventApplier,
   'lease.granted': leaseGrantedApplier,
   'lease.released': leaseReleasedApplier,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { tmpDir } from '../../../test/helpers/tmp-git-repo.ts'
-import { openDatabaseFile } from '../../store/database.ts'
+import { openDatabaseFile } from '../../project/store/project-database.ts'
 import { acknowledgeRecords, enqueueRecord, queuedRecordCount, queuedRecords } from './record-outbox.ts'
 
 function store() {

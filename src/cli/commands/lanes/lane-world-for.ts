@@ -1,11 +1,8 @@
 import { realpathSync } from 'node:fs'
 import { dirname } from 'node:path'
-import {
-  type OpenProjectOptions,
-  openProject,
-  type ProjectContext,
-} from '../../../identity/services/project-context.ts'
+import type { OpenProjectOptions, ProjectContext } from '../../../identity/services/project-context.ts'
 import type { LaneWorld } from '../../../lanes/services/lane-world.ts'
+import { openProject } from '../../../project/services/open-project.ts'
 import { openProjectLanes } from '../../../project/services/project-lanes.ts'
 import type { TeamLanes } from '../../../project/services/team-lanes.ts'
 import { systemRandom } from '../../../shared/random.ts'

@@ -1,8 +1,9 @@
-import { openProject } from '../../../identity/services/project-context.ts'
 import { resolveActor } from '../../../leases/services/actor.ts'
 import { claimLease, describeClaimOutcome } from '../../../leases/services/claim-lease.ts'
 import { resolvePatternArgument } from '../../../leases/services/path.ts'
 import { describeForecast, forecastClaim } from '../../../project/services/claim-forecast.ts'
+import { projectLeaseArbiter } from '../../../project/services/lease-arbiter.ts'
+import { openProject } from '../../../project/services/open-project.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
 import type { CommandRun } from '../../command.ts'
 import { exitCodes } from '../../exit-codes.ts'
@@ -16,7 +17,13 @@ export const run: CommandRun<typeof claimInput> = async (ctx, { patterns: args }
   const project = openProject(ctx.env, ctx.cwd, ctx.clock)
   try {
     const actor = resolveActor(ctx.env, project.human)
-    const outcome = await claimLease(project, { actor, patterns: args, cwd: ctx.cwd, reason, ttlMs })
+    const outcome = await claimLease(project, projectLeaseArbiter, {
+      actor,
+      patterns: args,
+      cwd: ctx.cwd,
+      reason,
+      ttlMs,
+    })
     const patterns = args.map((raw) => resolvePatternArgument(raw, ctx.cwd, project.repo.worktrees))
     const forecast = await forecastClaim(project, patterns, project.repo.root)
     const text = [describeClaimOutcome(outcome, ctx.clock.now()), describeForecast(forecast)]

@@ -1,6 +1,7 @@
-import { openProject } from '../../../identity/services/project-context.ts'
 import { resolveActor } from '../../../leases/services/actor.ts'
 import { describeReleaseOutcome, releaseLease } from '../../../leases/services/release-lease.ts'
+import { projectLeaseArbiter } from '../../../project/services/lease-arbiter.ts'
+import { openProject } from '../../../project/services/open-project.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
 import type { CommandRun } from '../../command.ts'
 import type { releaseInput } from './inputs.ts'
@@ -14,7 +15,7 @@ export const run: CommandRun<typeof releaseInput> = async (ctx, { patterns: args
     throw new SangamError(ErrorCode.Usage, 'release --force needs the patterns to release')
   const project = openProject(ctx.env, ctx.cwd, ctx.clock)
   try {
-    const outcome = await releaseLease(project, {
+    const outcome = await releaseLease(project, projectLeaseArbiter, {
       actor: resolveActor(ctx.env, project.human),
       patterns: args.length === 0 ? null : args,
       cwd: ctx.cwd,

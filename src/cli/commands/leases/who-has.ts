@@ -1,5 +1,5 @@
-import { openProject } from '../../../identity/services/project-context.ts'
 import { describeWhoHas, whoHas } from '../../../leases/services/who-has.ts'
+import { openProject } from '../../../project/services/open-project.ts'
 import { type CommandRun, readBusyBudgetMs } from '../../command.ts'
 import type { whoHasInput } from './inputs.ts'
 

@@ -1,7 +1,7 @@
-import { openProject } from '../../../identity/services/project-context.ts'
 import { resolveActor } from '../../../leases/services/actor.ts'
 import { MemoryBrief } from '../../../memory/services/memory-brief.ts'
 import { briefSections } from '../../../project/services/brief-sections.ts'
+import { openProject } from '../../../project/services/open-project.ts'
 import { type CommandRun, readBusyBudgetMs } from '../../command.ts'
 
 export const run: CommandRun = async (ctx) => {

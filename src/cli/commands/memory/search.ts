@@ -1,6 +1,6 @@
-import { openProject } from '../../../identity/services/project-context.ts'
 import { renderSearch } from '../../../memory/services/render.ts'
 import { MemorySearch } from '../../../memory/services/search.ts'
+import { openProject } from '../../../project/services/open-project.ts'
 import { type CommandRun, readBusyBudgetMs } from '../../command.ts'
 import type { searchInput } from './inputs.ts'
 

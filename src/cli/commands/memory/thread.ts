@@ -1,6 +1,6 @@
-import { openProject } from '../../../identity/services/project-context.ts'
 import { renderThread } from '../../../memory/services/render.ts'
 import { MemoryThread } from '../../../memory/services/thread.ts'
+import { openProject } from '../../../project/services/open-project.ts'
 import { type CommandRun, readBusyBudgetMs } from '../../command.ts'
 import type { threadInput } from './inputs.ts'
 

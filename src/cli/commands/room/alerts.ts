@@ -1,4 +1,4 @@
-import { openProject } from '../../../identity/services/project-context.ts'
+import { openProject } from '../../../project/services/open-project.ts'
 import { describeAlerts, loadAlerts } from '../../../room/services/alerts.ts'
 import { collisionsLines, collisionsOnRead } from '../../../room/services/collisions-on-read.ts'
 import { projectTargetsInput } from '../../../room/services/project-targets.ts'

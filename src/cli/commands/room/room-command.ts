@@ -1,9 +1,6 @@
-import {
-  type OpenProjectOptions,
-  openProject,
-  type ProjectContext,
-} from '../../../identity/services/project-context.ts'
+import type { OpenProjectOptions, ProjectContext } from '../../../identity/services/project-context.ts'
 import { resolveActor } from '../../../leases/services/actor.ts'
+import { openProject } from '../../../project/services/open-project.ts'
 import { openRoom } from '../../../room/services/open-room.ts'
 import type { RoomScope } from '../../../room/services/room-scope.ts'
 import { systemRandom } from '../../../shared/random.ts'

@@ -1,5 +1,5 @@
-import { openProject } from '../../../identity/services/project-context.ts'
 import { resolveActor } from '../../../leases/services/actor.ts'
+import { openProject } from '../../../project/services/open-project.ts'
 import { setRule } from '../../../room/services/rule-change.ts'
 import { describeRules, listRules } from '../../../room/services/rules.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'

@@ -1,4 +1,4 @@
-import { openProject } from '../../../identity/services/project-context.ts'
+import { openProject } from '../../../project/services/open-project.ts'
 import { projectTargetsInput } from '../../../room/services/project-targets.ts'
 import { describeTargets, loadTargets } from '../../../room/services/targets.ts'
 import { type CommandRun, readBusyBudgetMs } from '../../command.ts'

@@ -1,5 +1,5 @@
 import { projectDir } from '../../../config/data-paths.ts'
-import { openProject } from '../../../identity/services/project-context.ts'
+import { openProject } from '../../../project/services/open-project.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
 import { formatConnectionLine } from '../../../sync/core/connection-line.ts'
 import { sharedKinds } from '../../../sync/core/share.ts'

@@ -1,7 +1,6 @@
 import { runningDaemon } from '../../../config/daemon-discovery.ts'
 import { daemonFile, projectDir } from '../../../config/data-paths.ts'
 import { resolveHuman } from '../../../identity/services/human.ts'
-import { openProject } from '../../../identity/services/project-context.ts'
 import { describeCheckoutStore, otherStoresOfCheckout } from '../../../identity/services/project-identity.ts'
 import { describeHooks, hooksSection } from '../../../install/hook-health.ts'
 import {
@@ -12,6 +11,8 @@ import {
 import { checkTranscripts } from '../../../memory/services/check.ts'
 import { describeOtherProjects, otherProjectFiles } from '../../../memory/services/other-projects.ts'
 import { backfill } from '../../../memory/services/project-capture.ts'
+import { openProject } from '../../../project/services/open-project.ts'
+import { openDatabaseFile } from '../../../project/store/project-database.ts'
 import { parseSince } from '../../../shared/time-window.ts'
 import { describeTeamServer, teamServerSection } from '../../../sync/services/team-server-section.ts'
 import type { CommandContext, CommandResult, CommandRun } from '../../command.ts'
@@ -99,6 +100,7 @@ async function checkFiles(ctx: CommandContext, files: readonly string[]): Promis
     clock: ctx.clock,
     log: ctx.log,
     author: resolveHuman(ctx.env, null),
+    openScratch: () => openDatabaseFile(':memory:'),
   })
   const json = {
     project: null,

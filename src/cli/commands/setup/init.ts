@@ -3,7 +3,7 @@ import { databasePath, projectDir } from '../../../config/data-paths.ts'
 import { findMainBranch } from '../../../git/branch.ts'
 import { recordedProjectIdFile } from '../../../git/recorded-project-id.ts'
 import { openRepository, type Repository } from '../../../git/repository.ts'
-import { openProject, type ProjectContext } from '../../../identity/services/project-context.ts'
+import type { ProjectContext } from '../../../identity/services/project-context.ts'
 import {
   adoptStore,
   type CheckoutStore,
@@ -29,6 +29,7 @@ import {
 } from '../../../install/mcp-registration.ts'
 import { keepOwnFileOutOfGit } from '../../../install/own-file-git.ts'
 import { readMainGuard } from '../../../lanes/services/main-guard-file.ts'
+import { openProject } from '../../../project/services/open-project.ts'
 import { systemRandom } from '../../../shared/random.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
 import { escapeControls } from '../../../shared/terminal-text.ts'

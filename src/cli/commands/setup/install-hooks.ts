@@ -1,5 +1,4 @@
 import { basename } from 'node:path'
-import { openProject } from '../../../identity/services/project-context.ts'
 import { hookEntries } from '../../../install/hook-entries.ts'
 import {
   type HookInstallOptions,
@@ -8,6 +7,7 @@ import {
   installHooks,
   uninstallHooks,
 } from '../../../install/hook-installer.ts'
+import { openProject } from '../../../project/services/open-project.ts'
 import type { CommandRun } from '../../command.ts'
 import { guardLines } from './guard-lines.ts'
 import type { installHooksInput } from './inputs.ts'

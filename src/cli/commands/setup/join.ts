@@ -1,12 +1,12 @@
 import { projectDir } from '../../../config/data-paths.ts'
 import { openRepository } from '../../../git/repository.ts'
-import { openProject } from '../../../identity/services/project-context.ts'
 import {
   moveCheckoutTo,
   type ProjectMove,
   resolveProjectIdentity,
 } from '../../../identity/services/project-identity.ts'
 import { describeActor } from '../../../leases/core/actor.ts'
+import { openProject } from '../../../project/services/open-project.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
 import { type ConnectionLine, parseConnectionLine } from '../../../sync/core/connection-line.ts'
 import { type AttachResult, attachToServer, checkConnection } from '../../../sync/services/attach.ts'

@@ -1,8 +1,9 @@
-import type { RecordTypeApplier } from '../../../sync/store/applier.ts'
+import type { RecordTypeApplier } from '../../../records/store/applier.ts'
+import type { integrationEventRecordType } from '../../protocol/records/integration-event.ts'
 import { applyIntegrationEvent } from '../integration-event-table.ts'
 
 /** Another machine's integration event: one row per record id (this machine's own are already here). */
-export const integrationEventApplier: RecordTypeApplier<'integration.event'> = {
+export const integrationEventApplier: RecordTypeApplier<typeof integrationEventRecordType> = {
   type: 'integration.event',
   counts: 'roomRecords',
   open: (db) => ({

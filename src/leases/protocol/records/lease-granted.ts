@@ -1,6 +1,12 @@
-import type { z } from 'zod'
-import { leaseGrantedPayloadSchema } from '../../../sync/protocol/lease.ts'
-import { defineRecordType } from '../../../sync/protocol/record-type.ts'
+import { z } from 'zod'
+import { defineRecordType } from '../../../records/protocol/record-type.ts'
+import { leaseSchema } from '../lease.ts'
+
+/** The payload of a `lease.granted` record: a new lease, or a renewal (same token, new expiry). */
+export const leaseGrantedPayloadSchema = z.object({
+  lease: leaseSchema,
+  renewed: z.boolean(),
+})
 
 /** A lease granted or renewed by the server; `actor` is the holder. */
 export const leaseGrantedRecordType = defineRecordType({

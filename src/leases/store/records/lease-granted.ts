@@ -1,8 +1,9 @@
-import type { RecordTypeApplier } from '../../../sync/store/applier.ts'
-import { logLeaseChange, mirrorGrant } from '../../../sync/store/lease-mirror.ts'
+import type { RecordTypeApplier } from '../../../records/store/applier.ts'
+import type { leaseGrantedRecordType } from '../../protocol/records/lease-granted.ts'
+import { logLeaseChange, mirrorGrant } from '../lease-mirror.ts'
 
 /** A grant or renewal updates the lease mirror and the lease log. */
-export const leaseGrantedApplier: RecordTypeApplier<'lease.granted'> = {
+export const leaseGrantedApplier: RecordTypeApplier<typeof leaseGrantedRecordType> = {
   type: 'lease.granted',
   counts: 'leaseChanges',
   open: (db) => ({

@@ -1,10 +1,11 @@
-import type { SyncedRecordOf } from '../../../sync/protocol/record.ts'
-import type { RecordTypeApplier } from '../../../sync/store/applier.ts'
-import { logLeaseChange, mirrorRelease } from '../../../sync/store/lease-mirror.ts'
+import type { ServedRecord } from '../../../records/protocol/record-type.ts'
+import type { RecordTypeApplier } from '../../../records/store/applier.ts'
 import type { LeaseLogAction } from '../../protocol/lease.ts'
+import type { leaseReleasedRecordType } from '../../protocol/records/lease-released.ts'
+import { logLeaseChange, mirrorRelease } from '../lease-mirror.ts'
 
 /** A release (the holder's, or a forced one) updates the lease mirror and the lease log. */
-export const leaseReleasedApplier: RecordTypeApplier<'lease.released'> = {
+export const leaseReleasedApplier: RecordTypeApplier<typeof leaseReleasedRecordType> = {
   type: 'lease.released',
   counts: 'leaseChanges',
   open: (db) => ({
@@ -17,7 +18,7 @@ export const leaseReleasedApplier: RecordTypeApplier<'lease.released'> = {
   }),
 }
 
-function releaseAction(payload: SyncedRecordOf<'lease.released'>['payload']): LeaseLogAction {
+function releaseAction(payload: ServedRecord<typeof leaseReleasedRecordType>['payload']): LeaseLogAction {
   if (payload.takeover === true) return 'taken-over'
   return payload.forceReason === null ? 'released' : 'force-released'
 }

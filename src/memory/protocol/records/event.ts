@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { actorSchema } from '../../../leases/protocol/lease.ts'
-import { defineRecordType, isoTimeSchema, recordIdSchema } from '../../../sync/protocol/record-type.ts'
+import { actorSchema } from '../../../identity/protocol/actor.ts'
+import { defineRecordType, isoTimeSchema, recordIdSchema } from '../../../records/protocol/record-type.ts'
 import { eventSchema } from '../event.ts'
 
 const name = 'event'

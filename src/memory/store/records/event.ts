@@ -1,6 +1,7 @@
+import type { RecordTypeApplier } from '../../../records/store/applier.ts'
 import type { Db } from '../../../store/db.ts'
-import type { RecordTypeApplier } from '../../../sync/store/applier.ts'
 import type { Event } from '../../protocol/event.ts'
+import type { eventRecordType } from '../../protocol/records/event.ts'
 import { EventWriter, eventInsertOf } from '../event-table.ts'
 import { SessionWriter, sessionTouchOf } from '../session-table.ts'
 import { ensureSourceFile, recordSourceFileScope } from '../source-file-table.ts'
@@ -10,7 +11,7 @@ import { ensureSourceFile, recordSourceFileScope } from '../source-file-table.ts
  * it is never pushed back; one already here (this machine's own, or applied before) changes
  * nothing.
  */
-export const eventApplier: RecordTypeApplier<'event'> = {
+export const eventApplier: RecordTypeApplier<typeof eventRecordType> = {
   type: 'event',
   counts: 'events',
   open(db) {

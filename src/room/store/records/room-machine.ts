@@ -1,8 +1,9 @@
-import type { RecordTypeApplier } from '../../../sync/store/applier.ts'
+import type { RecordTypeApplier } from '../../../records/store/applier.ts'
+import type { roomMachineRecordType } from '../../protocol/records/room-machine.ts'
 import { applyMachine } from '../machine-table.ts'
 
 /** A machine's readable name: the newest per machine wins. */
-export const roomMachineApplier: RecordTypeApplier<'room.machine'> = {
+export const roomMachineApplier: RecordTypeApplier<typeof roomMachineRecordType> = {
   type: 'room.machine',
   counts: 'roomRecords',
   open: (db) => ({

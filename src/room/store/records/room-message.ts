@@ -1,8 +1,9 @@
-import type { RecordTypeApplier } from '../../../sync/store/applier.ts'
+import type { RecordTypeApplier } from '../../../records/store/applier.ts'
+import type { roomMessageRecordType } from '../../protocol/records/room-message.ts'
 import { insertMessage } from '../message-table.ts'
 
 /** A pulled message is stored once; our own post echoed back only takes its gseq. */
-export const roomMessageApplier: RecordTypeApplier<'room.message'> = {
+export const roomMessageApplier: RecordTypeApplier<typeof roomMessageRecordType> = {
   type: 'room.message',
   counts: 'roomRecords',
   open: (db) => ({

@@ -1,8 +1,9 @@
 import { readStored } from '../../../options/core/option-group.ts'
 import { findOption } from '../../../project/core/option-catalog.ts'
+import type { RecordTypeApplier } from '../../../records/store/applier.ts'
 import { readSetting, writeSetting } from '../../../store/project-table.ts'
-import type { RecordTypeApplier } from '../../../sync/store/applier.ts'
 import { isTeamOption } from '../../core/rule-catalog.ts'
+import type { roomOptionRecordType } from '../../protocol/records/room-option.ts'
 import { isNewerOptionChange, readOptionChange, writeOptionChange } from '../option-change-table.ts'
 
 /**
@@ -11,7 +12,7 @@ import { isNewerOptionChange, readOptionChange, writeOptionChange } from '../opt
  * whatever order the records come in. An option this sangam does not know (a newer one's), one not
  * shared with the team, or a value its type refuses changes nothing.
  */
-export const roomOptionApplier: RecordTypeApplier<'room.option'> = {
+export const roomOptionApplier: RecordTypeApplier<typeof roomOptionRecordType> = {
   type: 'room.option',
   counts: 'roomRecords',
   open: (db) => ({

@@ -1,8 +1,9 @@
-import type { RecordTypeApplier } from '../../../sync/store/applier.ts'
+import type { RecordTypeApplier } from '../../../records/store/applier.ts'
+import type { roomPresenceRecordType } from '../../protocol/records/room-presence.ts'
 import { applyPresence } from '../presence-table.ts'
 
 /** A session's presence: the newest per vendor and session wins; its machine is the writer's. */
-export const roomPresenceApplier: RecordTypeApplier<'room.presence'> = {
+export const roomPresenceApplier: RecordTypeApplier<typeof roomPresenceRecordType> = {
   type: 'room.presence',
   counts: 'roomRecords',
   open: (db) => ({

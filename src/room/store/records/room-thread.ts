@@ -1,8 +1,9 @@
-import type { RecordTypeApplier } from '../../../sync/store/applier.ts'
+import type { RecordTypeApplier } from '../../../records/store/applier.ts'
+import type { roomThreadRecordType } from '../../protocol/records/room-thread.ts'
 import { writeThread } from '../thread-table.ts'
 
 /** A pulled thread state replaces the stored one when newer by (updatedAt, gseq). */
-export const roomThreadApplier: RecordTypeApplier<'room.thread'> = {
+export const roomThreadApplier: RecordTypeApplier<typeof roomThreadRecordType> = {
   type: 'room.thread',
   counts: 'roomRecords',
   open: (db) => ({

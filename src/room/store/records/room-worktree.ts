@@ -1,11 +1,12 @@
-import type { RecordTypeApplier } from '../../../sync/store/applier.ts'
+import type { RecordTypeApplier } from '../../../records/store/applier.ts'
+import type { roomWorktreeRecordType } from '../../protocol/records/room-worktree.ts'
 import { applyWorktreeState } from '../worktree-state-table.ts'
 
 /**
  * A worktree's state from its machine: the newest per machine and path wins. The digest is only
  * the publisher's (to skip re-queuing an identical state), so a received row keeps an empty one.
  */
-export const roomWorktreeApplier: RecordTypeApplier<'room.worktree'> = {
+export const roomWorktreeApplier: RecordTypeApplier<typeof roomWorktreeRecordType> = {
   type: 'room.worktree',
   counts: 'worktreeStates',
   open: (db) => ({

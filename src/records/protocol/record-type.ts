@@ -1,11 +1,13 @@
 import { z } from 'zod'
-import { type Actor, actorSchema } from '../../leases/protocol/lease.ts'
+import { type Actor, actorSchema } from '../../identity/protocol/actor.ts'
 
 /**
  * One record type of the team log: its name (the wire `type`), who authors it, its payload schema
- * and the served shape derived from them. Each type is defined once, in its own file beside this
- * one, and listed in `../record.ts`; the server builds its records through `build`, and the client
- * applies each type through the applier registered for it (`sync/store/record-appliers.ts`).
+ * and the served shape derived from them. Each type is defined once, in its feature's
+ * `protocol/records/`, and listed in `sync/protocol/record.ts`; the server builds its records
+ * through `build`, and the client applies each type through the applier beside its definition
+ * (`store/records/`, listed in `sync/store/record-appliers.ts`). A feature's records need only this
+ * file, not sync, which composes them.
  */
 
 /** A client's id for a record: the idempotency key of pushes. Ids starting `srv_` are the server's. */
@@ -78,3 +80,6 @@ export function defineRecordType<
     },
   }
 }
+
+/** The record of one type as a pull or a socket delivers it. */
+export type ServedRecord<Type extends { readonly served: z.ZodType }> = z.infer<Type['served']>

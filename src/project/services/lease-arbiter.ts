@@ -1,11 +1,11 @@
 import { projectDir } from '../../config/data-paths.ts'
 import type { ProjectContext } from '../../identity/services/project-context.ts'
+import type { LeaseArbiter } from '../../leases/services/arbiter.ts'
+import { type LocalArbiterOptions, LocalLeaseArbiter } from '../../leases/services/local-arbiter.ts'
 import type { Clock } from '../../shared/clock.ts'
 import type { Db } from '../../store/db.ts'
 import { readAttachment } from '../../sync/services/attachment.ts'
 import { type ServerArbiterOptions, ServerLeaseArbiter } from '../../sync/services/server-arbiter.ts'
-import type { LeaseArbiter } from './arbiter.ts'
-import { type LocalArbiterOptions, LocalLeaseArbiter } from './local-arbiter.ts'
 
 export interface ArbiterOptions {
   readonly local?: LocalArbiterOptions | undefined
@@ -15,7 +15,8 @@ export interface ArbiterOptions {
 /**
  * Who arbitrates this project's leases: its team server while the replica is attached, else the
  * replica itself. Every caller that claims, releases or records an edit (the lease use cases, the
- * hooks) asks here, so attaching switches them all at once.
+ * hooks) asks here, so attaching switches them all at once. The choice is composed here, above both
+ * features: leases know only the `LeaseArbiter` seam, sync implements it for a team's server.
  */
 export function chooseLeaseArbiter(
   db: Db,

@@ -1,5 +1,6 @@
+import type { z } from 'zod'
 import type { Db } from '../../store/db.ts'
-import type { RecordTypeName, SyncedRecordOf } from '../protocol/record.ts'
+import type { ServedRecord } from '../protocol/record-type.ts'
 
 /** What the records of a batch added up to, besides the cursor; each applier adds to one count. */
 export interface ApplyCounts {
@@ -23,10 +24,13 @@ export interface OpenApplier<Record> {
   begin?(): void
 }
 
-/** How the replica takes in the records of one type (`../record-appliers.ts` lists them all). */
-export interface RecordTypeApplier<Name extends RecordTypeName> {
-  readonly type: Name
+/**
+ * How the replica takes in the records of one type (`Type`, its definition); each sits beside its
+ * feature's tables (`store/records/`), and `sync/store/record-appliers.ts` lists them all.
+ */
+export interface RecordTypeApplier<Type extends { readonly name: string; readonly served: z.ZodType }> {
+  readonly type: Type['name']
   /** The count a record that changed the replica adds to. */
   readonly counts: keyof ApplyCounts
-  open(db: Db): OpenApplier<SyncedRecordOf<Name>>
+  open(db: Db): OpenApplier<ServedRecord<Type>>
 }

@@ -1,7 +1,7 @@
-import type { Lease, LeaseLogAction } from '../../leases/protocol/lease.ts'
-import { appendLeaseLog, deleteLease, upsertLease, writeLastToken } from '../../leases/store/lease-table.ts'
+import type { Actor } from '../../identity/protocol/actor.ts'
 import type { Db } from '../../store/db.ts'
-import type { SyncedRecord } from '../protocol/record.ts'
+import type { Lease, LeaseLogAction } from '../protocol/lease.ts'
+import { appendLeaseLog, deleteLease, upsertLease, writeLastToken } from './lease-table.ts'
 
 /**
  * While a replica is attached, its `lease` table mirrors the server's leases: the server decides,
@@ -24,7 +24,7 @@ export function mirrorRelease(db: Db, lease: Lease): void {
 /** The lease log's line for a lease record; `record.actor` is who did it (holder or releaser). */
 export function logLeaseChange(
   db: Db,
-  record: SyncedRecord,
+  record: { readonly at: string; readonly actor: Actor },
   action: LeaseLogAction,
   lease: Lease,
   forceReason: string | null,
