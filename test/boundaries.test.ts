@@ -7,7 +7,9 @@ import { test } from 'node:test'
  * The tree is feature-first (docs/architecture.md): each feature is a folder under src/ with its
  * layers inside (`src/room/{protocol,core,store,services}`); adapters (git, agents), the kernel
  * (shared, config, store) and the entry points (hooks, mcp, daemon, serve, ui, install, cli) are
- * folders of their own. A file's layer is the folder inside its feature, or its top folder
+ * folders of their own. Each agent vendor is one folder of agents/ with the layers it needs inside
+ * (`src/agents/codex/{core,store,services,hooks,install}`) and its descriptor and transcript reader
+ * on top. A file's layer is the folder inside its feature or its vendor, or its top folder
  * elsewhere. Imports flow one way between layers: a file may import its own layer and any layer of
  * a lower rank (of any feature); layers of equal rank do not import each other.
  */
@@ -45,6 +47,8 @@ const featureFolders = [
   'sync',
 ] as const
 const featureLayers = ['protocol', 'core', 'store', 'services'] as const
+/** The layers a vendor folder (src/agents/<vendor>/) may hold; its own files are of the agents layer. */
+const vendorLayers = ['core', 'store', 'services', 'hooks', 'install'] as const
 
 /**
  * Inside a layer, features import each other only along the edges declared here. A feature is
@@ -72,6 +76,9 @@ const features: Record<string, Record<string, readonly string[]>> = {
     sync: ['lanes/records', 'leases', 'leases/records', 'memory/records', 'room/records'],
   },
   core: {
+    // A vendor's pure parts: Claude Code's wake-waiter decisions, Codex's apply_patch headers.
+    'agents/claude': [],
+    'agents/codex': [],
     delivery: [],
     identity: [],
     // Lane settings are project options.
@@ -93,8 +100,9 @@ const features: Record<string, Record<string, readonly string[]>> = {
   },
   config: { '': [] },
   store: {
-    // migrations.ts lists every feature's tables.
-    '': ['delivery', 'lanes', 'leases', 'memory', 'room', 'sync'],
+    // migrations.ts lists every feature's tables (and Codex's app-server endpoints).
+    '': ['agents/codex', 'delivery', 'lanes', 'leases', 'memory', 'room', 'sync'],
+    'agents/codex': [],
     delivery: [],
     lanes: [],
     // Each feature's record appliers implement sync's applier seam.
@@ -113,8 +121,13 @@ const features: Record<string, Record<string, readonly string[]>> = {
   agents: { '': ['claude', 'codex'], claude: [], codex: [] },
   git: { '': [] },
   services: {
-    // Delivery reads the room (sessions, messages, presence), machines' names and its options.
-    delivery: ['identity', 'options', 'room'],
+    // A vendor's launch and wake-in-place: Claude Code's wake waiters and background sessions,
+    // Codex's app-server daemon.
+    'agents/claude': [],
+    'agents/codex': [],
+    // Delivery reads the room (sessions, messages, presence), machines' names and its options; it
+    // wakes a live session through its vendor.
+    delivery: ['agents/claude', 'agents/codex', 'identity', 'options', 'room'],
     // Hook work kept for afterwards is done with the lease use cases and the room's presence.
     'hook-work': ['leases', 'room'],
     identity: [],
@@ -128,18 +141,20 @@ const features: Record<string, Record<string, readonly string[]>> = {
     // the team, the claim forecast.
     project: ['delivery', 'identity', 'lanes', 'leases', 'memory', 'room', 'sync'],
     // The room's directory, presence, handles and targets; its house rules are project options
-    // and a section of the brief.
-    room: ['identity', 'memory', 'options'],
+    // and a section of the brief; targets ask Claude Code which of its sessions are live.
+    room: ['agents/claude', 'identity', 'memory', 'options'],
     // Team sync carries leases and notes, adds its sections to the brief, and has its options;
     // it holds the team's integration lock (the lanes' IntegrationLock seam).
     sync: ['identity', 'lanes', 'leases', 'memory', 'options'],
   },
-  hooks: { '': [] },
+  // The agent hooks mark a Codex session's app-server endpoint; the wake waiter is Claude Code's.
+  hooks: { '': ['agents/claude', 'agents/codex'], 'agents/claude': [], 'agents/codex': [] },
   mcp: { '': [] },
   daemon: { '': [] },
   serve: { '': [] },
   ui: { '': [] },
-  install: { '': [] },
+  // install-hooks writes Codex's hooks, trust and sandbox settings through Codex's installer.
+  install: { '': ['agents/codex'], 'agents/codex': [] },
   cli: {
     // registry.ts lists every command.
     '': [
@@ -247,25 +262,52 @@ const isTest = (file: string): boolean => file.endsWith('.test.ts')
 const isFeature = (top: string): boolean => (featureFolders as readonly string[]).includes(top)
 /** src/ split into its folders: `['room', 'store', 'records']` for src/room/store/records/x.ts. */
 const foldersOf = (file: string): string[] => relative(src, dirname(file)).split(sep)
-/** `store` for src/room/store/room-table.ts, `cli` for src/cli/commands/setup/init.ts. */
+/** A layer folder inside a vendor folder: `services` for src/agents/codex/services/x.ts. */
+const isVendorLayer = (top: string, layer: string | undefined): boolean =>
+  top === 'agents' && (vendorLayers as readonly string[]).includes(layer ?? '')
+/**
+ * `store` for src/room/store/room-table.ts, `services` for src/agents/codex/services/codex-wake.ts,
+ * `agents` for src/agents/codex/codex-reader.ts, `cli` for src/cli/commands/setup/init.ts.
+ */
 function layerOf(file: string): string {
-  const [top = '', inner = ''] = foldersOf(file)
+  const [top = '', inner = '', third] = foldersOf(file)
+  if (isVendorLayer(top, third)) return third ?? ''
   return isFeature(top) ? inner : top
 }
-/** `room/records` for src/room/store/records/x.ts; `commands/setup` for src/cli/commands/setup/init.ts. */
+/**
+ * `room/records` for src/room/store/records/x.ts; `agents/codex` for
+ * src/agents/codex/services/codex-wake.ts; `codex` for src/agents/codex/codex-reader.ts;
+ * `commands/setup` for src/cli/commands/setup/init.ts.
+ */
 function featureOf(file: string): string {
-  const [top = '', , ...below] = foldersOf(file)
+  const [top = '', inner = '', third, ...deeper] = foldersOf(file)
+  if (isVendorLayer(top, third)) return [top, inner, ...deeper].join('/')
+  const below = third === undefined ? [] : [third, ...deeper]
   return isFeature(top) ? [top, ...below].join('/') : foldersOf(file).slice(1).join('/')
+}
+/** The vendor folders of src/agents/. */
+function vendorFolders(): string[] {
+  const dir = join(src, 'agents')
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
 }
 /** Every folder of a layer, named as featureOf names them. */
 function featuresPresent(layer: string): string[] {
-  const own = existsSync(join(src, layer)) ? folders(join(src, layer)) : []
-  if (!(featureLayers as readonly string[]).includes(layer)) return own
+  const own = (existsSync(join(src, layer)) ? folders(join(src, layer)) : []).filter(
+    (folder) => !(layer === 'agents' && isVendorLayer('agents', folder.split('/')[1])),
+  )
+  const inVendors = vendorFolders().flatMap((vendor) => {
+    const dir = join(src, 'agents', vendor, layer)
+    const name = `agents/${vendor}`
+    return existsSync(dir) ? [name, ...folders(dir).map((sub) => `${name}/${sub}`)] : []
+  })
+  if (!(featureLayers as readonly string[]).includes(layer)) return [...own, ...inVendors]
   const inFeatures = featureFolders.flatMap((feature) => {
     const dir = join(src, feature, layer)
     return existsSync(dir) ? [feature, ...folders(dir).map((sub) => `${feature}/${sub}`)] : []
   })
-  return [...own, ...inFeatures]
+  return [...own, ...inVendors, ...inFeatures]
 }
 const contains = (folder: string, feature: string): boolean =>
   folder === '' || feature === folder || feature.startsWith(`${folder}/`)
@@ -276,6 +318,16 @@ function code(file: string): string {
     .replace(/\/\*[\s\S]*?\*\//g, '')
     .replace(/(^|\s)\/\/.*$/gm, '$1')
 }
+
+test('a vendor folder holds its own files and only the vendor layers', () => {
+  for (const vendor of vendorFolders()) {
+    for (const entry of readdirSync(join(src, 'agents', vendor), { withFileTypes: true }))
+      assert.ok(
+        !entry.isDirectory() || (vendorLayers as readonly string[]).includes(entry.name),
+        `src/agents/${vendor}/${entry.name}: a vendor folder holds only its layers (${vendorLayers.join(', ')})`,
+      )
+  }
+})
 
 test('every folder under src/ is a feature or has a rank, and a feature holds only layers', () => {
   const tops = readdirSync(src, { withFileTypes: true }).filter((entry) => entry.isDirectory())

@@ -1,11 +1,11 @@
 import { join } from 'node:path'
+import { listCodexHooks } from '../agents/codex/install/codex-app-server.ts'
 import { gitHooksDir } from '../git/hooks-dir.ts'
 import { type Heartbeat, readHeartbeats } from '../hooks/hook-heartbeat.ts'
 import { type GuardState, readGuardState } from '../lanes/services/guard-state.ts'
 import type { DoctorSection } from '../memory/services/capture-report.ts'
 import { ourHandlerPositions } from '../own-files/core/hook-config.ts'
 import { isOurAgentHandler } from '../own-files/core/our-handler.ts'
-import { listCodexHooks } from './codex-app-server.ts'
 import { readJsonObject } from './config-file.ts'
 import { isOurPrePush } from './pre-push-installer.ts'
 

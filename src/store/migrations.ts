@@ -1,4 +1,4 @@
-import { createCodexEndpointTable } from '../delivery/store/codex-endpoint-table.ts'
+import { createCodexEndpointTable } from '../agents/codex/store/codex-endpoint-table.ts'
 import { createDeliveryTables, widenDeliveryKinds } from '../delivery/store/delivery-tables.ts'
 import { addIntegrationEventOrigin } from '../lanes/store/integration-event-table.ts'
 import { createLaneTable } from '../lanes/store/lane-table.ts'

@@ -1,6 +1,10 @@
+import { questionWaitingId, restingBackgroundId } from '../../agents/claude/services/claude-background.ts'
+import type { ClaudeAgent } from '../../agents/claude/services/claude-live-sessions.ts'
+import { codexDaemonListens } from '../../agents/codex/services/codex-daemon.ts'
+import { processStart } from '../../agents/process-identity.ts'
+import type { WakeInPlace } from '../../agents/wake-in-place.ts'
 import { readOptionGroup } from '../../options/services/option-store.ts'
 import { roomOptions } from '../../room/core/settings.ts'
-import type { ClaudeAgent } from '../../room/services/claude-live-sessions.ts'
 import type { StoredMessage } from '../../room/store/message-table.ts'
 import { readSessionPresence } from '../../room/store/presence-table.ts'
 import type { Clock } from '../../shared/clock.ts'
@@ -24,16 +28,12 @@ import {
   type TurnRow,
   turnById,
 } from '../store/delivery-turn-table.ts'
-import { questionWaitingId, restingBackgroundId } from './claude-background.ts'
-import { codexDaemonListens } from './codex-daemon.ts'
 import { scanMessages, sweepTurns } from './ledger-scan.ts'
-import { processStart } from './process-identity.ts'
 import { pendingTagsOf, type SessionKey } from './session-tags.ts'
 import { refuseTags, settleTags } from './tag-settlement.ts'
 import { type SpawnContext, spawnTurn } from './turn-spawn.ts'
 import { startTurn, type TurnStartContext } from './turn-start.ts'
 import { findVendorCli, type VendorCli, type VendorCliPlaces } from './vendor-cli.ts'
-import type { WakeInPlace } from './wake-in-place.ts'
 
 /** A tag older than this when first weighed is not delivered as a turn (the machine was away). */
 export const staleTagMs = 24 * 60 * 60_000
