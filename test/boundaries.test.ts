@@ -76,9 +76,6 @@ const features: Record<string, Record<string, readonly string[]>> = {
     sync: ['lanes/records', 'leases', 'leases/records', 'memory/records', 'room/records'],
   },
   core: {
-    // A vendor's pure parts: Claude Code's wake-waiter decisions, Codex's apply_patch headers.
-    'agents/claude': [],
-    'agents/codex': [],
     delivery: [],
     identity: [],
     // Lane settings are project options.
@@ -101,8 +98,7 @@ const features: Record<string, Record<string, readonly string[]>> = {
   config: { '': [] },
   store: {
     // migrations.ts lists every feature's tables (and Codex's app-server endpoints).
-    '': ['agents/codex', 'delivery', 'lanes', 'leases', 'memory', 'room', 'sync'],
-    'agents/codex': [],
+    '': ['agents', 'delivery', 'lanes', 'leases', 'memory', 'room', 'sync'],
     delivery: [],
     lanes: [],
     // Each feature's record appliers implement sync's applier seam.
@@ -118,16 +114,13 @@ const features: Record<string, Record<string, readonly string[]>> = {
     // The inbound applier dispatches each record type to its feature's applier.
     sync: ['lanes/records', 'leases', 'leases/records', 'memory', 'memory/records', 'room/records'],
   },
-  agents: { '': ['claude', 'codex'], claude: [], codex: [] },
+  // The registry (vendors.ts, transcript-readers.ts) lists every vendor; see declaredFeatures.
+  agents: {},
   git: { '': [] },
   services: {
-    // A vendor's launch and wake-in-place: Claude Code's wake waiters and background sessions,
-    // Codex's app-server daemon.
-    'agents/claude': [],
-    'agents/codex': [],
     // Delivery reads the room (sessions, messages, presence), machines' names and its options; it
     // wakes a live session through its vendor.
-    delivery: ['agents/claude', 'agents/codex', 'identity', 'options', 'room'],
+    delivery: ['agents', 'identity', 'options', 'room'],
     // Hook work kept for afterwards is done with the lease use cases and the room's presence.
     'hook-work': ['leases', 'room'],
     identity: [],
@@ -142,19 +135,19 @@ const features: Record<string, Record<string, readonly string[]>> = {
     project: ['delivery', 'identity', 'lanes', 'leases', 'memory', 'room', 'sync'],
     // The room's directory, presence, handles and targets; its house rules are project options
     // and a section of the brief; targets ask Claude Code which of its sessions are live.
-    room: ['agents/claude', 'identity', 'memory', 'options'],
+    room: ['agents', 'identity', 'memory', 'options'],
     // Team sync carries leases and notes, adds its sections to the brief, and has its options;
     // it holds the team's integration lock (the lanes' IntegrationLock seam).
     sync: ['identity', 'lanes', 'leases', 'memory', 'options'],
   },
   // The agent hooks mark a Codex session's app-server endpoint; the wake waiter is Claude Code's.
-  hooks: { '': ['agents/claude', 'agents/codex'], 'agents/claude': [], 'agents/codex': [] },
+  hooks: { '': ['agents'] },
   mcp: { '': [] },
   daemon: { '': [] },
   serve: { '': [] },
   ui: { '': [] },
   // install-hooks writes Codex's hooks, trust and sandbox settings through Codex's installer.
-  install: { '': ['agents/codex'], 'agents/codex': [] },
+  install: { '': ['agents'] },
   cli: {
     // registry.ts lists every command.
     '': [
@@ -178,6 +171,26 @@ const features: Record<string, Record<string, readonly string[]>> = {
     'commands/setup': ['commands/ui'],
     'commands/ui': [],
   },
+}
+
+/**
+ * The declared features of a layer, with the vendors' folders declared alike: in the agents layer
+ * each vendor (`codex`) imports no other vendor and the registry (`''`) imports them all; in the
+ * others, each vendor's folder (`agents/codex` for src/agents/codex/services/) imports no feature
+ * of its layer, and an edge to `agents` is an edge to every vendor. A new vendor is declared by
+ * its folder alone.
+ */
+function declaredFeatures(layer: string): Record<string, readonly string[]> {
+  const vendors = vendorFolders()
+  if (layer === 'agents')
+    return { '': vendors, ...Object.fromEntries(vendors.map((vendor) => [vendor, []])), ...features.agents }
+  const here = vendors.filter((vendor) => existsSync(join(src, 'agents', vendor, layer)))
+  if (here.length === 0) return features[layer] ?? {}
+  return {
+    agents: [],
+    ...Object.fromEntries(here.map((vendor) => [`agents/${vendor}`, []])),
+    ...features[layer],
+  }
 }
 
 /**
@@ -302,6 +315,7 @@ function featuresPresent(layer: string): string[] {
     const name = `agents/${vendor}`
     return existsSync(dir) ? [name, ...folders(dir).map((sub) => `${name}/${sub}`)] : []
   })
+  if (inVendors.length > 0) inVendors.unshift('agents')
   if (!(featureLayers as readonly string[]).includes(layer)) return [...own, ...inVendors]
   const inFeatures = featureFolders.flatMap((feature) => {
     const dir = join(src, feature, layer)
@@ -364,7 +378,7 @@ test('imports between src/ folders flow one way', () => {
 test('every folder inside a layer is a declared feature, and every declared feature exists', () => {
   const problems: string[] = []
   for (const layer of Object.keys(rank)) {
-    const declared = features[layer]
+    const declared = layer in features ? declaredFeatures(layer) : undefined
     if (declared === undefined) {
       problems.push(`src/${layer} has no entry in features`)
       continue
@@ -391,7 +405,7 @@ test('features of a layer import each other only along declared edges', () => {
     if (isTest(file)) continue
     const layer = layerOf(file)
     const from = featureOf(file)
-    const allowed = features[layer]?.[from] ?? []
+    const allowed = declaredFeatures(layer)[from] ?? []
     for (const target of relativeImports(file)) {
       if (layerOf(target) !== layer) continue
       const to = featureOf(target)
@@ -404,9 +418,11 @@ test('features of a layer import each other only along declared edges', () => {
 
 test('features import each other one way, but for the known pairs, which may only go', () => {
   const edges = new Set(
-    Object.values(features).flatMap((declared) =>
-      Object.entries(declared).flatMap(([from, targets]) => targets.map((to) => `${from} -> ${to}`)),
-    ),
+    Object.keys(features)
+      .map(declaredFeatures)
+      .flatMap((declared) =>
+        Object.entries(declared).flatMap(([from, targets]) => targets.map((to) => `${from} -> ${to}`)),
+      ),
   )
   const mutual = [...edges]
     .map((edge) => edge.split(' -> ') as [string, string])

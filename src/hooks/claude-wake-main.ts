@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import { writeSync } from 'node:fs'
 import { waitForWake } from '../agents/claude/hooks/claude-wake-waiter.ts'
+import { vendorFor } from '../agents/vendors.ts'
 import { readEnvironment } from '../config/environment.ts'
-import { hostVersion } from './host-version.ts'
 import { readStdin } from './read-stdin.ts'
 
 /**
@@ -23,7 +23,7 @@ async function main(): Promise<void> {
     const result = await waitForWake({
       stdin,
       env: readEnvironment(process.env),
-      version: hostVersion('claude', process.env),
+      version: vendorFor('claude').hostVersion(process.env),
       entrypoint: process.env.CLAUDE_CODE_ENTRYPOINT ?? null,
       cwd: process.cwd(),
       pid: process.pid,

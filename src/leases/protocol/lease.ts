@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { rungs } from '../../room/protocol/rung.ts'
+import { vendorNames } from '../../shared/vendor-names.ts'
 
 /**
  * Lease wire shapes: what `--json`, the MCP tools and (later) the team server exchange. Times are
@@ -7,7 +8,7 @@ import { rungs } from '../../room/protocol/rung.ts'
  */
 
 /** The vendors whose sessions can hold leases. */
-export const agentVendorSchema = z.enum(['claude', 'codex'])
+export const agentVendorSchema = z.enum(vendorNames)
 export type AgentVendor = z.infer<typeof agentVendorSchema>
 
 /**
