@@ -1,4 +1,5 @@
 import type { VendorName } from '../shared/vendor-names.ts'
+import type { TranscriptRoot } from './transcript-locations.ts'
 
 /** A vendor CLI invocation: its arguments, and the prompt on stdin (null when the channel takes it in argv). */
 export interface VendorCommand {
@@ -8,6 +9,15 @@ export interface VendorCommand {
 
 /** How a turn is started through the vendor's own CLI (delivery's spawned channels). */
 export type SpawnChannel = 'resume' | 'queue' | 'background' | 'new'
+
+/**
+ * Each vendor's own directory, from the environment (`config/environment.ts`: `$CLAUDE_CONFIG_DIR`,
+ * `$CODEX_HOME`, or their defaults under the home directory). A new vendor adds its field.
+ */
+export interface VendorHomes {
+  readonly claudeConfigDir: string
+  readonly codexHome: string
+}
 
 /** What the installed CLI's `--help` lists beyond a headless resume. */
 export interface HelpAbilities {
@@ -35,6 +45,8 @@ export interface AgentVendor {
   readonly displayName: string
   /** The executable looked up on PATH and in the usual install places. */
   readonly executable: string
+  /** Where the vendor writes its transcripts, and their layout (for discovery and the watcher). */
+  transcriptRoots(homes: VendorHomes): readonly TranscriptRoot[]
   /** The version of the CLI that ran a hook, from the hook's environment; null when it cannot tell. */
   hostVersion(env: Readonly<Record<string, string | undefined>>): string | null
   /** What a Stop hook prints when the session simply rests (Claude Code: nothing; Codex requires `{}`). */

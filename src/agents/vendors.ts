@@ -1,7 +1,8 @@
 import { isVendorName, type VendorName } from '../shared/vendor-names.ts'
-import type { AgentVendor } from './agent-vendor.ts'
+import type { AgentVendor, VendorHomes } from './agent-vendor.ts'
 import { claudeVendor } from './claude/claude-vendor.ts'
 import { codexVendor } from './codex/codex-vendor.ts'
+import type { TranscriptRoot } from './transcript-locations.ts'
 
 /**
  * Every agent vendor sangam serves, one line each. A vendor is a folder of src/agents/, its name
@@ -21,4 +22,9 @@ export function vendorFor(name: VendorName): AgentVendor {
 /** The vendor a name from outside (argv, a payload, a row) names, or null when none does. */
 export function vendorNamed(name: unknown): AgentVendor | null {
   return isVendorName(name) ? vendors[name] : null
+}
+
+/** Every vendor's transcript roots, under its own directory (`$CLAUDE_CONFIG_DIR`, `$CODEX_HOME`). */
+export function transcriptRoots(homes: VendorHomes): TranscriptRoot[] {
+  return Object.values(vendors).flatMap((vendor) => vendor.transcriptRoots(homes))
 }

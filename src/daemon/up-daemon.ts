@@ -1,5 +1,5 @@
 import { codexWake } from '../agents/codex/services/codex-wake.ts'
-import { transcriptRoots } from '../agents/transcript-locations.ts'
+import { transcriptRoots } from '../agents/vendors.ts'
 import type { WakeInPlace } from '../agents/wake-in-place.ts'
 import { daemonFile, projectDir } from '../config/data-paths.ts'
 import type { Environment } from '../config/environment.ts'

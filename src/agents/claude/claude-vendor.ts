@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import type { AgentVendor, SpawnChannel, VendorCommand } from '../agent-vendor.ts'
 
 /** Claude Code (`claude`). */
@@ -5,6 +6,9 @@ export const claudeVendor: AgentVendor = {
   name: 'claude',
   displayName: 'Claude Code',
   executable: 'claude',
+  transcriptRoots: (homes) => [
+    { path: join(homes.claudeConfigDir, 'projects'), vendor: 'claude', layout: 'claude-projects' },
+  ],
   // Claude Code 2.1.x sets `AI_AGENT=claude-code_2-1-332_<mode>` in its hooks' environment.
   hostVersion(env) {
     const match = /^claude-code_(\d+(?:-\d+)+)/.exec(env.AI_AGENT ?? '')

@@ -9,6 +9,11 @@ export const codexVendor: AgentVendor = {
   name: 'codex',
   displayName: 'Codex',
   executable: 'codex',
+  // `codex archive` moves rollouts from sessions/ to archived_sessions/.
+  transcriptRoots: (homes) => [
+    { path: join(homes.codexHome, 'sessions'), vendor: 'codex', layout: 'codex-sessions' },
+    { path: join(homes.codexHome, 'archived_sessions'), vendor: 'codex', layout: 'codex-archive' },
+  ],
   hostVersion: codexVersion,
   // Codex requires JSON on stdout from a Stop hook that exits 0.
   restingStopAnswer: '{}\n',

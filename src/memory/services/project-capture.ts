@@ -1,9 +1,6 @@
-import {
-  discoverTranscripts,
-  type TranscriptLocation,
-  transcriptRoots,
-} from '../../agents/transcript-locations.ts'
+import { discoverTranscripts, type TranscriptLocation } from '../../agents/transcript-locations.ts'
 import { readerFor } from '../../agents/transcript-readers.ts'
+import { transcriptRoots } from '../../agents/vendors.ts'
 import { openRepository } from '../../git/repository.ts'
 import type { ProjectContext } from '../../identity/services/project-context.ts'
 import type { Logger } from '../../shared/logger.ts'
