@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import { claudeGroups, claudeProjectEntry } from '../agents/claude/install/claude-hook-groups.ts'
 import {
   type CodexInstallReport,
   type CodexUninstallReport,
@@ -9,7 +10,7 @@ import {
 import { gitHooksDir } from '../git/hooks-dir.ts'
 import { readMainGuard } from '../lanes/services/main-guard-file.ts'
 import { systemRandom } from '../shared/random.ts'
-import { claudeGroups, claudeProjectEntry, type HookEntries } from './hook-entries.ts'
+import type { HookEntries } from './hook-entries.ts'
 import { type HookFileChange, holdsOurHooks, installHookFile, uninstallHookFile } from './hook-file.ts'
 import {
   type CodexAccess,

@@ -1,7 +1,6 @@
 import { readdirSync, realpathSync, rmdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { readJsonObject, readText, writeTextAtomically } from '../../../install/config-file.ts'
-import { codexGroups } from '../../../install/hook-entries.ts'
 import {
   type HookFileChange,
   holdsOurHooks,
@@ -11,6 +10,7 @@ import {
 import { ourHandlerPositions } from '../../../own-files/core/hook-config.ts'
 import { isOurAgentHandler } from '../../../own-files/core/our-handler.ts'
 import { type CodexHookList, listCodexHooks } from './codex-app-server.ts'
+import { codexGroups } from './codex-hook-groups.ts'
 import { type TrustRecord, withoutTrustRecords, withTrustRecords } from './codex-trust.ts'
 
 /**
