@@ -7,7 +7,9 @@ import { test } from 'node:test'
  * The tree is feature-first (docs/architecture.md): each feature is a folder under src/ with its
  * layers inside (`src/room/{protocol,core,store,services}`); adapters (git, agents), the kernel
  * (shared, config, store) and the entry points (hooks, mcp, daemon, serve, ui, install, cli) are
- * folders of their own. A file's layer is the folder inside its feature, or its top folder
+ * folders of their own. Each agent vendor is one folder of agents/ with the layers it needs inside
+ * (`src/agents/codex/{core,store,services,hooks,install}`) and its descriptor and transcript reader
+ * on top. A file's layer is the folder inside its feature or its vendor, or its top folder
  * elsewhere. Imports flow one way between layers: a file may import its own layer and any layer of
  * a lower rank (of any feature); layers of equal rank do not import each other.
  */
@@ -46,6 +48,8 @@ const featureFolders = [
   'sync',
 ] as const
 const featureLayers = ['protocol', 'core', 'store', 'services'] as const
+/** The layers a vendor folder (src/agents/<vendor>/) may hold; its own files are of the agents layer. */
+const vendorLayers = ['core', 'store', 'services', 'hooks', 'install'] as const
 
 /**
  * Inside a layer, features import each other only along the edges declared here. A feature is
@@ -118,8 +122,8 @@ const features: Record<string, Record<string, readonly string[]>> = {
     'leases/records': ['records'],
     memory: [],
     'memory/records': ['records'],
-    // The project's schema is every feature's steps, in the order they were released.
-    project: ['delivery', 'lanes', 'leases', 'memory', 'room', 'sync'],
+    // The project's schema is every feature's (and vendor's) steps, in the order they were released.
+    project: ['agents', 'delivery', 'lanes', 'leases', 'memory', 'room', 'sync'],
     // How a replica takes in one record type (the applier seam).
     records: [],
     room: [],
@@ -137,11 +141,13 @@ const features: Record<string, Record<string, readonly string[]>> = {
       'room/records',
     ],
   },
-  agents: { '': ['claude', 'codex'], claude: [], codex: [] },
+  // The registry (vendors.ts, transcript-readers.ts) lists every vendor; see declaredFeatures.
+  agents: {},
   git: { '': [] },
   services: {
-    // Delivery reads the room (sessions, messages, presence), machines' names and its options.
-    delivery: ['identity', 'options', 'room'],
+    // Delivery reads the room (sessions, messages, presence), machines' names and its options; it
+    // wakes a live session through its vendor.
+    delivery: ['agents', 'identity', 'options', 'room'],
     // Hook work kept for afterwards is done with the lease use cases (decided by the project's
     // arbiter) and the room's presence.
     'hook-work': ['leases', 'project', 'room'],
@@ -157,18 +163,20 @@ const features: Record<string, Record<string, readonly string[]>> = {
     // with delivery and the team, the claim forecast, who arbitrates leases.
     project: ['delivery', 'identity', 'lanes', 'leases', 'memory', 'room', 'sync'],
     // The room's directory, presence, handles and targets; its house rules are project options
-    // and a section of the brief.
-    room: ['identity', 'memory', 'options'],
+    // and a section of the brief; targets ask Claude Code which of its sessions are live.
+    room: ['agents', 'identity', 'memory', 'options'],
     // Team sync carries leases and notes, adds its sections to the brief, and has its options;
     // it holds the team's integration lock (the lanes' IntegrationLock seam).
     sync: ['identity', 'lanes', 'leases', 'memory', 'options'],
   },
-  hooks: { '': [] },
+  // The agent hooks mark a Codex session's app-server endpoint; the wake waiter is Claude Code's.
+  hooks: { '': ['agents'] },
   mcp: { '': [] },
   daemon: { '': [] },
   serve: { '': [] },
   ui: { '': [] },
-  install: { '': [] },
+  // install-hooks writes Codex's hooks, trust and sandbox settings through Codex's installer.
+  install: { '': ['agents'] },
   cli: {
     // registry.ts lists every command.
     '': [
@@ -192,6 +200,26 @@ const features: Record<string, Record<string, readonly string[]>> = {
     'commands/setup': ['commands/ui'],
     'commands/ui': [],
   },
+}
+
+/**
+ * The declared features of a layer, with the vendors' folders declared alike: in the agents layer
+ * each vendor (`codex`) imports no other vendor and the registry (`''`) imports them all; in the
+ * others, each vendor's folder (`agents/codex` for src/agents/codex/services/) imports no feature
+ * of its layer, and an edge to `agents` is an edge to every vendor. A new vendor is declared by
+ * its folder alone.
+ */
+function declaredFeatures(layer: string): Record<string, readonly string[]> {
+  const vendors = vendorFolders()
+  if (layer === 'agents')
+    return { '': vendors, ...Object.fromEntries(vendors.map((vendor) => [vendor, []])), ...features.agents }
+  const here = vendors.filter((vendor) => existsSync(join(src, 'agents', vendor, layer)))
+  if (here.length === 0) return features[layer] ?? {}
+  return {
+    agents: [],
+    ...Object.fromEntries(here.map((vendor) => [`agents/${vendor}`, []])),
+    ...features[layer],
+  }
 }
 
 /**
@@ -267,25 +295,53 @@ const isTest = (file: string): boolean => file.endsWith('.test.ts')
 const isFeature = (top: string): boolean => (featureFolders as readonly string[]).includes(top)
 /** src/ split into its folders: `['room', 'store', 'records']` for src/room/store/records/x.ts. */
 const foldersOf = (file: string): string[] => relative(src, dirname(file)).split(sep)
-/** `store` for src/room/store/room-table.ts, `cli` for src/cli/commands/setup/init.ts. */
+/** A layer folder inside a vendor folder: `services` for src/agents/codex/services/x.ts. */
+const isVendorLayer = (top: string, layer: string | undefined): boolean =>
+  top === 'agents' && (vendorLayers as readonly string[]).includes(layer ?? '')
+/**
+ * `store` for src/room/store/room-table.ts, `services` for src/agents/codex/services/codex-wake.ts,
+ * `agents` for src/agents/codex/codex-reader.ts, `cli` for src/cli/commands/setup/init.ts.
+ */
 function layerOf(file: string): string {
-  const [top = '', inner = ''] = foldersOf(file)
+  const [top = '', inner = '', third] = foldersOf(file)
+  if (isVendorLayer(top, third)) return third ?? ''
   return isFeature(top) ? inner : top
 }
-/** `room/records` for src/room/store/records/x.ts; `commands/setup` for src/cli/commands/setup/init.ts. */
+/**
+ * `room/records` for src/room/store/records/x.ts; `agents/codex` for
+ * src/agents/codex/services/codex-wake.ts; `codex` for src/agents/codex/codex-reader.ts;
+ * `commands/setup` for src/cli/commands/setup/init.ts.
+ */
 function featureOf(file: string): string {
-  const [top = '', , ...below] = foldersOf(file)
+  const [top = '', inner = '', third, ...deeper] = foldersOf(file)
+  if (isVendorLayer(top, third)) return [top, inner, ...deeper].join('/')
+  const below = third === undefined ? [] : [third, ...deeper]
   return isFeature(top) ? [top, ...below].join('/') : foldersOf(file).slice(1).join('/')
+}
+/** The vendor folders of src/agents/. */
+function vendorFolders(): string[] {
+  const dir = join(src, 'agents')
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
 }
 /** Every folder of a layer, named as featureOf names them. */
 function featuresPresent(layer: string): string[] {
-  const own = existsSync(join(src, layer)) ? folders(join(src, layer)) : []
-  if (!(featureLayers as readonly string[]).includes(layer)) return own
+  const own = (existsSync(join(src, layer)) ? folders(join(src, layer)) : []).filter(
+    (folder) => !(layer === 'agents' && isVendorLayer('agents', folder.split('/')[1])),
+  )
+  const inVendors = vendorFolders().flatMap((vendor) => {
+    const dir = join(src, 'agents', vendor, layer)
+    const name = `agents/${vendor}`
+    return existsSync(dir) ? [name, ...folders(dir).map((sub) => `${name}/${sub}`)] : []
+  })
+  if (inVendors.length > 0) inVendors.unshift('agents')
+  if (!(featureLayers as readonly string[]).includes(layer)) return [...own, ...inVendors]
   const inFeatures = featureFolders.flatMap((feature) => {
     const dir = join(src, feature, layer)
     return existsSync(dir) ? [feature, ...folders(dir).map((sub) => `${feature}/${sub}`)] : []
   })
-  return [...own, ...inFeatures]
+  return [...own, ...inVendors, ...inFeatures]
 }
 const contains = (folder: string, feature: string): boolean =>
   folder === '' || feature === folder || feature.startsWith(`${folder}/`)
@@ -296,6 +352,16 @@ function code(file: string): string {
     .replace(/\/\*[\s\S]*?\*\//g, '')
     .replace(/(^|\s)\/\/.*$/gm, '$1')
 }
+
+test('a vendor folder holds its own files and only the vendor layers', () => {
+  for (const vendor of vendorFolders()) {
+    for (const entry of readdirSync(join(src, 'agents', vendor), { withFileTypes: true }))
+      assert.ok(
+        !entry.isDirectory() || (vendorLayers as readonly string[]).includes(entry.name),
+        `src/agents/${vendor}/${entry.name}: a vendor folder holds only its layers (${vendorLayers.join(', ')})`,
+      )
+  }
+})
 
 test('every folder under src/ is a feature or has a rank, and a feature holds only layers', () => {
   const tops = readdirSync(src, { withFileTypes: true }).filter((entry) => entry.isDirectory())
@@ -332,7 +398,7 @@ test('imports between src/ folders flow one way', () => {
 test('every folder inside a layer is a declared feature, and every declared feature exists', () => {
   const problems: string[] = []
   for (const layer of Object.keys(rank)) {
-    const declared = features[layer]
+    const declared = layer in features ? declaredFeatures(layer) : undefined
     if (declared === undefined) {
       problems.push(`src/${layer} has no entry in features`)
       continue
@@ -359,7 +425,7 @@ test('features of a layer import each other only along declared edges', () => {
     if (isTest(file)) continue
     const layer = layerOf(file)
     const from = featureOf(file)
-    const allowed = features[layer]?.[from] ?? []
+    const allowed = declaredFeatures(layer)[from] ?? []
     for (const target of relativeImports(file)) {
       if (layerOf(target) !== layer) continue
       const to = featureOf(target)
@@ -372,9 +438,11 @@ test('features of a layer import each other only along declared edges', () => {
 
 test('features import each other one way, but for the known pairs, which may only go', () => {
   const edges = new Set(
-    Object.values(features).flatMap((declared) =>
-      Object.entries(declared).flatMap(([from, targets]) => targets.map((to) => `${from} -> ${to}`)),
-    ),
+    Object.keys(features)
+      .map(declaredFeatures)
+      .flatMap((declared) =>
+        Object.entries(declared).flatMap(([from, targets]) => targets.map((to) => `${from} -> ${to}`)),
+      ),
   )
   const mutual = [...edges]
     .map((edge) => edge.split(' -> ') as [string, string])

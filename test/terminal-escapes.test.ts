@@ -265,7 +265,7 @@ test('only the composition roots touch process.stdout and process.stderr', () =>
     'src/cli/main.ts',
     'src/mcp/mcp-main.ts',
     // A script text the guard process runs, not code of this process.
-    'src/delivery/services/codex-server-guard.ts',
+    'src/agents/codex/services/codex-server-guard.ts',
   ])
   const src = join(projectRoot, 'src')
   const files = (dir: string): string[] =>

@@ -4,8 +4,9 @@ import { dirname, join, relative } from 'node:path'
 import { test } from 'node:test'
 import { corpusFiles } from '../../test/helpers/corpus.ts'
 import { tmpDir } from '../../test/helpers/tmp-git-repo.ts'
-import { classifyTranscriptPath, discoverTranscripts, transcriptRoots } from './transcript-locations.ts'
+import { classifyTranscriptPath, discoverTranscripts } from './transcript-locations.ts'
 import { detectVendor, vendorOfRecord } from './vendor-detect.ts'
+import { transcriptRoots } from './vendors.ts'
 
 function touch(path: string): void {
   mkdirSync(dirname(path), { recursive: true })

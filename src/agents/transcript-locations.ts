@@ -20,15 +20,6 @@ export interface TranscriptLocation {
   readonly vendor: TranscriptVendor
 }
 
-/** The roots under the vendors' own directories (`$CLAUDE_CONFIG_DIR`, `$CODEX_HOME`). */
-export function transcriptRoots(dirs: { claudeConfigDir: string; codexHome: string }): TranscriptRoot[] {
-  return [
-    { path: join(dirs.claudeConfigDir, 'projects'), vendor: 'claude', layout: 'claude-projects' },
-    { path: join(dirs.codexHome, 'sessions'), vendor: 'codex', layout: 'codex-sessions' },
-    { path: join(dirs.codexHome, 'archived_sessions'), vendor: 'codex', layout: 'codex-archive' },
-  ]
-}
-
 /**
  * Every transcript file under the roots, sorted by path. Missing roots and entries that vanish
  * while we walk (Claude Code sweeps old sessions; Codex archives rollouts) are simply not listed.

@@ -1,7 +1,8 @@
 import type { EventKind } from '../memory/protocol/event.ts'
+import type { VendorName } from '../shared/vendor-names.ts'
 
-/** The agent CLIs whose transcripts sangam reads. */
-export type TranscriptVendor = 'claude' | 'codex'
+/** The agent CLIs whose transcripts sangam reads: every vendor. */
+export type TranscriptVendor = VendorName
 
 /**
  * How one non-blank transcript line was accounted for. Every line is exactly one of these, so that

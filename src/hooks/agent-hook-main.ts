@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import { writeSync } from 'node:fs'
+import { vendorFor, vendorNamed } from '../agents/vendors.ts'
 import { readEnvironment } from '../config/environment.ts'
 import { systemClock } from '../shared/clock.ts'
 import { systemRandom } from '../shared/random.ts'
 import { failOpen, type HookAnswer, withKeptWork } from './hook-answer.ts'
 import { HookWork } from './hook-work.ts'
-import { hostVersion } from './host-version.ts'
 import { readStdin } from './read-stdin.ts'
 
 /**
@@ -36,7 +36,7 @@ const stdinCapBytes = 64 * 1024 * 1024
 
 async function main(): Promise<void> {
   const started = Date.now()
-  const host = process.argv[2] === 'codex' ? 'codex' : 'claude'
+  const host = vendorNamed(process.argv[2])?.name ?? 'claude'
   let eventName: string | null = null
   let answered = false
   const answer = (reply: HookAnswer): boolean => {
@@ -106,7 +106,7 @@ async function main(): Promise<void> {
       writeHeartbeat(result.project.projectDir, {
         host,
         event: result.eventName ?? 'unknown',
-        hostVersion: hostVersion(host, process.env),
+        hostVersion: vendorFor(host).hostVersion(process.env),
         at: started,
         outcome: result.answer.outcome,
         durationMs: Date.now() - started,

@@ -184,7 +184,7 @@ async function answerEvent(
       const { markPresence } = await import('./presence-mark.ts')
       markPresence({ ...mark, state: 'online' }, work.handle('presence'))
       if (run.host === 'codex' && run.env.codexEndpoint !== undefined) {
-        const { markCodexEndpoint } = await import('./codex-endpoint-mark.ts')
+        const { markCodexEndpoint } = await import('../agents/codex/hooks/codex-endpoint-mark.ts')
         const endpoint = { project, sessionId: payload.sessionId, env: run.env, now: run.now }
         markCodexEndpoint(endpoint, work.handle('codex-endpoint'))
       }

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 import { writeSync } from 'node:fs'
+import { waitForWake } from '../agents/claude/hooks/claude-wake-waiter.ts'
+import { vendorFor } from '../agents/vendors.ts'
 import { readEnvironment } from '../config/environment.ts'
-import { waitForWake } from './claude-wake-waiter.ts'
-import { hostVersion } from './host-version.ts'
 import { readStdin } from './read-stdin.ts'
 
 /**
  * The command Claude Code runs as its wake waiter: `node claude-wake-main.cjs`, a `Stop` hook with
- * `asyncRewake: true` (hooks/claude-wake-waiter.ts, D370). Its own bundle and composition root:
+ * `asyncRewake: true` (agents/claude/hooks/claude-wake-waiter.ts, D370). Its own bundle and composition root:
  * it lives as long as the session stays idle, far past the agent hook's time budget, so it shares
  * nothing of that hook's watchdog.
  */
@@ -23,7 +23,7 @@ async function main(): Promise<void> {
     const result = await waitForWake({
       stdin,
       env: readEnvironment(process.env),
-      version: hostVersion('claude', process.env),
+      version: vendorFor('claude').hostVersion(process.env),
       entrypoint: process.env.CLAUDE_CODE_ENTRYPOINT ?? null,
       cwd: process.cwd(),
       pid: process.pid,

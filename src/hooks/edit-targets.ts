@@ -1,4 +1,4 @@
-import { applyPatchPaths } from './apply-patch-paths.ts'
+import { applyPatchPaths } from '../agents/codex/core/apply-patch-paths.ts'
 import type { HookPayload } from './hook-payload.ts'
 import { stringField } from './hook-payload.ts'
 

@@ -1,3 +1,4 @@
+import { vendorFor } from '../agents/vendors.ts'
 import { loadMachineId } from '../config/machine-id.ts'
 import { recordPane } from '../delivery/store/delivery-ledger.ts'
 import { escapeControls } from '../shared/terminal-text.ts'
@@ -33,7 +34,7 @@ export async function stopTurn(
   stopHookActive: boolean,
   steps: StopSteps,
 ): Promise<HookAnswer> {
-  const resting: HookAnswer = { stdout: host === 'codex' ? '{}\n' : '', stderr: '', outcome: 'idle' }
+  const resting: HookAnswer = { stdout: vendorFor(host).restingStopAnswer, stderr: '', outcome: 'idle' }
   const handOver = stopHookActive ? null : await handOverFor(mark, steps.pane)
   if (handOver !== null && typeof handOver !== 'string') {
     steps.presence.done()

@@ -1,11 +1,12 @@
 import { join } from 'node:path'
+import { listCodexHooks } from '../agents/codex/install/codex-app-server.ts'
+import { vendorFor } from '../agents/vendors.ts'
 import { gitHooksDir } from '../git/hooks-dir.ts'
 import { type Heartbeat, readHeartbeats } from '../hooks/hook-heartbeat.ts'
 import { type GuardState, readGuardState } from '../lanes/services/guard-state.ts'
 import type { DoctorSection } from '../memory/services/capture-report.ts'
 import { ourHandlerPositions } from '../own-files/core/hook-config.ts'
 import { isOurAgentHandler } from '../own-files/core/our-handler.ts'
-import { listCodexHooks } from './codex-app-server.ts'
 import { readJsonObject } from './config-file.ts'
 import { isOurPrePush } from './pre-push-installer.ts'
 
@@ -122,18 +123,11 @@ function notesFor(hook: HookHealth): string[] {
 
 function hint(hook: HookHealth): string {
   if (hook.host === 'git') return ': it runs on the next git push'
-  if (hook.host === 'claude') {
-    return hook.event === 'PreToolUse'
-      ? ': it runs on the next file edit; an interactive Claude Code runs no hooks until the workspace is trusted, and none if `node` is not on its PATH'
-      : ': start a Claude Code session in this project'
-  }
-  return hook.event === 'PreToolUse'
-    ? ': it runs on the next apply_patch'
-    : ': start a Codex session in this project'
+  return vendorFor(hook.host).neverFiredHint(hook.event)
 }
 
 function hostName(host: HookHealth['host']): string {
-  return host === 'claude' ? 'Claude Code' : host === 'codex' ? 'Codex' : 'git'
+  return host === 'git' ? 'git' : vendorFor(host).displayName
 }
 
 function installs(file: string, event: string): boolean {

@@ -1,15 +1,16 @@
 import { join } from 'node:path'
-import { gitHooksDir } from '../git/hooks-dir.ts'
-import { readMainGuard } from '../lanes/services/main-guard-file.ts'
-import { systemRandom } from '../shared/random.ts'
+import { claudeGroups, claudeProjectEntry } from '../agents/claude/install/claude-hook-groups.ts'
 import {
   type CodexInstallReport,
   type CodexUninstallReport,
   userFile as codexUserFile,
   installCodexHooks,
   uninstallCodexHooks,
-} from './codex-hook-installer.ts'
-import { claudeGroups, claudeProjectEntry, type HookEntries } from './hook-entries.ts'
+} from '../agents/codex/install/codex-hook-installer.ts'
+import { gitHooksDir } from '../git/hooks-dir.ts'
+import { readMainGuard } from '../lanes/services/main-guard-file.ts'
+import { systemRandom } from '../shared/random.ts'
+import type { HookEntries } from './hook-entries.ts'
 import { type HookFileChange, holdsOurHooks, installHookFile, uninstallHookFile } from './hook-file.ts'
 import {
   type CodexAccess,

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs'
 import { join, sep } from 'node:path'
+import { type CodexTrustReport, trustCodexHooksIn } from '../agents/codex/install/codex-hook-installer.ts'
 import { findGitLayout, worktreeRoots } from '../git/git-layout.ts'
 import { type EntriesKind, splitEntries, withOurEntriesOf } from '../own-files/core/our-entries.ts'
 import { jsonObjectOf } from '../own-files/core/own-file.ts'
-import { type CodexTrustReport, trustCodexHooksIn } from './codex-hook-installer.ts'
 import { readText, writeJsonObject, writeTextAtomically } from './config-file.ts'
 import { isTracked, keepOwnFileOutOfGit, type OwnFileInGit } from './own-file-git.ts'
 

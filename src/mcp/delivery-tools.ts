@@ -1,6 +1,6 @@
 import { dirname } from 'node:path'
 import { z } from 'zod'
-import { codexWake } from '../delivery/services/codex-wake.ts'
+import { codexWake } from '../agents/codex/services/codex-wake.ts'
 import { openDeliveryRouter } from '../delivery/services/open-router.ts'
 import { describeSend } from '../delivery/services/send-summary.ts'
 import { sendToSession } from '../delivery/services/send-to-session.ts'

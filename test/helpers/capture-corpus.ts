@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
-import { readerFor } from '../../src/memory/services/readers.ts'
+import { readerFor } from '../../src/agents/transcript-readers.ts'
 import { corpusFiles, readTranscriptFile } from './corpus.ts'
 
 /** Every transcript of the shared corpus (real and generated; not the hook payload files). */

@@ -1,4 +1,5 @@
 import type { AuthorKind } from '../../room/protocol/message.ts'
+import { vendorNames } from '../../shared/vendor-names.ts'
 
 /**
  * The words of delivery, shared by the core, the store, the services and the commands: how a tag
@@ -53,7 +54,7 @@ export const deliveryStates = ['pending', 'starting', 'delivered', 'refused', 'f
 export type DeliveryState = (typeof deliveryStates)[number]
 
 /** The agent vendors delivery can continue. */
-export const deliveryVendors = ['claude', 'codex'] as const
+export const deliveryVendors = vendorNames
 export type DeliveryVendor = (typeof deliveryVendors)[number]
 
 export function isDeliveryVendor(value: unknown): value is DeliveryVendor {

@@ -1,6 +1,11 @@
+import { questionWaitingId, restingBackgroundId } from '../../agents/claude/services/claude-background.ts'
+import type { ClaudeAgent } from '../../agents/claude/services/claude-live-sessions.ts'
+import { codexDaemonListens } from '../../agents/codex/services/codex-daemon.ts'
+import { processStart } from '../../agents/process-identity.ts'
+import { vendorFor, vendorNamed } from '../../agents/vendors.ts'
+import type { WakeInPlace } from '../../agents/wake-in-place.ts'
 import { readOptionGroup } from '../../options/services/option-store.ts'
 import { roomOptions } from '../../room/core/settings.ts'
-import type { ClaudeAgent } from '../../room/services/claude-live-sessions.ts'
 import type { StoredMessage } from '../../room/store/message-table.ts'
 import { readSessionPresence } from '../../room/store/presence-table.ts'
 import type { Clock } from '../../shared/clock.ts'
@@ -24,16 +29,12 @@ import {
   type TurnRow,
   turnById,
 } from '../store/delivery-turn-table.ts'
-import { questionWaitingId, restingBackgroundId } from './claude-background.ts'
-import { codexDaemonListens } from './codex-daemon.ts'
 import { scanMessages, sweepTurns } from './ledger-scan.ts'
-import { processStart } from './process-identity.ts'
 import { pendingTagsOf, type SessionKey } from './session-tags.ts'
 import { refuseTags, settleTags } from './tag-settlement.ts'
 import { type SpawnContext, spawnTurn } from './turn-spawn.ts'
 import { startTurn, type TurnStartContext } from './turn-start.ts'
 import { findVendorCli, type VendorCli, type VendorCliPlaces } from './vendor-cli.ts'
-import type { WakeInPlace } from './wake-in-place.ts'
 
 /** A tag older than this when first weighed is not delivered as a turn (the machine was away). */
 export const staleTagMs = 24 * 60 * 60_000
@@ -163,8 +164,9 @@ export class DeliveryRouter {
       !remote &&
       presence?.state === 'idle' &&
       this.#wakeFor(session.vendor)?.endpointOf(session.sessionId) != null
+    const vendor = vendorFor(session.vendor)
     const resting =
-      presence?.state === 'idle' && session.vendor === 'claude' && !remote && !live
+      presence?.state === 'idle' && vendor.listsLiveSessions && !remote && !live
         ? this.#restingBackground(session.sessionId)
         : null
     const fact: SessionFact = {
@@ -176,14 +178,14 @@ export class DeliveryRouter {
       agentTurns: agentTurnsSinceHuman(db, session.vendor, session.sessionId),
       wakeable: live,
       openElsewhere:
-        presence?.state === 'idle' && session.vendor === 'claude' && !live
+        presence?.state === 'idle' && vendor.listsLiveSessions && !live
           ? resting === null && this.#openInClaude(session.sessionId)
           : null,
       tmuxPane: paneOf(db, session.vendor, session.sessionId),
       // Asked of sessions that have not ended (one that ended waits at nothing), so a dormant
       // session's resume spawns no `claude agents`.
       atQuestion:
-        session.vendor === 'claude' &&
+        vendor.listsLiveSessions &&
         !remote &&
         !live &&
         presence !== null &&
@@ -269,7 +271,9 @@ export class DeliveryRouter {
     const cli = this.vendorCli(input.vendor)
     if (cli.path === null)
       return { turn: null, problem: `the ${input.vendor} CLI was not found on PATH or in the usual places` }
-    const sessionId = input.vendor === 'claude' ? input.sessionId : `new:${input.sessionId}`
+    // A session its CLI names gets a placeholder id until the launch's output names it.
+    const sessionId =
+      vendorFor(input.vendor).newSessionIdIn === null ? input.sessionId : `new:${input.sessionId}`
     const id = insertTurn(
       db,
       {
@@ -325,7 +329,7 @@ export class DeliveryRouter {
 
   /** Whether Claude Code lists the session as open (true / false), or null when it cannot say or it is not Claude's. */
   openInClaude(session: { readonly vendor: string; readonly id: string }): boolean | null {
-    if (session.vendor !== 'claude') return null
+    if (vendorNamed(session.vendor)?.listsLiveSessions !== true) return null
     // A background session sangam continued, at rest: nobody's terminal (D177).
     return this.#restingBackground(session.id) === null && this.#openInClaude(session.id)
   }

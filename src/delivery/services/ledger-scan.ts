@@ -1,3 +1,4 @@
+import { isSameProcess } from '../../agents/process-identity.ts'
 import { loadDirectory } from '../../room/services/directory.ts'
 import { messagesArrivedAfter, type StoredMessage } from '../../room/store/message-table.ts'
 import { threadById } from '../../room/store/thread-table.ts'
@@ -5,7 +6,6 @@ import type { Clock } from '../../shared/clock.ts'
 import type { Db } from '../../store/db.ts'
 import { addDelivery, moveDelivery, readScanCursor, writeScanCursor } from '../store/delivery-ledger.ts'
 import { liveTurns, updateTurn } from '../store/delivery-turn-table.ts'
-import { isSameProcess } from './process-identity.ts'
 import { senderKindOf } from './sender-kind.ts'
 
 import { tagTargets } from './tag-targets.ts'

@@ -1,13 +1,13 @@
 import { dirname } from 'node:path'
+import { type ClaudeAgent, listClaudeAgents } from '../../agents/claude/services/claude-live-sessions.ts'
+import { claudeWake } from '../../agents/claude/services/claude-wake.ts'
+import type { WakeInPlace } from '../../agents/wake-in-place.ts'
 import { projectDir } from '../../config/data-paths.ts'
 import { loadMachineId } from '../../config/machine-id.ts'
 import type { ProjectContext } from '../../identity/services/project-context.ts'
-import { type ClaudeAgent, listClaudeAgents } from '../../room/services/claude-live-sessions.ts'
 import type { Logger } from '../../shared/logger.ts'
 import type { Random } from '../../shared/random.ts'
-import { claudeWake } from './claude-wake.ts'
 import { DeliveryRouter } from './delivery-router.ts'
-import type { WakeInPlace } from './wake-in-place.ts'
 
 /** What the process that delivers brings to its router: itself, its log and randomness, where CLIs are. */
 export interface DeliveryRuntime {

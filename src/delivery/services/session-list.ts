@@ -1,3 +1,4 @@
+import { vendorFor } from '../../agents/vendors.ts'
 import { machineNames, thisMachine } from '../../identity/services/machine-names.ts'
 import type { ProjectContext } from '../../identity/services/project-context.ts'
 import { sessionLastAt } from '../../memory/store/session-activity.ts'
@@ -90,8 +91,9 @@ function deliveryStateOf(
   // A session at rest whose waiter listens waits at no question (D375): Claude Code's own list, a
   // second or more to spawn, is not asked for it.
   const wakes = view.presence === 'idle' && router.wakeable(view.vendor, view.id)
+  const vendor = vendorFor(view.vendor)
   const question =
-    view.vendor === 'claude' && view.presence !== 'offline' && !wakes ? router.atQuestion(view.id) : null
+    vendor.listsLiveSessions && view.presence !== 'offline' && !wakes ? router.atQuestion(view.id) : null
   if (question !== null)
     return {
       delivery: 'active-elsewhere',
@@ -103,14 +105,11 @@ function deliveryStateOf(
   if (wakes)
     return {
       delivery: 'live',
-      why:
-        view.vendor === 'codex'
-          ? 'wakes in place: open through sangam codex, a tag starts a turn in it'
-          : 'wakes in place: its wake waiter listens, a tag starts a turn in the open session',
+      why: `wakes in place: ${vendor.wakeInPlace}`,
     }
   const cli = router.vendorCli(view.vendor)
   if (view.presence === 'idle' && router.openInClaude(view) !== false) {
-    const notLive = view.vendor === 'claude' ? router.wakeUnavailable(view.vendor, view.id) : null
+    const notLive = vendor.listsLiveSessions ? router.wakeUnavailable(view.vendor, view.id) : null
     return {
       delivery: 'active-elsewhere',
       why: `open in a terminal: it gets tags at its next prompt${notLive === null ? '' : `; not woken in place: ${notLive}`}`,

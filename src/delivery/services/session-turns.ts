@@ -1,4 +1,5 @@
 import { resolve } from 'node:path'
+import { isSameProcess } from '../../agents/process-identity.ts'
 import type { ProjectContext } from '../../identity/services/project-context.ts'
 import { refuseSecret } from '../../secrets/core/free-text-rule.ts'
 import type { Random } from '../../shared/random.ts'
@@ -6,7 +7,6 @@ import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import { isDeliveryVendor } from '../core/delivery-vocabulary.ts'
 import { liveTurnOf, liveTurns, recentTurns, type TurnRow, updateTurn } from '../store/delivery-turn-table.ts'
 import type { DeliveryRouter } from './delivery-router.ts'
-import { isSameProcess } from './process-identity.ts'
 
 import { resolveSession } from './session-list.ts'
 

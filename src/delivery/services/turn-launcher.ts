@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { closeSync, mkdirSync, openSync } from 'node:fs'
 import { dirname } from 'node:path'
-import type { VendorCommand } from './vendor-command.ts'
+import type { VendorCommand } from '../../agents/agent-vendor.ts'
 
 /** A vendor CLI started for a turn: its process, already detached from ours. */
 export interface LaunchedTurn {

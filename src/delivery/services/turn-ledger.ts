@@ -1,3 +1,4 @@
+import { processStart } from '../../agents/process-identity.ts'
 import type { Clock } from '../../shared/clock.ts'
 import type { Db } from '../../store/db.ts'
 import { deliveryOf, moveDelivery } from '../store/delivery-ledger.ts'
@@ -9,7 +10,6 @@ import {
   turnById,
   updateTurn,
 } from '../store/delivery-turn-table.ts'
-import { processStart } from './process-identity.ts'
 
 /**
  * Claims a turn for a session in one IMMEDIATE transaction: none `starting | running` for it (the

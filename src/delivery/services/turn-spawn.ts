@@ -1,15 +1,16 @@
 import { readFileSync } from 'node:fs'
+import type { SpawnChannel } from '../../agents/agent-vendor.ts'
+import { processStart } from '../../agents/process-identity.ts'
+import { vendorFor } from '../../agents/vendors.ts'
 import { deliveryLogFile } from '../../config/data-paths.ts'
 import type { Clock } from '../../shared/clock.ts'
 import type { Logger } from '../../shared/logger.ts'
 import type { Db } from '../../store/db.ts'
 import type { DeliveryVendor } from '../core/delivery-vocabulary.ts'
 import { type TurnRow, turnById, updateTurn } from '../store/delivery-turn-table.ts'
-import { processStart } from './process-identity.ts'
 import { launchTurn } from './turn-launcher.ts'
 import { failTurn, moveTurn, recordStarted } from './turn-ledger.ts'
 import type { VendorCli } from './vendor-cli.ts'
-import { codexThreadIdIn, type SpawnChannel, vendorCommand } from './vendor-command.ts'
 
 /** What a turn's process is started with: the router's options and the children it watches. */
 export interface SpawnContext {
@@ -44,7 +45,7 @@ export async function spawnTurn(
   try {
     launched = await launchTurn({
       executable: cli.path,
-      command: vendorCommand(turn.vendor as DeliveryVendor, channel, turn.sessionId, prompt),
+      command: vendorFor(turn.vendor as DeliveryVendor).command(channel, turn.sessionId, prompt),
       cwd,
       env: { ...context.vendorEnv, SANGAM_DELIVERY_TURN: String(turn.id) },
       logFile,
@@ -104,18 +105,24 @@ export async function spawnTurn(
     ])
     clearTimeout(timer)
   }
-  if (turn.vendor === 'codex' && turn.sessionId.startsWith('new:'))
-    await learnCodexThread(db, turn.id, logFile)
+  const newSessionIdIn = vendorFor(turn.vendor as DeliveryVendor).newSessionIdIn
+  if (newSessionIdIn !== null && turn.sessionId.startsWith('new:'))
+    await learnNewSession(db, turn.id, logFile, newSessionIdIn)
   const after = turnById(db, turn.id)
   return [after, after?.state === 'failed' ? after.detail : null]
 }
 
-/** A new Codex session's id is in its first `exec --json` event; the turn takes it when it appears. */
-async function learnCodexThread(db: Db, turnId: number, logFile: string): Promise<void> {
+/** A new session named by its CLI (Codex: its first `exec --json` event): the turn takes its id when it appears. */
+async function learnNewSession(
+  db: Db,
+  turnId: number,
+  logFile: string,
+  newSessionIdIn: (launchOutput: string) => string | null,
+): Promise<void> {
   const { readFile } = await import('node:fs/promises')
   for (let waited = 0; waited < 10_000; waited += 100) {
     const text = await readFile(logFile, 'utf8').catch(() => '')
-    const id = codexThreadIdIn(text)
+    const id = newSessionIdIn(text)
     if (id !== null) {
       const turn = turnById(db, turnId)
       if (turn !== null) updateTurn(db, turnId, [turn.state], { state: turn.state, sessionId: id })

@@ -1,16 +1,16 @@
+import { stopClaudeBackground } from '../../agents/claude/services/claude-background.ts'
+import { processStart } from '../../agents/process-identity.ts'
+import type { WakeInPlace } from '../../agents/wake-in-place.ts'
 import { readOptionGroup } from '../../options/services/option-store.ts'
 import { roomOptions } from '../../room/core/settings.ts'
 import type { DeliveryDecision } from '../core/delivery-decision.ts'
 import type { DeliveryVendor } from '../core/delivery-vocabulary.ts'
 import type { DeliveryRow } from '../store/delivery-ledger.ts'
 import { type TurnRow, turnById } from '../store/delivery-turn-table.ts'
-import { stopClaudeBackground } from './claude-background.ts'
-import { processStart } from './process-identity.ts'
 import type { SessionKey } from './session-tags.ts'
 import { claimTurn, failTurn, moveTurn, recordStarted, resumeInstead } from './turn-ledger.ts'
 import { messageOf, type SpawnContext, spawnTurn } from './turn-spawn.ts'
 import type { VendorCli } from './vendor-cli.ts'
-import type { WakeInPlace } from './wake-in-place.ts'
 
 /** What starting a turn needs of the router: its spawn context, its process, and its lookups. */
 export interface TurnStartContext extends SpawnContext {

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { accessSync, constants, statSync } from 'node:fs'
 import { delimiter, join } from 'node:path'
+import { vendorFor } from '../../agents/vendors.ts'
 import type { VendorAbilities } from '../core/delivery-decision.ts'
 import type { DeliveryVendor } from '../core/delivery-vocabulary.ts'
 
@@ -34,7 +35,7 @@ const helpTimeoutMs = 5000
  * Code's `--bg` flag and `agents` command (2.1.332+) are used only when the installed version lists them.
  */
 export function findVendorCli(vendor: DeliveryVendor, places: VendorCliPlaces): VendorCli {
-  const path = locate(vendor, places)
+  const path = locate(vendorFor(vendor).executable, places)
   if (path === null)
     return {
       vendor,
@@ -49,16 +50,8 @@ export function findVendorCli(vendor: DeliveryVendor, places: VendorCliPlaces): 
     stdio: 'pipe',
   })
   const text = help.error === undefined ? `${help.stdout ?? ''}\n${help.stderr ?? ''}` : ''
-  return {
-    vendor,
-    path,
-    abilities: {
-      found: true,
-      queue: vendor === 'codex' && /^\s+queue\b/m.test(text),
-      background: vendor === 'claude' && /^\s+--bg\b/m.test(text),
-    },
-    listsAgents: vendor === 'claude' && /^\s+agents\b/m.test(text),
-  }
+  const { queue, background, listsAgents } = vendorFor(vendor).helpAbilities(text)
+  return { vendor, path, abilities: { found: true, queue, background }, listsAgents }
 }
 
 function locate(name: string, places: VendorCliPlaces): string | null {

@@ -1,5 +1,4 @@
 import type { Migration } from '../../store/migrations.ts'
-import { createCodexEndpointTable } from './codex-endpoint-table.ts'
 import { createDeliveryTables, widenDeliveryKinds } from './delivery-tables.ts'
 
 /**
@@ -10,12 +9,6 @@ export const deliveryTables: Migration = {
   version: 15,
   name: 'delivery ledger and turns',
   sql: createDeliveryTables,
-}
-
-export const codexEndpointTable: Migration = {
-  version: 17,
-  name: 'codex app-server endpoints',
-  sql: createCodexEndpointTable,
 }
 
 /** Delivery's part of step 20: unknown senders and thread participants in the ledger. */

@@ -4,6 +4,7 @@ import type { AgentVendor } from '../../identity/protocol/actor.ts'
 import type { StoredPresenceState } from '../../room/protocol/presence.ts'
 import { isRecord } from '../../shared/is-record.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
+import { isVendorName } from '../../shared/vendor-names.ts'
 
 /**
  * One step of an agent hook's work that the hook could not finish within its time budget (a slow
@@ -127,7 +128,7 @@ function parseSession(value: unknown): WorkSession | null {
   const { human, vendor, sessionId } = value
   if (typeof human !== 'string' || human === '' || typeof sessionId !== 'string' || sessionId === '')
     return null
-  return vendor === 'claude' || vendor === 'codex' ? { human, vendor, sessionId } : null
+  return isVendorName(vendor) ? { human, vendor, sessionId } : null
 }
 
 function parseStep(value: unknown): WorkStep | null {

@@ -1,5 +1,5 @@
+import { readCodexEndpoint, recordCodexEndpoint } from '../../agents/codex/store/codex-endpoint-table.ts'
 import { loadMachineId } from '../../config/machine-id.ts'
-import { readCodexEndpoint, recordCodexEndpoint } from '../../delivery/store/codex-endpoint-table.ts'
 import { recordPane } from '../../delivery/store/delivery-ledger.ts'
 import { headBranch } from '../../git/git-layout.ts'
 import type { Actor } from '../../identity/protocol/actor.ts'

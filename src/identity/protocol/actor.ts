@@ -1,7 +1,8 @@
 import { z } from 'zod'
+import { vendorNames } from '../../shared/vendor-names.ts'
 
 /** The vendors whose sessions can act (hold leases, post, be present). */
-export const agentVendorSchema = z.enum(['claude', 'codex'])
+export const agentVendorSchema = z.enum(vendorNames)
 export type AgentVendor = z.infer<typeof agentVendorSchema>
 
 /**

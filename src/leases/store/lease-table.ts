@@ -1,6 +1,7 @@
 import type { Actor, AgentVendor } from '../../identity/protocol/actor.ts'
 import { type Random, systemRandom } from '../../shared/random.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
+import { isVendorName } from '../../shared/vendor-names.ts'
 import type { Db } from '../../store/db.ts'
 import { isSqliteBusy } from '../../store/sqlite-error-code.ts'
 import { patternKey } from '../core/pattern.ts'
@@ -247,7 +248,7 @@ function toActor(human: string, vendor: string, session: string): Actor {
 
 function toVendor(value: string): AgentVendor | null {
   if (value === '') return null
-  if (value === 'claude' || value === 'codex') return value
+  if (isVendorName(value)) return value
   throw new SangamError(ErrorCode.StoreIncompatible, `a lease row names an unknown vendor "${value}"`)
 }
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { corpusFiles, readTranscriptFile } from '../../../test/helpers/corpus.ts'
-import { readerFor } from '../services/readers.ts'
+import { readerFor } from '../../agents/transcript-readers.ts'
 import { splitExecOutput } from './exec-output.ts'
 
 test('a Codex exec header becomes a status; the output is what the command printed', () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { vendorNames } from '../../shared/vendor-names.ts'
 
 /**
  * An event is one normalised record captured from a transcript (or a note, the one voluntary
@@ -18,7 +19,7 @@ export type EventKind = z.infer<typeof eventKindSchema>
 export const eventKinds: readonly EventKind[] = eventKindSchema.options
 
 /** `sangam` is the vendor of notes: they come from sangam itself, not from an agent's transcript. */
-export const vendorSchema = z.enum(['claude', 'codex', 'sangam'])
+export const vendorSchema = z.enum([...vendorNames, 'sangam'])
 export type Vendor = z.infer<typeof vendorSchema>
 
 export const eventSchema = z.object({

@@ -1,9 +1,9 @@
 import { closeSync, openSync } from 'node:fs'
 import { parentPort, workerData } from 'node:worker_threads'
+import { readerFor } from '../../agents/transcript-readers.ts'
 import type { CaptureBatch } from '../store/capture-store.ts'
 import type { SourceFileRow } from '../store/source-file-table.ts'
 import { type ReadMode, readBatches } from './read-batches.ts'
-import { readerFor } from './readers.ts'
 
 /**
  * The reading half of a parallel backfill, run in a worker thread: for each file the main thread

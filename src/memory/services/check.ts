@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { TranscriptLocation } from '../../agents/transcript-locations.ts'
+import { readerFor } from '../../agents/transcript-readers.ts'
 import { detectVendor } from '../../agents/vendor-detect.ts'
 import type { Clock } from '../../shared/clock.ts'
 import type { Logger } from '../../shared/logger.ts'
@@ -9,7 +10,6 @@ import { Capture } from './capture.ts'
 import { type CaptureSection, captureSection } from './capture-report.ts'
 import { everyTranscript } from './capture-scope.ts'
 import { workerFromBytes } from './project-capture.ts'
-import { readerFor } from './readers.ts'
 
 export interface TranscriptCheck {
   readonly capture: CaptureSection

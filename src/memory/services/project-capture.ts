@@ -1,14 +1,11 @@
-import {
-  discoverTranscripts,
-  type TranscriptLocation,
-  transcriptRoots,
-} from '../../agents/transcript-locations.ts'
+import { discoverTranscripts, type TranscriptLocation } from '../../agents/transcript-locations.ts'
+import { readerFor } from '../../agents/transcript-readers.ts'
+import { transcriptRoots } from '../../agents/vendors.ts'
 import { openRepository } from '../../git/repository.ts'
 import type { ProjectContext } from '../../identity/services/project-context.ts'
 import type { Logger } from '../../shared/logger.ts'
 import { Capture, type CaptureProgress, type CatchUpSummary } from './capture.ts'
 import { ProjectScope } from './capture-scope.ts'
-import { readerFor } from './readers.ts'
 
 /** Capture for one project: its worktrees decide scope, its human is the author, `since` the window. */
 export function projectCapture(project: ProjectContext, since: number, log: Logger): Capture {

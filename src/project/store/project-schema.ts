@@ -1,8 +1,5 @@
-import {
-  codexEndpointTable,
-  deliveryTables,
-  widerDeliveryKinds,
-} from '../../delivery/store/delivery-schema.ts'
+import { codexEndpointTable } from '../../agents/codex/store/codex-schema.ts'
+import { deliveryTables, widerDeliveryKinds } from '../../delivery/store/delivery-schema.ts'
 import { integrationEventOrigin, laneTable, mainRecordTables } from '../../lanes/store/lanes-schema.ts'
 import { leasePatternRegex, leaseTables } from '../../leases/store/leases-schema.ts'
 import { memoryTables, threadOrdinals } from '../../memory/store/memory-schema.ts'

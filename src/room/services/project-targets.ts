@@ -1,7 +1,7 @@
+import { claudeLiveSessions } from '../../agents/claude/services/claude-live-sessions.ts'
 import { loadMachineId } from '../../config/machine-id.ts'
 import { loadMachineName } from '../../config/machine-name.ts'
 import type { ProjectContext } from '../../identity/services/project-context.ts'
-import { claudeLiveSessions } from './claude-live-sessions.ts'
 import type { TargetsInput } from './targets.ts'
 
 /**

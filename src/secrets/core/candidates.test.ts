@@ -4,7 +4,7 @@ import fc from 'fast-check'
 import { allCorpusTranscripts } from '../../../test/helpers/capture-corpus.ts'
 import { readTranscriptFile } from '../../../test/helpers/corpus.ts'
 import { alnum, pem, random, samples } from '../../../test/helpers/secret-samples.ts'
-import { readerFor } from '../../memory/services/readers.ts'
+import { readerFor } from '../../agents/transcript-readers.ts'
 import { secretCandidates, shapeDetectors } from './candidates.ts'
 import { scrubSecretsExhaustively, scrubSecretsPrescanned } from './scrubber.ts'
 

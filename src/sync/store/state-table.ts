@@ -1,4 +1,5 @@
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
+import { isVendorName } from '../../shared/vendor-names.ts'
 import type { Db } from '../../store/db.ts'
 import type { PresenceEntry } from '../protocol/presence.ts'
 
@@ -160,7 +161,7 @@ function isPresenceEntry(value: unknown): value is PresenceEntry {
     typeof actor === 'object' &&
     actor !== null &&
     typeof actor.human === 'string' &&
-    (actor.vendor === null || actor.vendor === 'claude' || actor.vendor === 'codex') &&
+    (actor.vendor === null || isVendorName(actor.vendor)) &&
     (actor.sessionId === null || typeof actor.sessionId === 'string') &&
     typeof entry.connections === 'number' &&
     typeof entry.online === 'boolean' &&

@@ -215,7 +215,7 @@ test('with Codex’s own app-server daemon running, a tag to a dormant real Code
 /**
  * The real Codex under `sangam codex`: when the launcher is SIGKILLed (no cleanup of its own can
  * run), its app-server (the real binary, behind Codex's node launcher) ends with it and the socket
- * goes, through the guard on a pipe (delivery/services/codex-server-guard.ts).
+ * goes, through the guard on a pipe (agents/codex/services/codex-server-guard.ts).
  */
 test('a SIGKILLed sangam codex leaves no real Codex app-server running', async () => {
   await using lab = await openAgentLab()

@@ -1,6 +1,6 @@
 import { dirname } from 'node:path'
+import { codexWake } from '../../../agents/codex/services/codex-wake.ts'
 import { version } from '../../../config/version.ts'
-import { codexWake } from '../../../delivery/services/codex-wake.ts'
 import type { DeliveryRouter } from '../../../delivery/services/delivery-router.ts'
 import { openDeliveryRouter } from '../../../delivery/services/open-router.ts'
 import type { OpenProjectOptions, ProjectContext } from '../../../identity/services/project-context.ts'

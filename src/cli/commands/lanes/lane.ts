@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { laneSandboxWarning } from '../../../agents/codex/install/codex-sandbox.ts'
 import { runGit } from '../../../git/git.ts'
-import { laneSandboxWarning } from '../../../install/codex-sandbox.ts'
 import { excludeFromGit } from '../../../install/git-exclude.ts'
 import { hookEntries } from '../../../install/hook-entries.ts'
 import {

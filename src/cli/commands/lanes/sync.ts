@@ -1,4 +1,4 @@
-import { laneSandboxWarning } from '../../../install/codex-sandbox.ts'
+import { laneSandboxWarning } from '../../../agents/codex/install/codex-sandbox.ts'
 import { readLane } from '../../../lanes/store/lane-table.ts'
 import { syncLaneWithTeam } from '../../../project/services/team-lanes.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'

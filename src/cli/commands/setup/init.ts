@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline/promises'
+import { vendorFor } from '../../../agents/vendors.ts'
 import { databasePath, projectDir } from '../../../config/data-paths.ts'
 import { findMainBranch } from '../../../git/branch.ts'
 import { recordedProjectIdFile } from '../../../git/recorded-project-id.ts'
@@ -299,7 +300,7 @@ function describeMcp(mcp: McpOutcome): string[] {
       return [`  mcp       not registered: no terminal to ask on; ${how}, --no-mcp silences this`]
     case 'registered':
       return mcp.hosts.map((host) => {
-        const name = host.host === 'claude' ? 'Claude Code' : 'Codex'
+        const name = vendorFor(host.host).displayName
         const what =
           host.outcome === 'added'
             ? 'registered in'

@@ -1,12 +1,17 @@
 import { readdirSync, realpathSync, rmdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { ourHandlerPositions } from '../own-files/core/hook-config.ts'
-import { isOurAgentHandler } from '../own-files/core/our-handler.ts'
+import { readJsonObject, readText, writeTextAtomically } from '../../../install/config-file.ts'
+import {
+  type HookFileChange,
+  holdsOurHooks,
+  installHookFile,
+  uninstallHookFile,
+} from '../../../install/hook-file.ts'
+import { ourHandlerPositions } from '../../../own-files/core/hook-config.ts'
+import { isOurAgentHandler } from '../../../own-files/core/our-handler.ts'
 import { type CodexHookList, listCodexHooks } from './codex-app-server.ts'
+import { codexGroups } from './codex-hook-groups.ts'
 import { type TrustRecord, withoutTrustRecords, withTrustRecords } from './codex-trust.ts'
-import { readJsonObject, readText, writeTextAtomically } from './config-file.ts'
-import { codexGroups } from './hook-entries.ts'
-import { type HookFileChange, holdsOurHooks, installHookFile, uninstallHookFile } from './hook-file.ts'
 
 /**
  * Installs sangam's Codex hooks and records their trust. Codex silently skips a hook nobody

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { tmpDir } from '../../../test/helpers/tmp-git-repo.ts'
+import { tmpDir } from '../../../../test/helpers/tmp-git-repo.ts'
 import { questionWaitingId, restingBackgroundId, stopClaudeBackground } from './claude-background.ts'
 
 const session = '8dc06fe7-6029-4627-b5d3-fd8aaa273ade'

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { isRecord } from '../../shared/is-record.ts'
+import { isRecord } from '../../../shared/is-record.ts'
 
 /** Each ask of the `claude` CLI waits at most this long; past it, nothing is known. */
 const timeoutMs = 1500

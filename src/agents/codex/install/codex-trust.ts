@@ -1,6 +1,6 @@
 import { parse } from 'smol-toml'
-import { isRecord } from '../shared/is-record.ts'
-import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
+import { isRecord } from '../../../shared/is-record.ts'
+import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
 
 /**
  * Codex runs a non-managed hook only once it is trusted, and records trust in the user's

@@ -1,10 +1,10 @@
 import { statSync } from 'node:fs'
 import WebSocket from 'ws'
-import { isAlive } from '../../shared/process-alive.ts'
-import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
-import type { Db } from '../../store/db.ts'
+import { isAlive } from '../../../shared/process-alive.ts'
+import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
+import type { Db } from '../../../store/db.ts'
+import type { WakeInPlace } from '../../wake-in-place.ts'
 import { readCodexEndpoint } from '../store/codex-endpoint-table.ts'
-import type { WakeInPlace } from './wake-in-place.ts'
 
 /**
  * Wake in place for Codex: a session started through `sangam codex` lives in an app-server that

@@ -1,9 +1,9 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
-import { claudeWakeDir, claudeWakeFile } from '../../config/data-paths.ts'
-import { isRecord } from '../../shared/is-record.ts'
+import { claudeWakeDir, claudeWakeFile } from '../../../config/data-paths.ts'
+import { isRecord } from '../../../shared/is-record.ts'
 
 /**
- * What a Claude Code session's wake waiter (hooks/claude-wake-waiter.ts) leaves for delivery, one
+ * What a Claude Code session's wake waiter (agents/claude/hooks/claude-wake-waiter.ts) leaves for delivery, one
  * small file per session in the project's data directory, `claude-wake/<session>.json` (D371):
  * where it waits (`waiting`: its socket, its pid and start, the Claude Code process it serves), or
  * why it does not (`unsupported`: a print session, a version not verified). A file, not a table:

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parse } from 'smol-toml'
-import { runGit } from '../git/git.ts'
-import { isRecord } from '../shared/is-record.ts'
+import { runGit } from '../../../git/git.ts'
+import { isRecord } from '../../../shared/is-record.ts'
 
 /**
  * The sandbox Codex runs a resumed turn under (`codex exec resume` takes no flag from sangam,

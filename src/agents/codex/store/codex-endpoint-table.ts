@@ -1,4 +1,4 @@
-import type { Db } from '../../store/db.ts'
+import type { Db } from '../../../store/db.ts'
 
 // codex_endpoint : per Codex session started under `sangam codex`, the app-server it lives in.
 //   Written by the session's own hook (SessionStart reads the endpoint the launcher put in the

@@ -1,8 +1,8 @@
-import type { Environment } from '../config/environment.ts'
-import { recordCodexEndpoint } from '../delivery/store/codex-endpoint-table.ts'
-import { openHookStore } from './hook-store.ts'
-import type { StepHandle } from './hook-work.ts'
-import type { LocatedProject } from './project-locator.ts'
+import type { Environment } from '../../../config/environment.ts'
+import { openHookStore } from '../../../hooks/hook-store.ts'
+import type { StepHandle } from '../../../hooks/hook-work.ts'
+import type { LocatedProject } from '../../../hooks/project-locator.ts'
+import { recordCodexEndpoint } from '../store/codex-endpoint-table.ts'
 
 export interface CodexEndpointMark {
   readonly project: LocatedProject

@@ -1,4 +1,4 @@
-import { isRecord } from '../../shared/is-record.ts'
+import { isRecord } from '../../../shared/is-record.ts'
 
 /**
  * What delivery and a Claude Code session's wake waiter say over the waiter's socket: one JSON

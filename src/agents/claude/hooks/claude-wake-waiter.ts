@@ -1,25 +1,21 @@
 import { chmodSync, mkdirSync, rmSync } from 'node:fs'
 import { createServer, type Socket } from 'node:net'
 import { dirname } from 'node:path'
-import { claudeWakeSocketFile } from '../config/data-paths.ts'
-import type { Environment } from '../config/environment.ts'
-import { claudeWakeSupport } from '../delivery/core/claude-wake-support.ts'
-import {
-  maxWakeRequestBytes,
-  parseWakeRequest,
-  wakeReplyLine,
-} from '../delivery/services/claude-wake-protocol.ts'
+import { claudeWakeSocketFile } from '../../../config/data-paths.ts'
+import type { Environment } from '../../../config/environment.ts'
+import { parseHookPayload } from '../../../hooks/hook-payload.ts'
+import { locateProject } from '../../../hooks/project-locator.ts'
+import { escapeControls } from '../../../shared/terminal-text.ts'
+import { isSameProcess, processStart } from '../../process-identity.ts'
+import { claudeWakeSupport } from '../core/claude-wake-support.ts'
+import { maxWakeRequestBytes, parseWakeRequest, wakeReplyLine } from '../services/claude-wake-protocol.ts'
 import {
   type ClaudeWakeRecord,
   forgetClaudeWakeRecord,
   isSafeSessionId,
   readClaudeWakeRecord,
   writeClaudeWakeRecord,
-} from '../delivery/services/claude-wake-record.ts'
-import { isSameProcess, processStart } from '../delivery/services/process-identity.ts'
-import { escapeControls } from '../shared/terminal-text.ts'
-import { parseHookPayload } from './hook-payload.ts'
-import { locateProject } from './project-locator.ts'
+} from '../services/claude-wake-record.ts'
 
 /**
  * The wake waiter: a Claude Code `Stop` hook installed with `asyncRewake: true` (D370). Claude

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { tmpDir } from '../../../test/helpers/tmp-git-repo.ts'
+import { tmpDir } from '../../../../test/helpers/tmp-git-repo.ts'
 import { codexDaemonListens } from './codex-daemon.ts'
 
 test("Codex's daemon counts as listening only while its control socket exists", async () => {

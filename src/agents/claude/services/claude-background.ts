@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import type { ClaudeAgent } from '../../room/services/claude-live-sessions.ts'
+import type { ClaudeAgent } from './claude-live-sessions.ts'
 
 /** `claude stop` answers at once (it asks Claude Code's daemon); past this it counts as failed. */
 const stopTimeoutMs = 10_000

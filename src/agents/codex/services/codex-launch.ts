@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { chmodSync, mkdirSync, rmSync, statSync } from 'node:fs'
 import { constants as osConstants } from 'node:os'
-import { codexSocketDir, codexSocketFile } from '../../config/data-paths.ts'
-import type { Logger } from '../../shared/logger.ts'
-import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
+import { codexSocketDir, codexSocketFile } from '../../../config/data-paths.ts'
+import type { Logger } from '../../../shared/logger.ts'
+import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
 import { guardedServer } from './codex-server-guard.ts'
 
 /**

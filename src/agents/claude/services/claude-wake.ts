@@ -1,15 +1,15 @@
 import { statSync } from 'node:fs'
 import { connect } from 'node:net'
-import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
+import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
+import { isSameProcess } from '../../process-identity.ts'
+import type { WakeInPlace } from '../../wake-in-place.ts'
 import { parseWakeReply, wakeRequestLine } from './claude-wake-protocol.ts'
 import { readClaudeWakeRecord } from './claude-wake-record.ts'
-import { isSameProcess } from './process-identity.ts'
-import type { WakeInPlace } from './wake-in-place.ts'
 
 /**
  * Wake in place for Claude Code (D370): an idle session open in a terminal has a wake waiter, a
  * Stop hook Claude Code runs in the background with `asyncRewake: true`
- * (hooks/claude-wake-waiter.ts), listening on a private Unix socket its record names
+ * (agents/claude/hooks/claude-wake-waiter.ts), listening on a private Unix socket its record names
  * (`claude-wake/<session>.json`). Waking it is one request on that socket: the waiter writes the
  * prompt to its stderr, answers, and exits 2, and Claude Code starts a turn with it. The turn
  * counts as started once the waiter answers (as a Codex `turn/start` accepted does).
