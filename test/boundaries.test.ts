@@ -65,6 +65,8 @@ const features: Record<string, Record<string, readonly string[]>> = {
     'leases/records': ['sync'],
     memory: [],
     'memory/records': ['leases', 'sync'],
+    // The board's answer gathers the room's columns and the lanes' part; a claim's, the lease's outcome.
+    project: ['lanes', 'leases', 'room'],
     // The room's payloads: presence, messages, threads, rules.
     room: [],
     'room/records': ['leases', 'sync'],

@@ -3,7 +3,8 @@ import { guardWrite } from '../../secrets/core/wire-fields.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import { describeActor } from '../core/actor.ts'
 import { describeConflicts, describeLease } from '../core/describe.ts'
-import type { Actor, Lease, LeaseConflict } from '../protocol/lease.ts'
+import type { Actor } from '../protocol/lease.ts'
+import type { ClaimOutcome } from '../protocol/lease-view.ts'
 import { projectLeaseArbiter } from './arbiter-choice.ts'
 import { resolvePatternArgument } from './path.ts'
 
@@ -32,14 +33,7 @@ export interface ClaimLeaseInput {
  * auto-leases (`overrode`, rung advise or warn) or taken over the actor's own agents' auto-leases
  * (`tookOver`: those leases ended, and the log says so).
  */
-export interface ClaimOutcome {
-  readonly granted: boolean
-  readonly leases: readonly (Lease & { readonly renewed: boolean })[]
-  readonly conflicts: readonly LeaseConflict[]
-  readonly overrode: readonly Lease[]
-  readonly tookOver: readonly Lease[]
-  readonly actor: Actor
-}
+export type { ClaimOutcome } from '../protocol/lease-view.ts'
 
 export async function claimLease(project: ProjectContext, input: ClaimLeaseInput): Promise<ClaimOutcome> {
   const reason = input.reason.trim()

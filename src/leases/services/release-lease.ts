@@ -3,7 +3,8 @@ import { guardWrite } from '../../secrets/core/wire-fields.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import { describeActor } from '../core/actor.ts'
 import { describeEndedLease, describeLease } from '../core/describe.ts'
-import type { Actor, Lease } from '../protocol/lease.ts'
+import type { Actor } from '../protocol/lease.ts'
+import type { ReleaseOutcome } from '../protocol/lease-view.ts'
 import { projectLeaseArbiter } from './arbiter-choice.ts'
 import { resolvePatternArgument } from './path.ts'
 
@@ -21,12 +22,7 @@ export interface ReleaseLeaseInput {
   readonly forceReason: string | null
 }
 
-export interface ReleaseOutcome {
-  readonly released: readonly Lease[]
-  /** The released leases that were another holder's. */
-  readonly forced: readonly Lease[]
-  readonly actor: Actor
-}
+export type { ReleaseOutcome } from '../protocol/lease-view.ts'
 
 export async function releaseLease(
   project: ProjectContext,
