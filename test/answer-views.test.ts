@@ -8,19 +8,22 @@ import { searchResultViewSchema } from '../src/memory/protocol/search-view.ts'
 import { threadResultViewSchema } from '../src/memory/protocol/thread-view.ts'
 import { claimAnswerViewSchema } from '../src/project/protocol/claim-view.ts'
 import { projectBoardViewSchema } from '../src/project/protocol/project-board-view.ts'
+import { readyAnswerViewSchema } from '../src/project/protocol/ready-answer-view.ts'
 import { collisionsViewSchema } from '../src/room/protocol/board-view.ts'
 import { messageViewSchema, threadViewSchema } from '../src/room/protocol/message-view.ts'
 import { alertViewSchema, ruleViewSchema } from '../src/room/protocol/rules-view.ts'
+import { targetsViewSchema } from '../src/room/protocol/targets-view.ts'
 import { laneProject } from './helpers/lane-fixture.ts'
 import { connectMcp } from './helpers/mcp-client.ts'
 import { recallProject } from './helpers/recall-project.ts'
 import { isolatedEnv, runCliJson } from './helpers/run-cli.ts'
 import { assertAnswer } from './helpers/strict-schema.ts'
+import { startUi } from './helpers/ui-process.ts'
 
 /**
  * Each answer is declared once, as a view schema in its feature's protocol/ (issue 21). Here the
- * real CLI's `--json` and the real MCP server's structuredContent, from real runs, parse with it
- * strictly: a field one of them adds or drops fails, naming it.
+ * real CLI's `--json`, the real MCP server's structuredContent and the dashboard's answers, from
+ * real runs, parse with it strictly: a field one of them adds or drops fails, naming it.
  */
 
 const messageAnswer = z.object({ message: messageViewSchema })
@@ -42,6 +45,8 @@ const answers = {
   release: releaseOutcomeViewSchema,
   whoHas: whoHasViewSchema,
   status: laneStatusViewSchema,
+  targets: targetsViewSchema,
+  ready: readyAnswerViewSchema,
 } as const
 
 type ToolResult = { isError?: unknown; structuredContent?: unknown; content?: unknown }
@@ -82,6 +87,7 @@ test("the room's, memory's and leases' answers, from the CLI and from MCP, each 
   assertAnswer(answers.claim, await cli(['claim', 'a.ts', '--reason', 'refactor']), 'claim --json')
   assertAnswer(answers.whoHas, await cli(['who-has', 'a.ts']), 'who-has --json')
   assertAnswer(answers.release, await cli(['release']), 'release --json')
+  assertAnswer(answers.targets, await cli(['targets']), 'targets --json')
 
   await using mcp = await connectMcp(cwd, project.env)
   const call = async (tool: string, args: Record<string, unknown> = {}) =>
@@ -106,15 +112,33 @@ test("the room's, memory's and leases' answers, from the CLI and from MCP, each 
   assertAnswer(answers.claim, await call('ctx_claim', { patterns: ['b.ts'], reason: 'testing' }), 'ctx_claim')
   assertAnswer(answers.whoHas, await call('ctx_who_has', { path: 'b.ts' }), 'ctx_who_has')
   assertAnswer(answers.release, await call('ctx_release'), 'ctx_release')
+  assertAnswer(answers.targets, await call('room_targets'), 'room_targets')
+
+  await using ui = await startUi(['ui', '--no-open', '--json'], { cwd, env: human })
+  const get = async (path: string) => {
+    const answer = await ui.request(path)
+    assert.equal(answer.status, 200, `${path}: ${answer.body}`)
+    return answer.json()
+  }
+  const sent = await ui.request('/api/messages', { method: 'POST', json: { text: 'from the browser' } })
+  assert.equal(sent.status, 200, sent.body)
+  assertAnswer(answers.post, sent.json(), 'POST /api/messages')
+  assertAnswer(answers.read, await get('/api/messages'), 'GET /api/messages')
+  assertAnswer(answers.threads, await get('/api/threads?all=1'), 'GET /api/threads')
+  assertAnswer(answers.board, await get('/api/board'), 'GET /api/board')
+  assertAnswer(answers.targets, await get('/api/targets'), 'GET /api/targets')
+  assertAnswer(answers.thread, await get(`/api/timeline/${eventId}/thread`), 'GET /api/timeline/:id/thread')
 })
 
-test("the lanes' status and the board with lanes, from the CLI and from MCP, parse with their view schemas", async () => {
+test("the lanes' status, ready and the board with lanes, from the CLI and from MCP, parse with their view schemas", async () => {
   await using p = await laneProject()
   const alice = await p.lane('alice')
   assertAnswer(answers.status, await p.json(['status']), 'status --json')
   assertAnswer(answers.board, await p.json(['board']), 'board --json (with lanes)')
+  assertAnswer(answers.ready, await p.json(['ready']), 'ready --json')
   await using mcp = await connectMcp(alice, isolatedEnv(p.home.path, { SANGAM_USER: 'alice@x.dev' }))
   const call = async (tool: string) => structured((await mcp.call(tool, {})) as ToolResult, tool)
   assertAnswer(answers.status, await call('lane_status'), 'lane_status')
   assertAnswer(answers.board, await call('room_board'), 'room_board (with lanes)')
+  assertAnswer(answers.ready, await call('room_ready'), 'room_ready')
 })

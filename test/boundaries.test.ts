@@ -467,3 +467,20 @@ test('the server imports only protocol/, core/ and shared/ from src/', () => {
   }
   assert.deepEqual(violations, [])
 })
+
+test("the browser app takes only types from src/: its features' view schemas, by `import type`", () => {
+  const violations: string[] = []
+  for (const file of sourceFiles(join(root, 'web'))) {
+    const text = readFileSync(file, 'utf8')
+    for (const match of text.matchAll(
+      /(?:^|\n)\s*(import|export)(\s+type)?\s[^'"]*?from\s+['"]([^'"]+)['"]/g,
+    )) {
+      const [, , typeOnly, specifier = ''] = match
+      if (!specifier.includes('/src/')) continue
+      const target = layerOf(join(src, specifier.split('/src/')[1] ?? ''))
+      if (typeOnly === undefined || !['protocol', 'shared'].includes(target))
+        violations.push(`${relative(root, file)} imports ${specifier}`)
+    }
+  }
+  assert.deepEqual(violations, [])
+})

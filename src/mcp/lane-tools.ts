@@ -50,11 +50,7 @@ const statusTool = defineTool({
       ...status.lanes.map((lane) => `${lane.name}: ${lane.state}, behind ${lane.behind}; next: ${lane.next}`),
     ]
     return {
-      structured: {
-        ...status,
-        lanes: [...status.lanes],
-        guard: { ...status.guard, missing: [...status.guard.missing] },
-      },
+      structured: status,
       text: lines.join('\n'),
     }
   },

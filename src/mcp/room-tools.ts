@@ -229,7 +229,7 @@ const boardTool = defineTool({
       pid: process.pid,
     })
     return {
-      structured: { ...board, lanes: [...board.lanes] },
+      structured: board,
       text: projectBoardText(board, context.clock.now(), 100),
     }
   },

@@ -44,6 +44,7 @@ export const laneLockViewSchema = z.object({
   /** Silent for `lanes.lock-stale-minutes`: `sync --takeover --reason` may take it over. */
   stale: z.boolean(),
 })
+export type LaneLock = DeepReadonly<z.infer<typeof laneLockViewSchema>>
 
 /** What `sangam status --json` prints and MCP `lane_status` returns. */
 export const laneStatusViewSchema = z.object({

@@ -1,9 +1,9 @@
 import { z } from 'zod'
+import { laneLockViewSchema } from '../../lanes/protocol/lane-status-view.ts'
 import { mainOutsideViewSchema } from '../../lanes/protocol/main-outside-view.ts'
 import {
   boardColumnsViewSchema,
   boardLaneViewSchema,
-  boardLockViewSchema,
   collisionsViewSchema,
 } from '../../room/protocol/board-view.ts'
 import type { DeepReadonly } from '../../shared/deep-readonly.ts'
@@ -14,7 +14,7 @@ export const projectBoardViewSchema = z.object({
   /** Every lane as `sangam status` reads it; empty in a project without lanes. */
   lanes: z.array(boardLaneViewSchema),
   /** The integration lock (the team server's when attached); null when free or without lanes. */
-  lock: boardLockViewSchema.nullable(),
+  lock: laneLockViewSchema.nullable(),
   /** Why the lanes part could not be read (the team server away, git failing), or null. */
   lanesError: z.object({ code: z.string(), message: z.string() }).nullable(),
   /** Main moved outside sangam, as `sangam status` says it (D300); null otherwise. */

@@ -1,4 +1,4 @@
-import type { Board, BoardCard } from '../protocol/board-view.ts'
+import type { Board, BoardCard, BoardColumn } from '../protocol/board-view.ts'
 import { humanToken, type RoomThread } from '../protocol/thread.ts'
 import type { DirectoryAgent, RoomDirectory } from './directory.ts'
 import { isActiveAgent } from './edit-rules.ts'
@@ -13,9 +13,8 @@ import { isActiveAgent } from './edit-rules.ts'
  * working on it, and a human is not working on every thread they are in.
  */
 export const boardColumns = ['backlog', 'doing', 'blocked', 'done'] as const
-export type BoardColumn = (typeof boardColumns)[number]
 
-export type { Board, BoardCard } from '../protocol/board-view.ts'
+export type { Board, BoardCard, BoardColumn } from '../protocol/board-view.ts'
 
 /** A post into a thread: who (a participant token: `@handle` for an agent, `@human` for a person) and when. */
 export interface ThreadPost {

@@ -20,6 +20,7 @@ export const boardColumnsViewSchema = z.object({
   done: z.array(boardCardViewSchema),
 })
 export type Board = DeepReadonly<z.infer<typeof boardColumnsViewSchema>>
+export type BoardColumn = keyof Board
 
 /** A lane as the board shows it (`sangam status` reads it; the task is its id only). */
 export const boardLaneViewSchema = z.object({
@@ -38,20 +39,6 @@ export const boardLaneViewSchema = z.object({
   next: z.string(),
 })
 export type BoardLane = DeepReadonly<z.infer<typeof boardLaneViewSchema>>
-
-/** The integration lock as the board shows it. */
-export const boardLockViewSchema = z.object({
-  lane: z.string(),
-  owner: z.string(),
-  task: z.string().nullable(),
-  /** When the holder took it (ms since the epoch). */
-  since: z.number(),
-  /** Its holder's last sign of life. */
-  heartbeatAt: z.number(),
-  /** Silent for `lanes.lock-stale-minutes`: a human may take it over. */
-  stale: z.boolean(),
-})
-export type BoardLock = DeepReadonly<z.infer<typeof boardLockViewSchema>>
 
 /**
  * How current the collisions a read shows are: the overlap picture and the conflict threads that
