@@ -3,6 +3,11 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { z } from 'zod'
+import {
+  sendResultViewSchema,
+  sessionViewSchema,
+  turnViewSchema,
+} from '../src/delivery/protocol/session-view.ts'
 import { laneStatusViewSchema } from '../src/lanes/protocol/lane-status-view.ts'
 import { releaseOutcomeViewSchema, whoHasViewSchema } from '../src/leases/protocol/lease-view.ts'
 import { noteViewSchema } from '../src/memory/protocol/note-view.ts'
@@ -43,6 +48,10 @@ const documented: readonly (readonly [string, z.ZodType])[] = [
   ['release', releaseOutcomeViewSchema],
   ['who-has', whoHasViewSchema],
   ['status', laneStatusViewSchema],
+  ['sessions', z.object({ sessions: z.array(sessionViewSchema) })],
+  ['send', sendResultViewSchema],
+  ['start', z.object({ turn: turnViewSchema })],
+  ['stop', z.object({ turn: turnViewSchema })],
 ]
 
 /** The first JSON example of the command's section: the text of its first ```json block. */

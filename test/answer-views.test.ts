@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { z } from 'zod'
+import { sessionViewSchema } from '../src/delivery/protocol/session-view.ts'
 import { laneStatusViewSchema } from '../src/lanes/protocol/lane-status-view.ts'
 import { releaseOutcomeViewSchema, whoHasViewSchema } from '../src/leases/protocol/lease-view.ts'
 import { noteViewSchema } from '../src/memory/protocol/note-view.ts'
@@ -47,6 +48,7 @@ const answers = {
   status: laneStatusViewSchema,
   targets: targetsViewSchema,
   ready: readyAnswerViewSchema,
+  sessions: z.object({ sessions: z.array(sessionViewSchema) }),
 } as const
 
 type ToolResult = { isError?: unknown; structuredContent?: unknown; content?: unknown }
@@ -88,6 +90,7 @@ test("the room's, memory's and leases' answers, from the CLI and from MCP, each 
   assertAnswer(answers.whoHas, await cli(['who-has', 'a.ts']), 'who-has --json')
   assertAnswer(answers.release, await cli(['release']), 'release --json')
   assertAnswer(answers.targets, await cli(['targets']), 'targets --json')
+  assertAnswer(answers.sessions, await cli(['sessions']), 'sessions --json')
 
   await using mcp = await connectMcp(cwd, project.env)
   const call = async (tool: string, args: Record<string, unknown> = {}) =>

@@ -57,6 +57,7 @@ const featureLayers = ['protocol', 'core', 'store', 'services'] as const
 const features: Record<string, Record<string, readonly string[]>> = {
   shared: { '': [] },
   protocol: {
+    delivery: [],
     lanes: [],
     // Each feature's records are built on sync's record type; a lease rides in several of them.
     'lanes/records': ['leases', 'sync'],
