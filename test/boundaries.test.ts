@@ -62,6 +62,7 @@ const vendorLayers = ['core', 'store', 'services', 'hooks', 'install'] as const
 const features: Record<string, Record<string, readonly string[]>> = {
   shared: { '': [] },
   protocol: {
+    delivery: [],
     // Who acts: a human, or an agent session acting for one.
     identity: [],
     lanes: [],
@@ -74,10 +75,13 @@ const features: Record<string, Record<string, readonly string[]>> = {
     'memory/records': ['identity', 'records'],
     // The rungs every rule and rung-typed option takes (a lease's auto-lease rung among them).
     options: [],
-    // The room's payloads: presence, messages, threads, which tags wake a session.
+    // The board's answer gathers the room's columns and the lanes' part; a claim's, the lease's outcome.
+    project: ['lanes', 'leases', 'room'],
     // What every record is: its id, stamp, actor and served shape (defineRecordType).
     records: ['identity'],
-    room: [],
+    // The room's payloads: presence, messages, threads, rules (their rungs are options'), which
+    // tags wake a session.
+    room: ['options'],
     'room/records': ['identity', 'records'],
     // record.ts derives the record unions from the one definition per type, in each feature.
     sync: [
@@ -548,6 +552,23 @@ test('the server imports only protocol/, core/ and shared/ from src/', () => {
       if (!specifier.includes('/src/')) continue
       const target = layerOf(join(src, specifier.split('/src/')[1] ?? ''))
       if (!['protocol', 'core', 'shared'].includes(target))
+        violations.push(`${relative(root, file)} imports ${specifier}`)
+    }
+  }
+  assert.deepEqual(violations, [])
+})
+
+test("the browser app takes only types from src/: its features' view schemas, by `import type`", () => {
+  const violations: string[] = []
+  for (const file of sourceFiles(join(root, 'web'))) {
+    const text = readFileSync(file, 'utf8')
+    for (const match of text.matchAll(
+      /(?:^|\n)\s*(import|export)(\s+type)?\s[^'"]*?from\s+['"]([^'"]+)['"]/g,
+    )) {
+      const [, , typeOnly, specifier = ''] = match
+      if (!specifier.includes('/src/')) continue
+      const target = layerOf(join(src, specifier.split('/src/')[1] ?? ''))
+      if (typeOnly === undefined || !['protocol', 'shared'].includes(target))
         violations.push(`${relative(root, file)} imports ${specifier}`)
     }
   }

@@ -2,10 +2,18 @@ import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { z } from 'zod'
+import {
+  type SendResult,
+  sendResultViewSchema,
+  type TurnView,
+  turnViewSchema,
+} from '../src/delivery/protocol/session-view.ts'
 import { fakeAppServer } from './helpers/fake-app-server.ts'
 import { fakeTurns, writeFakeVendor } from './helpers/fake-vendor.ts'
 import { connectMcp } from './helpers/mcp-client.ts'
 import { isolatedEnv, runCliJson } from './helpers/run-cli.ts'
+import { assertAnswer } from './helpers/strict-schema.ts'
 import { git, tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
 import { eventually } from './helpers/up-process.ts'
 import { runAgentHook } from './hooks-agent-run.ts'
@@ -26,24 +34,11 @@ interface Ledger {
   turns: { id: number; sessionId: string; channel: string; state: string; why: string; pid: number | null }[]
 }
 
-interface Sent {
-  outcome: string
-  messageId: string
-  channel: string | null
-  reason: string | null
-  retryAt: string | null
-  turn: { id: number; channel: string; state: string; pid: number | null } | null
-}
-
-interface Turn {
-  id: number
-  sessionId: string
-  channel: string
-  state: string
-  why: string
-  pid: number | null
-  worktree: string | null
-}
+/** Each tool's answer, declared once: a send's result, or the turn started or stopped. */
+const sentAnswer = sendResultViewSchema
+const turnAnswer = z.object({ turn: turnViewSchema })
+type Sent = SendResult
+type Turn = TurnView
 
 async function world(vendors: readonly ('claude' | 'codex')[] = ['claude', 'codex']) {
   const home = tmpDir('sangam-delivery-mcp-')
@@ -98,9 +93,11 @@ async function world(vendors: readonly ('claude' | 'codex')[] = ['claude', 'code
 
 type ToolResult = Awaited<ReturnType<Client['callTool']>>
 
-function structured<T>(result: ToolResult): T {
+/** The tool's structured answer, checked strictly against its view schema. */
+function structured<T>(result: ToolResult, schema: z.ZodType): T {
   assert.notEqual(result.isError, true, JSON.stringify(result.content))
   assert.ok(result.structuredContent, 'a structured result')
+  assertAnswer(schema, result.structuredContent, 'the tool answer')
   return result.structuredContent as T
 }
 
@@ -124,6 +121,7 @@ test('room_send continues a dormant session once: a ledger row, a turn, the text
   await using mcp = await connectMcp(w.repo.path, w.env)
   const first = structured<Sent>(
     await mcp.call('room_send', { session: claudeId, text: 'please rebase onto main' }),
+    sentAnswer,
   )
   assert.equal(first.outcome, 'started')
   assert.equal(first.channel, 'resume')
@@ -149,7 +147,7 @@ test('room_send continues a dormant session once: a ledger row, a turn, the text
   )
 
   const second = await mcp.call('room_send', { session: claudeId, text: 'and run the tests' })
-  const waited = structured<Sent>(second)
+  const waited = structured<Sent>(second, sentAnswer)
   assert.deepEqual([waited.outcome, waited.reason, waited.turn], ['pending', 'cooldown', null])
   assert.match(text(second), /cooldown/)
   const retryAt = Date.parse(waited.retryAt ?? '')
@@ -168,7 +166,10 @@ test('room_send from an agent session to itself is refused as an echo; an unknow
   await using w = await world()
   await w.dormant('claude', claudeId)
   await using mcp = await connectMcp(w.lane, { ...w.env, CLAUDE_CODE_SESSION_ID: claudeId })
-  const echo = structured<Sent>(await mcp.call('room_send', { session: claudeId, text: 'note to self' }))
+  const echo = structured<Sent>(
+    await mcp.call('room_send', { session: claudeId, text: 'note to self' }),
+    sentAnswer,
+  )
   assert.deepEqual([echo.outcome, echo.reason], ['refused', 'echo'])
   const unknown = await mcp.call('room_send', { session: 'no-such-session-1234', text: 'hi' })
   assert.equal(unknown.isError, true)
@@ -182,6 +183,7 @@ test('room_session_start starts a headless session in a worktree; room_session_s
   await using starter = await connectMcp(w.repo.path, env)
   const started = structured<{ turn: Turn }>(
     await starter.call('room_session_start', { vendor: 'claude', worktree: w.lane, text: 'map the modules' }),
+    turnAnswer,
   )
   assert.equal(started.turn.channel, 'new')
   assert.equal(started.turn.state, 'running')
@@ -198,6 +200,7 @@ test('room_session_start starts a headless session in a worktree; room_session_s
   await using stopper = await connectMcp(w.repo.path, w.env)
   const stopped = structured<{ turn: Turn }>(
     await stopper.call('room_session_stop', { session: started.turn.sessionId }),
+    turnAnswer,
   )
   assert.equal(stopped.turn.id, started.turn.id)
   assert.equal(stopped.turn.state, 'stopped')
@@ -211,11 +214,17 @@ test('room_session_stop ends a resumed turn room_send started, and only a turn s
   await using w = await world()
   await w.dormant('codex', codexId)
   await using mcp = await connectMcp(w.repo.path, { ...w.env, FAKE_VENDOR_SLEEP_MS: '60000' })
-  const sent = structured<Sent>(await mcp.call('room_send', { session: codexId, text: 'long job' }))
+  const sent = structured<Sent>(
+    await mcp.call('room_send', { session: codexId, text: 'long job' }),
+    sentAnswer,
+  )
   assert.equal(sent.outcome, 'started')
   const pid = sent.turn?.pid ?? null
   assert.ok(pid !== null && alive(pid))
-  const stopped = structured<{ turn: Turn }>(await mcp.call('room_session_stop', { session: codexId }))
+  const stopped = structured<{ turn: Turn }>(
+    await mcp.call('room_session_stop', { session: codexId }),
+    turnAnswer,
+  )
   assert.equal(stopped.turn.state, 'stopped')
   await eventually(() => !alive(pid), 15_000, 'the turn’s process ended')
   await w.dormant('claude', claudeId)
@@ -254,7 +263,10 @@ test('room_send wakes a Codex session under sangam codex in place, over its app-
   await w.hook('codex', 'SessionStart', codexId, live)
   await w.hook('codex', 'Stop', codexId, live)
   await using mcp = await connectMcp(w.repo.path, w.env)
-  const sent = structured<Sent>(await mcp.call('room_send', { session: codexId, text: 'rebase please' }))
+  const sent = structured<Sent>(
+    await mcp.call('room_send', { session: codexId, text: 'rebase please' }),
+    sentAnswer,
+  )
   assert.deepEqual([sent.outcome, sent.channel], ['started', 'wake'])
   assert.match(app.woken.get(codexId)?.text ?? '', /rebase please/)
   assert.equal(fakeTurns(w.log).length, 0)

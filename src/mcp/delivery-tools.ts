@@ -1,6 +1,7 @@
 import { dirname } from 'node:path'
 import { z } from 'zod'
 import { codexWake } from '../agents/codex/services/codex-wake.ts'
+import { sendResultViewSchema, turnViewSchema } from '../delivery/protocol/session-view.ts'
 import { openDeliveryRouter } from '../delivery/services/open-router.ts'
 import { describeSend } from '../delivery/services/send-summary.ts'
 import { sendToSession } from '../delivery/services/send-to-session.ts'
@@ -29,24 +30,6 @@ function router(context: McpContext) {
   })
 }
 
-const turnShape = z.object({
-  id: z.number(),
-  vendor: z.string(),
-  sessionId: z.string(),
-  channel: z.string(),
-  cause: z.string(),
-  why: z.string(),
-  messages: z.array(z.string()),
-  state: z.string(),
-  pid: z.number().nullable(),
-  worktree: z.string().nullable(),
-  logFile: z.string().nullable(),
-  exitCode: z.number().nullable(),
-  detail: z.string().nullable(),
-  startedAt: z.string(),
-  endedAt: z.string().nullable(),
-})
-
 const sendTool = defineTool({
   name: 'room_send',
   title: 'Continue a session now',
@@ -60,12 +43,7 @@ const sendTool = defineTool({
     session: z.string().min(1).describe('the session: id, 8+ characters of it, or @handle'),
     text: z.string().min(1).describe('what to tell it'),
   },
-  output: {
-    outcome: z.string(),
-    messageId: z.string(),
-    reason: z.string().nullable(),
-    retryAt: z.string().nullable(),
-  },
+  output: sendResultViewSchema.shape,
   readOnly: false,
   async run(input, context) {
     const project = context.project()
@@ -95,7 +73,7 @@ const startTool = defineTool({
       .describe('a worktree path of this project (default: the project root)'),
     text: z.string().min(1).describe('its first prompt'),
   },
-  output: { turn: turnShape },
+  output: { turn: turnViewSchema },
   readOnly: false,
   async run(input, context) {
     const project = context.project()
@@ -117,7 +95,7 @@ const stopTool = defineTool({
   title: 'Stop a turn sangam started',
   description: 'End the turn sangam started in a session (its process, checked to still be that process).',
   input: { session: z.string().min(1).describe('the session: id, 8+ characters of it, or @handle') },
-  output: { turn: turnShape },
+  output: { turn: turnViewSchema },
   readOnly: false,
   run(input, context) {
     const stopped = stopSession(context.project(), router(context), input.session)

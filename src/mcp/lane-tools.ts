@@ -1,11 +1,11 @@
 import { z } from 'zod'
 import { outsideLine } from '../lanes/core/main-record.ts'
+import { laneStatusViewSchema } from '../lanes/protocol/lane-status-view.ts'
 import { laneStatus } from '../lanes/services/lane-status.ts'
 import { syncOutcomes } from '../lanes/services/sync-result.ts'
 import { openProjectLanes } from '../project/services/project-lanes.ts'
 import { syncLaneWithTeam } from '../project/services/team-lanes.ts'
 import { systemRandom } from '../shared/random.ts'
-import { mainOutsideShape } from './main-outside-shape.ts'
 import type { McpContext } from './mcp-context.ts'
 import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
 
@@ -27,16 +27,6 @@ function lanes(context: McpContext) {
   })
 }
 
-const taskShape = z.object({
-  id: z.string(),
-  file: z.string(),
-  validationFile: z.string(),
-  snapshotRef: z.string(),
-  snapshot: z.string().nullable(),
-  baseRef: z.string(),
-  base: z.string().nullable(),
-})
-
 const statusTool = defineTool({
   name: 'lane_status',
   title: 'Lanes and the integration lock',
@@ -44,38 +34,7 @@ const statusTool = defineTool({
     'Main, the integration lock (which lane holds it, for which task, since when), the main guard hooks, and every ' +
     'lane: state, head, dirty, commits behind main, its active semantic task and files, and its next safe step.',
   input: {},
-  output: {
-    main: z.string().nullable(),
-    mainBranch: z.string(),
-    lock: z
-      .object({
-        lane: z.string(),
-        task: z.string().nullable(),
-        since: z.number(),
-        owner: z.string(),
-        heartbeatAt: z.number(),
-        stale: z.boolean(),
-      })
-      .nullable(),
-    guard: z.object({ installed: z.boolean(), missing: z.array(z.string()) }),
-    mainOutside: mainOutsideShape,
-    lanes: z.array(
-      z.object({
-        name: z.string(),
-        state: z.string(),
-        branch: z.string(),
-        head: z.string().nullable(),
-        dirty: z.boolean(),
-        behind: z.number(),
-        ahead: z.number(),
-        task: taskShape.nullable(),
-        owner: z.string(),
-        worktree: z.string(),
-        agent: z.string().nullable(),
-        next: z.string(),
-      }),
-    ),
-  },
+  output: laneStatusViewSchema.shape,
   readOnly: true,
   async run(_input, context: McpContext) {
     const team = lanes(context)
@@ -91,11 +50,7 @@ const statusTool = defineTool({
       ...status.lanes.map((lane) => `${lane.name}: ${lane.state}, behind ${lane.behind}; next: ${lane.next}`),
     ]
     return {
-      structured: {
-        ...status,
-        lanes: [...status.lanes],
-        guard: { ...status.guard, missing: [...status.guard.missing] },
-      },
+      structured: status,
       text: lines.join('\n'),
     }
   },

@@ -1,11 +1,11 @@
 import { z } from 'zod'
-import { actorSchema } from '../identity/protocol/actor.ts'
 import { parseTtl } from '../leases/core/expiry.ts'
-import { leaseConflictSchema, leaseSchema } from '../leases/protocol/lease.ts'
+import { releaseOutcomeViewSchema, whoHasViewSchema } from '../leases/protocol/lease-view.ts'
 import { claimLease, describeClaimOutcome } from '../leases/services/claim-lease.ts'
 import { resolvePatternArgument } from '../leases/services/path.ts'
 import { describeReleaseOutcome, releaseLease } from '../leases/services/release-lease.ts'
 import { describeWhoHas, whoHas } from '../leases/services/who-has.ts'
+import { claimAnswerViewSchema } from '../project/protocol/claim-view.ts'
 import { describeForecast, forecastClaim } from '../project/services/claim-forecast.ts'
 import { projectLeaseArbiter } from '../project/services/lease-arbiter.ts'
 import { onlyReads } from './mcp-context.ts'
@@ -44,25 +44,7 @@ const claimTool = defineTool({
       .optional()
       .describe('replaced by ttl ("30m"); refused'),
   },
-  output: {
-    granted: z.boolean(),
-    leases: z.array(leaseSchema.extend({ renewed: z.boolean() })),
-    conflicts: z.array(leaseConflictSchema),
-    overrode: z.array(leaseSchema),
-    tookOver: z.array(leaseSchema),
-    actor: actorSchema,
-    forecast: z.array(
-      z.object({
-        worktree: z.string(),
-        machine: z.string().nullable(),
-        machineName: z.string().nullable(),
-        branch: z.string().nullable(),
-        lane: z.string().nullable(),
-        paths: z.array(z.string()),
-        pathCount: z.number().int(),
-      }),
-    ),
-  },
+  output: claimAnswerViewSchema.shape,
   readOnly: false,
   async run(input, context) {
     const project = context.project()
@@ -96,7 +78,7 @@ const releaseTool = defineTool({
       .optional()
       .describe('the patterns to release (default: all of yours)'),
   },
-  output: { released: z.array(leaseSchema), forced: z.array(leaseSchema), actor: actorSchema },
+  output: releaseOutcomeViewSchema.shape,
   readOnly: false,
   async run(input, context) {
     const project = context.project()
@@ -117,7 +99,7 @@ const whoHasTool = defineTool({
     'Who holds a lease on a file (repository-relative or absolute path), or on anything overlapping a glob: holder, ' +
     'reason and expiry. Ask before you start on files someone may be working on.',
   input: { path: z.string().min(1).describe('a file path, or a glob such as src/auth/**') },
-  output: { path: z.string().nullable(), pattern: z.string().nullable(), leases: z.array(leaseSchema) },
+  output: whoHasViewSchema.shape,
   readOnly: true,
   run(input, context) {
     const project = context.project(onlyReads)

@@ -1,24 +1,21 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
+import type { DeepReadonly } from '../shared/deep-readonly.ts'
 import { quoteInput } from '../shared/quote-input.ts'
 import { ErrorCode, isSangamError, SangamError } from '../shared/sangam-error.ts'
 import { escapeControls } from '../shared/terminal-text.ts'
 import { asStoreBusy } from '../store/busy-error.ts'
 import type { McpContext } from './mcp-context.ts'
 
-/** What a tool returns: the structured result (checked against its output schema) and a text rendering. */
+/**
+ * What a tool returns: the structured result (checked against its output schema) and a text
+ * rendering. Services hand out read-only results; the zod-inferred output types are mutable.
+ */
 export interface ToolAnswer<Output> {
   readonly structured: DeepReadonly<Output>
   readonly text: string
 }
-
-/** Services hand out read-only results; the zod-inferred output types are mutable. */
-type DeepReadonly<T> = T extends readonly (infer Item)[]
-  ? readonly DeepReadonly<Item>[]
-  : T extends object
-    ? { readonly [Key in keyof T]: DeepReadonly<T[Key]> }
-    : T
 
 /**
  * One MCP tool: its name, what it is for (agents read the description to decide when to call it),

@@ -1,6 +1,9 @@
 import { z } from 'zod'
 import { currentBranch } from '../git/branch.ts'
 import { eventKindSchema, vendorSchema } from '../memory/protocol/event.ts'
+import { noteViewSchema } from '../memory/protocol/note-view.ts'
+import { searchResultViewSchema } from '../memory/protocol/search-view.ts'
+import { threadResultViewSchema } from '../memory/protocol/thread-view.ts'
 import { MemoryBrief } from '../memory/services/memory-brief.ts'
 import { MemoryNote, maxNoteChars } from '../memory/services/note.ts'
 import { renderSearch, renderThread } from '../memory/services/render.ts'
@@ -46,23 +49,6 @@ const briefTool = defineTool({
   },
 })
 
-const hitSchema = z.object({
-  id: z.string(),
-  kind: eventKindSchema,
-  vendor: vendorSchema,
-  cliVersion: nullableString,
-  sessionId: z.string(),
-  author: z.string(),
-  at: z.string(),
-  cwd: nullableString,
-  branch: nullableString,
-  toolName: nullableString,
-  snippet: z.string(),
-  text: z.string(),
-  truncated: z.boolean(),
-  score: z.number(),
-})
-
 const searchTool = defineTool({
   name: 'ctx_search',
   title: 'Search project memory',
@@ -88,12 +74,7 @@ const searchTool = defineTool({
       .default(agentSearchLimit)
       .describe(`at most this many hits (default ${agentSearchLimit})`),
   },
-  output: {
-    terms: z.array(z.string()),
-    since: nullableString,
-    until: nullableString,
-    hits: z.array(hitSchema),
-  },
+  output: searchResultViewSchema.shape,
   readOnly: true,
   run(input, context) {
     const result = new MemorySearch(context.project(onlyReads).db, context.clock).search({
@@ -102,18 +83,6 @@ const searchTool = defineTool({
     })
     return { structured: result, text: renderSearch(result, context.clock.now()) }
   },
-})
-
-const itemSchema = z.object({
-  id: z.string(),
-  kind: eventKindSchema,
-  at: z.string(),
-  toolName: nullableString,
-  text: z.string(),
-  truncated: z.boolean(),
-  status: nullableString,
-  focus: z.boolean(),
-  subagent: z.boolean(),
 })
 
 const eventCount = (side: string) =>
@@ -137,22 +106,7 @@ const threadTool = defineTool({
     before: eventCount('before'),
     after: eventCount('after'),
   },
-  output: {
-    focus: z.string(),
-    session: z.object({
-      id: z.string(),
-      vendor: vendorSchema,
-      cliVersion: nullableString,
-      author: z.string(),
-      branch: nullableString,
-      cwd: nullableString,
-    }),
-    human: itemSchema.nullable(),
-    items: z.array(itemSchema),
-    omitted: z.number(),
-    omittedBefore: z.number(),
-    omittedAfter: z.number(),
-  },
+  output: threadResultViewSchema.shape,
   readOnly: true,
   run(input, context) {
     const thread = new MemoryThread(context.project(onlyReads).db).thread(input.eventId, {
@@ -171,14 +125,7 @@ const noteTool = defineTool({
     'here next. Stored with your name and session, searchable at once by every agent and human on the project. ' +
     'A note holding a secret (a token, a password) is refused: leave the secret out. Keep it to a few lines.',
   input: { text: z.string().min(1).max(maxNoteChars).describe('the note') },
-  output: {
-    id: z.string(),
-    at: z.string(),
-    author: z.string(),
-    sessionId: z.string(),
-    branch: nullableString,
-    text: z.string(),
-  },
+  output: noteViewSchema.shape,
   readOnly: false,
   run(input, context) {
     const note = new MemoryNote(context.project().db, context.clock).write({

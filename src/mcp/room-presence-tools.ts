@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { loadMachineId } from '../config/machine-id.ts'
 import { headBranch } from '../git/git-layout.ts'
+import { targetsViewSchema } from '../room/protocol/targets-view.ts'
 import { holdingWorktree } from '../room/services/captured-sessions.ts'
 import { identifySession } from '../room/services/identify.ts'
 import { projectTargetsInput } from '../room/services/project-targets.ts'
@@ -22,57 +23,14 @@ const targetsTool = defineTool({
     'person once (handle, name, state, machines) and every worktree (#target, branch, uncommitted paths, active ' +
     'agents, days since its last commit), across machines. Address them in messages as @handle, @human or #target.',
   input: {},
-  output: {
-    agents: z.array(
-      z.object({
-        handle: z.string(),
-        vendor: z.string(),
-        sessionId: z.string(),
-        human: z.string(),
-        state: z.string(),
-        worktree: z.string().nullable(),
-        machine: z.string(),
-        machineName: z.string(),
-      }),
-    ),
-    people: z.array(
-      z.object({
-        handle: z.string(),
-        name: z.string(),
-        state: z.string(),
-        machines: z.array(z.string()),
-        machineNames: z.array(z.string()),
-      }),
-    ),
-    worktrees: z.array(
-      z.object({
-        path: z.string(),
-        target: z.string(),
-        branch: z.string().nullable(),
-        uncommitted: z.number().nullable(),
-        activeAgents: z.number(),
-        ageDays: z.number().nullable(),
-        machine: z.string(),
-        machineName: z.string(),
-        missing: z.boolean(),
-      }),
-    ),
-  },
+  output: targetsViewSchema.shape,
   readOnly: true,
   run(_input, context) {
     const project = context.project(onlyReads)
     const input = projectTargetsInput(project)
     const targets = loadTargets(project.db, input)
     return {
-      structured: {
-        agents: [...targets.agents],
-        people: targets.people.map((person) => ({
-          ...person,
-          machines: [...person.machines],
-          machineNames: [...person.machineNames],
-        })),
-        worktrees: [...targets.worktrees],
-      },
+      structured: targets,
       text: describeTargets(targets, input.machine),
     }
   },

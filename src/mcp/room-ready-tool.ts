@@ -1,24 +1,11 @@
 import { basename } from 'node:path'
 import { z } from 'zod'
+import { mainOutsideOf, outsideText } from '../lanes/services/main-record.ts'
+import { readyAnswerViewSchema } from '../project/protocol/ready-answer-view.ts'
 import { readyText } from '../room/core/ready-text.ts'
 import { ready } from '../room/services/ready.ts'
 import { onlyReads } from './mcp-context.ts'
 import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
-
-const collisionShape = z.object({
-  branch: z.string().nullable(),
-  worktree: z.string(),
-  paths: z.array(z.string()),
-})
-const branchShape = z.object({
-  branch: z.string().nullable(),
-  worktree: z.string(),
-  mergesCleanly: z.boolean().nullable(),
-  conflicts: z.array(z.string()),
-  collidesWith: z.array(collisionShape),
-  uncommitted: z.number().nullable(),
-  skipped: z.enum(['missing', 'no-commit', 'unrelated']).nullable(),
-})
 
 /** `room_ready`: the same use case as `sangam ready`, from the project directory's checkout. */
 const readyTool = defineTool({
@@ -31,16 +18,7 @@ const readyTool = defineTool({
   input: {
     into: z.string().min(1).max(255).optional().describe('the branch the lanes would land on (default main)'),
   },
-  output: {
-    into: z.string(),
-    complete: z.boolean(),
-    clean: z.number(),
-    latent: z.number(),
-    conflicted: z.number(),
-    pairsProbed: z.number(),
-    branches: z.array(branchShape),
-    merged: z.number(),
-  },
+  output: readyAnswerViewSchema.shape,
   // It writes only its memo of git's answers: nothing anyone else reads changes.
   readOnly: true,
   async run(input, context) {
@@ -48,7 +26,13 @@ const readyTool = defineTool({
     const verdict = await ready(project.db, context.projectDir, input.into ?? null, {
       now: context.clock.now(),
     })
-    return { structured: verdict, text: readyText(verdict, (path) => basename(path)) }
+    // As `sangam ready`: a main moved outside sangam is said with the verdict (D300, D420).
+    const mainOutside = mainOutsideOf({ db: project.db, clock: context.clock, root: project.repo.root })
+    const text = readyText(verdict, (path) => basename(path))
+    return {
+      structured: { ...verdict, mainOutside },
+      text: mainOutside === null ? text : `${text}\nwarning: ${outsideText(mainOutside)}`,
+    }
   },
 })
 

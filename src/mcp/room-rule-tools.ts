@@ -1,32 +1,19 @@
 import { z } from 'zod'
 import { loadMachineId } from '../config/machine-id.ts'
-import { rungs } from '../options/protocol/rung.ts'
-import { alertSeverities } from '../room/core/alerts.ts'
+import { collisionsViewSchema } from '../room/protocol/board-view.ts'
+import { alertViewSchema, ruleViewSchema } from '../room/protocol/rules-view.ts'
 import { describeAlerts, loadAlerts } from '../room/services/alerts.ts'
 import { collisionsLines, collisionsOnRead } from '../room/services/collisions-on-read.ts'
 import { describeRules, listRules } from '../room/services/rules.ts'
 import { systemRandom } from '../shared/random.ts'
 import { type McpContext, onlyReads } from './mcp-context.ts'
 import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
-import { collisionsShape } from './room-tools.ts'
 
 /**
  * The house rules for agents: read-only on purpose (docs/decisions.md D134). A rule at `refuse`
  * stops an agent's edit; a tool that let the agent lower it would make the refusal a suggestion.
  * People change rules with `sangam rules set`.
  */
-
-const rung = z.enum(rungs)
-const ruleShape = z.object({
-  name: z.string(),
-  rung,
-  default: rung,
-  decided: z.boolean(),
-  enforced: z.boolean(),
-  option: z.string(),
-  condition: z.string(),
-  does: z.string(),
-})
 
 const rulesTool = defineTool({
   name: 'room_rules',
@@ -36,22 +23,12 @@ const rulesTool = defineTool({
     'and whether it is enforced (an edit it covers is denied). Rules are the team’s decision: ask @human in the room ' +
     'to change one (`sangam rules set <rule> <rung>`).',
   input: {},
-  output: { rules: z.array(ruleShape) },
+  output: { rules: z.array(ruleViewSchema) },
   readOnly: true,
   run(_input, context: McpContext) {
     const rules = listRules(context.project(onlyReads).db)
     return { structured: { rules }, text: describeRules(rules) }
   },
-})
-
-const alertShape = z.object({
-  id: z.string(),
-  type: z.string(),
-  severity: z.enum(alertSeverities),
-  title: z.string(),
-  participants: z.array(z.string()),
-  paths: z.array(z.string()),
-  threadId: z.string().nullable(),
 })
 
 const alertsTool = defineTool({
@@ -62,7 +39,7 @@ const alertsTool = defineTool({
     'paths, stale worktrees, lease collisions (each at its rule’s rung), open decisions for a human, blockers and ' +
     'handoffs. Ids are stable: the same condition keeps its id.',
   input: {},
-  output: { alerts: z.array(alertShape), collisions: collisionsShape },
+  output: { alerts: z.array(alertViewSchema), collisions: collisionsViewSchema },
   readOnly: true,
   async run(_input, context: McpContext) {
     const project = context.project(onlyReads)

@@ -1,17 +1,24 @@
 import { z } from 'zod'
+import { projectBoardViewSchema } from '../project/protocol/project-board-view.ts'
 import { projectBoard, projectBoardText } from '../project/services/project-board.ts'
-import { authorKinds, maxMessageChars, messageKinds } from '../room/protocol/message.ts'
+import { collisionsViewSchema } from '../room/protocol/board-view.ts'
+import { maxMessageChars } from '../room/protocol/message.ts'
+import {
+  type MessageView,
+  messageViewSchema,
+  type ThreadView,
+  threadViewSchema,
+} from '../room/protocol/message-view.ts'
 import { threadAudiences, threadLifetimes } from '../room/protocol/thread.ts'
 import { collisionsLines, collisionsOnRead } from '../room/services/collisions-on-read.ts'
 import { handoff } from '../room/services/handoff.ts'
-import { type MessageView, messageView, type ThreadView, threadView } from '../room/services/message-view.ts'
+import { messageView, threadView } from '../room/services/message-view.ts'
 import { openRoom } from '../room/services/open-room.ts'
 import { post } from '../room/services/post.ts'
 import { defaultReadLimit, maxReadLimit, readMessages } from '../room/services/read.ts'
 import { closeThread, listThreads, openThread } from '../room/services/threads.ts'
 import { systemRandom } from '../shared/random.ts'
 import { oneLine } from '../shared/terminal-text.ts'
-import { mainOutsideShape } from './main-outside-shape.ts'
 import { type McpContext, onlyReads } from './mcp-context.ts'
 import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
 
@@ -20,47 +27,6 @@ import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
  * `thread-close` and `board`, acting as the calling agent session (its handle is the sender).
  * Each answers with the shape its CLI command prints with `--json`.
  */
-
-const nullableString = z.string().nullable()
-const messageShape = z.object({
-  id: z.string(),
-  kind: z.enum(messageKinds),
-  topic: nullableString,
-  text: z.string(),
-  sender: z.string(),
-  author: z.enum(authorKinds),
-  recipients: z.array(z.string()),
-  threadId: nullableString,
-  at: z.number(),
-  worktree: nullableString,
-  branch: nullableString,
-  head: nullableString,
-})
-const threadShape = z.object({
-  id: z.string(),
-  title: z.string(),
-  reason: nullableString,
-  audience: z.enum(threadAudiences),
-  lifetime: z.enum(threadLifetimes),
-  status: z.enum(['open', 'closed']),
-  participants: z.array(z.string()),
-  paths: z.array(z.string()),
-  source: z.string(),
-  updatedAt: z.number(),
-})
-/** How current the collisions shown are (`collisionsOnRead`): room_board, room_threads and room_alerts. */
-export const collisionsShape = z.object({
-  source: z.enum(['daemon', 'looked', 'recent', 'not-looked']),
-  lookedAt: z.number().nullable(),
-  lookedBy: z.enum(['daemon', 'read']).nullable(),
-  note: nullableString,
-})
-const cardShape = z.object({
-  threadId: z.string(),
-  title: z.string(),
-  detail: z.string(),
-  owners: z.array(z.string()),
-})
 
 const recipientsInput = z
   .array(z.string().min(1))
@@ -97,7 +63,7 @@ const postTool = defineTool({
     topic: z.string().min(1).optional().describe('a topic word'),
     threadId: z.string().min(1).optional().describe('post into this open thread'),
   },
-  output: { message: messageShape },
+  output: { message: messageViewSchema },
   readOnly: false,
   run(input, context) {
     const message = messageView(
@@ -129,7 +95,7 @@ const readTool = defineTool({
       .optional()
       .describe(`at most this many (default ${defaultReadLimit})`),
   },
-  output: { messages: z.array(messageShape) },
+  output: { messages: z.array(messageViewSchema) },
   readOnly: true,
   run(input, context) {
     const messages = readMessages(context.project(onlyReads).db, {
@@ -160,7 +126,7 @@ const handoffTool = defineTool({
     to: recipientsInput,
     threadId: z.string().min(1).optional().describe('post it into this open thread'),
   },
-  output: { message: messageShape },
+  output: { message: messageViewSchema },
   readOnly: false,
   run(input, context) {
     const message = messageView(
@@ -187,7 +153,7 @@ const threadsTool = defineTool({
   title: 'List threads',
   description: "The room's open threads (all: closed ones too), most recently changed first.",
   input: { all: z.boolean().optional().describe('closed threads too') },
-  output: { threads: z.array(threadShape), collisions: collisionsShape },
+  output: { threads: z.array(threadViewSchema), collisions: collisionsViewSchema },
   readOnly: true,
   async run(input, context) {
     const project = context.project(onlyReads)
@@ -215,7 +181,7 @@ const threadOpenTool = defineTool({
     participants: z.array(z.string().min(1)).optional().describe('who takes part besides you'),
     paths: z.array(z.string().min(1)).optional().describe('repository paths it is about'),
   },
-  output: { thread: threadShape },
+  output: { thread: threadViewSchema },
   readOnly: false,
   run(input, context) {
     const thread = threadView(
@@ -237,7 +203,7 @@ const threadCloseTool = defineTool({
   title: 'Close a thread',
   description: 'Close a thread when its question is answered or its work done; it then takes no more posts.',
   input: { id: z.string().min(1).describe('the thread id') },
-  output: { thread: threadShape },
+  output: { thread: threadViewSchema },
   readOnly: false,
   run(input, context) {
     const thread = threadView(closeThread(room(context), input.id))
@@ -254,39 +220,7 @@ const boardTool = defineTool({
     'blocked (waiting on a human), done (closed); then every lane (state, owner, agent, commits behind main, ' +
     'dirty, active task, next step) and who holds the integration lock, since when, and whether it is stale.',
   input: {},
-  output: {
-    columns: z.object({
-      backlog: z.array(cardShape),
-      doing: z.array(cardShape),
-      blocked: z.array(cardShape),
-      done: z.array(cardShape),
-    }),
-    lanes: z.array(
-      z.object({
-        name: z.string(),
-        state: z.string(),
-        owner: z.string(),
-        agent: nullableString,
-        behind: z.number(),
-        dirty: z.boolean(),
-        task: nullableString,
-        next: z.string(),
-      }),
-    ),
-    lock: z
-      .object({
-        lane: z.string(),
-        owner: z.string(),
-        task: nullableString,
-        since: z.number(),
-        heartbeatAt: z.number(),
-        stale: z.boolean(),
-      })
-      .nullable(),
-    lanesError: z.object({ code: z.string(), message: z.string() }).nullable(),
-    mainOutside: mainOutsideShape,
-    collisions: collisionsShape,
-  },
+  output: projectBoardViewSchema.shape,
   readOnly: true,
   async run(_input, context) {
     const board = await projectBoard(context.project(onlyReads), {
@@ -295,7 +229,7 @@ const boardTool = defineTool({
       pid: process.pid,
     })
     return {
-      structured: { ...board, lanes: [...board.lanes] },
+      structured: board,
       text: projectBoardText(board, context.clock.now(), 100),
     }
   },

@@ -27,6 +27,7 @@ export async function loadBoard(): Promise<Board> {
     lanes: (Array.isArray(body.lanes) ? body.lanes : []) as Board['lanes'],
     lock: (isRecord(body.lock) ? body.lock : null) as Board['lock'],
     lanesError: (isRecord(body.lanesError) ? body.lanesError : null) as Board['lanesError'],
+    mainOutside: (isRecord(body.mainOutside) ? body.mainOutside : null) as Board['mainOutside'],
     collisions: (isRecord(body.collisions) ? body.collisions : null) as Board['collisions'],
   }
 }

@@ -1,5 +1,28 @@
 // The dashboard API's answers (docs/ui.md, "API"): the same objects the CLI's `--json` prints.
-// Only what the pages read is typed; endpoints.ts checks each answer's outline at the edge.
+// An answer a feature declares as a view schema is that schema's type (issue 21: one schema per
+// answer); the rest are the dashboard's own routes, typed here by what the pages read.
+// endpoints.ts checks each answer's outline at the edge.
+
+import type { LaneLock, LaneView } from '../../src/lanes/protocol/lane-status-view.ts'
+import type { ThreadItem, ThreadResult } from '../../src/memory/protocol/thread-view.ts'
+import type { ProjectBoard } from '../../src/project/protocol/project-board-view.ts'
+import type { ReadyAnswer } from '../../src/project/protocol/ready-answer-view.ts'
+import type { BoardCard, BoardColumn } from '../../src/room/protocol/board-view.ts'
+import type { MessageView, ThreadView } from '../../src/room/protocol/message-view.ts'
+import type { ReadyBranch } from '../../src/room/protocol/ready-view.ts'
+import type { Targets } from '../../src/room/protocol/targets-view.ts'
+
+export type Message = MessageView
+export type Thread = ThreadView
+export type Card = BoardCard
+export type { BoardColumn, LaneLock, ReadyBranch, Targets, ThreadItem }
+/** A lane as `sangam status --json` shows it. */
+export type LaneRow = LaneView
+/** `sangam ready --json`'s answer, as the lanes page shows it. */
+export type Ready = ReadyAnswer
+export type Board = ProjectBoard
+/** One moment expanded to its turn: `/api/thread`, as `sangam thread --json`. */
+export type EventThread = ThreadResult
 
 export type ActorState = 'online' | 'idle' | 'blocked' | 'offline'
 export type Vendor = 'claude' | 'codex'
@@ -22,32 +45,6 @@ export type Actor = {
   lastActivity: Activity | null
 }
 
-export type Thread = {
-  id: string
-  title: string
-  reason: string | null
-  audience: 'agents' | 'human-loop'
-  lifetime: string
-  status: 'open' | 'closed'
-  participants: string[]
-  paths: string[]
-  source: string
-  updatedAt: number
-}
-
-export type Message = {
-  id: string
-  kind: string
-  topic: string | null
-  text: string
-  sender: string
-  recipients: string[]
-  threadId: string | null
-  at: number
-  worktree: string | null
-  branch: string | null
-}
-
 export type Now = {
   project: { id: string; name: string }
   me: { handle: string; name?: string }
@@ -56,46 +53,6 @@ export type Now = {
   actors: Actor[]
   blockedOnHuman: Thread[]
   messages: Message[]
-}
-
-export type Card = { threadId: string; title: string; detail: string; owners: string[] }
-export type BoardColumn = 'backlog' | 'doing' | 'blocked' | 'done'
-/** A lane as `sangam board --json` shows it (the task is its id only). */
-export type BoardLane = {
-  name: string
-  state: string
-  owner: string
-  agent: string | null
-  behind: number
-  dirty: boolean
-  task: string | null
-  next: string
-}
-export type Board = {
-  columns: Record<BoardColumn, Card[]>
-  /** Empty in a project without lanes. */
-  lanes: BoardLane[]
-  lock: LaneLock | null
-  lanesError: { code?: string; message?: string } | null
-  /** How current the conflict threads among the cards are; `note` says why they may not be. */
-  collisions: { source: string; lookedAt: number | null; note: string | null } | null
-}
-
-export type Targets = {
-  agents: {
-    handle: string
-    vendor: Vendor | null
-    sessionId: string
-    state: ActorState
-    worktree: string | null
-  }[]
-  worktrees: {
-    path: string
-    target: string
-    branch: string | null
-    machine: string | null
-    missing?: boolean
-  }[]
 }
 
 export type TimelineEvent = {
@@ -117,26 +74,6 @@ export type TimelineEvent = {
   truncated?: boolean
 }
 export type Timeline = { events: TimelineEvent[]; next: string | number | null }
-
-export type ThreadItem = {
-  id: string
-  kind: string
-  at: string | number
-  toolName: string | null
-  text: string
-  truncated: boolean
-  status: string | null
-  focus: boolean
-  subagent: boolean
-}
-export type EventThread = {
-  focus: string
-  session: { id: string; vendor: string; author: string | null; branch: string | null; cwd: string | null }
-  human: ThreadItem | null
-  items: ThreadItem[]
-  omittedBefore: number
-  omittedAfter: number
-}
 
 export type LeaseHolder = {
   human: string | null
@@ -166,47 +103,6 @@ export type LeaseHistory = {
 }
 export type Leases = { leases: Lease[]; history: LeaseHistory[] }
 
-export type Collision = { branch: string | null; worktree: string; paths: string[] }
-export type ReadyBranch = {
-  branch: string | null
-  worktree: string
-  mergesCleanly: boolean
-  conflicts: string[]
-  collidesWith: Collision[]
-  uncommitted: number
-  skipped: string | null
-}
-export type Ready = {
-  into: string
-  complete: boolean
-  clean: number
-  latent: number
-  conflicted: number
-  branches: ReadyBranch[]
-}
-/** A lane as `sangam status --json` shows it. */
-export type LaneRow = {
-  name: string
-  state: 'clean' | 'dirty' | 'task' | 'integrating' | 'deleting' | 'missing'
-  branch: string
-  head: string | null
-  dirty: boolean
-  behind: number
-  task: { id: string; file: string; validationFile: string } | null
-  owner: string
-  worktree: string
-  agent: string | null
-  next: string
-}
-export type LaneLock = {
-  lane: string
-  task: string | null
-  since: number
-  owner: string
-  heartbeatAt: number
-  /** Silent past lanes.lock-stale-minutes: a takeover may end it. */
-  stale: boolean
-}
 /** One `sync.published-*` entry of `sangam log`, of any machine of the team. */
 export type Publish = {
   id: number

@@ -46,7 +46,7 @@ function ReadyView(props: { ready: Ready | null; error: Lanes['readyError'] }): 
           <tbody>
             ${lanes.map(
               (row) => html`<tr data-row tabindex="-1">
-                <th scope="row" title=${row.worktree}>${label(row)}${row.uncommitted > 0 ? html` <span class="muted">(${row.uncommitted} uncommitted)</span>` : null}</th>
+                <th scope="row" title=${row.worktree}>${label(row)}${(row.uncommitted ?? 0) > 0 ? html` <span class="muted">(${row.uncommitted} uncommitted)</span>` : null}</th>
                 <td class=${verdictClass(row)}>${verdict(row)}</td>
                 ${lanes.map((column) => html`<${Cell} row=${row} column=${column} />`)}
               </tr>`,
@@ -68,7 +68,7 @@ function Cell(props: { row: ReadyBranch; column: ReadyBranch }): View {
 
 function Collisions(props: { lanes: ReadyBranch[] }): View {
   const seen = new Set<string>()
-  const pairs: { a: ReadyBranch; b: string; paths: string[] }[] = []
+  const pairs: { a: ReadyBranch; b: string; paths: readonly string[] }[] = []
   for (const lane of props.lanes)
     for (const other of lane.collidesWith) {
       const key = [lane.worktree, other.worktree].sort().join('\0')

@@ -1,5 +1,5 @@
 import type { AuthorKind } from '../../room/protocol/message.ts'
-import { vendorNames } from '../../shared/vendor-names.ts'
+import { type DeliveryVendor, deliveryVendors } from '../protocol/delivery-vendor.ts'
 
 /**
  * The words of delivery, shared by the core, the store, the services and the commands: how a tag
@@ -53,9 +53,7 @@ export const turnChannels: readonly DeliveryChannel[] = [
 export const deliveryStates = ['pending', 'starting', 'delivered', 'refused', 'failed', 'unknown'] as const
 export type DeliveryState = (typeof deliveryStates)[number]
 
-/** The agent vendors delivery can continue. */
-export const deliveryVendors = vendorNames
-export type DeliveryVendor = (typeof deliveryVendors)[number]
+export { type DeliveryVendor, deliveryVendors } from '../protocol/delivery-vendor.ts'
 
 export function isDeliveryVendor(value: unknown): value is DeliveryVendor {
   return typeof value === 'string' && (deliveryVendors as readonly string[]).includes(value)

@@ -4,26 +4,15 @@ import { readOptionGroup } from '../../options/services/option-store.ts'
 import { roomOptions } from '../../room/core/settings.ts'
 import { post } from '../../room/services/post.ts'
 import type { RoomScope } from '../../room/services/room-scope.ts'
+import type { SendResult } from '../protocol/session-view.ts'
 import { addDelivery } from '../store/delivery-ledger.ts'
 import { lastTurnAt } from '../store/delivery-turn-table.ts'
 import type { DeliveryRouter, SessionOutcome } from './delivery-router.ts'
 import { senderKindOf } from './sender-kind.ts'
-
 import { resolveSession, type SessionView } from './session-list.ts'
-import { type TurnView, turnView } from './session-turns.ts'
+import { turnView } from './session-turns.ts'
 
-/** What `send` and `room_send` answer. */
-export interface SendResult {
-  readonly messageId: string
-  readonly session: { readonly vendor: string; readonly id: string }
-  /** `started`: a turn carries it now; `pending`: it waits (a running turn, the cooldown, the next prompt); `forwarded`: posted for the daemon of the session's machine; `refused` / `failed`: why. */
-  readonly outcome: 'started' | 'pending' | 'refused' | 'failed' | 'pasted' | 'forwarded'
-  readonly channel: string | null
-  readonly reason: string | null
-  /** For a send waiting out the cooldown: when it passes (ISO); null otherwise. */
-  readonly retryAt: string | null
-  readonly turn: TurnView | null
-}
+export type { SendResult } from '../protocol/session-view.ts'
 
 /**
  * `send <session> TEXT`: posts the text to the room addressed to the session (so the room sees

@@ -7,29 +7,14 @@ import { roomOptions } from '../../room/core/settings.ts'
 import { loadDirectory } from '../../room/services/directory.ts'
 import { readPresence } from '../../room/store/presence-table.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
-import type { DeliveryVendor } from '../core/delivery-vocabulary.ts'
 import { isDeliveryVendor } from '../core/delivery-vocabulary.ts'
+import type { SessionView } from '../protocol/session-view.ts'
 import { liveTurnOf } from '../store/delivery-turn-table.ts'
 import { firstHumanText } from '../store/session-title.ts'
 import type { DeliveryRouter } from './delivery-router.ts'
 
 /** A session as `sessions` lists it. */
-export interface SessionView {
-  readonly vendor: DeliveryVendor
-  readonly id: string
-  readonly handle: string
-  readonly title: string | null
-  readonly worktree: string | null
-  /** The machine it lives on, by id, and by readable name. */
-  readonly machine: string
-  readonly machineName: string
-  /** ms epoch of the last sign of it (presence change or captured event). */
-  readonly lastSeenAt: number
-  readonly presence: 'online' | 'idle' | 'offline'
-  /** `running`: a turn runs; `live`: it can be woken in place; `resume`: delivery continues it headless; `active-elsewhere`: open in a terminal; `remote`: on another machine, whose daemon delivers; `unavailable`: no CLI here. */
-  readonly delivery: 'running' | 'live' | 'resume' | 'active-elsewhere' | 'remote' | 'unavailable'
-  readonly why: string
-}
+export type { SessionView } from '../protocol/session-view.ts'
 
 /**
  * This project's Claude Code and Codex sessions, newest first, with how delivery would reach each:

@@ -5,29 +5,12 @@ import { refuseSecret } from '../../secrets/core/free-text-rule.ts'
 import type { Random } from '../../shared/random.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import { isDeliveryVendor } from '../core/delivery-vocabulary.ts'
+import type { TurnView } from '../protocol/session-view.ts'
 import { liveTurnOf, liveTurns, recentTurns, type TurnRow, updateTurn } from '../store/delivery-turn-table.ts'
 import type { DeliveryRouter } from './delivery-router.ts'
-
 import { resolveSession } from './session-list.ts'
 
-/** A turn as the commands show it. */
-export interface TurnView {
-  readonly id: number
-  readonly vendor: string
-  readonly sessionId: string
-  readonly channel: string
-  readonly cause: string
-  readonly why: string
-  readonly messages: readonly string[]
-  readonly state: string
-  readonly pid: number | null
-  readonly worktree: string | null
-  readonly logFile: string | null
-  readonly exitCode: number | null
-  readonly detail: string | null
-  readonly startedAt: string
-  readonly endedAt: string | null
-}
+export type { TurnView } from '../protocol/session-view.ts'
 
 export function turnView(turn: TurnRow): TurnView {
   return {

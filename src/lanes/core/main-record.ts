@@ -1,3 +1,7 @@
+import type { MainOutside } from '../protocol/main-outside-view.ts'
+
+export type { MainOutside } from '../protocol/main-outside-view.ts'
+
 /**
  * The main sangam last moved (D300): on this machine, the commit a publish, a catch-up or a
  * person's acceptance left main at; on a team server, the commit the last publish pushed to the
@@ -52,25 +56,6 @@ export interface TeamMainRecord {
 export function remoteMainInStep(record: TeamMainRecord | null, remote: string | null): boolean {
   if (record === null || remote === null) return true
   return remote === record.commit || remote === record.from
-}
-
-/** A main that moved by a route sangam did not take: where, to what, from what, and the way out. */
-export interface MainOutside {
-  /** `here`: this machine's main; `remote`: the team's shared remote's (its team server's record). */
-  readonly where: 'here' | 'remote'
-  readonly branch: string
-  /** Main's commit now; null when the branch is gone. */
-  readonly commit: string | null
-  /** The commit sangam last moved it to (or a person accepted). */
-  readonly recorded: string
-  readonly recordedAt: number
-  /** `moved`/`published`, `adopted` or `accepted`, and by whom when accepted. */
-  readonly recordedHow: string
-  readonly recordedBy: string | null
-  /** The one command that accepts it (run in a lane); null when main is gone (restore it). */
-  readonly accept: string | null
-  /** The exact command that saves it under `refs/sangam/outside/` and puts the recorded commit back. */
-  readonly restore: string
 }
 
 /** `main moved outside sangam`, as words: for status, the board, lane, ready and the daemon. */

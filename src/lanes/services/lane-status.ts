@@ -7,6 +7,7 @@ import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import type { Db } from '../../store/db.ts'
 import { remoteMainInStep } from '../core/main-record.ts'
 import { isLockStale } from '../core/sync-ladder.ts'
+import type { LaneStatus, LaneTaskView, LaneView } from '../protocol/lane-status-view.ts'
 import { type IntegrationEvent, readIntegrationEvents } from '../store/integration-event-table.ts'
 import { type LaneRow, readLanes, readLaneTask } from '../store/lane-table.ts'
 import { describeState } from './enter-lane.ts'
@@ -18,56 +19,7 @@ import { baseRef, snapshotRef } from './recovery-refs.ts'
 import type { RemoteMain } from './remote-main-publisher.ts'
 import type { TeamMainDesk } from './team-main-desk.ts'
 
-export interface LaneTaskView {
-  readonly id: string
-  readonly file: string
-  readonly validationFile: string
-  readonly snapshotRef: string
-  readonly snapshot: string | null
-  readonly baseRef: string
-  readonly base: string | null
-}
-
-export interface LaneView {
-  readonly name: string
-  readonly state: string
-  readonly branch: string
-  readonly head: string | null
-  readonly dirty: boolean
-  /** Commits on main the lane does not have. */
-  readonly behind: number
-  /** Commits of the lane main does not have: work to publish, with `dirty`. */
-  readonly ahead: number
-  readonly task: LaneTaskView | null
-  readonly owner: string
-  readonly worktree: string
-  readonly agent: string | null
-  /** The next safe step for this lane, in words. */
-  readonly next: string
-}
-
-/** What `sangam status` answers (`--json`). */
-export interface LaneStatus {
-  readonly main: string | null
-  readonly mainBranch: string
-  readonly lock: {
-    readonly lane: string
-    readonly task: string | null
-    readonly since: number
-    readonly owner: string
-    readonly heartbeatAt: number
-    /** Silent for `lanes.lock-stale-minutes`: `sync --takeover --reason` may take it over. */
-    readonly stale: boolean
-  } | null
-  readonly guard: { readonly installed: boolean; readonly missing: readonly string[] }
-  /**
-   * Main moved outside sangam (D300): this machine's main (`where: here`), else the team remote's
-   * as last fetched against the team server's record (`where: remote`); null when both are where
-   * sangam last moved them.
-   */
-  readonly mainOutside: MainOutside | null
-  readonly lanes: readonly LaneView[]
-}
+export type { LaneStatus, LaneTaskView, LaneView } from '../protocol/lane-status-view.ts'
 
 /** With a team attached: its record of main and the shared remote, for `mainOutside`. */
 export interface TeamMainView {

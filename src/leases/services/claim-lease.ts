@@ -4,7 +4,7 @@ import { guardWrite } from '../../secrets/core/wire-fields.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import { describeActor } from '../core/actor.ts'
 import { describeConflicts, describeLease } from '../core/describe.ts'
-import type { Lease, LeaseConflict } from '../protocol/lease.ts'
+import type { ClaimOutcome } from '../protocol/lease-view.ts'
 import type { LeaseArbiter } from './arbiter.ts'
 import { resolvePatternArgument } from './path.ts'
 
@@ -33,14 +33,7 @@ export interface ClaimLeaseInput {
  * auto-leases (`overrode`, rung advise or warn) or taken over the actor's own agents' auto-leases
  * (`tookOver`: those leases ended, and the log says so).
  */
-export interface ClaimOutcome {
-  readonly granted: boolean
-  readonly leases: readonly (Lease & { readonly renewed: boolean })[]
-  readonly conflicts: readonly LeaseConflict[]
-  readonly overrode: readonly Lease[]
-  readonly tookOver: readonly Lease[]
-  readonly actor: Actor
-}
+export type { ClaimOutcome } from '../protocol/lease-view.ts'
 
 /**
  * `arbiterOf` names who decides (`projectLeaseArbiter` in `project/services/lease-arbiter.ts`); it

@@ -4,7 +4,7 @@ import { guardWrite } from '../../secrets/core/wire-fields.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import { describeActor } from '../core/actor.ts'
 import { describeEndedLease, describeLease } from '../core/describe.ts'
-import type { Lease } from '../protocol/lease.ts'
+import type { ReleaseOutcome } from '../protocol/lease-view.ts'
 import type { LeaseArbiter } from './arbiter.ts'
 import { resolvePatternArgument } from './path.ts'
 
@@ -22,12 +22,7 @@ export interface ReleaseLeaseInput {
   readonly forceReason: string | null
 }
 
-export interface ReleaseOutcome {
-  readonly released: readonly Lease[]
-  /** The released leases that were another holder's. */
-  readonly forced: readonly Lease[]
-  readonly actor: Actor
-}
+export type { ReleaseOutcome } from '../protocol/lease-view.ts'
 
 /**
  * `arbiterOf` names who decides (`projectLeaseArbiter` in `project/services/lease-arbiter.ts`); it

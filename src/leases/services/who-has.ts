@@ -1,7 +1,7 @@
 import type { ProjectContext } from '../../identity/services/project-context.ts'
 import { describeLease } from '../core/describe.ts'
 import { isLiteralPattern } from '../core/pattern.ts'
-import type { Lease } from '../protocol/lease.ts'
+import type { WhoHasOutcome } from '../protocol/lease-view.ts'
 import { repositoryPaths, resolvePatternArgument } from './path.ts'
 import { leasesCovering } from './queries.ts'
 
@@ -10,13 +10,7 @@ import { leasesCovering } from './queries.ts'
  * `ctx_who_has`. Read from the replica (it decides nothing). A file outside the project is
  * answered with `path: null` and no leases, since no lease can apply to it.
  */
-export interface WhoHasOutcome {
-  /** The file's repository-relative path, when asked with a path inside the project. */
-  readonly path: string | null
-  /** The normalised glob, when asked with one. */
-  readonly pattern: string | null
-  readonly leases: readonly Lease[]
-}
+export type { WhoHasOutcome } from '../protocol/lease-view.ts'
 
 export function whoHas(project: ProjectContext, raw: string, cwd: string): WhoHasOutcome {
   const now = project.clock.now()

@@ -5,6 +5,7 @@ import type { Clock } from '../../shared/clock.ts'
 import { type Random, systemRandom } from '../../shared/random.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import type { Db } from '../../store/database.ts'
+import type { NoteResult } from '../protocol/note-view.ts'
 import { EventWriter } from '../store/event-table.ts'
 import { noteIdPrefix } from '../store/note-events.ts'
 
@@ -23,15 +24,7 @@ export interface NoteInput {
   readonly version: string
 }
 
-export interface NoteResult {
-  readonly id: string
-  readonly at: string
-  readonly author: string
-  readonly sessionId: string
-  readonly branch: string | null
-  /** The text as stored. */
-  readonly text: string
-}
+export type { NoteResult } from '../protocol/note-view.ts'
 
 /**
  * `note`: the one voluntary write. A note is an event of kind `note` and vendor `sangam` (D1),

@@ -5,6 +5,7 @@ import type { Db } from '../../store/database.ts'
 import { buildSearchQuery, type SearchQuery } from '../core/search-query.ts'
 import { rankCandidates } from '../core/search-ranking.ts'
 import type { EventKind, Vendor } from '../protocol/event.ts'
+import type { SearchHit, SearchResult } from '../protocol/search-view.ts'
 import { EventSearch, type EventSearchFilters } from '../store/event-search.ts'
 import type { StoredEvent } from '../store/event-table.ts'
 import { boundText } from './bounded-text.ts'
@@ -26,33 +27,7 @@ export interface SearchInput {
   readonly limit?: number | undefined
 }
 
-/** One search hit with its attribution; the shape of `search --json` and `ctx_search`. */
-export interface SearchHit {
-  readonly id: string
-  readonly kind: EventKind
-  readonly vendor: Vendor
-  readonly cliVersion: string | null
-  readonly sessionId: string
-  readonly author: string
-  readonly at: string
-  readonly cwd: string | null
-  readonly branch: string | null
-  readonly toolName: string | null
-  /** The text around the matched words, which are marked «like this». */
-  readonly snippet: string
-  /** The event's text, cut at `hitTextChars`. */
-  readonly text: string
-  readonly truncated: boolean
-  readonly score: number
-}
-
-export interface SearchResult {
-  readonly terms: readonly string[]
-  /** The window searched, ISO; null when open. */
-  readonly since: string | null
-  readonly until: string | null
-  readonly hits: readonly SearchHit[]
-}
+export type { SearchHit, SearchResult } from '../protocol/search-view.ts'
 
 export const defaultSearchLimit = 20
 export const maxSearchLimit = 200

@@ -2,50 +2,13 @@ import { basename } from 'node:path'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import type { Db } from '../../store/database.ts'
 import { splitExecOutput } from '../core/exec-output.ts'
-import type { EventKind, Vendor } from '../protocol/event.ts'
+import type { EventKind } from '../protocol/event.ts'
+import type { ThreadItem, ThreadResult } from '../protocol/thread-view.ts'
 import { getEventById, type StoredEvent } from '../store/event-table.ts'
 import { type FilePosition, type SessionFile, ThreadQueries } from '../store/event-thread.ts'
 import { type BoundedText, boundText, headLines } from './bounded-text.ts'
 
-/** One event of a thread, cut to what a reader of the turn needs. */
-export interface ThreadItem {
-  readonly id: string
-  readonly kind: EventKind
-  readonly at: string
-  readonly toolName: string | null
-  readonly text: string
-  readonly truncated: boolean
-  /**
-   * For a Codex exec result, its header (`Chunk ID`, `Wall time`, `Process exited with code`, …)
-   * said short: `exit 0 · 1.2 s`; `text` is then what the command printed. Null otherwise.
-   */
-  readonly status: string | null
-  /** The event the thread was asked for. */
-  readonly focus: boolean
-  /** Read from a Claude subagent's transcript rather than the session's own. */
-  readonly subagent: boolean
-}
-
-export interface ThreadResult {
-  readonly focus: string
-  readonly session: {
-    readonly id: string
-    readonly vendor: Vendor
-    readonly cliVersion: string | null
-    readonly author: string
-    readonly branch: string | null
-    readonly cwd: string | null
-  }
-  /** The human turn the moment belongs to; null when the session has none before it. */
-  readonly human: ThreadItem | null
-  /** What followed, up to the next human turn, in order. */
-  readonly items: readonly ThreadItem[]
-  /** Events of the turn left out around the focus to keep the answer short (both sides). */
-  readonly omitted: number
-  /** Of those, the ones before the focus, and after it. */
-  readonly omittedBefore: number
-  readonly omittedAfter: number
-}
+export type { ThreadItem, ThreadResult } from '../protocol/thread-view.ts'
 
 /** `--before N` / `--after N`: at most N events of the turn before, and after, the focus. */
 export interface ThreadOptions {

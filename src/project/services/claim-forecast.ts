@@ -9,25 +9,9 @@ import { readLanes } from '../../lanes/store/lane-table.ts'
 import { matchLeasePath } from '../../leases/services/matcher.ts'
 import { readWorktreeStates } from '../../room/store/worktree-state-table.ts'
 import { isSangamError } from '../../shared/sangam-error.ts'
+import type { ClaimForecast } from '../protocol/claim-view.ts'
 
-/**
- * Another worktree whose work already touches what a claim names: committed on its branch since it
- * left main, or uncommitted. Said at claim time (`claim`, `ctx_claim`), before anyone writes a line.
- */
-export interface ClaimForecast {
-  readonly worktree: string
-  /** Null for this machine's worktrees; else the machine whose `room.worktree` state says so. */
-  readonly machine: string | null
-  /** That machine's readable name (services/machine-names.ts); null for this machine's worktrees. */
-  readonly machineName: string | null
-  readonly branch: string | null
-  /** The lane it is, when it is one of this machine's lanes. */
-  readonly lane: string | null
-  /** The changed paths the claimed patterns cover (at most `maxPathsShown`). */
-  readonly paths: readonly string[]
-  /** How many covered paths there are in all. */
-  readonly pathCount: number
-}
+export type { ClaimForecast } from '../protocol/claim-view.ts'
 
 const maxPathsShown = 20
 

@@ -1,34 +1,17 @@
 import type { ProjectContext } from '../../identity/services/project-context.ts'
-import { type MainOutside, outsideLine } from '../../lanes/core/main-record.ts'
+import { outsideLine } from '../../lanes/core/main-record.ts'
 import { hasLaneTables, readLanes } from '../../lanes/store/lane-table.ts'
-import type { Board } from '../../room/core/board.ts'
-import { type BoardLane, type BoardLock, boardLanesText } from '../../room/core/board-lanes.ts'
+import { boardLanesText } from '../../room/core/board-lanes.ts'
 import { boardText } from '../../room/core/board-text.ts'
 import { roomBoard } from '../../room/services/board.ts'
-import {
-  type CollisionsSeen,
-  collisionsLines,
-  collisionsOnRead,
-} from '../../room/services/collisions-on-read.ts'
+import { collisionsLines, collisionsOnRead } from '../../room/services/collisions-on-read.ts'
 import { projectDirectory } from '../../room/services/open-room.ts'
 import type { Logger } from '../../shared/logger.ts'
 import type { Random } from '../../shared/random.ts'
 import { isSangamError } from '../../shared/sangam-error.ts'
+import type { ProjectBoard } from '../protocol/project-board-view.ts'
 
-/** `sangam board` and MCP `room_board`: the room's columns, then the lanes and the lock. */
-export interface ProjectBoard {
-  readonly columns: Board
-  /** Every lane as `sangam status` reads it; empty in a project without lanes. */
-  readonly lanes: readonly BoardLane[]
-  /** The integration lock (the team server's when attached); null when free or without lanes. */
-  readonly lock: BoardLock | null
-  /** Why the lanes part could not be read (the team server away, git failing), or null. */
-  readonly lanesError: { readonly code: string; readonly message: string } | null
-  /** Main moved outside sangam, as `sangam status` says it (D300); null otherwise. */
-  readonly mainOutside: MainOutside | null
-  /** How current the conflict threads among the columns are (`collisionsOnRead`). */
-  readonly collisions: CollisionsSeen
-}
+export type { ProjectBoard } from '../protocol/project-board-view.ts'
 
 /**
  * The board with its lanes part. The lanes are read through the same lane world and status as

@@ -1,4 +1,6 @@
 import type { Rung } from '../../options/protocol/rung.ts'
+import { type AlertSeverity, alertSeverities } from '../protocol/alert-severity.ts'
+import type { Alert } from '../protocol/rules-view.ts'
 import { remoteWorktreeName } from './cross-machine-overlap.ts'
 import { isActiveAgent, type SessionSeen } from './edit-rules.ts'
 import type { RuleName } from './rule-catalog.ts'
@@ -10,20 +12,9 @@ import type { RuleName } from './rule-catalog.ts'
  * and every replica, so a reader can tell a new alert from one it has seen.
  */
 
-export const alertSeverities = ['critical', 'attention', 'warning'] as const
-export type AlertSeverity = (typeof alertSeverities)[number]
-export type AlertType = RuleName | 'decision-needed' | 'blocker' | 'handoff'
-
-export interface Alert {
-  readonly id: string
-  readonly type: AlertType
-  readonly severity: AlertSeverity
-  readonly title: string
-  /** Recipient tokens: `@handle`, `@human`, `#worktree`. */
-  readonly participants: readonly string[]
-  readonly paths: readonly string[]
-  readonly threadId: string | null
-}
+export type AlertType = Alert['type']
+export { type AlertSeverity, alertSeverities } from '../protocol/alert-severity.ts'
+export type { Alert } from '../protocol/rules-view.ts'
 
 /** A rule's rung as a severity: `advise` a warning, `warn` needs attention, `refuse` is critical. */
 export function severityOf(rung: Rung): AlertSeverity | null {

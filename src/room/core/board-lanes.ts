@@ -1,35 +1,13 @@
+import type { LaneLock as BoardLock } from '../../lanes/protocol/lane-status-view.ts'
+import type { BoardLane } from '../protocol/board-view.ts'
+
 /**
  * The board's lanes part: every managed lane and the integration lock, as `sangam status` reads
  * them, so the board shows who integrates what beside the threads. Empty (no lanes, lock null) in
  * a project without lanes, and then the text adds nothing.
  */
-export interface BoardLane {
-  readonly name: string
-  /** `clean`, `dirty`, `task`, `integrating`, `deleting` or `missing` (as `status`). */
-  readonly state: string
-  readonly owner: string
-  /** The lane's agent command (`claude`, `codex`, …), null for a human's lane. */
-  readonly agent: string | null
-  /** Commits on main the lane does not have. */
-  readonly behind: number
-  readonly dirty: boolean
-  /** The active semantic task's id. */
-  readonly task: string | null
-  /** The lane's next safe step, in words. */
-  readonly next: string
-}
-
-export interface BoardLock {
-  readonly lane: string
-  readonly owner: string
-  readonly task: string | null
-  /** When the holder took it (ms since the epoch). */
-  readonly since: number
-  /** Its holder's last sign of life. */
-  readonly heartbeatAt: number
-  /** Silent for `lanes.lock-stale-minutes`: a human may take it over. */
-  readonly stale: boolean
-}
+export type { LaneLock as BoardLock } from '../../lanes/protocol/lane-status-view.ts'
+export type { BoardLane } from '../protocol/board-view.ts'
 
 /** The lanes part as text lines (none without lanes); each line is cut to `width`. */
 export function boardLanesText(

@@ -1,3 +1,4 @@
+import type { Board, BoardCard, BoardColumn } from '../protocol/board-view.ts'
 import { humanToken, type RoomThread } from '../protocol/thread.ts'
 import type { DirectoryAgent, RoomDirectory } from './directory.ts'
 import { isActiveAgent } from './edit-rules.ts'
@@ -12,18 +13,8 @@ import { isActiveAgent } from './edit-rules.ts'
  * working on it, and a human is not working on every thread they are in.
  */
 export const boardColumns = ['backlog', 'doing', 'blocked', 'done'] as const
-export type BoardColumn = (typeof boardColumns)[number]
 
-export interface BoardCard {
-  readonly threadId: string
-  readonly title: string
-  /** One line: why it is in its column. */
-  readonly detail: string
-  /** Who works on it (tokens); for `blocked`, who it waits on; for `done`, its participants. */
-  readonly owners: readonly string[]
-}
-
-export type Board = { readonly [Column in BoardColumn]: readonly BoardCard[] }
+export type { Board, BoardCard, BoardColumn } from '../protocol/board-view.ts'
 
 /** A post into a thread: who (a participant token: `@handle` for an agent, `@human` for a person) and when. */
 export interface ThreadPost {

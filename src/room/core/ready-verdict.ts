@@ -1,11 +1,10 @@
+import type { ReadyBranch, ReadyCollision, ReadySkip, ReadyVerdict } from '../protocol/ready-view.ts'
+
 /**
  * `ready`: would each lane merge into the target, and which lanes would conflict with each other
  * (latent conflicts: each merges on its own, the second to land would not). Pure: git's answers
  * come in as data (room/services/ready.ts asks for them).
  */
-
-/** Why a lane has no merge answer. */
-export type ReadySkip = 'missing' | 'no-commit' | 'unrelated'
 
 /** One worktree's lane as git showed it: its working state (uncommitted work counts) and what it touches. */
 export interface ReadyLane {
@@ -28,39 +27,7 @@ export interface MergeAnswer {
   readonly error: string | null
 }
 
-export interface ReadyCollision {
-  readonly branch: string | null
-  readonly worktree: string
-  /** Paths the merge of the two lanes would conflict on. */
-  readonly paths: readonly string[]
-}
-
-export interface ReadyBranch {
-  /** The branch; null for a detached worktree (`worktree` names it). */
-  readonly branch: string | null
-  readonly worktree: string
-  /** null when the lane was skipped (see `skipped`). */
-  readonly mergesCleanly: boolean | null
-  readonly conflicts: readonly string[]
-  readonly collidesWith: readonly ReadyCollision[]
-  readonly uncommitted: number | null
-  readonly skipped: ReadySkip | null
-}
-
-export interface ReadyVerdict {
-  readonly into: string
-  /** Every lane merged against the target and every nominated pair merged: nothing is a floor. */
-  readonly complete: boolean
-  /** Lanes that merge and collide with no other lane. */
-  readonly clean: number
-  /** Lanes that merge on their own but conflict with another lane. */
-  readonly latent: number
-  /** Lanes that do not merge into the target. */
-  readonly conflicted: number
-  /** Pairs of lanes sharing a touched path, each merged (no cap). */
-  readonly pairsProbed: number
-  readonly branches: readonly ReadyBranch[]
-}
+export type { ReadyBranch, ReadyCollision, ReadySkip, ReadyVerdict } from '../protocol/ready-view.ts'
 
 /**
  * The pairs of lanes worth merging: those that touch a common path since they left the target.

@@ -3,6 +3,8 @@ import { type AnyOptionGroup, readStored } from '../../options/core/option-group
 import { isRung, type Rung, rungs } from '../../options/protocol/rung.ts'
 import { closeNames } from '../../shared/close-names.ts'
 import { quoteInput } from '../../shared/quote-input.ts'
+import { type RuleName, ruleNames } from '../protocol/rule-name.ts'
+import type { RuleView } from '../protocol/rules-view.ts'
 import { roomOptions } from './settings.ts'
 
 /**
@@ -10,13 +12,7 @@ import { roomOptions } from './settings.ts'
  * option. `lease-collision` is the lease group's `auto-lease` option itself, not a copy, so one
  * place decides how loud each collision is and the lease arbiter keeps reading what it always did.
  */
-export const ruleNames = [
-  'one-actor-per-worktree',
-  'file-overlap',
-  'stale-worktrees',
-  'lease-collision',
-] as const
-export type RuleName = (typeof ruleNames)[number]
+export { type RuleName, ruleNames } from '../protocol/rule-name.ts'
 
 export function isRuleName(value: string): value is RuleName {
   return (ruleNames as readonly string[]).includes(value)
@@ -99,21 +95,7 @@ export const ruleCatalog: readonly RuleDefinition[] = [
   },
 ]
 
-/** One rule as `rules` shows it. */
-export interface RuleView {
-  readonly name: RuleName
-  readonly rung: Rung
-  readonly default: Rung
-  /** True when the team set it (even to its default); false while it follows the default. */
-  readonly decided: boolean
-  /** True when, at this rung, sangam denies the edit rather than only telling. */
-  readonly enforced: boolean
-  /** The full name of the option its rung is stored under: `room.file-overlap`. */
-  readonly option: string
-  readonly condition: string
-  /** What the current rung does. */
-  readonly does: string
-}
+export type { RuleView } from '../protocol/rules-view.ts'
 
 /**
  * Every rule at its rung, from the stored option groups (the raw `setting` values by group key;

@@ -6,26 +6,11 @@ import { describeAge } from '../../memory/core/brief-lines.ts'
 import type { Random } from '../../shared/random.ts'
 import { isSangamError } from '../../shared/sangam-error.ts'
 import { asStoreBusy } from '../../store/busy-error.ts'
+import type { CollisionsSeen } from '../protocol/board-view.ts'
 import { type OverlapLooker, readOverlapLook } from '../store/overlap-table.ts'
 import { overlapIntervalMs, overlapRound } from './overlap-round.ts'
 
-/**
- * How current the collisions a read shows are: the overlap picture and the conflict threads that
- * `board`, `threads` and `alerts` (and their MCP tools, and the dashboard's Board) read.
- */
-export interface CollisionsSeen {
-  /**
-   * `daemon`: `sangam up` runs here, its rounds keep them current. `looked`: no daemon runs, so
-   * this read looked itself, as a round would. `recent`: no daemon runs, and a look of under 15 s
-   * ago stands. `not-looked`: no daemon runs and this read did not look (`note` says why).
-   */
-  readonly source: 'daemon' | 'looked' | 'recent' | 'not-looked'
-  /** When anyone last looked (ms epoch), and who; null when nobody ever did in this store. */
-  readonly lookedAt: number | null
-  readonly lookedBy: OverlapLooker | null
-  /** What a reader should know when the collisions shown may be out of date; null when they are not. */
-  readonly note: string | null
-}
+export type { CollisionsSeen } from '../protocol/board-view.ts'
 
 /**
  * The most worktrees a read looks at on its own. A look reads every worktree's working state

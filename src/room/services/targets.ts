@@ -3,58 +3,12 @@ import { type MachineNames, machineNames } from '../../identity/services/machine
 import { oneLine } from '../../shared/terminal-text.ts'
 import type { Db } from '../../store/db.ts'
 import type { RoomDirectory } from '../core/directory.ts'
+import type { Targets, TargetWorktree } from '../protocol/targets-view.ts'
 import { readPresence } from '../store/presence-table.ts'
 import { readWorktreePlaces, type WorktreePlace } from '../store/worktree-state-table.ts'
 import { loadDirectory } from './directory.ts'
 
-export interface TargetAgent {
-  readonly handle: string
-  readonly vendor: string
-  readonly sessionId: string
-  /** The human it acts for. */
-  readonly human: string
-  readonly state: string
-  readonly worktree: string | null
-  readonly machine: string
-  /** The machine's readable name (its hostname, or the one set with `identify --machine`). */
-  readonly machineName: string
-}
-
-/** A person, once whatever machines and channels they use (chat, the CLI, their agents). */
-export interface TargetPerson {
-  readonly handle: string
-  readonly name: string
-  readonly state: string
-  /** The machines they were seen on, by id, and by readable name in the same order. */
-  readonly machines: readonly string[]
-  readonly machineNames: readonly string[]
-}
-
-export interface TargetWorktree {
-  readonly path: string
-  readonly target: string
-  /** null when detached (or unknown for another machine's worktree). */
-  readonly branch: string | null
-  /**
-   * Uncommitted paths; for another machine's worktree, as its daemon last shared them (null when
-   * it shared none, or the worktree is gone).
-   */
-  readonly uncommitted: number | null
-  /** Agents not offline whose presence is in this worktree. */
-  readonly activeAgents: number
-  /** Whole days since HEAD's commit; null when unknown. */
-  readonly ageDays: number | null
-  readonly machine: string
-  readonly machineName: string
-  /** The directory is gone from disk (git still lists it; `git worktree prune` drops it). */
-  readonly missing: boolean
-}
-
-export interface Targets {
-  readonly agents: readonly TargetAgent[]
-  readonly people: readonly TargetPerson[]
-  readonly worktrees: readonly TargetWorktree[]
-}
+export type { TargetAgent, TargetPerson, Targets, TargetWorktree } from '../protocol/targets-view.ts'
 
 export interface TargetsInput {
   readonly machine: string
