@@ -57,6 +57,7 @@ const targetsTool = defineTool({
         missing: z.boolean(),
       }),
     ),
+    states: z.object({ source: z.enum(['git', 'daemon']), at: z.number(), ageMs: z.number() }),
   },
   readOnly: true,
   run(_input, context) {
@@ -72,6 +73,7 @@ const targetsTool = defineTool({
           machineNames: [...person.machineNames],
         })),
         worktrees: [...targets.worktrees],
+        states: targets.states,
       },
       text: describeTargets(targets, input.machine),
     }

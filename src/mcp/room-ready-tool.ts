@@ -1,6 +1,7 @@
 import { basename } from 'node:path'
 import { z } from 'zod'
 import { readyText } from '../room/core/ready-text.ts'
+import { projectDaemonRound } from '../room/services/daemon-round.ts'
 import { ready } from '../room/services/ready.ts'
 import { onlyReads } from './mcp-context.ts'
 import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
@@ -40,6 +41,7 @@ const readyTool = defineTool({
     pairsProbed: z.number(),
     branches: z.array(branchShape),
     merged: z.number(),
+    states: z.object({ source: z.enum(['git', 'daemon']), at: z.number(), ageMs: z.number() }),
   },
   // It writes only its memo of git's answers: nothing anyone else reads changes.
   readOnly: true,
@@ -47,6 +49,7 @@ const readyTool = defineTool({
     const project = context.project(onlyReads)
     const verdict = await ready(project.db, context.projectDir, input.into ?? null, {
       now: context.clock.now(),
+      daemon: projectDaemonRound(project),
     })
     return { structured: verdict, text: readyText(verdict, (path) => basename(path)) }
   },

@@ -5,6 +5,7 @@ import type { Db } from '../../store/db.ts'
 import type { RoomDirectory } from '../core/directory.ts'
 import { readPresence } from '../store/presence-table.ts'
 import { readWorktreePlaces, type WorktreePlace } from '../store/worktree-state-table.ts'
+import { statesLine, type WorktreeStatesSeen } from './daemon-round.ts'
 import { loadDirectory } from './directory.ts'
 
 export interface TargetAgent {
@@ -54,6 +55,8 @@ export interface Targets {
   readonly agents: readonly TargetAgent[]
   readonly people: readonly TargetPerson[]
   readonly worktrees: readonly TargetWorktree[]
+  /** Where this machine's worktree states come from, and how old they are. */
+  readonly states: WorktreeStatesSeen
 }
 
 export interface TargetsInput {
@@ -68,6 +71,11 @@ export interface TargetsInput {
   /** Asked only when an idle Claude session is in the room (it spawns `claude`). */
   readonly liveClaudeSessions?: (() => ReadonlySet<string> | null) | undefined
   readonly now: number
+  /**
+   * When the running daemon's latest round read this machine's worktrees, while it is fresh
+   * (`freshDaemonRound`): their states come from its rows, not from git. null or absent: git.
+   */
+  readonly daemonRoundAt?: number | null | undefined
 }
 
 const dayMs = 24 * 60 * 60 * 1000
@@ -95,7 +103,33 @@ function targetsOf(
   names: MachineNames,
 ): Targets {
   const local = directory.worktrees.filter((worktree) => worktree.machine === input.machine)
-  const statuses = new Map(worktreeStatuses(local.map((worktree) => worktree.path)).map((s) => [s.path, s]))
+  const round = input.daemonRoundAt ?? null
+  // The daemon's round keeps a row for every worktree it read: those are read, the rest asked.
+  const fromDaemon = new Map(
+    round === null
+      ? []
+      : local.flatMap((worktree) => {
+          const row = shared.get(`${input.machine}\0${worktree.path}`)
+          return row === undefined ? [] : [[worktree.path, row] as const]
+        }),
+  )
+  const statuses = new Map(
+    worktreeStatuses(
+      local.filter((worktree) => !fromDaemon.has(worktree.path)).map((worktree) => worktree.path),
+    ).map((s) => [s.path, s]),
+  )
+  for (const [path, row] of fromDaemon) {
+    statuses.set(path, {
+      path,
+      missing: row.status === 'missing',
+      uncommitted: row.status === 'missing' ? null : row.uncommitted,
+      headCommittedAt: row.lastCommitAt,
+    })
+  }
+  const states: WorktreeStatesSeen =
+    round === null || fromDaemon.size === 0
+      ? { source: 'git', at: input.now, ageMs: 0 }
+      : { source: 'daemon', at: round, ageMs: Math.max(0, input.now - round) }
   const agents = directory.agents.map((agent) => ({
     handle: agent.handle,
     vendor: agent.vendor,
@@ -134,7 +168,7 @@ function targetsOf(
       missing: status?.missing ?? false,
     }
   })
-  return { agents, people, worktrees }
+  return { agents, people, worktrees, states }
 }
 
 /** Three aligned tables: agents, people, then worktrees; machines by name, this one `(here)`. */
@@ -170,6 +204,7 @@ export function describeTargets(targets: Targets, machine: string): string {
     '',
     ...(personRows.length === 0 ? [] : [table(['person', 'name', 'state', 'machines'], personRows), '']),
     table(['worktree', 'branch', 'uncommitted', 'agents', 'age', 'machine', 'path'], worktreeRows),
+    ...(statesLine(targets.states) === null ? [] : [statesLine(targets.states) as string]),
   ].join('\n')
 }
 
