@@ -6,7 +6,7 @@ import { test } from 'node:test'
 import { gitCallLog } from '../../test/helpers/git-call-log.ts'
 import { git, tmpGitRepo } from '../../test/helpers/tmp-git-repo.ts'
 import { findMainBranch, readHead } from './branch.ts'
-import { openRefFiles } from './ref-files.ts'
+import { commitFromFiles, openRefFiles } from './ref-files.ts'
 
 /** What git itself says of HEAD and the main branch, for comparison. */
 function gitSays(cwd: string) {
@@ -89,4 +89,23 @@ test('ref files: GIT_DIR, a bare repository and reftable are left to git, which 
   assert.equal(openRefFiles(repo.path), null)
   const calls = gitCallsOf(() => assert.deepEqual(readHead(repo.path), { branch: 'main', commit }))
   assert.equal(calls.length, 1)
+})
+
+test('ref files: a name resolves as rev-parse would, and what needs git (a tag, an id) says so', async () => {
+  await using repo = tmpGitRepo()
+  const first = repo.commit('one')
+  git(repo.path, 'update-ref', 'refs/remotes/origin/develop', first)
+  git(repo.path, 'tag', '-a', '-m', 'annotated', 'v1')
+  const second = repo.commit('two')
+  git(repo.path, 'pack-refs', '--all')
+  assert.equal(commitFromFiles(repo.path, 'main'), second)
+  assert.equal(commitFromFiles(repo.path, 'refs/heads/main'), second)
+  assert.equal(commitFromFiles(repo.path, 'origin/develop'), first)
+  assert.equal(commitFromFiles(repo.path, 'nothing-here'), null)
+  assert.equal(commitFromFiles(repo.path, 'v1'), undefined, 'a tag may need peeling: git says')
+  assert.equal(commitFromFiles(repo.path, first.slice(0, 8)), undefined, 'an object id: git says')
+  assert.equal(commitFromFiles(repo.path, 'main~1'), undefined)
+  // A tag of the same name comes first for git, so a branch never hides it.
+  git(repo.path, 'tag', 'main', first)
+  assert.equal(commitFromFiles(repo.path, 'main'), undefined)
 })

@@ -104,6 +104,37 @@ function perWorktree(ref: string): boolean {
 }
 
 /**
+ * The commit `name` names as `git rev-parse --verify <name>^{commit}` would find it, read from
+ * files: a full ref (`refs/heads/main`) or a short name looked up in git's order (gitrevisions(7):
+ * `refs/<name>`, `refs/tags/`, `refs/heads/`, `refs/remotes/`, `refs/remotes/<name>/HEAD`). null:
+ * no such ref. undefined: only git can say (no ref files to read, a tag, which may need peeling,
+ * a name that may be an object id or a file in the git dir, a file this reader does not know).
+ */
+export function commitFromFiles(cwd: string, name: string): string | null | undefined {
+  const files = openRefFiles(cwd)
+  if (files === null || name === '' || name.startsWith('-') || name.includes('..')) return undefined
+  if (/^[0-9a-f]{4,64}$/.test(name) || /[~^:@{}\\*?[\s]/.test(name)) return undefined
+  const candidates = name.startsWith('refs/')
+    ? [name]
+    : [
+        `refs/${name}`,
+        `refs/tags/${name}`,
+        `refs/heads/${name}`,
+        `refs/remotes/${name}`,
+        `refs/remotes/${name}/HEAD`,
+      ]
+  if (!name.startsWith('refs/') && existsSync(join(files.layout.gitDir, name))) return undefined
+  for (const candidate of candidates) {
+    const ref = files.read(candidate)
+    if (ref === null) return undefined
+    if (ref === undefined) continue
+    if (candidate.startsWith('refs/tags/') || !candidate.match(/^refs\/(heads|remotes)\//)) return undefined
+    return ref.commit
+  }
+  return null
+}
+
+/**
  * The refs of the repository containing `cwd`, read from files; null where only git can say (see
  * `RefFiles`), and the caller runs git.
  */
