@@ -9,7 +9,7 @@ import { eventually, startUp } from './helpers/up-process.ts'
 
 interface States {
   readonly source: 'git' | 'daemon'
-  readonly at: number
+  readonly at: number | null
   readonly ageMs: number
 }
 interface TargetsJson {

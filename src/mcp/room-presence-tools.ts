@@ -57,7 +57,7 @@ const targetsTool = defineTool({
         missing: z.boolean(),
       }),
     ),
-    states: z.object({ source: z.enum(['git', 'daemon']), at: z.number(), ageMs: z.number() }),
+    states: z.object({ source: z.enum(['git', 'daemon']), at: z.number().nullable(), ageMs: z.number() }),
   },
   readOnly: true,
   run(_input, context) {

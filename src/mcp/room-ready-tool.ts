@@ -41,7 +41,7 @@ const readyTool = defineTool({
     pairsProbed: z.number(),
     branches: z.array(branchShape),
     merged: z.number(),
-    states: z.object({ source: z.enum(['git', 'daemon']), at: z.number(), ageMs: z.number() }),
+    states: z.object({ source: z.enum(['git', 'daemon']), at: z.number().nullable(), ageMs: z.number() }),
   },
   // It writes only its memo of git's answers: nothing anyone else reads changes.
   readOnly: true,

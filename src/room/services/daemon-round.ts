@@ -42,11 +42,11 @@ export function freshDaemonRound(db: Db, daemonFile: string, now: number): numbe
 /**
  * Where a view's worktree states come from: `git`, asked now, or `daemon`, the rows of `sangam
  * up`'s latest round (git asked only of a worktree the round has no usable row for). `at` is when
- * they were read; `ageMs` how long before the answer.
+ * the round read them (null: read from git by this answer); `ageMs` how long before the answer.
  */
 export interface WorktreeStatesSeen {
   readonly source: 'git' | 'daemon'
-  readonly at: number
+  readonly at: number | null
   readonly ageMs: number
 }
 

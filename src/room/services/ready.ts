@@ -132,7 +132,7 @@ export async function laneAnswers(
   ])
   const states: WorktreeStatesSeen =
     options.daemon == null || known.length === 0
-      ? { source: 'git', at: now, ageMs: 0 }
+      ? { source: 'git', at: null, ageMs: 0 }
       : { source: 'daemon', at: options.daemon.at, ageMs: Math.max(0, now - options.daemon.at) }
   const lanes: ReadyLane[] = heads.map((head): ReadyLane => {
     const base = { worktree: head.path, branch: head.branch }

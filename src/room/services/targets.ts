@@ -128,7 +128,7 @@ function targetsOf(
   }
   const states: WorktreeStatesSeen =
     round === null || fromDaemon.size === 0
-      ? { source: 'git', at: input.now, ageMs: 0 }
+      ? { source: 'git', at: null, ageMs: 0 }
       : { source: 'daemon', at: round, ageMs: Math.max(0, input.now - round) }
   const agents = directory.agents.map((agent) => ({
     handle: agent.handle,
