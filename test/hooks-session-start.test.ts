@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { rmSync, writeFileSync } from 'node:fs'
 import { test } from 'node:test'
+import { gitCallLog } from './helpers/git-call-log.ts'
 import { isolatedEnv, runCliJson } from './helpers/run-cli.ts'
 import { tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
 import { runAgentHook, sessionEvent } from './hooks-agent-run.ts'
@@ -36,6 +37,31 @@ test('SessionStart answers with the session’s brief as additional context', as
     again.output?.hookSpecificOutput?.additionalContext ?? '',
     /\(last brief /,
     'a resumed session is told what is new',
+  )
+})
+
+test('a resumed session’s SessionStart runs no git while HEAD has not moved, and git log once it has', async () => {
+  await using home = tmpDir()
+  await using repo = tmpGitRepo()
+  repo.commit('first')
+  const log = gitCallLog(home.path)
+  const env = log.env(isolatedEnv(home.path))
+  await runCliJson(['init'], { cwd: repo.path, env })
+  const start = () =>
+    runAgentHook('claude', sessionEvent(repo.path, 'SessionStart', 's-resumed'), { cwd: repo.path, env })
+  const first = await start()
+  assert.match(first.output?.hookSpecificOutput?.additionalContext ?? '', /first brief/)
+  log.reset()
+  const again = await start()
+  assert.match(again.output?.hookSpecificOutput?.additionalContext ?? '', /\(last brief /)
+  assert.deepEqual(log.calls(), [], 'HEAD and main read from their files, no git log')
+  repo.commit('landed while away')
+  log.reset()
+  const moved = await start()
+  assert.match(moved.output?.hookSpecificOutput?.additionalContext ?? '', /landed while away/)
+  assert.ok(
+    log.calls().some((call) => call[0] === 'log'),
+    'the new commits come from git log',
   )
 })
 

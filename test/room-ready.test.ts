@@ -77,9 +77,11 @@ test('two lanes editing the same lines uncommitted are latent both ways before e
     before,
   )
   // Warm: the same answer from the memo.
-  const { merged: coldMerges, ...cold } = verdict as Verdict & { merged: number }
-  const { merged: warmMerges, ...warm } = (await w.json(['ready'])) as Verdict & { merged: number }
+  type Run = Verdict & { merged: number; states: { source: string; at: number } }
+  const { merged: coldMerges, states: coldStates, ...cold } = verdict as Run
+  const { merged: warmMerges, states: warmStates, ...warm } = (await w.json(['ready'])) as Run
   assert.deepEqual(warm, cold)
+  assert.deepEqual([coldStates.source, warmStates.source], ['git', 'git'], 'no daemon runs')
   assert.deepEqual([coldMerges, warmMerges], [4, 0])
   const text = await runCli(['ready'], { cwd: w.repo.path, env: w.env })
   assert.equal(text.code, 0)

@@ -1,4 +1,5 @@
 import { gitOutputOrNull, runGit } from './git.ts'
+import { openRefFiles, type RefFiles } from './ref-files.ts'
 
 /** Where a worktree's HEAD is: the branch (null when detached) and the commit (null before the first). */
 export interface HeadState {
@@ -15,8 +16,16 @@ export interface MainBranch {
   readonly local: boolean
 }
 
-/** HEAD of the worktree at `cwd`, in one git call (two in a repository without commits). */
+/**
+ * HEAD of the worktree at `cwd`, read from its files (`ref-files.ts`); where only git can say, in
+ * one git call (two in a repository without commits).
+ */
 export function readHead(cwd: string): HeadState {
+  const head = openRefFiles(cwd)?.head() ?? null
+  if (head !== null) {
+    const branch = head.symref?.startsWith('refs/heads/') ? head.symref.slice('refs/heads/'.length) : null
+    return { branch, commit: head.commit }
+  }
   const out = gitOutputOrNull(['rev-parse', 'HEAD', '--symbolic-full-name', 'HEAD'], cwd)
   if (out !== null) {
     const [commit = '', ref = ''] = out.split('\n')
@@ -31,10 +40,14 @@ export function currentBranch(cwd: string): string | null {
 }
 
 /**
- * The branch work lands on, in one git call: what `origin/HEAD` names (the local branch of that
- * name when there is one), else the first of main, master, trunk that exists; null when none does.
+ * The branch work lands on: what `origin/HEAD` names (the local branch of that name when there is
+ * one), else the first of main, master, trunk that exists; null when none does. Read from the
+ * ref files (`ref-files.ts`), else in one git call.
  */
 export function findMainBranch(cwd: string): MainBranch | null {
+  const files = openRefFiles(cwd)
+  const fromFiles = files === null ? null : mainBranchFromFiles(files)
+  if (fromFiles !== null) return fromFiles.main
   const result = runGit(
     [
       'for-each-ref',
@@ -60,4 +73,25 @@ export function findMainBranch(cwd: string): MainBranch | null {
     return local(name) ?? { name: `origin/${name}`, commit: remoteHead.commit, local: false }
   }
   return local('main') ?? local('master') ?? local('trunk')
+}
+
+/** The main branch as the ref files say it (`main` null: there is none); null when a file is unreadable. */
+function mainBranchFromFiles(files: RefFiles): { readonly main: MainBranch | null } | null {
+  let unreadable = false
+  const local = (name: string): MainBranch | null => {
+    const ref = files.read(`refs/heads/${name}`)
+    if (ref === null) unreadable = true
+    return ref === null || ref === undefined || ref.commit === null
+      ? null
+      : { name, commit: ref.commit, local: true }
+  }
+  const remoteHead = files.read('refs/remotes/origin/HEAD')
+  if (remoteHead === null) return null
+  if (remoteHead?.symref?.startsWith('refs/remotes/origin/') && remoteHead.commit !== null) {
+    const name = remoteHead.symref.slice('refs/remotes/origin/'.length)
+    const main = local(name) ?? { name: `origin/${name}`, commit: remoteHead.commit, local: false }
+    return unreadable ? null : { main }
+  }
+  const main = local('main') ?? local('master') ?? local('trunk')
+  return unreadable ? null : { main }
 }

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict'
-import { readFileSync, utimesSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'node:test'
+import { gitCallLog } from '../../test/helpers/git-call-log.ts'
 import { git, tmpGitRepo } from '../../test/helpers/tmp-git-repo.ts'
 import { mergeTrees } from './merge-tree.ts'
 import { workingState, workingStates } from './working-state.ts'
@@ -139,4 +141,39 @@ test("sangam's own files are left out of the working state; a user's own entry i
   assert.throws(() => git(repo.path, 'show', `${state.commit}:.claude/settings.json`))
   repo.write('.mcp.json', JSON.stringify({ mcpServers: { sangam: {}, db: { command: 'db' } } }))
   assert.deepEqual([...(await workingState(repo.path, head)).uncommitted].sort(), ['.mcp.json', 'a.txt'])
+})
+
+test('clean worktrees cost one git status each; only a dirty one gets the temporary index', async () => {
+  await using repo = tmpGitRepo()
+  const head = repo.commit('base')
+  const lanes = ['one', 'two', 'three'].map((name) => {
+    const path = join(realpathSync(join(repo.path, '..')), name)
+    git(repo.path, 'worktree', 'add', '-q', '-b', name, path)
+    return path
+  })
+  writeFileSync(join(lanes[2] as string, 'work.txt'), 'uncommitted\n')
+  const dir = mkdtempSync(join(tmpdir(), 'sangam-git-calls-'))
+  const log = gitCallLog(dir)
+  const saved = process.env.PATH
+  process.env.PATH = log.path
+  let states: Awaited<ReturnType<typeof workingStates>>
+  try {
+    states = await workingStates(
+      repo.path,
+      [repo.path, ...lanes].map((path) => ({ path, head })),
+      2,
+    )
+  } finally {
+    process.env.PATH = saved
+  }
+  const calls = log.calls().map((call) => call.find((arg) => !arg.startsWith('-')))
+  rmSync(dir, { recursive: true, force: true })
+  assert.deepEqual(
+    states.slice(0, 3),
+    [0, 1, 2].map(() => ({ commit: head, uncommitted: [] })),
+  )
+  assert.deepEqual(states[3]?.uncommitted, ['work.txt'])
+  assert.equal(calls.filter((name) => name === 'status').length, 4)
+  assert.equal(calls.filter((name) => name === 'add').length, 1, 'only the dirty worktree is added')
+  assert.equal(calls.filter((name) => name === 'write-tree').length, 1)
 })

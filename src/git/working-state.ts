@@ -6,6 +6,7 @@ import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import { type GitResult, runGitAsync } from './git.ts'
 import { findGitLayout } from './git-layout.ts'
 import { addAllBut, isOwnFilePath, sangamsOwnChangesSince } from './own-changes.ts'
+import { parseStatus } from './worktree-changes.ts'
 
 /** A worktree's working state as a commit, and the paths in which it differs from HEAD. */
 export interface WorkingState {
@@ -35,16 +36,56 @@ export interface WorktreeAtHead {
 }
 
 /**
- * Each worktree (HEAD `head`) as a commit, made without touching its index, its files or any ref:
- * a temporary index (a copy of the worktree's own, so `git add` reuses its stat cache and hashes
- * only what changed; seeded from HEAD when the worktree has none), `git add -A` into it
- * (untracked files included, ignored ones not, nor sangam's own files: `own-changes.ts`),
- * `write-tree`; a tree equal to HEAD's is HEAD itself, any other becomes `commit-tree -p HEAD`. What differs from HEAD comes from one
- * `diff-tree --stdin` for all of them. Only objects are written (loose and unreachable: `git gc`
- * drops them in time). `concurrency` worktrees are read side by side. A worktree deleted while it
- * was being read is null; any other failure of git throws.
+ * Each worktree (HEAD `head`) as a commit, made without touching its index, its files or any ref.
+ * First one `git status` per worktree: a clean one (most, usually) is its HEAD, and nothing more
+ * runs for it. A dirty one gets a temporary index (a copy of the worktree's own, so `git add`
+ * reuses its stat cache and hashes only what changed; seeded from HEAD when the worktree has
+ * none), `git add -A` into it (untracked files included, ignored ones not, nor sangam's own files:
+ * `own-changes.ts`), `write-tree`; a tree equal to HEAD's is HEAD itself, any other becomes
+ * `commit-tree -p HEAD`. What differs from HEAD comes from one `diff-tree --stdin` for all of them.
+ * Only objects are written (loose and unreachable: `git gc` drops them in time). `concurrency`
+ * worktrees are read side by side. A worktree deleted while it was being read is null; any other
+ * failure of git throws.
  */
 export async function workingStates(
+  cwd: string,
+  worktrees: readonly WorktreeAtHead[],
+  concurrency: number,
+): Promise<(WorkingState | null)[]> {
+  if (worktrees.length === 0) return []
+  const clean = await mapLimit(worktrees, concurrency, (worktree) => isClean(worktree))
+  const dirty = worktrees.filter((_, i) => clean[i] !== true)
+  const dirtyStates = await dirtyWorkingStates(cwd, dirty, concurrency)
+  const stateOf = new Map(dirty.map((worktree, i) => [worktree, dirtyStates[i] ?? null]))
+  return worktrees.map((worktree, i): WorkingState | null => {
+    if (clean[i] === true) return { commit: worktree.head, uncommitted: [] }
+    return stateOf.get(worktree) ?? null
+  })
+}
+
+/**
+ * Whether the worktree has nothing uncommitted (staged, unstaged or untracked; ignored files do
+ * not count, as `git add -A` does not take them) and HEAD is still `head`: one
+ * `git status --porcelain=v2`, without refreshing the worktree's index (`--no-optional-locks`).
+ * A worktree git cannot read is not clean: the full reading says why.
+ */
+async function isClean(worktree: WorktreeAtHead): Promise<boolean> {
+  let result: GitResult
+  try {
+    result = await runGitAsync(
+      ['--no-optional-locks', 'status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all'],
+      worktree.path,
+    )
+  } catch {
+    return false
+  }
+  if (result.code !== 0) return false
+  const { head, changed } = parseStatus(result.stdout)
+  return changed.length === 0 && head === worktree.head
+}
+
+/** The worktrees with uncommitted work, each through a temporary index (see `workingStates`). */
+async function dirtyWorkingStates(
   cwd: string,
   worktrees: readonly WorktreeAtHead[],
   concurrency: number,

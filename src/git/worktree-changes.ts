@@ -43,7 +43,8 @@ export function worktreeChanges(
 /** Field counts before the path of each porcelain v2 entry type (git-status(1)). */
 const fieldsBeforePath: Readonly<Record<string, number>> = { '1': 8, '2': 9, u: 10 }
 
-function parseStatus(out: string): { head: string | null; changed: ChangedPath[]; ignored: string[] } {
+/** HEAD and the changed and ignored paths of a `git status --porcelain=v2 --branch -z` output. */
+export function parseStatus(out: string): { head: string | null; changed: ChangedPath[]; ignored: string[] } {
   const items = out.split('\0')
   let head: string | null = null
   const changed: ChangedPath[] = []

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { mainOutsideOf, outsideText } from '../lanes/services/main-record.ts'
 import { readyAnswerViewSchema } from '../project/protocol/ready-answer-view.ts'
 import { readyText } from '../room/core/ready-text.ts'
+import { projectDaemonRound } from '../room/services/daemon-round.ts'
 import { ready } from '../room/services/ready.ts'
 import { onlyReads } from './mcp-context.ts'
 import { type AnyMcpTool, defineTool } from './mcp-tool.ts'
@@ -25,6 +26,7 @@ const readyTool = defineTool({
     const project = context.project(onlyReads)
     const verdict = await ready(project.db, context.projectDir, input.into ?? null, {
       now: context.clock.now(),
+      daemon: projectDaemonRound(project),
     })
     // As `sangam ready`: a main moved outside sangam is said with the verdict (D300, D420).
     const mainOutside = mainOutsideOf({ db: project.db, clock: context.clock, root: project.repo.root })

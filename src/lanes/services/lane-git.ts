@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { gitOutput, gitOutputOrNull, runGit } from '../../git/git.ts'
 import { findGitLayout, headBranch, worktreeRoots } from '../../git/git-layout.ts'
 import { addAllBut, sangamsOwnChanges } from '../../git/own-changes.ts'
+import { commitFromFiles } from '../../git/ref-files.ts'
 import { type WorktreeChanges, worktreeChanges } from '../../git/worktree-changes.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import type { DirtyFile } from '../core/worktree-dirt.ts'
@@ -103,7 +104,10 @@ export function headOf(worktree: string): string {
   return gitOutput(['rev-parse', 'HEAD'], worktree)
 }
 
+/** The commit `ref` names, or null; read from the ref files where they can say (`commitFromFiles`). */
 export function refCommit(cwd: string, ref: string): string | null {
+  const fromFiles = commitFromFiles(cwd, ref)
+  if (fromFiles !== undefined) return fromFiles
   return gitOutputOrNull(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], cwd)
 }
 

@@ -45,7 +45,12 @@ export const landedCommits: BriefSectionSource = (context) => {
   if (git.head !== null) {
     const name = git.branch ?? 'HEAD (detached)'
     sections.push(
-      commitSection('branch', name, commitsFor(context, 'HEAD', cursor?.headCommit ?? null), context),
+      commitSection(
+        'branch',
+        name,
+        commitsFor(context, 'HEAD', git.head, cursor?.headCommit ?? null),
+        context,
+      ),
     )
   }
   if (git.mainBranch !== null && git.mainBranch !== git.branch && git.mainHead !== null) {
@@ -53,7 +58,7 @@ export const landedCommits: BriefSectionSource = (context) => {
       commitSection(
         'main',
         git.mainBranch,
-        commitsFor(context, git.mainBranch, cursor?.mainCommit ?? null),
+        commitsFor(context, git.mainBranch, git.mainHead, cursor?.mainCommit ?? null),
         context,
       ),
     )
@@ -79,8 +84,13 @@ export const recentNotes: BriefSectionSource = ({ db, now, cursor }) => {
   ]
 }
 
-function commitsFor(context: BriefContext, ref: string, since: string | null): CommitList {
+/**
+ * `ref` (now at `at`) since the last brief, which saw it at `since`. A ref that has not moved has
+ * nothing new, and git is not asked: a resumed session's SessionStart runs no git at all then.
+ */
+function commitsFor(context: BriefContext, ref: string, at: string | null, since: string | null): CommitList {
   if (context.cursor === null) return recentCommits(context.cwd, ref, firstBriefCommits)
+  if (since !== null && since === at) return { commits: [], total: 0 }
   const between = since === null ? null : commitsBetween(context.cwd, since, ref, sourceLines)
   return between ?? commitsSince(context.cwd, ref, context.cursor.at, sourceLines)
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { mainOutsideViewSchema } from '../../lanes/protocol/main-outside-view.ts'
 import { readyVerdictViewSchema } from '../../room/protocol/ready-view.ts'
+import { worktreeStatesViewSchema } from '../../room/protocol/worktree-states-view.ts'
 import type { DeepReadonly } from '../../shared/deep-readonly.ts'
 
 /**
@@ -11,5 +12,7 @@ import type { DeepReadonly } from '../../shared/deep-readonly.ts'
 export const readyAnswerViewSchema = readyVerdictViewSchema.extend({
   merged: z.number(),
   mainOutside: mainOutsideViewSchema.nullable(),
+  /** Where this machine's worktree states come from, and how old they are. */
+  states: worktreeStatesViewSchema,
 })
 export type ReadyAnswer = DeepReadonly<z.infer<typeof readyAnswerViewSchema>>

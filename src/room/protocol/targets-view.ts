@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { DeepReadonly } from '../../shared/deep-readonly.ts'
+import { worktreeStatesViewSchema } from './worktree-states-view.ts'
 
 /** An agent session the room can address. */
 export const targetAgentViewSchema = z.object({
@@ -54,5 +55,7 @@ export const targetsViewSchema = z.object({
   agents: z.array(targetAgentViewSchema),
   people: z.array(targetPersonViewSchema),
   worktrees: z.array(targetWorktreeViewSchema),
+  /** Where this machine's worktree states come from, and how old they are. */
+  states: worktreeStatesViewSchema,
 })
 export type Targets = DeepReadonly<z.infer<typeof targetsViewSchema>>

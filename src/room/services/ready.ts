@@ -16,6 +16,8 @@ import {
   readyVerdict,
 } from '../core/ready-verdict.ts'
 import { type MemoAnswer, readMemo, writeMemo } from '../store/ready-memo-table.ts'
+import { readMachineWorktreeStates } from '../store/worktree-state-table.ts'
+import type { DaemonRound, WorktreeStatesSeen } from './daemon-round.ts'
 
 /** The branch (or commit) lanes would land on. */
 export interface ReadyTarget {
@@ -33,6 +35,8 @@ export interface LaneAnswers {
   readonly pairAnswers: ReadonlyMap<string, MergeAnswer>
   /** Merges git ran this time (the rest came from the memo). */
   readonly merged: number
+  /** Where the worktrees' working states came from. */
+  readonly states: WorktreeStatesSeen
 }
 
 /** How far a run is: `done` of `total` merges git has to run (memo hits are not counted). */
@@ -43,6 +47,11 @@ export interface LaneOptions {
   readonly excludeTarget: boolean
   readonly now: number
   readonly onProgress?: ReadyProgress | undefined
+  /**
+   * Read the worktrees the daemon's round found clean, at the HEAD they still have, from its rows
+   * rather than from git (D432); the rest are read as without it. Absent: every worktree is read.
+   */
+  readonly daemon?: DaemonRound | null | undefined
 }
 
 /** Merges asked of git per `merge-tree --stdin` run, so progress moves during a long cold run. */
@@ -103,8 +112,28 @@ export async function laneAnswers(
   const readable = heads.flatMap((head) =>
     head.missing || head.head === null ? [] : [{ path: head.path, head: head.head }],
   )
-  const states = await workingStates(cwd, readable, gitConcurrency)
-  const stateOf = new Map(readable.map((worktree, i) => [worktree.path, states[i]]))
+  // A worktree the daemon's round found clean at the HEAD it still has is that HEAD: the merges
+  // of its commit are in the memo the round filled. HEADs come from files (no git).
+  const cleanAt = new Map(
+    options.daemon == null
+      ? []
+      : readMachineWorktreeStates(db, options.daemon.machine).flatMap((row) =>
+          row.status === 'present' && row.uncommitted === 0 && row.head !== null
+            ? [[row.path, row.head]]
+            : [],
+        ),
+  )
+  const known = readable.filter((worktree) => cleanAt.get(worktree.path) === worktree.head)
+  const toRead = readable.filter((worktree) => cleanAt.get(worktree.path) !== worktree.head)
+  const read = await workingStates(cwd, toRead, gitConcurrency)
+  const stateOf = new Map([
+    ...known.map((worktree) => [worktree.path, { commit: worktree.head, uncommitted: [] }] as const),
+    ...toRead.map((worktree, i) => [worktree.path, read[i]] as const),
+  ])
+  const states: WorktreeStatesSeen =
+    options.daemon == null || known.length === 0
+      ? { source: 'git', at: null, ageMs: 0 }
+      : { source: 'daemon', at: options.daemon.at, ageMs: Math.max(0, now - options.daemon.at) }
   const lanes: ReadyLane[] = heads.map((head): ReadyLane => {
     const base = { worktree: head.path, branch: head.branch }
     const state = stateOf.get(head.path)
@@ -209,6 +238,7 @@ export async function laneAnswers(
     intoAnswers: lanes.map((_, index) => answers.get(`into:${index}`)),
     pairAnswers,
     merged: toMerge.length,
+    states,
   }
 }
 
@@ -217,13 +247,18 @@ export async function ready(
   db: Db,
   cwd: string,
   into: string | null,
-  options: { readonly now: number; readonly onProgress?: ReadyProgress | undefined },
-): Promise<ReadyVerdict & { readonly merged: number }> {
+  options: {
+    readonly now: number
+    readonly onProgress?: ReadyProgress | undefined
+    readonly daemon?: DaemonRound | null | undefined
+  },
+): Promise<ReadyVerdict & { readonly merged: number; readonly states: WorktreeStatesSeen }> {
   const target = resolveTarget(cwd, into)
   const answers = await laneAnswers(db, cwd, target, { excludeTarget: true, ...options })
   return {
     ...readyVerdict(target.name, answers.lanes, answers.intoAnswers, answers.pairAnswers),
     merged: answers.merged,
+    states: answers.states,
   }
 }
 

@@ -6,6 +6,7 @@ import type { RoomDirectory } from '../core/directory.ts'
 import type { Targets, TargetWorktree } from '../protocol/targets-view.ts'
 import { readPresence } from '../store/presence-table.ts'
 import { readWorktreePlaces, type WorktreePlace } from '../store/worktree-state-table.ts'
+import { statesLine, type WorktreeStatesSeen } from './daemon-round.ts'
 import { loadDirectory } from './directory.ts'
 
 export type { TargetAgent, TargetPerson, Targets, TargetWorktree } from '../protocol/targets-view.ts'
@@ -22,6 +23,11 @@ export interface TargetsInput {
   /** Asked only when an idle Claude session is in the room (it spawns `claude`). */
   readonly liveClaudeSessions?: (() => ReadonlySet<string> | null) | undefined
   readonly now: number
+  /**
+   * When the running daemon's latest round read this machine's worktrees, while it is fresh
+   * (`freshDaemonRound`): their states come from its rows, not from git. null or absent: git.
+   */
+  readonly daemonRoundAt?: number | null | undefined
 }
 
 const dayMs = 24 * 60 * 60 * 1000
@@ -49,7 +55,33 @@ function targetsOf(
   names: MachineNames,
 ): Targets {
   const local = directory.worktrees.filter((worktree) => worktree.machine === input.machine)
-  const statuses = new Map(worktreeStatuses(local.map((worktree) => worktree.path)).map((s) => [s.path, s]))
+  const round = input.daemonRoundAt ?? null
+  // The daemon's round keeps a row for every worktree it read: those are read, the rest asked.
+  const fromDaemon = new Map(
+    round === null
+      ? []
+      : local.flatMap((worktree) => {
+          const row = shared.get(`${input.machine}\0${worktree.path}`)
+          return row === undefined ? [] : [[worktree.path, row] as const]
+        }),
+  )
+  const statuses = new Map(
+    worktreeStatuses(
+      local.filter((worktree) => !fromDaemon.has(worktree.path)).map((worktree) => worktree.path),
+    ).map((s) => [s.path, s]),
+  )
+  for (const [path, row] of fromDaemon) {
+    statuses.set(path, {
+      path,
+      missing: row.status === 'missing',
+      uncommitted: row.status === 'missing' ? null : row.uncommitted,
+      headCommittedAt: row.lastCommitAt,
+    })
+  }
+  const states: WorktreeStatesSeen =
+    round === null || fromDaemon.size === 0
+      ? { source: 'git', at: null, ageMs: 0 }
+      : { source: 'daemon', at: round, ageMs: Math.max(0, input.now - round) }
   const agents = directory.agents.map((agent) => ({
     handle: agent.handle,
     vendor: agent.vendor,
@@ -88,7 +120,7 @@ function targetsOf(
       missing: status?.missing ?? false,
     }
   })
-  return { agents, people, worktrees }
+  return { agents, people, worktrees, states }
 }
 
 /** Three aligned tables: agents, people, then worktrees; machines by name, this one `(here)`. */
@@ -124,6 +156,7 @@ export function describeTargets(targets: Targets, machine: string): string {
     '',
     ...(personRows.length === 0 ? [] : [table(['person', 'name', 'state', 'machines'], personRows), '']),
     table(['worktree', 'branch', 'uncommitted', 'agents', 'age', 'machine', 'path'], worktreeRows),
+    ...(statesLine(targets.states) === null ? [] : [statesLine(targets.states) as string]),
   ].join('\n')
 }
 
