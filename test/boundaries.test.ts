@@ -110,7 +110,15 @@ const features: Record<string, Record<string, readonly string[]>> = {
     // The inbound applier dispatches each record type to its feature's applier.
     sync: ['lanes/records', 'leases', 'leases/records', 'memory', 'memory/records', 'room/records'],
   },
-  agents: { '': ['claude', 'codex'], claude: [], codex: [] },
+  agents: {
+    '': ['claude', 'codex', 'gemini'],
+    claude: [],
+    codex: [],
+    gemini: [],
+    // Gemini CLI's hooks: the event translation, and the settings groups that name its matcher.
+    'gemini/hooks': [],
+    'gemini/install': ['gemini/hooks'],
+  },
   git: { '': [] },
   services: {
     // Delivery reads the room (sessions, messages, presence), machines' names and its options.

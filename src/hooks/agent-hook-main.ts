@@ -1,5 +1,10 @@
 #!/usr/bin/env node
 import { writeSync } from 'node:fs'
+import {
+  claudeAnswerAsGemini,
+  geminiEventOf,
+  geminiPayloadAsClaude,
+} from '../agents/gemini/hooks/gemini-hook-events.ts'
 import { readEnvironment } from '../config/environment.ts'
 import { systemClock } from '../shared/clock.ts'
 import { systemRandom } from '../shared/random.ts'
@@ -9,7 +14,9 @@ import { hostVersion } from './host-version.ts'
 import { readStdin } from './read-stdin.ts'
 
 /**
- * The command Claude Code and Codex run for every hook event: `node agent-hook-main.cjs <claude|codex>`.
+ * The command Claude Code, Codex and Gemini CLI run for every hook event:
+ * `node agent-hook-main.cjs <claude|codex|gemini>`. Gemini CLI's events, tools and answers are
+ * translated at this edge (agents/gemini/hooks/gemini-hook-events.ts); the rest is shared.
  *
  * Built for start-up time: `npm run build` bundles this entry and what it reaches into one
  * CommonJS file (scripts/build-bundles.mjs), whose modules initialise only when first imported; this
@@ -36,14 +43,17 @@ const stdinCapBytes = 64 * 1024 * 1024
 
 async function main(): Promise<void> {
   const started = Date.now()
-  const host = process.argv[2] === 'codex' ? 'codex' : 'claude'
+  const host = process.argv[2] === 'codex' ? 'codex' : process.argv[2] === 'gemini' ? 'gemini' : 'claude'
   let eventName: string | null = null
+  /** Gemini CLI's own name of the event, once stdin is read. */
+  let geminiEvent = ''
   let answered = false
   const answer = (reply: HookAnswer): boolean => {
     if (answered) return false
     answered = true
+    const stdout = host === 'gemini' ? claudeAnswerAsGemini(geminiEvent, reply.stdout) : reply.stdout
     // Synchronous writes: the answer must be complete before any exit.
-    if (reply.stdout !== '') writeSync(1, reply.stdout)
+    if (stdout !== '') writeSync(1, stdout)
     if (reply.stderr !== '') writeSync(2, reply.stderr)
     return true
   }
@@ -77,7 +87,9 @@ async function main(): Promise<void> {
   // Started before stdin is awaited: the modules initialise (node:sqlite's among them) while
   // the thread pool reads.
   const loading = import('./agent-hook.ts')
-  const stdin = (await input.bytes).toString('utf8')
+  const raw = (await input.bytes).toString('utf8')
+  if (host === 'gemini') geminiEvent = geminiEventOf(raw)
+  const stdin = host === 'gemini' ? geminiPayloadAsClaude(raw) : raw
   const { runAgentHook } = await loading
   const result = await runAgentHook({
     host,

@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import { geminiGroups } from '../agents/gemini/install/gemini-hook-groups.ts'
 import { gitHooksDir } from '../git/hooks-dir.ts'
 import { readMainGuard } from '../lanes/services/main-guard-file.ts'
 import { systemRandom } from '../shared/random.ts'
@@ -35,6 +36,8 @@ export interface HookInstallOptions {
   readonly commonDir: string
   readonly claudeConfigDir: string
   readonly codexHome: string
+  /** Gemini CLI's `~/.gemini`, where its user-level settings.json lives. */
+  readonly geminiDir: string
   readonly entries: HookEntries
   /** User-level host configuration instead of the project's, where the host has both. */
   readonly user: boolean
@@ -45,6 +48,7 @@ export interface HookInstallOptions {
 export interface HookInstallReport {
   readonly claude: HookFileChange & { readonly level: 'project' | 'user' }
   readonly codex: CodexInstallReport
+  readonly gemini: HookFileChange & { readonly level: 'project' | 'user' }
   readonly git: PrePushChange
   /** The main guard, refreshed when this repository is armed (`init --guard`, `lane`); else null. */
   readonly guard: MainGuardReport | null
@@ -57,6 +61,7 @@ export interface HookInstallReport {
 export interface HookUninstallReport {
   readonly claude: HookFileChange
   readonly codex: CodexUninstallReport
+  readonly gemini: HookFileChange
   readonly git: PrePushChange
   /** The main guard's hooks, taken out with the pre-push gate, and the repository disarmed. */
   readonly guard: MainGuardReport
@@ -80,6 +85,10 @@ export async function installHooks(options: HookInstallOptions): Promise<HookIns
     codexBin: options.codexBin,
     timeoutMs: options.codexTimeoutMs,
   })
+  const gemini = installHookFile(
+    geminiSettingsFile(options, options.user),
+    geminiGroups(options.entries.agentHook),
+  )
   const git = installPrePush(gitHooksDir(options.root), options.entries.prePush)
   const armed = readMainGuard(options.commonDir)
   const guard =
@@ -100,12 +109,17 @@ export async function installHooks(options: HookInstallOptions): Promise<HookIns
     for (const lane of laneWorktrees(options.root))
       lanes.push(await equipLane(lane, shared, codexAccess(options)))
   }
-  return { claude: { ...claude, level: options.user ? 'user' : 'project' }, codex, git, guard, files, lanes }
+  const level = options.user ? 'user' : 'project'
+  return { claude: { ...claude, level }, codex, gemini: { ...gemini, level }, git, guard, files, lanes }
 }
 
 /** The project-level hook files kept out of git where they name this machine's paths (D312). */
 function projectFilesInGit(options: HookInstallOptions, codexInProject: boolean): OwnFileInGit[] {
-  const paths = ['.claude/settings.json', ...(codexInProject ? ['.codex/hooks.json'] : [])]
+  const paths = [
+    '.claude/settings.json',
+    ...(codexInProject ? ['.codex/hooks.json'] : []),
+    '.gemini/settings.json',
+  ]
   return paths.flatMap((path) => {
     const found = keepOwnFileOutOfGit({
       root: options.root,
@@ -125,9 +139,14 @@ function codexAccess(options: HookInstallOptions): CodexAccess {
 export function uninstallHooks(options: HookInstallOptions): HookUninstallReport {
   const claude = uninstallHookFile(claudeSettingsFile(options, options.user))
   const codex = uninstallCodexHooks(codexFile(options, options.user), options.codexHome)
+  const gemini = uninstallHookFile(geminiSettingsFile(options, options.user))
   const git = uninstallPrePush(gitHooksDir(options.root))
   const guard = uninstallMainGuard(options.root, options.commonDir)
-  const others = [claudeSettingsFile(options, !options.user), codexFile(options, !options.user)]
+  const others = [
+    claudeSettingsFile(options, !options.user),
+    codexFile(options, !options.user),
+    geminiSettingsFile(options, !options.user),
+  ]
   // The lanes' copies go too, or their agents would run hooks of a sangam taken out (D313).
   const lanes =
     options.user || !isMainWorktree(options.root)
@@ -144,6 +163,7 @@ export function uninstallHooks(options: HookInstallOptions): HookUninstallReport
   return {
     claude,
     codex,
+    gemini,
     git,
     guard,
     remaining: others.filter((file) => holdsOurHooks(file)),
@@ -170,4 +190,9 @@ function claudeSettingsFile(options: HookInstallOptions, user: boolean): string 
 
 function codexFile(options: HookInstallOptions, user: boolean): string {
   return user ? codexUserFile(options) : join(options.root, '.codex', 'hooks.json')
+}
+
+/** Gemini CLI reads hooks from the project's `.gemini/settings.json` and the user's. */
+function geminiSettingsFile(options: HookInstallOptions, user: boolean): string {
+  return user ? join(options.geminiDir, 'settings.json') : join(options.root, '.gemini', 'settings.json')
 }

@@ -1,6 +1,7 @@
 import { closeSync, existsSync, openSync, type Stats } from 'node:fs'
 import { basename } from 'node:path'
 import { ByteFingerprint } from '../../agents/byte-fingerprint.ts'
+import { geminiProjectRoot } from '../../agents/gemini/project-root.ts'
 import { parseJsonValues } from '../../agents/json-values.ts'
 import { JsonlFileReader } from '../../agents/jsonl-file-reader.ts'
 import type { TranscriptLocation } from '../../agents/transcript-locations.ts'
@@ -66,7 +67,9 @@ export function decideScope(
 ): 'in-scope' | 'out-of-scope' | 'undecided' {
   const mtime = Math.floor(stat.mtimeMs)
   if (row.updatedAt > 0 && row.size === stat.size && row.mtime === mtime && row.size > 0) return 'undecided'
-  const cwd = firstCwd(deps.readerFor(row.vendor), fd)
+  // Gemini CLI's records name no directory; its project root is recorded beside its chats.
+  const cwd =
+    firstCwd(deps.readerFor(row.vendor), fd) ?? (row.vendor === 'gemini' ? geminiProjectRoot(row.path) : null)
   const now = deps.clock.now()
   if (cwd === null) {
     recordSourceFileScope(deps.db, row.id, { firstCwd: null, inScope: null, size: stat.size, mtime, now })
