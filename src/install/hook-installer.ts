@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import { geminiGroups } from '../agents/gemini/install/gemini-hook-groups.ts'
 import { gitHooksDir } from '../git/hooks-dir.ts'
 import { readMainGuard } from '../lanes/services/main-guard-file.ts'
+import type { EntriesKind } from '../own-files/core/our-entries.ts'
 import { systemRandom } from '../shared/random.ts'
 import {
   type CodexInstallReport,
@@ -115,17 +116,17 @@ export async function installHooks(options: HookInstallOptions): Promise<HookIns
 
 /** The project-level hook files kept out of git where they name this machine's paths (D312). */
 function projectFilesInGit(options: HookInstallOptions, codexInProject: boolean): OwnFileInGit[] {
-  const paths = [
-    '.claude/settings.json',
-    ...(codexInProject ? ['.codex/hooks.json'] : []),
-    '.gemini/settings.json',
+  const paths: [string, EntriesKind][] = [
+    ['.claude/settings.json', 'hooks'],
+    ...(codexInProject ? [['.codex/hooks.json', 'hooks'] as [string, EntriesKind]] : []),
+    ['.gemini/settings.json', 'settings'],
   ]
-  return paths.flatMap((path) => {
+  return paths.flatMap(([path, kind]) => {
     const found = keepOwnFileOutOfGit({
       root: options.root,
       commonDir: options.commonDir,
       path,
-      kind: 'hooks',
+      kind,
       why: "sangam's hooks with this machine's path (sangam install-hooks)",
     })
     return found === null ? [] : [found]
@@ -158,6 +159,7 @@ export function uninstallHooks(options: HookInstallOptions): HookUninstallReport
             ...untrackedIn(worktree, '.codex/hooks.json', (file) =>
               uninstallCodexHooks(file, options.codexHome),
             ),
+            ...untrackedIn(worktree, '.gemini/settings.json', uninstallHookFile),
           ],
         }))
   return {

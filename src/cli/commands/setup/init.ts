@@ -263,12 +263,14 @@ async function offerMcp(
       root,
       commonDir: project.repo.commonDir,
       path: '.gemini/settings.json',
-      kind: 'mcp',
+      kind: 'settings',
       why: "names this machine's path to sangam (sangam init)",
     })
     // A lane's worktree starts without an untracked .mcp.json: its agent would have no sangam tools.
     const shared = isMainWorktree(root)
-      ? sharedOwnFiles(root, project.repo.commonDir).filter((file) => file.path === '.mcp.json')
+      ? sharedOwnFiles(root, project.repo.commonDir).filter(
+          (file) => file.path === '.mcp.json' || file.path === '.gemini/settings.json',
+        )
       : []
     const lanes = laneWorktrees(root).flatMap((worktree) =>
       shared.length === 0 ? [] : [{ worktree, files: giveOwnFiles(worktree, shared) }],
