@@ -18,7 +18,7 @@ interface InitMcp {
   }
 }
 
-test('init --yes registers the server with Claude Code and Codex, and a second run changes nothing', async () => {
+test('init --yes registers the server with Claude Code, Codex and Gemini CLI, and a second run changes nothing', async () => {
   await using home = tmpDir()
   await using repo = tmpGitRepo()
   const env = isolatedEnv(home.path)
@@ -30,6 +30,7 @@ test('init --yes registers the server with Claude Code and Codex, and a second r
     [
       ['claude', 'added'],
       ['codex', 'added'],
+      ['gemini', 'added'],
     ],
   )
   const mcpJson = join(repo.path, '.mcp.json')
@@ -46,7 +47,7 @@ test('init --yes registers the server with Claude Code and Codex, and a second r
   const second = await runCliJson<InitMcp>(['init', '--yes'], { cwd: repo.path, env })
   assert.deepEqual(
     second.mcp.hosts.map((host) => host.outcome),
-    ['registered', 'registered'],
+    ['registered', 'registered', 'registered'],
   )
   assert.deepEqual([readFileSync(mcpJson, 'utf8'), readFileSync(configToml, 'utf8')], before)
 })

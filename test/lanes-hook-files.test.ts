@@ -21,7 +21,10 @@ test('D312: install-hooks keeps the hook files naming this machine out of git at
   assert.equal(installed.code, 0, installed.stderr)
   assert.match(read(p.repo.path, settings), /agent-hook-main/)
   assert.equal(git(p.repo.path, 'status', '--porcelain'), '', 'nothing for git to offer to commit')
-  assert.match(installed.stdout, /^not in git {3}\.claude\/settings\.json, \.codex\/hooks\.json$/m)
+  assert.match(
+    installed.stdout,
+    /^not in git {3}\.claude\/settings\.json, \.codex\/hooks\.json, \.gemini\/settings\.json$/m,
+  )
   assert.match(installed.stdout, /names this machine's paths: never commit; kept out by .*info\/exclude/)
   const exclude = read(p.repo.path, join('.git', 'info', 'exclude'))
   assert.match(exclude, /^\/\.claude\/settings\.json$/m)
@@ -34,6 +37,7 @@ test('D312: install-hooks keeps the hook files naming this machine out of git at
     [
       ['.claude/settings.json', 'excluded', true],
       ['.codex/hooks.json', 'excluded', true],
+      ['.gemini/settings.json', 'excluded', true],
     ],
   )
 })
@@ -99,7 +103,15 @@ test("D313: lanes made before init and install-hooks get sangam's files when tho
   const init = await p.json<{
     mcp: { lanes: { worktree: string; files: { path: string; change: string }[] }[] }
   }>(['init', '--yes'], { code: 0 })
-  assert.deepEqual(init.mcp.lanes, [{ worktree: alice, files: [{ path: '.mcp.json', change: 'added' }] }])
+  assert.deepEqual(init.mcp.lanes, [
+    {
+      worktree: alice,
+      files: [
+        { path: '.mcp.json', change: 'added' },
+        { path: '.gemini/settings.json', change: 'added' },
+      ],
+    },
+  ])
   assert.deepEqual(json(alice, mcpJson), json(p.repo.path, mcpJson))
 
   const installed = await p.json<{
@@ -107,7 +119,17 @@ test("D313: lanes made before init and install-hooks get sangam's files when tho
   }>(['install-hooks'], { code: 0 })
   assert.deepEqual(
     installed.lanes.map((lane) => [lane.worktree, lane.files.map((file) => `${file.path} ${file.change}`)]),
-    [[alice, ['.claude/settings.json updated', '.codex/hooks.json added', '.mcp.json unchanged']]],
+    [
+      [
+        alice,
+        [
+          '.claude/settings.json updated',
+          '.codex/hooks.json added',
+          '.mcp.json unchanged',
+          '.gemini/settings.json updated',
+        ],
+      ],
+    ],
   )
   const merged = json(alice, settings)
   assert.deepEqual(merged.permissions, own.permissions, "the user's own settings stay")
@@ -116,7 +138,7 @@ test("D313: lanes made before init and install-hooks get sangam's files when tho
   const again = await p.json<{ lanes: { files: { change: string }[] }[] }>(['install-hooks'], { code: 0 })
   assert.deepEqual(
     again.lanes.flatMap((lane) => lane.files.map((file) => file.change)),
-    ['unchanged', 'unchanged', 'unchanged'],
+    ['unchanged', 'unchanged', 'unchanged', 'unchanged'],
   )
 
   const removed = await p.json<{ lanes: { worktree: string; files: { change: string }[] }[] }>(
@@ -125,7 +147,7 @@ test("D313: lanes made before init and install-hooks get sangam's files when tho
   )
   assert.deepEqual(
     removed.lanes.map((lane) => [lane.worktree, lane.files.map((file) => file.change)]),
-    [[alice, ['removed', 'removed']]],
+    [[alice, ['removed', 'removed', 'removed']]],
   )
   assert.deepEqual(json(alice, settings), own, 'only the user’s own settings are left')
   assert.equal(existsSync(join(alice, codexHooks)), false)
@@ -163,6 +185,7 @@ test("D310: a lane holding only sangam's own files is deleted and its manifest n
   assert.deepEqual(deleted.sangamFiles.toSorted(), [
     '.claude/settings.json',
     '.codex/hooks.json',
+    '.gemini/settings.json',
     '.mcp.json',
   ])
   assert.equal(existsSync(alice), false)

@@ -17,6 +17,7 @@ export type SpawnChannel = 'resume' | 'queue' | 'background' | 'new'
 export interface VendorHomes {
   readonly claudeConfigDir: string
   readonly codexHome: string
+  readonly geminiDir: string
 }
 
 /** What the installed CLI's `--help` lists beyond a headless resume. */
@@ -53,6 +54,36 @@ export interface AgentVendor {
   readonly restingStopAnswer: string
   /** What to do for a hook that is installed but has never fired (`doctor`), by hook event. */
   neverFiredHint(event: string): string
+  /**
+   * A host whose hook events differ from Claude Code's: the agent hook translates its payload in and
+   * its answer out at the edge (`hooks/agent-hook-main.ts`); null for Claude Code's shape (Codex's too).
+   */
+  readonly hookDialect: HookDialect | null
+  /**
+   * Where a transcript whose records name no working directory says its project is (Gemini CLI's
+   * `.project_root` beside its chats); null when the records carry it.
+   */
+  readonly projectRootBeside: ((transcriptPath: string) => string | null) | null
+  /**
+   * How delivery continues a session of this vendor (spawned turns, live sessions, waking in
+   * place); null while sangam cannot (the vendor's page in docs/vendors/ says why). Its names are
+   * delivery's `deliveryVendors`, which `vendors.test.ts` keeps equal.
+   */
+  readonly delivery: VendorDelivery | null
+}
+
+/** A hook payload and answer in another host's terms, translated to and from Claude Code's. */
+export interface HookDialect {
+  /** The host's own name of the event in a payload (its answer's shape depends on it). */
+  eventOf(payload: string): string
+  /** The payload as the agent hook reads it. */
+  payloadIn(payload: string): string
+  /** The agent hook's answer (Claude Code's shape) as the host reads it, for the host's `event`. */
+  answerOut(event: string, answer: string): string
+}
+
+/** What delivery asks of a vendor it continues sessions of. */
+export interface VendorDelivery {
   /** The command line of a spawned turn, checked against the CLI's `--help`. */
   command(channel: SpawnChannel, sessionId: string, prompt: string): VendorCommand
   /** What the installed CLI offers, read from its `--help` text. */

@@ -38,7 +38,11 @@ test('discovery finds Claude sessions, both subagent layouts, and Codex live and
   const expand = (path: string): string =>
     path.startsWith('c/') ? join(claude, path.slice(2)) : join(codex, path.slice(2))
   for (const path of [...wanted, ...ignored]) touch(expand(path))
-  const roots = transcriptRoots({ claudeConfigDir: claude, codexHome: codex })
+  const roots = transcriptRoots({
+    claudeConfigDir: claude,
+    codexHome: codex,
+    geminiDir: join(claude, '..', '.gemini'),
+  })
 
   const found = discoverTranscripts(roots)
 
@@ -53,9 +57,40 @@ test('discovery finds Claude sessions, both subagent layouts, and Codex live and
   for (const path of ignored) assert.equal(classifyTranscriptPath(roots, expand(path)), null, path)
 })
 
+test('discovery finds Gemini CLI sessions and their subagents, nothing else of ~/.gemini/tmp', async () => {
+  await using home = tmpDir()
+  const gemini = join(home.path, '.gemini')
+  const wanted = [
+    'tmp/widget/chats/session-2026-12-04T13-11-c676da71.jsonl',
+    'tmp/widget/chats/c676da71-3a52-4d6b-94cc-69b8689cfa2c/9e0b1d2c.jsonl',
+  ]
+  const ignored = ['tmp/widget/logs/logs.json', 'tmp/widget/chats/checkpoint.jsonl', 'tmp/widget/notes.jsonl']
+  for (const path of [...wanted, ...ignored]) touch(join(gemini, path))
+  const roots = transcriptRoots({
+    claudeConfigDir: join(home.path, 'c'),
+    codexHome: join(home.path, 'x'),
+    geminiDir: gemini,
+  })
+  assert.deepEqual(
+    discoverTranscripts(roots).map((file) => `${file.vendor}:${relative(gemini, file.path)}`),
+    [...wanted].sort().map((path) => `gemini:${path}`),
+  )
+  for (const path of ignored) assert.equal(classifyTranscriptPath(roots, join(gemini, path)), null, path)
+})
+
+test('the vendor of a recorded Gemini CLI session file is detected from its content', () => {
+  const fixtures = join(import.meta.dirname, '..', '..', 'test', 'fixtures', 'gemini')
+  for (const name of ['session-0.61.0-denied-write.jsonl', 'session-0.61.0-write-shell-resume.jsonl'])
+    assert.equal(detectVendor(join(fixtures, name)), 'gemini', name)
+})
+
 test('missing roots give an empty list, not an error', async () => {
   await using home = tmpDir()
-  const roots = transcriptRoots({ claudeConfigDir: join(home.path, 'none'), codexHome: join(home.path, 'x') })
+  const roots = transcriptRoots({
+    claudeConfigDir: join(home.path, 'none'),
+    codexHome: join(home.path, 'x'),
+    geminiDir: join(home.path, 'y'),
+  })
   assert.deepEqual(discoverTranscripts(roots), [])
 })
 

@@ -7,12 +7,14 @@ import type { TranscriptVendor } from './transcript-reader.ts'
  * - claude-projects: `projects/<dir>/<session>.jsonl`, old-style `projects/<dir>/agent-*.jsonl`,
  *   and subagents `projects/<dir>/<session>/subagents/**\/agent-*.jsonl`;
  * - codex-sessions: `sessions/YYYY/MM/DD/rollout-*.jsonl`;
- * - codex-archive: `archived_sessions/*.jsonl` (rollouts moved there by `codex archive`).
+ * - codex-archive: `archived_sessions/*.jsonl` (rollouts moved there by `codex archive`);
+ * - gemini-chats: `tmp/<project>/chats/session-*.jsonl` and a subagent's
+ *   `tmp/<project>/chats/<parent session>/<session>.jsonl`.
  */
 export interface TranscriptRoot {
   readonly path: string
   readonly vendor: TranscriptVendor
-  readonly layout: 'claude-projects' | 'codex-sessions' | 'codex-archive'
+  readonly layout: 'claude-projects' | 'codex-sessions' | 'codex-archive' | 'gemini-chats'
 }
 
 export interface TranscriptLocation {
@@ -60,6 +62,11 @@ function matchesLayout(layout: TranscriptRoot['layout'], segments: readonly stri
       return segments.length === 4 && isDatePath(segments) && name.startsWith('rollout-')
     case 'codex-archive':
       return segments.length === 1
+    case 'gemini-chats':
+      return (
+        segments[1] === 'chats' &&
+        ((segments.length === 3 && name.startsWith('session-')) || segments.length === 4)
+      )
   }
 }
 
@@ -83,6 +90,11 @@ function walkRoot(root: TranscriptRoot): string[] {
         .filter((path) => classifyTranscriptPath([root], path) !== null)
     case 'codex-archive':
       return listFiles(root.path).filter((file) => file.endsWith('.jsonl'))
+    case 'gemini-chats':
+      return listDirs(root.path)
+        .map((project) => join(project, 'chats'))
+        .flatMap((chats) => [...listFiles(chats), ...listDirs(chats).flatMap(listFiles)])
+        .filter((path) => classifyTranscriptPath([root], path) !== null)
   }
 }
 

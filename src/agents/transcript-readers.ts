@@ -1,6 +1,7 @@
 import type { VendorName } from '../shared/vendor-names.ts'
 import { claudeReader } from './claude/claude-reader.ts'
 import { codexReader } from './codex/codex-reader.ts'
+import { geminiReader } from './gemini/gemini-reader.ts'
 import type { TranscriptReader } from './transcript-reader.ts'
 
 /**
@@ -11,6 +12,7 @@ import type { TranscriptReader } from './transcript-reader.ts'
 const readers: Readonly<Record<VendorName, TranscriptReader<unknown>>> = {
   claude: claudeReader,
   codex: codexReader,
+  gemini: geminiReader,
 }
 
 /** The reader of a vendor's transcripts. Readers are pure state machines, so one serves every file. */

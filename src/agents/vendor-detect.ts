@@ -30,10 +30,13 @@ export function vendorOfRecord(record: unknown): TranscriptVendor | null {
   const fields = record as Record<string, unknown>
   const type = typeof fields.type === 'string' ? fields.type : null
   if (type !== null && codexEnvelopeTypes.has(type) && typeof fields.payload === 'object') return 'codex'
+  // Before Claude's keys: Gemini CLI's metadata line has a `sessionId` too.
+  if ('projectHash' in fields && 'sessionId' in fields) return 'gemini'
   if (claudeKeys.some((key) => key in fields)) return 'claude'
   if ('record_type' in fields) return 'codex'
   if (type === null && 'id' in fields && ('instructions' in fields || 'git' in fields)) return 'codex'
   if (type !== null && codexLegacyItemTypes.has(type)) return 'codex'
+  if (isGeminiRecord(fields, type)) return 'gemini'
   return null
 }
 
@@ -49,6 +52,7 @@ export function detectVendor(path: string): TranscriptVendor | null {
 function vendorOfName(path: string): TranscriptVendor | null {
   if (/^rollout-.*\.jsonl$/.test(basename(path))) return 'codex'
   if (path.includes('/.claude/projects/')) return 'claude'
+  if (/\/chats\/(session-[^/]*|[^/]+\/[^/]+)\.jsonl$/.test(path)) return 'gemini'
   return null
 }
 
@@ -70,3 +74,13 @@ function vendorOfContent(path: string): TranscriptVendor | null {
     closeSync(fd)
   }
 }
+
+/**
+ * Gemini CLI's session records (0.39+) other than the metadata line: a `$set`/`$rewindTo` patch, or a message whose `type` is `user`/`gemini`/`info`/`error`/`warning`.
+ */
+function isGeminiRecord(fields: Record<string, unknown>, type: string | null): boolean {
+  if ('$set' in fields || '$rewindTo' in fields) return true
+  return type !== null && geminiMessageTypes.has(type) && typeof fields.id === 'string' && 'content' in fields
+}
+
+const geminiMessageTypes = new Set(['user', 'gemini', 'info', 'error', 'warning'])

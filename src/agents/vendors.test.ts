@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { test } from 'node:test'
+import { deliveryVendors } from '../delivery/protocol/delivery-vendor.ts'
 import { vendorNames } from '../shared/vendor-names.ts'
 import { readerFor } from './transcript-readers.ts'
 import { vendorFor, vendorNamed, vendors } from './vendors.ts'
@@ -20,6 +21,11 @@ test('the vendor folders under src/agents/, the registry and the stored names ar
     assert.equal(vendorFor(name).name, name, `the ${name} line holds the ${name} descriptor`)
     assert.equal(readerFor(name).vendor, name, `the ${name} reader reads ${name}'s transcripts`)
   }
+})
+
+test('delivery names exactly the vendors whose descriptor says how to continue their sessions', () => {
+  const continued = vendorNames.filter((name) => vendorFor(name).delivery !== null)
+  assert.deepEqual([...deliveryVendors].sort(), [...continued].sort())
 })
 
 test('a name from outside finds its vendor, and an unknown one none', () => {

@@ -1,7 +1,9 @@
+import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import { isVendorName, type VendorName } from '../shared/vendor-names.ts'
-import type { AgentVendor, VendorHomes } from './agent-vendor.ts'
+import type { AgentVendor, VendorDelivery, VendorHomes } from './agent-vendor.ts'
 import { claudeVendor } from './claude/claude-vendor.ts'
 import { codexVendor } from './codex/codex-vendor.ts'
+import { geminiVendor } from './gemini/gemini-vendor.ts'
 import type { TranscriptRoot } from './transcript-locations.ts'
 
 /**
@@ -12,6 +14,7 @@ import type { TranscriptRoot } from './transcript-locations.ts'
 export const vendors: Readonly<Record<VendorName, AgentVendor>> = {
   claude: claudeVendor,
   codex: codexVendor,
+  gemini: geminiVendor,
 }
 
 /** The vendor of a stored name. */
@@ -22,6 +25,20 @@ export function vendorFor(name: VendorName): AgentVendor {
 /** The vendor a name from outside (argv, a payload, a row) names, or null when none does. */
 export function vendorNamed(name: unknown): AgentVendor | null {
   return isVendorName(name) ? vendors[name] : null
+}
+
+/**
+ * How delivery continues a vendor's sessions. Delivery names only vendors that have it
+ * (`deliveryVendors`, kept equal by vendors.test.ts), so asking of another is a fault.
+ */
+export function deliveryOf(name: VendorName): VendorDelivery {
+  const delivery = vendors[name].delivery
+  if (delivery === null)
+    throw new SangamError(
+      ErrorCode.VendorCliUnavailable,
+      `sangam does not deliver to ${vendors[name].displayName} sessions yet (docs/vendors/)`,
+    )
+  return delivery
 }
 
 /** Every vendor's transcript roots, under its own directory (`$CLAUDE_CONFIG_DIR`, `$CODEX_HOME`). */

@@ -66,7 +66,7 @@ export const commands: readonly AnyCommandSpec[] = [
   defineCommand({
     name: 'install-hooks',
     summary:
-      'Install the hooks that enforce leases in Claude Code, Codex and git push (--uninstall removes them)',
+      'Install the hooks that enforce leases in Claude Code, Codex, Gemini CLI and git push (--uninstall removes them)',
     input: installHooksInput,
     load: () => import('./commands/setup/install-hooks.ts'),
   }),

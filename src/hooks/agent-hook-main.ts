@@ -9,7 +9,9 @@ import { HookWork } from './hook-work.ts'
 import { readStdin } from './read-stdin.ts'
 
 /**
- * The command Claude Code and Codex run for every hook event: `node agent-hook-main.cjs <claude|codex>`.
+ * The command Claude Code, Codex and Gemini CLI run for every hook event:
+ * `node agent-hook-main.cjs <vendor>`. A host with hook events of its own (Gemini CLI) has its
+ * payload and answer translated at this edge, by its descriptor's `hookDialect`; the rest is shared.
  *
  * Built for start-up time: `npm run build` bundles this entry and what it reaches into one
  * CommonJS file (scripts/build-bundles.mjs), whose modules initialise only when first imported; this
@@ -37,13 +39,17 @@ const stdinCapBytes = 64 * 1024 * 1024
 async function main(): Promise<void> {
   const started = Date.now()
   const host = vendorNamed(process.argv[2])?.name ?? 'claude'
+  const dialect = vendorFor(host).hookDialect
   let eventName: string | null = null
+  /** The host's own name of the event, once stdin is read (a host with a dialect of its own). */
+  let hostEvent = ''
   let answered = false
   const answer = (reply: HookAnswer): boolean => {
     if (answered) return false
     answered = true
+    const stdout = dialect === null ? reply.stdout : dialect.answerOut(hostEvent, reply.stdout)
     // Synchronous writes: the answer must be complete before any exit.
-    if (reply.stdout !== '') writeSync(1, reply.stdout)
+    if (stdout !== '') writeSync(1, stdout)
     if (reply.stderr !== '') writeSync(2, reply.stderr)
     return true
   }
@@ -77,7 +83,9 @@ async function main(): Promise<void> {
   // Started before stdin is awaited: the modules initialise (node:sqlite's among them) while
   // the thread pool reads.
   const loading = import('./agent-hook.ts')
-  const stdin = (await input.bytes).toString('utf8')
+  const raw = (await input.bytes).toString('utf8')
+  if (dialect !== null) hostEvent = dialect.eventOf(raw)
+  const stdin = dialect === null ? raw : dialect.payloadIn(raw)
   const { runAgentHook } = await loading
   const result = await runAgentHook({
     host,

@@ -7,8 +7,10 @@ import {
   installCodexHooks,
   uninstallCodexHooks,
 } from '../agents/codex/install/codex-hook-installer.ts'
+import { geminiGroups } from '../agents/gemini/install/gemini-hook-groups.ts'
 import { gitHooksDir } from '../git/hooks-dir.ts'
 import { readMainGuard } from '../lanes/services/main-guard-file.ts'
+import type { EntriesKind } from '../own-files/core/our-entries.ts'
 import { systemRandom } from '../shared/random.ts'
 import type { HookEntries } from './hook-entries.ts'
 import { type HookFileChange, holdsOurHooks, installHookFile, uninstallHookFile } from './hook-file.ts'
@@ -36,6 +38,8 @@ export interface HookInstallOptions {
   readonly commonDir: string
   readonly claudeConfigDir: string
   readonly codexHome: string
+  /** Gemini CLI's `~/.gemini`, where its user-level settings.json lives. */
+  readonly geminiDir: string
   readonly entries: HookEntries
   /** User-level host configuration instead of the project's, where the host has both. */
   readonly user: boolean
@@ -46,6 +50,7 @@ export interface HookInstallOptions {
 export interface HookInstallReport {
   readonly claude: HookFileChange & { readonly level: 'project' | 'user' }
   readonly codex: CodexInstallReport
+  readonly gemini: HookFileChange & { readonly level: 'project' | 'user' }
   readonly git: PrePushChange
   /** The main guard, refreshed when this repository is armed (`init --guard`, `lane`); else null. */
   readonly guard: MainGuardReport | null
@@ -58,6 +63,7 @@ export interface HookInstallReport {
 export interface HookUninstallReport {
   readonly claude: HookFileChange
   readonly codex: CodexUninstallReport
+  readonly gemini: HookFileChange
   readonly git: PrePushChange
   /** The main guard's hooks, taken out with the pre-push gate, and the repository disarmed. */
   readonly guard: MainGuardReport
@@ -81,6 +87,10 @@ export async function installHooks(options: HookInstallOptions): Promise<HookIns
     codexBin: options.codexBin,
     timeoutMs: options.codexTimeoutMs,
   })
+  const gemini = installHookFile(
+    geminiSettingsFile(options, options.user),
+    geminiGroups(options.entries.agentHook),
+  )
   const git = installPrePush(gitHooksDir(options.root), options.entries.prePush)
   const armed = readMainGuard(options.commonDir)
   const guard =
@@ -101,18 +111,23 @@ export async function installHooks(options: HookInstallOptions): Promise<HookIns
     for (const lane of laneWorktrees(options.root))
       lanes.push(await equipLane(lane, shared, codexAccess(options)))
   }
-  return { claude: { ...claude, level: options.user ? 'user' : 'project' }, codex, git, guard, files, lanes }
+  const level = options.user ? 'user' : 'project'
+  return { claude: { ...claude, level }, codex, gemini: { ...gemini, level }, git, guard, files, lanes }
 }
 
 /** The project-level hook files kept out of git where they name this machine's paths (D312). */
 function projectFilesInGit(options: HookInstallOptions, codexInProject: boolean): OwnFileInGit[] {
-  const paths = ['.claude/settings.json', ...(codexInProject ? ['.codex/hooks.json'] : [])]
-  return paths.flatMap((path) => {
+  const paths: [string, EntriesKind][] = [
+    ['.claude/settings.json', 'hooks'],
+    ...(codexInProject ? [['.codex/hooks.json', 'hooks'] as [string, EntriesKind]] : []),
+    ['.gemini/settings.json', 'settings'],
+  ]
+  return paths.flatMap(([path, kind]) => {
     const found = keepOwnFileOutOfGit({
       root: options.root,
       commonDir: options.commonDir,
       path,
-      kind: 'hooks',
+      kind,
       why: "sangam's hooks with this machine's path (sangam install-hooks)",
     })
     return found === null ? [] : [found]
@@ -126,9 +141,14 @@ function codexAccess(options: HookInstallOptions): CodexAccess {
 export function uninstallHooks(options: HookInstallOptions): HookUninstallReport {
   const claude = uninstallHookFile(claudeSettingsFile(options, options.user))
   const codex = uninstallCodexHooks(codexFile(options, options.user), options.codexHome)
+  const gemini = uninstallHookFile(geminiSettingsFile(options, options.user))
   const git = uninstallPrePush(gitHooksDir(options.root))
   const guard = uninstallMainGuard(options.root, options.commonDir)
-  const others = [claudeSettingsFile(options, !options.user), codexFile(options, !options.user)]
+  const others = [
+    claudeSettingsFile(options, !options.user),
+    codexFile(options, !options.user),
+    geminiSettingsFile(options, !options.user),
+  ]
   // The lanes' copies go too, or their agents would run hooks of a sangam taken out (D313).
   const lanes =
     options.user || !isMainWorktree(options.root)
@@ -140,11 +160,13 @@ export function uninstallHooks(options: HookInstallOptions): HookUninstallReport
             ...untrackedIn(worktree, '.codex/hooks.json', (file) =>
               uninstallCodexHooks(file, options.codexHome),
             ),
+            ...untrackedIn(worktree, '.gemini/settings.json', uninstallHookFile),
           ],
         }))
   return {
     claude,
     codex,
+    gemini,
     git,
     guard,
     remaining: others.filter((file) => holdsOurHooks(file)),
@@ -171,4 +193,9 @@ function claudeSettingsFile(options: HookInstallOptions, user: boolean): string 
 
 function codexFile(options: HookInstallOptions, user: boolean): string {
   return user ? codexUserFile(options) : join(options.root, '.codex', 'hooks.json')
+}
+
+/** Gemini CLI reads hooks from the project's `.gemini/settings.json` and the user's. */
+function geminiSettingsFile(options: HookInstallOptions, user: boolean): string {
+  return user ? join(options.geminiDir, 'settings.json') : join(options.root, '.gemini', 'settings.json')
 }

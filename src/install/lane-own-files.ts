@@ -16,6 +16,7 @@ export const laneOwnFiles: readonly { readonly path: string; readonly kind: Entr
   { path: '.claude/settings.json', kind: 'hooks' },
   { path: '.codex/hooks.json', kind: 'hooks' },
   { path: '.mcp.json', kind: 'mcp' },
+  { path: '.gemini/settings.json', kind: 'settings' },
 ]
 
 /** One of the main worktree's files of sangam's that lanes get. */

@@ -18,17 +18,23 @@ function targets(root: string): { projectRoot: string; codexHome: string } {
   return { projectRoot, codexHome: join(root, 'codex-home') }
 }
 
-test('registers with both hosts, creating the files, and a second run changes nothing', async () => {
+test('registers with every host, creating the files, and a second run changes nothing', async () => {
   await using dir = tmpDir()
   const where = targets(dir.path)
-  const first = registerMcpServer(where, { claude: launch, codex: launch })
+  const first = registerMcpServer(where, { claude: launch, codex: launch, gemini: launch })
   assert.deepEqual(
     first.map((entry) => [entry.host, entry.outcome]),
     [
       ['claude', 'added'],
       ['codex', 'added'],
+      ['gemini', 'added'],
     ],
   )
+  const geminiSettings = JSON.parse(readFileSync(join(where.projectRoot, '.gemini', 'settings.json'), 'utf8'))
+  assert.deepEqual(geminiSettings.mcpServers.sangam, {
+    command: '/usr/local/bin/node',
+    args: ['/opt/sangam/dist/mcp/mcp-main.cjs'],
+  })
   const mcpJson = JSON.parse(readFileSync(join(where.projectRoot, '.mcp.json'), 'utf8'))
   assert.deepEqual(mcpJson.mcpServers.sangam, {
     type: 'stdio',
@@ -45,10 +51,10 @@ test('registers with both hosts, creating the files, and a second run changes no
     },
   })
   const before = [readFileSync(join(where.projectRoot, '.mcp.json'), 'utf8'), toml]
-  const second = registerMcpServer(where, { claude: launch, codex: launch })
+  const second = registerMcpServer(where, { claude: launch, codex: launch, gemini: launch })
   assert.deepEqual(
     second.map((entry) => entry.outcome),
-    ['registered', 'registered'],
+    ['registered', 'registered', 'registered'],
   )
   assert.deepEqual(
     [
@@ -68,7 +74,7 @@ test('other servers, other settings and TOML comments survive', async () => {
   const toml =
     '# my codex settings\nmodel = "o4" # inline comment\n\n[mcp_servers.docs]\ncommand = "docs-mcp"'
   writeFileSync(join(where.codexHome, 'config.toml'), toml)
-  registerMcpServer(where, { claude: launch, codex: launch })
+  registerMcpServer(where, { claude: launch, codex: launch, gemini: launch })
   const mcpJson = JSON.parse(readFileSync(join(where.projectRoot, '.mcp.json'), 'utf8'))
   assert.deepEqual(Object.keys(mcpJson.mcpServers), ['github', 'sangam'])
   assert.deepEqual(mcpJson.other, { keep: true })
@@ -87,10 +93,10 @@ test('an existing, different sangam entry is the user’s and is kept', async ()
     join(where.codexHome, 'config.toml'),
     '[mcp_servers.sangam]\ncommand = "sangam"\nargs = ["mcp"]\n',
   )
-  const result = registerMcpServer(where, { claude: launch, codex: launch })
+  const result = registerMcpServer(where, { claude: launch, codex: launch, gemini: launch })
   assert.deepEqual(
     result.map((entry) => entry.outcome),
-    ['kept', 'kept'],
+    ['kept', 'kept', 'added'],
   )
   assert.deepEqual(JSON.parse(readFileSync(join(where.projectRoot, '.mcp.json'), 'utf8')), custom)
 })
@@ -107,7 +113,7 @@ test('a malformed .mcp.json or config.toml is a clear error and neither file is 
     writeFileSync(mcpPath, mcpText)
     writeFileSync(tomlPath, tomlText)
     assert.throws(
-      () => registerMcpServer(where, { claude: launch, codex: launch }),
+      () => registerMcpServer(where, { claude: launch, codex: launch, gemini: launch }),
       (error: unknown) =>
         error instanceof SangamError &&
         error.code === ErrorCode.InvalidInput &&
@@ -128,7 +134,7 @@ test('mcp_servers written as an inline table cannot be extended; the error says 
   const text = 'mcp_servers = { docs = { command = "docs-mcp" } }\n'
   writeFileSync(join(where.codexHome, 'config.toml'), text)
   assert.throws(
-    () => registerMcpServer(where, { claude: launch, codex: launch }),
+    () => registerMcpServer(where, { claude: launch, codex: launch, gemini: launch }),
     /add this by hand:\n\[mcp_servers\.sangam\]/,
   )
   assert.equal(readFileSync(join(where.codexHome, 'config.toml'), 'utf8'), text)
@@ -138,7 +144,7 @@ test('paths with quotes and backslashes are written as valid TOML', async () => 
   await using dir = tmpDir()
   const where = targets(dir.path)
   const odd = sangamLaunch('C:\\Program Files\\node.exe', '/opt/"quoted" dir/dist/cli/main.js')
-  registerMcpServer(where, { claude: odd, codex: odd })
+  registerMcpServer(where, { claude: odd, codex: odd, gemini: odd })
   const servers = parse(readFileSync(join(where.codexHome, 'config.toml'), 'utf8')).mcp_servers as Record<
     string,
     unknown

@@ -12,7 +12,7 @@ export interface McpLaunch {
   readonly args: readonly string[]
 }
 
-export type McpHost = 'claude' | 'codex'
+export type McpHost = 'claude' | 'codex' | 'gemini'
 
 /** What each host is told to run. */
 export type McpLaunches = Readonly<Record<McpHost, McpLaunch>>
@@ -95,14 +95,15 @@ export interface McpTargets {
 }
 
 /**
- * Registers the server with Claude Code (the project's `.mcp.json`) and Codex (`config.toml`),
- * idempotently. Both files are read and their new text worked out before either is written, so a
+ * Registers the server with Claude Code (the project's `.mcp.json`), Codex (`config.toml`) and
+ * Gemini CLI (the project's `.gemini/settings.json`), idempotently. Both files are read and their new text worked out before either is written, so a
  * file that cannot be used stops the whole registration with nothing changed.
  */
 export function registerMcpServer(targets: McpTargets, launches: McpLaunches): McpRegistration[] {
   const prepared = [
     forClaude(targets.projectRoot, launches.claude),
     forCodex(targets.codexHome, launches.codex),
+    forGemini(targets.projectRoot, launches.gemini),
   ]
   for (const { registration, text } of prepared)
     if (text !== null) writeTextAtomically(registration.file, text)
@@ -128,6 +129,27 @@ function forClaude(projectRoot: string, launch: McpLaunch): Prepared {
   const updated = { ...config, mcpServers: { ...servers, [mcpServerName]: entry } }
   return {
     registration: { host: 'claude', file, outcome: 'added', launch, created: text === null },
+    text: `${JSON.stringify(updated, null, 2)}\n`,
+  }
+}
+
+/**
+ * `{"mcpServers": {"sangam": {command, args}}}` in the project's `.gemini/settings.json`, beside
+ * whatever else it holds (sangam's hooks among them). Gemini CLI passes its own environment to a
+ * stdio server, less what looks like a secret, so `SANGAM_HOME` and `SANGAM_USER` reach it.
+ */
+function forGemini(projectRoot: string, launch: McpLaunch): Prepared {
+  const file = join(projectRoot, '.gemini', 'settings.json')
+  const text = readText(file)
+  const config = text === null || text.trim() === '' ? {} : parseJsonObject(text, file)
+  const servers = config.mcpServers ?? {}
+  if (!isRecord(servers)) throw unusable(file, '"mcpServers" is not an object')
+  const existing = servers[mcpServerName]
+  if (existing !== undefined) return unchanged('gemini', file, existing, launch)
+  const entry = { command: launch.command, args: [...launch.args] }
+  const updated = { ...config, mcpServers: { ...servers, [mcpServerName]: entry } }
+  return {
+    registration: { host: 'gemini', file, outcome: 'added', launch, created: text === null },
     text: `${JSON.stringify(updated, null, 2)}\n`,
   }
 }

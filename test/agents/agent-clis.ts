@@ -20,6 +20,12 @@ import { join } from 'node:path'
  */
 export const claudeVersion = '2.1.332'
 export const codexVersion = '0.171.0'
+/**
+ * Gemini CLI is plain JavaScript (`bundle/gemini.js`, about 100 MB with its optional native
+ * pty), installed into its own cache folder so that a suite of only Gemini scenarios does not
+ * fetch the other two.
+ */
+export const geminiVersion = '0.61.0'
 
 export interface AgentClis {
   readonly claude: string
@@ -39,6 +45,51 @@ export function agentClisDir(env: Readonly<Record<string, string | undefined>>):
 export function agentClisIn(dir: string): AgentClis {
   const binDir = join(dir, 'node_modules', '.bin')
   return { claude: join(binDir, 'claude'), codex: join(binDir, 'codex'), binDir }
+}
+
+export function geminiCliDir(env: Readonly<Record<string, string | undefined>>): string {
+  const cache = env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache')
+  return env.SANGAM_GEMINI_CLI || join(cache, 'sangam', 'agent-clis', `gemini-${geminiVersion}`)
+}
+
+/** The `gemini` executable of a cache folder. */
+export function geminiCliIn(dir: string): string {
+  return join(dir, 'node_modules', '.bin', 'gemini')
+}
+
+/** Installs the pinned Gemini CLI unless the cache already holds exactly it; checks its version. */
+export function ensureGeminiCli(dir: string, scratchHome: string, log: (line: string) => void): string {
+  if (installedVersion(dir, '@google/gemini-cli') !== geminiVersion) {
+    log(`installing @google/gemini-cli@${geminiVersion} into ${dir}`)
+    mkdirSync(dir, { recursive: true })
+    if (!existsSync(join(dir, 'package.json')))
+      writeFileSync(join(dir, 'package.json'), '{"name":"sangam-gemini-cli","private":true}\n')
+    const npm = spawnSync(
+      'npm',
+      [
+        'install',
+        '--prefix',
+        dir,
+        '--no-audit',
+        '--no-fund',
+        '--save-exact',
+        `@google/gemini-cli@${geminiVersion}`,
+      ],
+      { stdio: ['ignore', 'inherit', 'inherit'], encoding: 'utf8' },
+    )
+    if (npm.status !== 0) throw new Error(`npm install of Gemini CLI failed (exit ${npm.status})`)
+  }
+  const gemini = geminiCliIn(dir)
+  const result = spawnSync(gemini, ['--version'], {
+    env: { PATH: process.env.PATH, HOME: scratchHome },
+    encoding: 'utf8',
+    timeout: 60_000,
+  })
+  if (!result.stdout.includes(geminiVersion))
+    throw new Error(
+      `${gemini} --version printed "${result.stdout.trim()}" ${result.stderr.trim()}; expected ${geminiVersion}`,
+    )
+  return gemini
 }
 
 /** Installs the pinned CLIs unless the cache already holds exactly them; returns their paths. */

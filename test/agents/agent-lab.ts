@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process'
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { type CliResult, isolatedEnv, runCli, runCliJson } from '../helpers/run-cli.ts'
 import { type TmpRepo, tmpDir, tmpGitRepo } from '../helpers/tmp-git-repo.ts'
-import { type AgentClis, agentClisDir, agentClisIn } from './agent-clis.ts'
+import { type AgentClis, agentClisDir, agentClisIn, geminiCliDir, geminiCliIn } from './agent-clis.ts'
 import { type ClaudeStep, type FakeAnthropic, startFakeAnthropic } from './fake-anthropic.ts'
+import { type FakeGemini, type GeminiStep, startFakeGemini } from './fake-gemini.ts'
 import { type CodexStep, type FakeOpenAi, startFakeOpenAi } from './fake-openai.ts'
 import { isIsolated } from './network-namespace.ts'
 import type { Script } from './user-turns.ts'
@@ -22,7 +23,9 @@ export interface AgentLab extends AsyncDisposable {
   readonly repo: TmpRepo
   readonly anthropic: FakeAnthropic
   readonly openai: FakeOpenAi
-  /** The environment sangam and both CLIs run with. */
+  /** The fake Gemini API the real Gemini CLI is pointed at (`GOOGLE_GEMINI_BASE_URL`). */
+  readonly geminiApi: FakeGemini
+  /** The environment sangam and the CLIs run with. */
   readonly env: Record<string, string | undefined>
   sangam(args: readonly string[], extraEnv?: Record<string, string>): Promise<CliResult>
   sangamJson<T>(args: readonly string[], extraEnv?: Record<string, string>): Promise<T>
@@ -47,6 +50,16 @@ export interface AgentLab extends AsyncDisposable {
   claude(
     prompt: string,
     steps: Script<ClaudeStep> | undefined,
+    resume?: string,
+    cwd?: string,
+  ): Promise<AgentRun>
+  /**
+   * One prompt of Gemini CLI in headless mode (`gemini -p … --yolo`: tools run unasked, hooks
+   * still decide); `resume` continues that session (`--resume <id>`).
+   */
+  gemini(
+    prompt: string,
+    steps: Script<GeminiStep> | undefined,
     resume?: string,
     cwd?: string,
   ): Promise<AgentRun>
@@ -79,13 +92,17 @@ export async function openAgentLab(): Promise<AgentLab> {
   repo.commit('sources')
   const anthropic = await startFakeAnthropic()
   const openai = await startFakeOpenAi()
-  const env = labEnv(home.path, clis, anthropic.baseUrl)
+  const geminiApi = await startFakeGemini()
+  const gemini = geminiCliIn(geminiCliDir(process.env))
+  const env = { ...labEnv(home.path, clis, anthropic.baseUrl), ...geminiEnv(geminiApi.baseUrl) }
   writeCodexConfig(env.CODEX_HOME ?? '', openai.baseUrl)
+  writeGeminiSettings(home.path)
   const lab: AgentLab = {
     home: home.path,
     repo,
     anthropic,
     openai,
+    geminiApi,
     env,
     sangam: (args, extraEnv = {}) =>
       runCli(args, { cwd: repo.path, env: { ...env, ...extraEnv }, timeoutMs: 120_000 }),
@@ -139,6 +156,17 @@ export async function openAgentLab(): Promise<AgentLab> {
           : findFile(join(env.CLAUDE_CONFIG_DIR ?? '', 'projects'), `${sessionId}.jsonl`)
       return { ...run, sessionId, transcript }
     },
+    async gemini(prompt, steps, resume, cwd = repo.path) {
+      if (steps !== undefined) geminiApi.script(steps)
+      const args = [...(resume === undefined ? [] : ['--resume', resume]), '-p', prompt, '--yolo']
+      const started = Date.now()
+      const run = await runProcess(gemini, args, cwd, env)
+      const transcript =
+        resume === undefined
+          ? newestGeminiSession(home.path, started)
+          : findFile(join(home.path, '.gemini', 'tmp'), resume.slice(0, 8))
+      return { ...run, sessionId: transcript === null ? null : geminiSessionId(transcript), transcript }
+    },
     async codex(prompt, steps, resume, cwd = repo.path) {
       if (steps !== undefined) openai.script(steps)
       // `exec resume` takes only some of exec's flags; the rest go before the subcommand.
@@ -156,6 +184,7 @@ export async function openAgentLab(): Promise<AgentLab> {
     async [Symbol.asyncDispose]() {
       await anthropic.close()
       await openai.close()
+      await geminiApi.close()
       await endProcessesOf(env.CLAUDE_CONFIG_DIR ?? '')
       await repo[Symbol.asyncDispose]()
       await home[Symbol.asyncDispose]()
@@ -241,6 +270,63 @@ wire_api = "responses"
 env_key = "SANGAM_FAKE_OPENAI_KEY"
 `,
   )
+}
+
+/**
+ * Gemini CLI against the fake: `GOOGLE_GEMINI_BASE_URL` (0.35+, plain http on loopback allowed) with
+ * an API key; the workspace trusted for the run (else headless mode drops to the default approval
+ * mode and ignores the project's settings, hooks and MCP servers among them).
+ */
+function geminiEnv(baseUrl: string): Record<string, string> {
+  return {
+    GOOGLE_GEMINI_BASE_URL: baseUrl,
+    GEMINI_API_KEY: 'gemini-fake-offline-0000',
+    GEMINI_CLI_TRUST_WORKSPACE: 'true',
+  }
+}
+
+/** The user's Gemini settings: the API-key auth, and nothing that reaches Google (statistics, updates). */
+function writeGeminiSettings(home: string): void {
+  mkdirSync(join(home, '.gemini'), { recursive: true })
+  writeFileSync(
+    join(home, '.gemini', 'settings.json'),
+    `${JSON.stringify(
+      {
+        security: { auth: { selectedType: 'gemini-api-key' } },
+        privacy: { usageStatisticsEnabled: false },
+        general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+        telemetry: { enabled: false },
+      },
+      null,
+      2,
+    )}\n`,
+  )
+}
+
+/** The Gemini session file written since `since` (a headless run writes one), or null. */
+function newestGeminiSession(home: string, since: number): string | null {
+  const tmp = join(home, '.gemini', 'tmp')
+  const found: { path: string; at: number }[] = []
+  for (const project of safeList(tmp)) {
+    const chats = join(tmp, project, 'chats')
+    for (const name of safeList(chats)) {
+      if (!name.startsWith('session-') || !name.endsWith('.jsonl')) continue
+      const path = join(chats, name)
+      const at = statSync(path).mtimeMs
+      if (at >= since - 1000) found.push({ path, at })
+    }
+  }
+  return found.sort((a, b) => b.at - a.at)[0]?.path ?? null
+}
+
+/** The session id on a Gemini session file's first line. */
+function geminiSessionId(file: string): string | null {
+  try {
+    const first = JSON.parse(readFileSync(file, 'utf8').split('\n')[0] ?? '') as { sessionId?: unknown }
+    return typeof first.sessionId === 'string' ? first.sessionId : null
+  } catch {
+    return null
+  }
 }
 
 /** The TUI's extra settings (agentlab's recipe, /work/shared/reference/real-agents.md §4.5). */

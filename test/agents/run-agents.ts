@@ -3,7 +3,16 @@ import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { cliEntry } from '../helpers/run-cli.ts'
 import { tmpDir } from '../helpers/tmp-git-repo.ts'
-import { agentClisDir, checkAgentClis, claudeVersion, codexVersion, ensureAgentClis } from './agent-clis.ts'
+import {
+  agentClisDir,
+  checkAgentClis,
+  claudeVersion,
+  codexVersion,
+  ensureAgentClis,
+  ensureGeminiCli,
+  geminiCliDir,
+  geminiVersion,
+} from './agent-clis.ts'
 import { isIsolated, preflight, runInNamespace, startDnsSink } from './network-namespace.ts'
 
 /**
@@ -25,25 +34,31 @@ async function outside(): Promise<number> {
   if (!check.ok) return cannotRun(check.reason)
   if (!existsSync(cliEntry)) return cannotRun(`${cliEntry} is missing: run npm run build first`)
   const dir = agentClisDir(process.env)
-  const clis = ensureAgentClis(dir, (line) => console.error(`agents: ${line}`))
+  const log = (line: string): void => console.error(`agents: ${line}`)
   await using scratch = tmpDir('sangam-agents-version-')
-  checkAgentClis(clis, scratch.path)
-  console.error(`agents: Claude Code ${claudeVersion} and Codex ${codexVersion} from ${dir}`)
+  // Gemini's scenarios (`gemini-*`) need only Gemini CLI; the others need Claude Code and Codex.
+  const selected = scenarioFiles(filters())
+  if (selected.some((name) => !name.startsWith('gemini-'))) {
+    checkAgentClis(ensureAgentClis(dir, log), scratch.path)
+    log(`Claude Code ${claudeVersion} and Codex ${codexVersion} from ${dir}`)
+  }
+  const geminiDir = geminiCliDir(process.env)
+  if (selected.some((name) => name.startsWith('gemini-'))) {
+    ensureGeminiCli(geminiDir, scratch.path, log)
+    log(`Gemini CLI ${geminiVersion} from ${geminiDir}`)
+  }
   const self = join(here, 'run-agents.ts')
   return runInNamespace([process.execPath, '--import', 'tsx', self, '--inside', ...filters()], {
     ...process.env,
     SANGAM_AGENT_CLIS: dir,
+    SANGAM_GEMINI_CLI: geminiDir,
   })
 }
 
 async function inside(only: readonly string[]): Promise<number> {
   if (!isIsolated())
     return cannotRun('--inside was given but this process is not in an isolated network namespace')
-  const files = readdirSync(scenarioDir)
-    .filter((name) => name.endsWith('.scenario.ts'))
-    .filter((name) => only.length === 0 || only.some((filter) => name.includes(filter)))
-    .sort()
-    .map((name) => join(scenarioDir, name))
+  const files = scenarioFiles(only).map((name) => join(scenarioDir, name))
   if (files.length === 0) return cannotRun(`no scenario matches ${only.join(' ')}`)
   const dns = await startDnsSink()
   const code = await new Promise<number>((resolve) => {
@@ -65,9 +80,16 @@ async function inside(only: readonly string[]): Promise<number> {
   return code
 }
 
+function scenarioFiles(only: readonly string[]): string[] {
+  return readdirSync(scenarioDir)
+    .filter((name) => name.endsWith('.scenario.ts'))
+    .filter((name) => only.length === 0 || only.some((filter) => name.includes(filter)))
+    .sort()
+}
+
 function cannotRun(reason: string): number {
   const bar = '='.repeat(78)
-  console.error(`${bar}\nTHE REAL CLAUDE CODE / CODEX SUITE DID NOT RUN: ${reason}\n${bar}`)
+  console.error(`${bar}\nTHE REAL CLAUDE CODE / CODEX / GEMINI CLI SUITE DID NOT RUN: ${reason}\n${bar}`)
   return 1
 }
 

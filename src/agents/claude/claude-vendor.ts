@@ -19,15 +19,19 @@ export const claudeVendor: AgentVendor = {
     event === 'PreToolUse'
       ? ': it runs on the next file edit; an interactive Claude Code runs no hooks until the workspace is trusted, and none if `node` is not on its PATH'
       : ': start a Claude Code session in this project',
-  command: claudeCommand,
-  helpAbilities: (help) => ({
-    queue: false,
-    background: /^\s+--bg\b/m.test(help),
-    listsAgents: /^\s+agents\b/m.test(help),
-  }),
-  newSessionIdIn: null,
-  listsLiveSessions: true,
-  wakeInPlace: 'its wake waiter listens, a tag starts a turn in the open session',
+  hookDialect: null,
+  projectRootBeside: null,
+  delivery: {
+    command: claudeCommand,
+    helpAbilities: (help) => ({
+      queue: false,
+      background: /^\s+--bg\b/m.test(help),
+      listsAgents: /^\s+agents\b/m.test(help),
+    }),
+    newSessionIdIn: null,
+    listsLiveSessions: true,
+    wakeInPlace: 'its wake waiter listens, a tag starts a turn in the open session',
+  },
 }
 
 /**

@@ -19,11 +19,15 @@ export const codexVendor: AgentVendor = {
   restingStopAnswer: '{}\n',
   neverFiredHint: (event) =>
     event === 'PreToolUse' ? ': it runs on the next apply_patch' : ': start a Codex session in this project',
-  command: codexCommand,
-  helpAbilities: (help) => ({ queue: /^\s+queue\b/m.test(help), background: false, listsAgents: false }),
-  newSessionIdIn: codexThreadIdIn,
-  listsLiveSessions: false,
-  wakeInPlace: 'open through sangam codex, a tag starts a turn in it',
+  hookDialect: null,
+  projectRootBeside: null,
+  delivery: {
+    command: codexCommand,
+    helpAbilities: (help) => ({ queue: /^\s+queue\b/m.test(help), background: false, listsAgents: false }),
+    newSessionIdIn: codexThreadIdIn,
+    listsLiveSessions: false,
+    wakeInPlace: 'open through sangam codex, a tag starts a turn in it',
+  },
 }
 
 /**

@@ -2,7 +2,7 @@ import { questionWaitingId, restingBackgroundId } from '../../agents/claude/serv
 import type { ClaudeAgent } from '../../agents/claude/services/claude-live-sessions.ts'
 import { codexDaemonListens } from '../../agents/codex/services/codex-daemon.ts'
 import { processStart } from '../../agents/process-identity.ts'
-import { vendorFor, vendorNamed } from '../../agents/vendors.ts'
+import { deliveryOf, vendorFor, vendorNamed } from '../../agents/vendors.ts'
 import type { WakeInPlace } from '../../agents/wake-in-place.ts'
 import { readOptionGroup } from '../../options/services/option-store.ts'
 import { roomOptions } from '../../room/core/settings.ts'
@@ -166,7 +166,7 @@ export class DeliveryRouter {
       this.#wakeFor(session.vendor)?.endpointOf(session.sessionId) != null
     const vendor = vendorFor(session.vendor)
     const resting =
-      presence?.state === 'idle' && vendor.listsLiveSessions && !remote && !live
+      presence?.state === 'idle' && vendor.delivery?.listsLiveSessions === true && !remote && !live
         ? this.#restingBackground(session.sessionId)
         : null
     const fact: SessionFact = {
@@ -178,14 +178,14 @@ export class DeliveryRouter {
       agentTurns: agentTurnsSinceHuman(db, session.vendor, session.sessionId),
       wakeable: live,
       openElsewhere:
-        presence?.state === 'idle' && vendor.listsLiveSessions && !live
+        presence?.state === 'idle' && vendor.delivery?.listsLiveSessions === true && !live
           ? resting === null && this.#openInClaude(session.sessionId)
           : null,
       tmuxPane: paneOf(db, session.vendor, session.sessionId),
       // Asked of sessions that have not ended (one that ended waits at nothing), so a dormant
       // session's resume spawns no `claude agents`.
       atQuestion:
-        vendor.listsLiveSessions &&
+        vendor.delivery?.listsLiveSessions === true &&
         !remote &&
         !live &&
         presence !== null &&
@@ -273,7 +273,7 @@ export class DeliveryRouter {
       return { turn: null, problem: `the ${input.vendor} CLI was not found on PATH or in the usual places` }
     // A session its CLI names gets a placeholder id until the launch's output names it.
     const sessionId =
-      vendorFor(input.vendor).newSessionIdIn === null ? input.sessionId : `new:${input.sessionId}`
+      deliveryOf(input.vendor).newSessionIdIn === null ? input.sessionId : `new:${input.sessionId}`
     const id = insertTurn(
       db,
       {
@@ -329,7 +329,7 @@ export class DeliveryRouter {
 
   /** Whether Claude Code lists the session as open (true / false), or null when it cannot say or it is not Claude's. */
   openInClaude(session: { readonly vendor: string; readonly id: string }): boolean | null {
-    if (vendorNamed(session.vendor)?.listsLiveSessions !== true) return null
+    if (vendorNamed(session.vendor)?.delivery?.listsLiveSessions !== true) return null
     // A background session sangam continued, at rest: nobody's terminal (D177).
     return this.#restingBackground(session.id) === null && this.#openInClaude(session.id)
   }

@@ -78,7 +78,9 @@ function deliveryStateOf(
   const wakes = view.presence === 'idle' && router.wakeable(view.vendor, view.id)
   const vendor = vendorFor(view.vendor)
   const question =
-    vendor.listsLiveSessions && view.presence !== 'offline' && !wakes ? router.atQuestion(view.id) : null
+    vendor.delivery?.listsLiveSessions === true && view.presence !== 'offline' && !wakes
+      ? router.atQuestion(view.id)
+      : null
   if (question !== null)
     return {
       delivery: 'active-elsewhere',
@@ -90,11 +92,12 @@ function deliveryStateOf(
   if (wakes)
     return {
       delivery: 'live',
-      why: `wakes in place: ${vendor.wakeInPlace}`,
+      why: `wakes in place: ${vendor.delivery?.wakeInPlace ?? 'no'}`,
     }
   const cli = router.vendorCli(view.vendor)
   if (view.presence === 'idle' && router.openInClaude(view) !== false) {
-    const notLive = vendor.listsLiveSessions ? router.wakeUnavailable(view.vendor, view.id) : null
+    const notLive =
+      vendor.delivery?.listsLiveSessions === true ? router.wakeUnavailable(view.vendor, view.id) : null
     return {
       delivery: 'active-elsewhere',
       why: `open in a terminal: it gets tags at its next prompt${notLive === null ? '' : `; not woken in place: ${notLive}`}`,

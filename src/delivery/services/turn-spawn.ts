@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { SpawnChannel } from '../../agents/agent-vendor.ts'
 import { processStart } from '../../agents/process-identity.ts'
-import { vendorFor } from '../../agents/vendors.ts'
+import { deliveryOf } from '../../agents/vendors.ts'
 import { deliveryLogFile } from '../../config/data-paths.ts'
 import type { Clock } from '../../shared/clock.ts'
 import type { Logger } from '../../shared/logger.ts'
@@ -45,7 +45,7 @@ export async function spawnTurn(
   try {
     launched = await launchTurn({
       executable: cli.path,
-      command: vendorFor(turn.vendor as DeliveryVendor).command(channel, turn.sessionId, prompt),
+      command: deliveryOf(turn.vendor as DeliveryVendor).command(channel, turn.sessionId, prompt),
       cwd,
       env: { ...context.vendorEnv, SANGAM_DELIVERY_TURN: String(turn.id) },
       logFile,
@@ -105,7 +105,7 @@ export async function spawnTurn(
     ])
     clearTimeout(timer)
   }
-  const newSessionIdIn = vendorFor(turn.vendor as DeliveryVendor).newSessionIdIn
+  const newSessionIdIn = deliveryOf(turn.vendor as DeliveryVendor).newSessionIdIn
   if (newSessionIdIn !== null && turn.sessionId.startsWith('new:'))
     await learnNewSession(db, turn.id, logFile, newSessionIdIn)
   const after = turnById(db, turn.id)

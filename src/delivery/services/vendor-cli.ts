@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { accessSync, constants, statSync } from 'node:fs'
 import { delimiter, join } from 'node:path'
-import { vendorFor } from '../../agents/vendors.ts'
+import { deliveryOf, vendorFor } from '../../agents/vendors.ts'
 import type { VendorAbilities } from '../core/delivery-decision.ts'
 import type { DeliveryVendor } from '../core/delivery-vocabulary.ts'
 
@@ -50,7 +50,7 @@ export function findVendorCli(vendor: DeliveryVendor, places: VendorCliPlaces): 
     stdio: 'pipe',
   })
   const text = help.error === undefined ? `${help.stdout ?? ''}\n${help.stderr ?? ''}` : ''
-  const { queue, background, listsAgents } = vendorFor(vendor).helpAbilities(text)
+  const { queue, background, listsAgents } = deliveryOf(vendor).helpAbilities(text)
   return { vendor, path, abilities: { found: true, queue, background }, listsAgents }
 }
 

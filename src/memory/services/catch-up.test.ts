@@ -58,7 +58,11 @@ for (const mode of ['backfill', 'live'] as const) {
     await using home = tmpDir()
     replicateCorpus({ home: home.path, cwd: project, targetBytes: 6 * 1024 * 1024 })
     const locations = discoverTranscripts(
-      transcriptRoots({ claudeConfigDir: join(home.path, '.claude'), codexHome: join(home.path, '.codex') }),
+      transcriptRoots({
+        claudeConfigDir: join(home.path, '.claude'),
+        codexHome: join(home.path, '.codex'),
+        geminiDir: join(home.path, '.gemini'),
+      }),
     )
     const alone = openDatabaseFile(join(home.path, 'alone.db'))
     const paired = openDatabaseFile(join(home.path, 'paired.db'))
@@ -81,7 +85,11 @@ test('a worker-thread catch-up after a rewrite, a move and appends stores exactl
   const corpus = replicateCorpus({ home: home.path, cwd: project, targetBytes: 6.5 * 1024 * 1024 })
   const locate = () =>
     discoverTranscripts(
-      transcriptRoots({ claudeConfigDir: join(home.path, '.claude'), codexHome: join(home.path, '.codex') }),
+      transcriptRoots({
+        claudeConfigDir: join(home.path, '.claude'),
+        codexHome: join(home.path, '.codex'),
+        geminiDir: join(home.path, '.gemini'),
+      }),
     )
   const alone = openDatabaseFile(join(home.path, 'alone.db'))
   const paired = openDatabaseFile(join(home.path, 'paired.db'))

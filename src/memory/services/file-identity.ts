@@ -5,6 +5,7 @@ import { parseJsonValues } from '../../agents/json-values.ts'
 import { JsonlFileReader } from '../../agents/jsonl-file-reader.ts'
 import type { TranscriptLocation } from '../../agents/transcript-locations.ts'
 import type { TranscriptReader, TranscriptVendor } from '../../agents/transcript-reader.ts'
+import { vendorFor } from '../../agents/vendors.ts'
 import { scrubSecrets } from '../../secrets/core/scrubber.ts'
 import type { Clock } from '../../shared/clock.ts'
 import type { Db } from '../../store/database.ts'
@@ -66,7 +67,9 @@ export function decideScope(
 ): 'in-scope' | 'out-of-scope' | 'undecided' {
   const mtime = Math.floor(stat.mtimeMs)
   if (row.updatedAt > 0 && row.size === stat.size && row.mtime === mtime && row.size > 0) return 'undecided'
-  const cwd = firstCwd(deps.readerFor(row.vendor), fd)
+  // Some vendors' records name no directory (Gemini CLI); their project root is recorded beside.
+  const cwd =
+    firstCwd(deps.readerFor(row.vendor), fd) ?? vendorFor(row.vendor).projectRootBeside?.(row.path) ?? null
   const now = deps.clock.now()
   if (cwd === null) {
     recordSourceFileScope(deps.db, row.id, { firstCwd: null, inScope: null, size: stat.size, mtime, now })

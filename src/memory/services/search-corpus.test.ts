@@ -35,6 +35,7 @@ test('over a real corpus, every hit of a many-hit search shows a snippet cut fro
         transcriptRoots({
           claudeConfigDir: join(home.path, '.claude'),
           codexHome: join(home.path, '.codex'),
+          geminiDir: join(home.path, '.gemini'),
         }),
       ),
       { mode: 'backfill' },

@@ -5,8 +5,11 @@ import { isOurAgentHandler } from './our-handler.ts'
 /** The name of our MCP server in the hosts' configuration (tools show as `mcp__sangam__ctx_search`). */
 export const mcpServerName = 'sangam'
 
-/** A host file sangam puts entries in: a hook file (Claude Code's settings, Codex's hooks) or `.mcp.json`. */
-export type EntriesKind = 'hooks' | 'mcp'
+/**
+ * A host file sangam puts entries in: a hook file (Claude Code's settings, Codex's hooks),
+ * `.mcp.json`, or a settings file holding both (Gemini CLI's `.gemini/settings.json`).
+ */
+export type EntriesKind = 'hooks' | 'mcp' | 'settings'
 
 /** A host file's JSON with sangam's entries taken out, and those entries. */
 export interface SplitEntries {
@@ -21,6 +24,11 @@ export function splitEntries(
   kind: EntriesKind,
   config: Readonly<Record<string, unknown>>,
 ): SplitEntries | null {
+  if (kind === 'settings') {
+    const hooks = splitEntries('hooks', config)
+    const mcp = hooks === null ? null : splitEntries('mcp', hooks.rest)
+    return hooks === null || mcp === null ? null : { rest: mcp.rest, ours: [...hooks.ours, ...mcp.ours] }
+  }
   if (kind === 'mcp') {
     const servers = config.mcpServers
     if (servers === undefined) return { rest: { ...config }, ours: [] }
@@ -57,6 +65,10 @@ export function withOurEntriesOf(
   target: Readonly<Record<string, unknown>>,
   source: Readonly<Record<string, unknown>>,
 ): Record<string, unknown> | null {
+  if (kind === 'settings') {
+    const hooks = withOurEntriesOf('hooks', target, source)
+    return hooks === null ? null : withOurEntriesOf('mcp', hooks, source)
+  }
   const kept = splitEntries(kind, target)
   if (kept === null || splitEntries(kind, source) === null) return null
   if (kind === 'mcp') {

@@ -5,7 +5,7 @@ import { mcpServerName, type SplitEntries, splitEntries } from './our-entries.ts
 export const instructionsMarker = '<!-- sangam-lane-instructions -->'
 
 /** What kind of file of sangam's a path is: a host's hook file, Claude Code's MCP file, lane instructions. */
-export type OwnFileKind = 'hooks' | 'mcp' | 'instructions'
+export type OwnFileKind = 'hooks' | 'mcp' | 'settings' | 'instructions'
 
 /**
  * The files sangam writes into a checkout, relative to the worktree's top level: `install-hooks`'s
@@ -16,6 +16,8 @@ export const ownFiles: Readonly<Record<string, OwnFileKind>> = {
   '.claude/settings.json': 'hooks',
   '.codex/hooks.json': 'hooks',
   '.mcp.json': 'mcp',
+  // Gemini CLI's project settings: sangam's hooks (install-hooks) and MCP server (init).
+  '.gemini/settings.json': 'settings',
   'AGENTS.md': 'instructions',
 }
 
@@ -56,11 +58,12 @@ export function isSangamsOwnChange(path: string, text: string | null, base: stri
 export function mayHoldOurs(kind: OwnFileKind, text: string): boolean {
   if (kind === 'hooks') return text.includes('agent-hook-main')
   if (kind === 'mcp') return text.includes(`"${mcpServerName}"`)
+  if (kind === 'settings') return mayHoldOurs('hooks', text) || mayHoldOurs('mcp', text)
   return text.startsWith(instructionsMarker)
 }
 
 /** A host file's text parsed and split into ours and the rest; null when it is not such a file. */
-export function splitOf(kind: 'hooks' | 'mcp', text: string): SplitEntries | null {
+export function splitOf(kind: 'hooks' | 'mcp' | 'settings', text: string): SplitEntries | null {
   const config = jsonObjectOf(text)
   return config === null ? null : splitEntries(kind, config)
 }

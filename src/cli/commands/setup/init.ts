@@ -239,7 +239,11 @@ async function offerMcp(
   const root = project.repo.root
   const absolute = sangamLaunch(process.execPath, ctx.cliEntry)
   const portable = isSangamOnPath(ctx.env.path, ctx.cliEntry)
-  const launches = { claude: portable ? portableLaunch : absolute, codex: absolute }
+  const launches = {
+    claude: portable ? portableLaunch : absolute,
+    codex: absolute,
+    gemini: portable ? portableLaunch : absolute,
+  }
   const none = (status: McpOutcome['status']): McpOutcome => ({
     status,
     launches,
@@ -257,9 +261,18 @@ async function offerMcp(
       kind: 'mcp',
       why: "names this machine's path to sangam (sangam init)",
     })
+    keepOwnFileOutOfGit({
+      root,
+      commonDir: project.repo.commonDir,
+      path: '.gemini/settings.json',
+      kind: 'settings',
+      why: "names this machine's path to sangam (sangam init)",
+    })
     // A lane's worktree starts without an untracked .mcp.json: its agent would have no sangam tools.
     const shared = isMainWorktree(root)
-      ? sharedOwnFiles(root, project.repo.commonDir).filter((file) => file.path === '.mcp.json')
+      ? sharedOwnFiles(root, project.repo.commonDir).filter(
+          (file) => file.path === '.mcp.json' || file.path === '.gemini/settings.json',
+        )
       : []
     const lanes = laneWorktrees(root).flatMap((worktree) =>
       shared.length === 0 ? [] : [{ worktree, files: giveOwnFiles(worktree, shared) }],
@@ -271,7 +284,7 @@ async function offerMcp(
   if (ctx.stdin.isTTY !== true || ctx.stderr.isTTY !== true) return none('not-asked')
   const answer = await ask(
     ctx,
-    `Register the sangam MCP server (its memory and lease tools: sangam mcp --help lists them) with Claude Code (${root}/.mcp.json) and Codex (${ctx.env.codexHome}/config.toml)? [Y/n] `,
+    `Register the sangam MCP server (its memory and lease tools: sangam mcp --help lists them) with Claude Code (${root}/.mcp.json), Codex (${ctx.env.codexHome}/config.toml) and Gemini CLI (${root}/.gemini/settings.json)? [Y/n] `,
   )
   return /^(y|yes)?$/i.test(answer.trim()) ? register() : none('declined')
 }
