@@ -1,5 +1,6 @@
 import { type Dirent, readdirSync, statSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
+import { opencodeJournalDir } from '../config/data-paths.ts'
 import type { TranscriptVendor } from './transcript-reader.ts'
 
 /**
@@ -7,12 +8,14 @@ import type { TranscriptVendor } from './transcript-reader.ts'
  * - claude-projects: `projects/<dir>/<session>.jsonl`, old-style `projects/<dir>/agent-*.jsonl`,
  *   and subagents `projects/<dir>/<session>/subagents/**\/agent-*.jsonl`;
  * - codex-sessions: `sessions/YYYY/MM/DD/rollout-*.jsonl`;
- * - codex-archive: `archived_sessions/*.jsonl` (rollouts moved there by `codex archive`).
+ * - codex-archive: `archived_sessions/*.jsonl` (rollouts moved there by `codex archive`);
+ * - opencode-journal: `$SANGAM_HOME/opencode-journal/<session>.jsonl`, sangam's copy of opencode's
+ *   database (agents/opencode/opencode-journal.ts).
  */
 export interface TranscriptRoot {
   readonly path: string
   readonly vendor: TranscriptVendor
-  readonly layout: 'claude-projects' | 'codex-sessions' | 'codex-archive'
+  readonly layout: 'claude-projects' | 'codex-sessions' | 'codex-archive' | 'opencode-journal'
 }
 
 export interface TranscriptLocation {
@@ -20,12 +23,28 @@ export interface TranscriptLocation {
   readonly vendor: TranscriptVendor
 }
 
-/** The roots under the vendors' own directories (`$CLAUDE_CONFIG_DIR`, `$CODEX_HOME`). */
-export function transcriptRoots(dirs: { claudeConfigDir: string; codexHome: string }): TranscriptRoot[] {
+/**
+ * The roots under the vendors' own directories (`$CLAUDE_CONFIG_DIR`, `$CODEX_HOME`), and the
+ * journal of opencode's sessions under `$SANGAM_HOME` when it is given.
+ */
+export function transcriptRoots(dirs: {
+  claudeConfigDir: string
+  codexHome: string
+  sangamHome?: string | undefined
+}): TranscriptRoot[] {
   return [
     { path: join(dirs.claudeConfigDir, 'projects'), vendor: 'claude', layout: 'claude-projects' },
     { path: join(dirs.codexHome, 'sessions'), vendor: 'codex', layout: 'codex-sessions' },
     { path: join(dirs.codexHome, 'archived_sessions'), vendor: 'codex', layout: 'codex-archive' },
+    ...(dirs.sangamHome === undefined
+      ? []
+      : [
+          {
+            path: opencodeJournalDir(dirs.sangamHome),
+            vendor: 'opencode' as const,
+            layout: 'opencode-journal' as const,
+          },
+        ]),
   ]
 }
 
@@ -68,6 +87,7 @@ function matchesLayout(layout: TranscriptRoot['layout'], segments: readonly stri
     case 'codex-sessions':
       return segments.length === 4 && isDatePath(segments) && name.startsWith('rollout-')
     case 'codex-archive':
+    case 'opencode-journal':
       return segments.length === 1
   }
 }
@@ -91,6 +111,7 @@ function walkRoot(root: TranscriptRoot): string[] {
         .flatMap((day) => listFiles(day).filter((file) => isRollout(file)))
         .filter((path) => classifyTranscriptPath([root], path) !== null)
     case 'codex-archive':
+    case 'opencode-journal':
       return listFiles(root.path).filter((file) => file.endsWith('.jsonl'))
   }
 }

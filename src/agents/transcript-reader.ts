@@ -1,7 +1,7 @@
 import type { EventKind } from '../memory/protocol/event.ts'
 
 /** The agent CLIs whose transcripts sangam reads. */
-export type TranscriptVendor = 'claude' | 'codex'
+export type TranscriptVendor = 'claude' | 'codex' | 'opencode'
 
 /**
  * How one non-blank transcript line was accounted for. Every line is exactly one of these, so that

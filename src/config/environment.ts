@@ -12,6 +12,11 @@ export interface Environment {
   readonly claudeConfigDir: string
   /** Codex's home (`CODEX_HOME`, default `~/.codex`); rollouts live under `sessions/` and `archived_sessions/`. */
   readonly codexHome: string
+  /**
+   * opencode's data dir (`$XDG_DATA_HOME/opencode`, default `~/.local/share/opencode`); its sessions
+   * live in `opencode.db` there (1.2+).
+   */
+  readonly opencodeDataDir: string
   /** The human's name as given by `SANGAM_USER`; when absent, git's `user.email`/`user.name` decide. */
   readonly user: string | undefined
   /** `CLAUDE_CODE_SESSION_ID` when we run inside a Claude Code session (MCP server, hooks). */
@@ -58,6 +63,7 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
     sangamHome: resolve(nonEmpty(env.SANGAM_HOME) ?? join(home, '.sangam')),
     claudeConfigDir: resolve(nonEmpty(env.CLAUDE_CONFIG_DIR) ?? join(home, '.claude')),
     codexHome: resolve(nonEmpty(env.CODEX_HOME) ?? join(home, '.codex')),
+    opencodeDataDir: resolve(nonEmpty(env.XDG_DATA_HOME) ?? join(home, '.local', 'share'), 'opencode'),
     user: nonEmpty(env.SANGAM_USER),
     claudeSessionId: nonEmpty(env.CLAUDE_CODE_SESSION_ID),
     codexThreadId: nonEmpty(env.CODEX_THREAD_ID),

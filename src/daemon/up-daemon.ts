@@ -1,5 +1,6 @@
+import { OpencodeJournalPoller } from '../agents/opencode/opencode-journal-poller.ts'
 import { transcriptRoots } from '../agents/transcript-locations.ts'
-import { daemonFile, projectDir } from '../config/data-paths.ts'
+import { daemonFile, opencodeJournalDir, projectDir } from '../config/data-paths.ts'
 import type { Environment } from '../config/environment.ts'
 import { loadMachineId } from '../config/machine-id.ts'
 import { codexWake } from '../delivery/services/codex-wake.ts'
@@ -146,6 +147,13 @@ export async function runUp(options: UpOptions): Promise<void> {
       onShared: () => sync.nudge(),
     })
     const services: Service[] = [
+      // opencode's sessions are in its database: copied into a journal the tailer reads.
+      new OpencodeJournalPoller({
+        dataDir: options.env.opencodeDataDir,
+        journalDir: opencodeJournalDir(options.env.sangamHome),
+        clock: options.clock,
+        log,
+      }),
       new CaptureTailer({
         capture: projectCapture(project, options.since, log),
         roots: transcriptRoots(options.env),

@@ -7,7 +7,7 @@ import { rungs } from '../../room/protocol/rung.ts'
  */
 
 /** The vendors whose sessions can hold leases. */
-export const agentVendorSchema = z.enum(['claude', 'codex'])
+export const agentVendorSchema = z.enum(['claude', 'codex', 'opencode'])
 export type AgentVendor = z.infer<typeof agentVendorSchema>
 
 /**

@@ -18,7 +18,7 @@ export type EventKind = z.infer<typeof eventKindSchema>
 export const eventKinds: readonly EventKind[] = eventKindSchema.options
 
 /** `sangam` is the vendor of notes: they come from sangam itself, not from an agent's transcript. */
-export const vendorSchema = z.enum(['claude', 'codex', 'sangam'])
+export const vendorSchema = z.enum(['claude', 'codex', 'opencode', 'sangam'])
 export type Vendor = z.infer<typeof vendorSchema>
 
 export const eventSchema = z.object({

@@ -4,7 +4,7 @@ import { listSourceFiles } from '../store/source-file-table.ts'
 /** A transcript in the window that belongs to another project, and where its session started. */
 export interface OtherProjectFile {
   readonly path: string
-  readonly vendor: 'claude' | 'codex'
+  readonly vendor: 'claude' | 'codex' | 'opencode'
   /** The session's first working directory (scrubbed), which decided it is not this project's. */
   readonly cwd: string | null
 }

@@ -8,7 +8,7 @@ export const createSourceFileTable = /*sql*/ `
   CREATE TABLE source_file (
     id                  INTEGER PRIMARY KEY,
     path                TEXT NOT NULL UNIQUE,   -- absolute
-    vendor              TEXT NOT NULL,          -- 'claude' | 'codex'
+    vendor              TEXT NOT NULL,          -- 'claude' | 'codex' | 'opencode'
     session_id          TEXT,                   -- from the records, once seen
     cli_version         TEXT,                   -- latest seen
     first_cwd           TEXT,                   -- first cwd seen in the records; decides scope
@@ -56,7 +56,7 @@ export interface LineCounters {
 export interface SourceFileRow extends Readonly<LineCounters> {
   readonly id: number
   readonly path: string
-  readonly vendor: 'claude' | 'codex'
+  readonly vendor: 'claude' | 'codex' | 'opencode'
   readonly sessionId: string | null
   readonly cliVersion: string | null
   readonly firstCwd: string | null
@@ -150,7 +150,7 @@ export function lastCaptureAt(db: Db): number | null {
 export function ensureSourceFile(
   db: Db,
   path: string,
-  vendor: 'claude' | 'codex',
+  vendor: 'claude' | 'codex' | 'opencode',
   now: number,
 ): SourceFileRow {
   cachedStatement(
@@ -218,7 +218,11 @@ export function recordSourceFileScope(
 }
 
 /** Rows of this vendor, at another path, whose file name is `name`: candidates for a moved file. */
-export function listSourceFilesNamed(db: Db, vendor: 'claude' | 'codex', name: string): SourceFileRow[] {
+export function listSourceFilesNamed(
+  db: Db,
+  vendor: 'claude' | 'codex' | 'opencode',
+  name: string,
+): SourceFileRow[] {
   const suffix = `/${name}`
   const rows = db
     .prepare(

@@ -91,7 +91,7 @@ function isNewer(incoming: PresenceRow, current: PresenceRow): boolean {
 /** A session capture recorded on this machine that the room has no presence for. */
 export interface UnregisteredSession {
   readonly id: string
-  readonly vendor: 'claude' | 'codex'
+  readonly vendor: 'claude' | 'codex' | 'opencode'
   readonly author: string
   readonly cwd: string | null
   readonly branch: string | null
