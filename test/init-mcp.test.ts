@@ -18,7 +18,7 @@ interface InitMcp {
   }
 }
 
-test('init --yes registers the server with Claude Code and Codex, and a second run changes nothing', async () => {
+test('init --yes registers the server with Claude Code, Codex and opencode, and a second run changes nothing', async () => {
   await using home = tmpDir()
   await using repo = tmpGitRepo()
   const env = isolatedEnv(home.path)
@@ -30,8 +30,11 @@ test('init --yes registers the server with Claude Code and Codex, and a second r
     [
       ['claude', 'added'],
       ['codex', 'added'],
+      ['opencode', 'added'],
     ],
   )
+  const opencode = JSON.parse(readFileSync(join(repo.path, 'opencode.json'), 'utf8')).mcp.sangam
+  assert.deepEqual(opencode.command, [process.execPath, mcpEntry])
   const mcpJson = join(repo.path, '.mcp.json')
   const configToml = join(home.path, '.codex', 'config.toml')
   const registered = JSON.parse(readFileSync(mcpJson, 'utf8')).mcpServers.sangam
@@ -46,7 +49,7 @@ test('init --yes registers the server with Claude Code and Codex, and a second r
   const second = await runCliJson<InitMcp>(['init', '--yes'], { cwd: repo.path, env })
   assert.deepEqual(
     second.mcp.hosts.map((host) => host.outcome),
-    ['registered', 'registered'],
+    ['registered', 'registered', 'registered'],
   )
   assert.deepEqual([readFileSync(mcpJson, 'utf8'), readFileSync(configToml, 'utf8')], before)
 })

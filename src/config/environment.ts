@@ -17,6 +17,8 @@ export interface Environment {
    * live in `opencode.db` there (1.2+).
    */
   readonly opencodeDataDir: string
+  /** opencode's user config dir (`$XDG_CONFIG_HOME/opencode`, default `~/.config/opencode`). */
+  readonly opencodeConfigDir: string
   /** The human's name as given by `SANGAM_USER`; when absent, git's `user.email`/`user.name` decide. */
   readonly user: string | undefined
   /** `CLAUDE_CODE_SESSION_ID` when we run inside a Claude Code session (MCP server, hooks). */
@@ -64,6 +66,7 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
     claudeConfigDir: resolve(nonEmpty(env.CLAUDE_CONFIG_DIR) ?? join(home, '.claude')),
     codexHome: resolve(nonEmpty(env.CODEX_HOME) ?? join(home, '.codex')),
     opencodeDataDir: resolve(nonEmpty(env.XDG_DATA_HOME) ?? join(home, '.local', 'share'), 'opencode'),
+    opencodeConfigDir: resolve(nonEmpty(env.XDG_CONFIG_HOME) ?? join(home, '.config'), 'opencode'),
     user: nonEmpty(env.SANGAM_USER),
     claudeSessionId: nonEmpty(env.CLAUDE_CODE_SESSION_ID),
     codexThreadId: nonEmpty(env.CODEX_THREAD_ID),

@@ -36,7 +36,9 @@ const stdinCapBytes = 64 * 1024 * 1024
 
 async function main(): Promise<void> {
   const started = Date.now()
-  const host = process.argv[2] === 'codex' ? 'codex' : 'claude'
+  // opencode's plugin (agents/opencode/opencode-plugin.ts) runs this hook as its own host.
+  const arg = process.argv[2]
+  const host = arg === 'codex' || arg === 'opencode' ? arg : 'claude'
   let eventName: string | null = null
   let answered = false
   const answer = (reply: HookAnswer): boolean => {

@@ -15,7 +15,7 @@ import type { PresenceMark } from './presence-mark.ts'
 import { type LocatedProject, locateProject } from './project-locator.ts'
 
 /** The agent CLIs whose hooks run this file. */
-export type AgentHost = 'claude' | 'codex'
+export type AgentHost = 'claude' | 'codex' | 'opencode'
 
 /**
  * One run of the Claude Code / Codex hook: parse stdin, find the project, answer the event.

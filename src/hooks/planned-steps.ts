@@ -3,7 +3,7 @@ import type { WorkStep } from '../hook-work/services/kept-work.ts'
 import type { LocatedProject } from './project-locator.ts'
 
 export interface PlanInput {
-  readonly host: 'claude' | 'codex'
+  readonly host: 'claude' | 'codex' | 'opencode'
   readonly eventName: string
   /** PreToolUse: the files the tool call writes, as the tool named them. */
   readonly targets: readonly string[]

@@ -28,7 +28,7 @@ const handOverBudget = 2000
  * cannot be read stops the session as before: the messages wait for its next prompt.
  */
 export async function stopTurn(
-  host: 'claude' | 'codex',
+  host: 'claude' | 'codex' | 'opencode',
   mark: Omit<PresenceMark, 'state'>,
   stopHookActive: boolean,
   steps: StopSteps,

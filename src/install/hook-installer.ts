@@ -1,4 +1,11 @@
 import { join } from 'node:path'
+import {
+  holdsOurPlugin,
+  installOpencodePlugin,
+  type OpencodePluginChange,
+  opencodePluginFile,
+  uninstallOpencodePlugin,
+} from '../agents/opencode/opencode-plugin.ts'
 import { gitHooksDir } from '../git/hooks-dir.ts'
 import { readMainGuard } from '../lanes/services/main-guard-file.ts'
 import { systemRandom } from '../shared/random.ts'
@@ -35,6 +42,8 @@ export interface HookInstallOptions {
   readonly commonDir: string
   readonly claudeConfigDir: string
   readonly codexHome: string
+  /** opencode's user config directory (`$XDG_CONFIG_HOME/opencode`), for `--user`. */
+  readonly opencodeConfigDir: string
   readonly entries: HookEntries
   /** User-level host configuration instead of the project's, where the host has both. */
   readonly user: boolean
@@ -45,6 +54,8 @@ export interface HookInstallOptions {
 export interface HookInstallReport {
   readonly claude: HookFileChange & { readonly level: 'project' | 'user' }
   readonly codex: CodexInstallReport
+  /** opencode's plugin, which refuses a leased edit (agents/opencode/opencode-plugin.ts). */
+  readonly opencode: OpencodePluginChange & { readonly level: 'project' | 'user' }
   readonly git: PrePushChange
   /** The main guard, refreshed when this repository is armed (`init --guard`, `lane`); else null. */
   readonly guard: MainGuardReport | null
@@ -57,6 +68,7 @@ export interface HookInstallReport {
 export interface HookUninstallReport {
   readonly claude: HookFileChange
   readonly codex: CodexUninstallReport
+  readonly opencode: OpencodePluginChange
   readonly git: PrePushChange
   /** The main guard's hooks, taken out with the pre-push gate, and the repository disarmed. */
   readonly guard: MainGuardReport
@@ -80,6 +92,7 @@ export async function installHooks(options: HookInstallOptions): Promise<HookIns
     codexBin: options.codexBin,
     timeoutMs: options.codexTimeoutMs,
   })
+  const opencode = installOpencodePlugin(opencodeFile(options, options.user), options.entries.agentHook)
   const git = installPrePush(gitHooksDir(options.root), options.entries.prePush)
   const armed = readMainGuard(options.commonDir)
   const guard =
@@ -93,19 +106,28 @@ export async function installHooks(options: HookInstallOptions): Promise<HookIns
           random: systemRandom,
         })
   const project = !options.user
-  const files = project ? projectFilesInGit(options, codex.level === 'project') : []
+  const files = project ? projectFilesInGit(options, codex.level === 'project', opencode.file) : []
   const lanes: EquippedLane[] = []
   if (project && isMainWorktree(options.root)) {
     const shared = sharedOwnFiles(options.root, options.commonDir)
     for (const lane of laneWorktrees(options.root))
       lanes.push(await equipLane(lane, shared, codexAccess(options)))
   }
-  return { claude: { ...claude, level: options.user ? 'user' : 'project' }, codex, git, guard, files, lanes }
+  const level = options.user ? 'user' : 'project'
+  return { claude: { ...claude, level }, codex, opencode: { ...opencode, level }, git, guard, files, lanes }
 }
 
 /** The project-level hook files kept out of git where they name this machine's paths (D312). */
-function projectFilesInGit(options: HookInstallOptions, codexInProject: boolean): OwnFileInGit[] {
-  const paths = ['.claude/settings.json', ...(codexInProject ? ['.codex/hooks.json'] : [])]
+function projectFilesInGit(
+  options: HookInstallOptions,
+  codexInProject: boolean,
+  opencodePlugin: string,
+): OwnFileInGit[] {
+  const paths = [
+    '.claude/settings.json',
+    ...(codexInProject ? ['.codex/hooks.json'] : []),
+    opencodePlugin.slice(options.root.length + 1),
+  ]
   return paths.flatMap((path) => {
     const found = keepOwnFileOutOfGit({
       root: options.root,
@@ -125,9 +147,11 @@ function codexAccess(options: HookInstallOptions): CodexAccess {
 export function uninstallHooks(options: HookInstallOptions): HookUninstallReport {
   const claude = uninstallHookFile(claudeSettingsFile(options, options.user))
   const codex = uninstallCodexHooks(codexFile(options, options.user), options.codexHome)
+  const opencode = uninstallOpencodePlugin(opencodeFile(options, options.user))
   const git = uninstallPrePush(gitHooksDir(options.root))
   const guard = uninstallMainGuard(options.root, options.commonDir)
   const others = [claudeSettingsFile(options, !options.user), codexFile(options, !options.user)]
+  const otherPlugin = opencodeFile(options, !options.user)
   // The lanes' copies go too, or their agents would run hooks of a sangam taken out (D313).
   const lanes =
     options.user || !isMainWorktree(options.root)
@@ -144,9 +168,13 @@ export function uninstallHooks(options: HookInstallOptions): HookUninstallReport
   return {
     claude,
     codex,
+    opencode,
     git,
     guard,
-    remaining: others.filter((file) => holdsOurHooks(file)),
+    remaining: [
+      ...others.filter((file) => holdsOurHooks(file)),
+      ...(holdsOurPlugin(otherPlugin) ? [otherPlugin] : []),
+    ],
     lanes,
   }
 }
@@ -170,4 +198,8 @@ function claudeSettingsFile(options: HookInstallOptions, user: boolean): string 
 
 function codexFile(options: HookInstallOptions, user: boolean): string {
   return user ? codexUserFile(options) : join(options.root, '.codex', 'hooks.json')
+}
+
+function opencodeFile(options: HookInstallOptions, user: boolean): string {
+  return opencodePluginFile(user ? options.opencodeConfigDir : join(options.root, '.opencode'))
 }

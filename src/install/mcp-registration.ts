@@ -12,7 +12,7 @@ export interface McpLaunch {
   readonly args: readonly string[]
 }
 
-export type McpHost = 'claude' | 'codex'
+export type McpHost = 'claude' | 'codex' | 'opencode'
 
 /** What each host is told to run. */
 export type McpLaunches = Readonly<Record<McpHost, McpLaunch>>
@@ -94,15 +94,19 @@ export interface McpTargets {
   readonly codexHome: string
 }
 
+/** The hosts registered, in order. */
+export const mcpHosts: readonly McpHost[] = ['claude', 'codex', 'opencode']
+
 /**
- * Registers the server with Claude Code (the project's `.mcp.json`) and Codex (`config.toml`),
- * idempotently. Both files are read and their new text worked out before either is written, so a
+ * Registers the server with Claude Code (the project's `.mcp.json`), Codex (`config.toml`) and
+ * opencode (the project's `opencode.json`), idempotently. Both files are read and their new text worked out before either is written, so a
  * file that cannot be used stops the whole registration with nothing changed.
  */
 export function registerMcpServer(targets: McpTargets, launches: McpLaunches): McpRegistration[] {
   const prepared = [
     forClaude(targets.projectRoot, launches.claude),
     forCodex(targets.codexHome, launches.codex),
+    forOpencode(targets.projectRoot, launches.opencode),
   ]
   for (const { registration, text } of prepared)
     if (text !== null) writeTextAtomically(registration.file, text)
@@ -128,6 +132,42 @@ function forClaude(projectRoot: string, launch: McpLaunch): Prepared {
   const updated = { ...config, mcpServers: { ...servers, [mcpServerName]: entry } }
   return {
     registration: { host: 'claude', file, outcome: 'added', launch, created: text === null },
+    text: `${JSON.stringify(updated, null, 2)}\n`,
+  }
+}
+
+/**
+ * `{"mcp": {"sangam": {"type": "local", "command": [...]}}}` added to the project's `opencode.json`
+ * (opencode's config schema: a local server's `command` is the program and its arguments in one
+ * list), every other key kept. A file with comments (JSONC) is not rewritten: it stops with what to add.
+ */
+function forOpencode(projectRoot: string, launch: McpLaunch): Prepared {
+  const file = join(projectRoot, 'opencode.json')
+  const text = readText(file)
+  const config = text === null || text.trim() === '' ? {} : parseJsonObject(text, file)
+  const servers = config.mcp ?? {}
+  if (!isRecord(servers)) throw unusable(file, '"mcp" is not an object')
+  const command = [launch.command, ...launch.args]
+  const existing = servers[mcpServerName]
+  if (existing !== undefined) {
+    const same =
+      isRecord(existing) &&
+      Array.isArray(existing.command) &&
+      existing.command.length === command.length &&
+      existing.command.every((part, i) => part === command[i])
+    return {
+      registration: { host: 'opencode', file, outcome: same ? 'registered' : 'kept', launch, created: false },
+      text: null,
+    }
+  }
+  const entry = { type: 'local', command, enabled: true }
+  const updated = {
+    ...(text === null ? { $schema: 'https://opencode.ai/config.json' } : {}),
+    ...config,
+    mcp: { ...servers, [mcpServerName]: entry },
+  }
+  return {
+    registration: { host: 'opencode', file, outcome: 'added', launch, created: text === null },
     text: `${JSON.stringify(updated, null, 2)}\n`,
   }
 }

@@ -3,7 +3,14 @@ import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { cliEntry } from '../helpers/run-cli.ts'
 import { tmpDir } from '../helpers/tmp-git-repo.ts'
-import { agentClisDir, checkAgentClis, claudeVersion, codexVersion, ensureAgentClis } from './agent-clis.ts'
+import {
+  agentClisDir,
+  checkAgentClis,
+  claudeVersion,
+  codexVersion,
+  ensureAgentClis,
+  opencodeVersion,
+} from './agent-clis.ts'
 import { isIsolated, preflight, runInNamespace, startDnsSink } from './network-namespace.ts'
 
 /**
@@ -28,7 +35,9 @@ async function outside(): Promise<number> {
   const clis = ensureAgentClis(dir, (line) => console.error(`agents: ${line}`))
   await using scratch = tmpDir('sangam-agents-version-')
   checkAgentClis(clis, scratch.path)
-  console.error(`agents: Claude Code ${claudeVersion} and Codex ${codexVersion} from ${dir}`)
+  console.error(
+    `agents: Claude Code ${claudeVersion}, Codex ${codexVersion} and opencode ${opencodeVersion} from ${dir}`,
+  )
   const self = join(here, 'run-agents.ts')
   return runInNamespace([process.execPath, '--import', 'tsx', self, '--inside', ...filters()], {
     ...process.env,

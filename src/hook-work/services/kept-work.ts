@@ -127,7 +127,9 @@ function parseSession(value: unknown): WorkSession | null {
   const { human, vendor, sessionId } = value
   if (typeof human !== 'string' || human === '' || typeof sessionId !== 'string' || sessionId === '')
     return null
-  return vendor === 'claude' || vendor === 'codex' ? { human, vendor, sessionId } : null
+  return vendor === 'claude' || vendor === 'codex' || vendor === 'opencode'
+    ? { human, vendor, sessionId }
+    : null
 }
 
 function parseStep(value: unknown): WorkStep | null {

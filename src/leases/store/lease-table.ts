@@ -253,7 +253,7 @@ function toActor(human: string, vendor: string, session: string): Actor {
 
 function toVendor(value: string): AgentVendor | null {
   if (value === '') return null
-  if (value === 'claude' || value === 'codex') return value
+  if (value === 'claude' || value === 'codex' || value === 'opencode') return value
   throw new SangamError(ErrorCode.StoreIncompatible, `a lease row names an unknown vendor "${value}"`)
 }
 

@@ -160,7 +160,10 @@ function isPresenceEntry(value: unknown): value is PresenceEntry {
     typeof actor === 'object' &&
     actor !== null &&
     typeof actor.human === 'string' &&
-    (actor.vendor === null || actor.vendor === 'claude' || actor.vendor === 'codex') &&
+    (actor.vendor === null ||
+      actor.vendor === 'claude' ||
+      actor.vendor === 'codex' ||
+      actor.vendor === 'opencode') &&
     (actor.sessionId === null || typeof actor.sessionId === 'string') &&
     typeof entry.connections === 'number' &&
     typeof entry.online === 'boolean' &&

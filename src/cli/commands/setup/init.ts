@@ -237,7 +237,8 @@ async function offerMcp(
   const root = project.repo.root
   const absolute = sangamLaunch(process.execPath, ctx.cliEntry)
   const portable = isSangamOnPath(ctx.env.path, ctx.cliEntry)
-  const launches = { claude: portable ? portableLaunch : absolute, codex: absolute }
+  const projectLaunch = portable ? portableLaunch : absolute
+  const launches = { claude: projectLaunch, codex: absolute, opencode: projectLaunch }
   const none = (status: McpOutcome['status']): McpOutcome => ({
     status,
     launches,
@@ -255,6 +256,15 @@ async function offerMcp(
       kind: 'mcp',
       why: "names this machine's path to sangam (sangam init)",
     })
+    // opencode's project config likewise, when init created it naming this machine's path.
+    if (!portable && hosts.some((host) => host.host === 'opencode' && host.created))
+      keepOwnFileOutOfGit({
+        root,
+        commonDir: project.repo.commonDir,
+        path: 'opencode.json',
+        kind: 'mcp',
+        why: "names this machine's path to sangam (sangam init)",
+      })
     // A lane's worktree starts without an untracked .mcp.json: its agent would have no sangam tools.
     const shared = isMainWorktree(root)
       ? sharedOwnFiles(root, project.repo.commonDir).filter((file) => file.path === '.mcp.json')
@@ -298,7 +308,7 @@ function describeMcp(mcp: McpOutcome): string[] {
       return [`  mcp       not registered: no terminal to ask on; ${how}, --no-mcp silences this`]
     case 'registered':
       return mcp.hosts.map((host) => {
-        const name = host.host === 'claude' ? 'Claude Code' : 'Codex'
+        const name = host.host === 'claude' ? 'Claude Code' : host.host === 'codex' ? 'Codex' : 'opencode'
         const what =
           host.outcome === 'added'
             ? 'registered in'

@@ -21,6 +21,7 @@ export const run: CommandRun<typeof installHooksInput> = async (ctx, _args, flag
     commonDir: project.repo.commonDir,
     claudeConfigDir: ctx.env.claudeConfigDir,
     codexHome: ctx.env.codexHome,
+    opencodeConfigDir: ctx.env.opencodeConfigDir,
     entries: hookEntries(ctx.cliEntry),
     user: flags.user,
     codexBin: 'codex',
@@ -48,6 +49,9 @@ function installText(report: HookInstallReport): string {
   ]
   if (codex.levelNote) lines.push(`             ${codex.levelNote}`)
   lines.push(`             trust: ${trustText(codex)}`)
+  lines.push(
+    `opencode     ${report.opencode.change.padEnd(9)} ${report.opencode.file} (${report.opencode.level})`,
+  )
   lines.push(`git push     ${report.git.change.padEnd(9)} ${report.git.file}`)
   if (report.git.chained) lines.push(`             then runs your own hook, now at ${report.git.chained}`)
   if (report.guard !== null) lines.push(...guardLines(report.guard))
@@ -100,6 +104,7 @@ function uninstallText(report: HookUninstallReport): string {
   const lines = [
     `Claude Code  ${report.claude.change.padEnd(9)} ${report.claude.file}`,
     `Codex        ${report.codex.change.padEnd(9)} ${report.codex.file}`,
+    `opencode     ${report.opencode.change.padEnd(9)} ${report.opencode.file}`,
     `git push     ${report.git.change.padEnd(9)} ${report.git.file}`,
   ]
   if (report.git.chained) lines.push(`             your own hook is back at ${report.git.chained}`)
