@@ -9,6 +9,11 @@ import { dirname, join } from 'node:path'
  * agent hook as Claude Code's and Codex's edits, as a `PreToolUse` payload, and throws when the
  * answer denies it: the same lease check, path rules, auto-lease and fail-open. A hook that cannot
  * be run or answers nothing lets the edit through (fail-open), as elsewhere.
+ *
+ * The session's brief: the first time opencode assembles a session's system prompt
+ * (`experimental.chat.system.transform`, before each model request), the plugin runs the hook's
+ * `SessionStart` and adds its context to the system prompt
+ * of that request and every later one of the session, as Claude Code and Codex keep theirs.
  */
 export interface OpencodePluginChange {
   readonly file: string
@@ -74,30 +79,44 @@ import { spawnSync } from "node:child_process"
 
 const hook = ${JSON.stringify(hookEntry)}
 const edits = new Set(["edit", "write", "multiedit", "apply_patch", "patch"])
+const briefs = new Map()
+
+/** The hook's answer (hookSpecificOutput), or undefined when it could not run or said nothing. */
+function ask(payload) {
+  const run = spawnSync("node", [hook, "opencode"], {
+    input: JSON.stringify(payload),
+    encoding: "utf8",
+    timeout: 10000,
+  })
+  if (run.stderr) process.stderr.write(run.stderr)
+  try {
+    return JSON.parse(run.stdout || "{}").hookSpecificOutput
+  } catch {
+    return undefined
+  }
+}
 
 export const SangamLeases = async ({ directory }) => ({
   "tool.execute.before": async (input, output) => {
     if (!edits.has(input.tool)) return
-    const payload = {
+    const answer = ask({
       hook_event_name: "PreToolUse",
       session_id: input.sessionID,
       cwd: directory,
       tool_name: input.tool,
       tool_input: output.args ?? {},
-    }
-    const run = spawnSync("node", [hook, "opencode"], {
-      input: JSON.stringify(payload),
-      encoding: "utf8",
-      timeout: 10000,
     })
-    if (run.stderr) process.stderr.write(run.stderr)
-    let answer
-    try {
-      answer = JSON.parse(run.stdout || "{}").hookSpecificOutput
-    } catch {
-      return
-    }
     if (answer?.permissionDecision === "deny") throw new Error(answer.permissionDecisionReason || "sangam denied this edit")
+  },
+  "experimental.chat.system.transform": async (input, output) => {
+    if (!input.sessionID || !Array.isArray(output.system)) return
+    let brief = briefs.get(input.sessionID)
+    if (brief === undefined) {
+      const answer = ask({ hook_event_name: "SessionStart", session_id: input.sessionID, cwd: directory, source: "startup" })
+      brief = typeof answer?.additionalContext === "string" ? answer.additionalContext : ""
+      briefs.set(input.sessionID, brief)
+    }
+    if (brief !== "") output.system.push(brief)
   },
 })
 `
