@@ -279,7 +279,7 @@ async function offerMcp(
   if (ctx.stdin.isTTY !== true || ctx.stderr.isTTY !== true) return none('not-asked')
   const answer = await ask(
     ctx,
-    `Register the sangam MCP server (its memory and lease tools: sangam mcp --help lists them) with Claude Code (${root}/.mcp.json) and Codex (${ctx.env.codexHome}/config.toml)? [Y/n] `,
+    `Register the sangam MCP server (its memory and lease tools: sangam mcp --help lists them) with Claude Code (${root}/.mcp.json), Codex (${ctx.env.codexHome}/config.toml) and opencode (${root}/opencode.json)? [Y/n] `,
   )
   return /^(y|yes)?$/i.test(answer.trim()) ? register() : none('declined')
 }
@@ -298,7 +298,7 @@ async function ask(ctx: CommandContext, question: string): Promise<string> {
 }
 
 function describeMcp(mcp: McpOutcome): string[] {
-  const how = 'sangam init --yes registers it with Claude Code and Codex'
+  const how = 'sangam init --yes registers it with Claude Code, Codex and opencode'
   switch (mcp.status) {
     case 'skipped':
       return []
