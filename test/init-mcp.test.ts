@@ -21,6 +21,8 @@ interface InitMcp {
 test('init --yes registers the server with Claude Code, Codex and opencode, and a second run changes nothing', async () => {
   await using home = tmpDir()
   await using repo = tmpGitRepo()
+  // A project that uses opencode (D464).
+  mkdirSync(join(repo.path, '.opencode'))
   const env = isolatedEnv(home.path)
   const first = await runCliJson<InitMcp>(['init', '--yes'], { cwd: repo.path, env })
   assert.equal(first.mcp.status, 'registered')

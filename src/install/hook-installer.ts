@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import {
   holdsOurPlugin,
@@ -5,6 +6,7 @@ import {
   type OpencodePluginChange,
   opencodePluginFile,
   uninstallOpencodePlugin,
+  usesOpencode,
 } from '../agents/opencode/opencode-plugin.ts'
 import { gitHooksDir } from '../git/hooks-dir.ts'
 import { readMainGuard } from '../lanes/services/main-guard-file.ts'
@@ -16,6 +18,7 @@ import {
   installCodexHooks,
   uninstallCodexHooks,
 } from './codex-hook-installer.ts'
+import { excludeFromGit } from './git-exclude.ts'
 import { claudeGroups, claudeProjectEntry, type HookEntries } from './hook-entries.ts'
 import { type HookFileChange, holdsOurHooks, installHookFile, uninstallHookFile } from './hook-file.ts'
 import {
@@ -92,7 +95,11 @@ export async function installHooks(options: HookInstallOptions): Promise<HookIns
     codexBin: options.codexBin,
     timeoutMs: options.codexTimeoutMs,
   })
-  const opencode = installOpencodePlugin(opencodeFile(options, options.user), options.entries.agentHook)
+  // Only where opencode is in use (D464): elsewhere the plugin would be a stray file in the project.
+  const pluginFile = opencodeFile(options, options.user)
+  const opencode = (options.user ? existsSync(options.opencodeConfigDir) : usesOpencode(options.root))
+    ? installOpencodePlugin(pluginFile, options.entries.agentHook)
+    : { file: pluginFile, change: 'absent' as const }
   const git = installPrePush(gitHooksDir(options.root), options.entries.prePush)
   const armed = readMainGuard(options.commonDir)
   const guard =
@@ -106,7 +113,8 @@ export async function installHooks(options: HookInstallOptions): Promise<HookIns
           random: systemRandom,
         })
   const project = !options.user
-  const files = project ? projectFilesInGit(options, codex.level === 'project', opencode.file) : []
+  const plugin = opencode.change === 'absent' ? null : opencode.file
+  const files = project ? projectFilesInGit(options, codex.level === 'project', plugin) : []
   const lanes: EquippedLane[] = []
   if (project && isMainWorktree(options.root)) {
     const shared = sharedOwnFiles(options.root, options.commonDir)
@@ -121,13 +129,28 @@ export async function installHooks(options: HookInstallOptions): Promise<HookIns
 function projectFilesInGit(
   options: HookInstallOptions,
   codexInProject: boolean,
-  opencodePlugin: string,
+  opencodePlugin: string | null,
 ): OwnFileInGit[] {
-  const paths = [
-    '.claude/settings.json',
-    ...(codexInProject ? ['.codex/hooks.json'] : []),
-    opencodePlugin.slice(options.root.length + 1),
-  ]
+  const paths = ['.claude/settings.json', ...(codexInProject ? ['.codex/hooks.json'] : [])]
+  if (opencodePlugin === null) return ownFilesInGit(options, paths)
+  const plugin = opencodePlugin.slice(options.root.length + 1)
+  // The plugin is sangam's alone and names this machine's hook: out of git unless git tracks it.
+  const opencode: OwnFileInGit = isTracked(options.root, plugin)
+    ? { path: plugin, git: 'tracked', machinePath: true, excludedIn: null }
+    : {
+        path: plugin,
+        git: 'excluded',
+        machinePath: true,
+        excludedIn: excludeFromGit(
+          options.commonDir,
+          `/${plugin}`,
+          "sangam's opencode plugin with this machine's path (sangam install-hooks)",
+        ),
+      }
+  return [...ownFilesInGit(options, paths), opencode]
+}
+
+function ownFilesInGit(options: HookInstallOptions, paths: readonly string[]): OwnFileInGit[] {
   return paths.flatMap((path) => {
     const found = keepOwnFileOutOfGit({
       root: options.root,

@@ -12,10 +12,10 @@ const parse = (text: string): Record<string, unknown> => JSON.parse(JSON.stringi
 
 const launch = sangamLaunch('/usr/local/bin/node', '/opt/sangam/dist/cli/main.js')
 
-function targets(root: string): { projectRoot: string; codexHome: string } {
+function targets(root: string): { projectRoot: string; codexHome: string; opencode: boolean } {
   const projectRoot = join(root, 'repo')
   mkdirSync(projectRoot, { recursive: true })
-  return { projectRoot, codexHome: join(root, 'codex-home') }
+  return { projectRoot, codexHome: join(root, 'codex-home'), opencode: true }
 }
 
 test('registers with all three hosts, creating the files, and a second run changes nothing', async () => {

@@ -92,6 +92,8 @@ export interface McpTargets {
   readonly projectRoot: string
   /** `$CODEX_HOME`, whose `config.toml` Codex reads. */
   readonly codexHome: string
+  /** Register with opencode too (the project uses it: `.opencode/` or `opencode.json`; D464). */
+  readonly opencode: boolean
 }
 
 /** The hosts registered, in order. */
@@ -106,7 +108,7 @@ export function registerMcpServer(targets: McpTargets, launches: McpLaunches): M
   const prepared = [
     forClaude(targets.projectRoot, launches.claude),
     forCodex(targets.codexHome, launches.codex),
-    forOpencode(targets.projectRoot, launches.opencode),
+    ...(targets.opencode ? [forOpencode(targets.projectRoot, launches.opencode)] : []),
   ]
   for (const { registration, text } of prepared)
     if (text !== null) writeTextAtomically(registration.file, text)

@@ -90,6 +90,8 @@ export async function openAgentLab(): Promise<AgentLab> {
   repo.write('src/a.ts', 'export const a = 1\n')
   repo.write('src/b.ts', 'export const b = 1\n')
   repo.commit('sources')
+  // A project that uses opencode (an empty `.opencode/`): install-hooks and init then serve it too.
+  mkdirSync(join(repo.path, '.opencode'))
   const anthropic = await startFakeAnthropic()
   const openai = await startFakeOpenAi()
   const chat = await startFakeOpenAiChat()

@@ -121,3 +121,8 @@ export const SangamLeases = async ({ directory }) => ({
 })
 `
 }
+
+/** Whether the project uses opencode: it has a `.opencode/` folder or an `opencode.json(c)`. */
+export function usesOpencode(root: string): boolean {
+  return ['.opencode', 'opencode.json', 'opencode.jsonc'].some((name) => existsSync(join(root, name)))
+}

@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline/promises'
+import { usesOpencode } from '../../../agents/opencode/opencode-plugin.ts'
 import { databasePath, projectDir } from '../../../config/data-paths.ts'
 import { findMainBranch } from '../../../git/branch.ts'
 import { recordedProjectIdFile } from '../../../git/recorded-project-id.ts'
@@ -10,6 +11,7 @@ import {
   describeCheckoutStore,
   otherStoresOfCheckout,
 } from '../../../identity/services/project-identity.ts'
+import { excludeFromGit } from '../../../install/git-exclude.ts'
 import { hookEntries } from '../../../install/hook-entries.ts'
 import {
   giveOwnFiles,
@@ -248,7 +250,10 @@ async function offerMcp(
     lanes: [],
   })
   const register = (): McpOutcome => {
-    const hosts = registerMcpServer({ projectRoot: root, codexHome: ctx.env.codexHome }, launches)
+    const hosts = registerMcpServer(
+      { projectRoot: root, codexHome: ctx.env.codexHome, opencode: usesOpencode(root) },
+      launches,
+    )
     const inGit = keepOwnFileOutOfGit({
       root,
       commonDir: project.repo.commonDir,
@@ -258,13 +263,11 @@ async function offerMcp(
     })
     // opencode's project config likewise, when init created it naming this machine's path.
     if (!portable && hosts.some((host) => host.host === 'opencode' && host.created))
-      keepOwnFileOutOfGit({
-        root,
-        commonDir: project.repo.commonDir,
-        path: 'opencode.json',
-        kind: 'mcp',
-        why: "names this machine's path to sangam (sangam init)",
-      })
+      excludeFromGit(
+        project.repo.commonDir,
+        '/opencode.json',
+        "names this machine's path to sangam (sangam init)",
+      )
     // A lane's worktree starts without an untracked .mcp.json: its agent would have no sangam tools.
     const shared = isMainWorktree(root)
       ? sharedOwnFiles(root, project.repo.commonDir).filter((file) => file.path === '.mcp.json')
