@@ -18,9 +18,11 @@ interface InitMcp {
   }
 }
 
-test('init --yes registers the server with Claude Code, Codex and Gemini CLI, and a second run changes nothing', async () => {
+test('init --yes registers the server with Claude Code, Codex, Gemini CLI and opencode, and a second run changes nothing', async () => {
   await using home = tmpDir()
   await using repo = tmpGitRepo()
+  // A project that uses opencode (D464).
+  mkdirSync(join(repo.path, '.opencode'))
   const env = isolatedEnv(home.path)
   const first = await runCliJson<InitMcp>(['init', '--yes'], { cwd: repo.path, env })
   assert.equal(first.mcp.status, 'registered')
@@ -31,8 +33,11 @@ test('init --yes registers the server with Claude Code, Codex and Gemini CLI, an
       ['claude', 'added'],
       ['codex', 'added'],
       ['gemini', 'added'],
+      ['opencode', 'added'],
     ],
   )
+  const opencode = JSON.parse(readFileSync(join(repo.path, 'opencode.json'), 'utf8')).mcp.sangam
+  assert.deepEqual(opencode.command, [process.execPath, mcpEntry])
   const mcpJson = join(repo.path, '.mcp.json')
   const configToml = join(home.path, '.codex', 'config.toml')
   const registered = JSON.parse(readFileSync(mcpJson, 'utf8')).mcpServers.sangam

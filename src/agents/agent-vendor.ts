@@ -18,6 +18,8 @@ export interface VendorHomes {
   readonly claudeConfigDir: string
   readonly codexHome: string
   readonly geminiDir: string
+  /** sangam's own data directory, where its journal of opencode's database lives. */
+  readonly sangamHome: string
 }
 
 /** What the installed CLI's `--help` lists beyond a headless resume. */

@@ -42,6 +42,7 @@ test('discovery finds Claude sessions, both subagent layouts, and Codex live and
     claudeConfigDir: claude,
     codexHome: codex,
     geminiDir: join(claude, '..', '.gemini'),
+    sangamHome: join(claude, '..', 'sangam'),
   })
 
   const found = discoverTranscripts(roots)
@@ -69,6 +70,7 @@ test('discovery finds Gemini CLI sessions and their subagents, nothing else of ~
   const roots = transcriptRoots({
     claudeConfigDir: join(home.path, 'c'),
     codexHome: join(home.path, 'x'),
+    sangamHome: join(home.path, 's'),
     geminiDir: gemini,
   })
   assert.deepEqual(
@@ -90,6 +92,7 @@ test('missing roots give an empty list, not an error', async () => {
     claudeConfigDir: join(home.path, 'none'),
     codexHome: join(home.path, 'x'),
     geminiDir: join(home.path, 'y'),
+    sangamHome: join(home.path, 'z'),
   })
   assert.deepEqual(discoverTranscripts(roots), [])
 })

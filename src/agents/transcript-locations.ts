@@ -10,11 +10,18 @@ import type { TranscriptVendor } from './transcript-reader.ts'
  * - codex-archive: `archived_sessions/*.jsonl` (rollouts moved there by `codex archive`);
  * - gemini-chats: `tmp/<project>/chats/session-*.jsonl` and a subagent's
  *   `tmp/<project>/chats/<parent session>/<session>.jsonl`.
+ * - opencode-journal: `$SANGAM_HOME/opencode-journal/<session>.jsonl`, sangam's copy of opencode's
+ *   database (agents/opencode/services/opencode-journal.ts).
  */
 export interface TranscriptRoot {
   readonly path: string
   readonly vendor: TranscriptVendor
-  readonly layout: 'claude-projects' | 'codex-sessions' | 'codex-archive' | 'gemini-chats'
+  readonly layout:
+    | 'claude-projects'
+    | 'codex-sessions'
+    | 'codex-archive'
+    | 'gemini-chats'
+    | 'opencode-journal'
 }
 
 export interface TranscriptLocation {
@@ -61,6 +68,7 @@ function matchesLayout(layout: TranscriptRoot['layout'], segments: readonly stri
     case 'codex-sessions':
       return segments.length === 4 && isDatePath(segments) && name.startsWith('rollout-')
     case 'codex-archive':
+    case 'opencode-journal':
       return segments.length === 1
     case 'gemini-chats':
       return (
@@ -89,6 +97,7 @@ function walkRoot(root: TranscriptRoot): string[] {
         .flatMap((day) => listFiles(day).filter((file) => isRollout(file)))
         .filter((path) => classifyTranscriptPath([root], path) !== null)
     case 'codex-archive':
+    case 'opencode-journal':
       return listFiles(root.path).filter((file) => file.endsWith('.jsonl'))
     case 'gemini-chats':
       return listDirs(root.path)

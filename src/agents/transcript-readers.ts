@@ -2,6 +2,7 @@ import type { VendorName } from '../shared/vendor-names.ts'
 import { claudeReader } from './claude/claude-reader.ts'
 import { codexReader } from './codex/codex-reader.ts'
 import { geminiReader } from './gemini/gemini-reader.ts'
+import { opencodeReader } from './opencode/opencode-reader.ts'
 import type { TranscriptReader } from './transcript-reader.ts'
 
 /**
@@ -13,6 +14,7 @@ const readers: Readonly<Record<VendorName, TranscriptReader<unknown>>> = {
   claude: claudeReader,
   codex: codexReader,
   gemini: geminiReader,
+  opencode: opencodeReader,
 }
 
 /** The reader of a vendor's transcripts. Readers are pure state machines, so one serves every file. */

@@ -16,6 +16,8 @@ const codexEnvelopeTypes = new Set([
   'inter_agent_communication_metadata',
 ])
 const codexLegacyItemTypes = new Set(['message', 'reasoning', 'function_call', 'function_call_output'])
+/** sangam's journal of opencode's sessions: `{"type":"part","part":{…}}` (opencode-journal.ts). */
+const opencodeJournalTypes = new Set(['session', 'message', 'part'])
 const claudeKeys = ['sessionId', 'leafUuid', 'parentUuid', 'uuid']
 
 /** How many non-blank lines of a file are looked at before giving up on its content. */
@@ -37,6 +39,7 @@ export function vendorOfRecord(record: unknown): TranscriptVendor | null {
   if (type === null && 'id' in fields && ('instructions' in fields || 'git' in fields)) return 'codex'
   if (type !== null && codexLegacyItemTypes.has(type)) return 'codex'
   if (isGeminiRecord(fields, type)) return 'gemini'
+  if (type !== null && opencodeJournalTypes.has(type) && typeof fields[type] === 'object') return 'opencode'
   return null
 }
 
@@ -53,6 +56,7 @@ function vendorOfName(path: string): TranscriptVendor | null {
   if (/^rollout-.*\.jsonl$/.test(basename(path))) return 'codex'
   if (path.includes('/.claude/projects/')) return 'claude'
   if (/\/chats\/(session-[^/]*|[^/]+\/[^/]+)\.jsonl$/.test(path)) return 'gemini'
+  if (path.includes('/opencode-journal/')) return 'opencode'
   return null
 }
 

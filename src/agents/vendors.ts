@@ -4,6 +4,7 @@ import type { AgentVendor, VendorDelivery, VendorHomes } from './agent-vendor.ts
 import { claudeVendor } from './claude/claude-vendor.ts'
 import { codexVendor } from './codex/codex-vendor.ts'
 import { geminiVendor } from './gemini/gemini-vendor.ts'
+import { opencodeVendor } from './opencode/opencode-vendor.ts'
 import type { TranscriptRoot } from './transcript-locations.ts'
 
 /**
@@ -15,6 +16,7 @@ export const vendors: Readonly<Record<VendorName, AgentVendor>> = {
   claude: claudeVendor,
   codex: codexVendor,
   gemini: geminiVendor,
+  opencode: opencodeVendor,
 }
 
 /** The vendor of a stored name. */

@@ -21,6 +21,7 @@ import { dirname, join } from 'node:path'
  *     app-server-<pid>.sock
  *   claude/                       Claude Code wake waiters' sockets (0700), one per waiter
  *     wake-<pid>.sock
+ *   opencode-journal/             opencode's sessions copied from its database (<session>.jsonl)
  *   server/                       `sangam serve`'s default data dir
  *     serve.lock                  the running local server
  * ```
@@ -151,4 +152,9 @@ export function serveLockFile(dataDir: string): string {
 /** The port a `serve --port 0` on `dataDir` bound, reused by the next one (serve/remembered-port.ts). */
 export function servePortFile(dataDir: string): string {
   return join(dataDir, 'serve-port.json')
+}
+
+/** Where opencode's sessions are copied from its database, one JSONL file each (opencode-journal.ts). */
+export function opencodeJournalDir(sangamHome: string): string {
+  return join(sangamHome, 'opencode-journal')
 }

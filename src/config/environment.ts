@@ -14,6 +14,13 @@ export interface Environment {
   readonly codexHome: string
   /** Gemini CLI's dir (`$GEMINI_CLI_HOME/.gemini`, default `~/.gemini`); sessions live under `tmp/<project>/chats/`. */
   readonly geminiDir: string
+  /**
+   * opencode's data dir (`$XDG_DATA_HOME/opencode`, default `~/.local/share/opencode`); its sessions
+   * live in `opencode.db` there (1.2+).
+   */
+  readonly opencodeDataDir: string
+  /** opencode's user config dir (`$XDG_CONFIG_HOME/opencode`, default `~/.config/opencode`). */
+  readonly opencodeConfigDir: string
   /** The human's name as given by `SANGAM_USER`; when absent, git's `user.email`/`user.name` decide. */
   readonly user: string | undefined
   /** `CLAUDE_CODE_SESSION_ID` when we run inside a Claude Code session (MCP server, hooks). */
@@ -61,6 +68,8 @@ export function readEnvironment(env: Readonly<Record<string, string | undefined>
     claudeConfigDir: resolve(nonEmpty(env.CLAUDE_CONFIG_DIR) ?? join(home, '.claude')),
     codexHome: resolve(nonEmpty(env.CODEX_HOME) ?? join(home, '.codex')),
     geminiDir: resolve(nonEmpty(env.GEMINI_CLI_HOME) ?? home, '.gemini'),
+    opencodeDataDir: resolve(nonEmpty(env.XDG_DATA_HOME) ?? join(home, '.local', 'share'), 'opencode'),
+    opencodeConfigDir: resolve(nonEmpty(env.XDG_CONFIG_HOME) ?? join(home, '.config'), 'opencode'),
     user: nonEmpty(env.SANGAM_USER),
     claudeSessionId: nonEmpty(env.CLAUDE_CODE_SESSION_ID),
     codexThreadId: nonEmpty(env.CODEX_THREAD_ID),

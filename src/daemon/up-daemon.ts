@@ -1,7 +1,8 @@
 import { codexWake } from '../agents/codex/services/codex-wake.ts'
+import { OpencodeJournalPoller } from '../agents/opencode/services/opencode-journal-poller.ts'
 import { transcriptRoots } from '../agents/vendors.ts'
 import type { WakeInPlace } from '../agents/wake-in-place.ts'
-import { daemonFile, projectDir } from '../config/data-paths.ts'
+import { daemonFile, opencodeJournalDir, projectDir } from '../config/data-paths.ts'
 import type { Environment } from '../config/environment.ts'
 import { loadMachineId } from '../config/machine-id.ts'
 import { thisMachine } from '../identity/services/machine-names.ts'
@@ -147,6 +148,13 @@ export async function runUp(options: UpOptions): Promise<void> {
       onShared: () => sync.nudge(),
     })
     const services: Service[] = [
+      // opencode's sessions are in its database: copied into a journal the tailer reads.
+      new OpencodeJournalPoller({
+        dataDir: options.env.opencodeDataDir,
+        journalDir: opencodeJournalDir(options.env.sangamHome),
+        clock: options.clock,
+        log,
+      }),
       new CaptureTailer({
         capture: projectCapture(project, options.since, log),
         roots: transcriptRoots(options.env),

@@ -38,6 +38,7 @@ const stdinCapBytes = 64 * 1024 * 1024
 
 async function main(): Promise<void> {
   const started = Date.now()
+  // opencode's plugin (agents/opencode/install/opencode-plugin.ts) runs this hook with its own name as host.
   const host = vendorNamed(process.argv[2])?.name ?? 'claude'
   const dialect = vendorFor(host).hookDialect
   let eventName: string | null = null

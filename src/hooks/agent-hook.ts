@@ -6,6 +6,7 @@ import { type JournalEntry, journalEntries } from '../hook-work/services/work-jo
 import type { Actor } from '../identity/protocol/actor.ts'
 import { resolveHuman } from '../identity/services/human.ts'
 import type { Random } from '../shared/random.ts'
+import type { VendorName } from '../shared/vendor-names.ts'
 import { editTargets } from './edit-targets.ts'
 import { failOpen, type HookAnswer, quiet, withContext, withKeptWork } from './hook-answer.ts'
 import { type HookPayload, parseHookPayload } from './hook-payload.ts'
@@ -15,7 +16,7 @@ import type { PresenceMark } from './presence-mark.ts'
 import { type LocatedProject, locateProject } from './project-locator.ts'
 
 /** The agent CLIs whose hooks run this file. */
-export type AgentHost = 'claude' | 'codex' | 'gemini'
+export type AgentHost = VendorName
 
 /**
  * One run of the Claude Code / Codex hook: parse stdin, find the project, answer the event.

@@ -33,6 +33,17 @@ test('a Codex apply_patch names every file in its patch', () => {
   ])
 })
 
+test("opencode's edit, write and multiedit name their filePath; its patch tools name the patch's files", () => {
+  for (const tool of ['edit', 'write', 'multiedit'])
+    assert.deepEqual(editTargets(payload(tool, { filePath: '/r/src/a.ts' }) ?? assert.fail()), [
+      '/r/src/a.ts',
+    ])
+  const patchText = '*** Begin Patch\n*** Add File: src/c.ts\n+x\n*** End Patch\n'
+  for (const tool of ['apply_patch', 'patch'])
+    assert.deepEqual(editTargets(payload(tool, { patchText }) ?? assert.fail()), ['src/c.ts'])
+  assert.equal(editTargets(payload('bash', { command: 'ls' }) ?? assert.fail()), null)
+})
+
 test('tools that are not file edits are not gated; an edit without a file names nothing', () => {
   assert.equal(editTargets(payload('Bash', { command: 'ls' }) ?? assert.fail()), null)
   assert.deepEqual(editTargets(payload('Write', {}) ?? assert.fail()), [])

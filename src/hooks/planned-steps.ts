@@ -1,9 +1,10 @@
 import type { Environment } from '../config/environment.ts'
 import type { WorkStep } from '../hook-work/services/kept-work.ts'
+import type { VendorName } from '../shared/vendor-names.ts'
 import type { LocatedProject } from './project-locator.ts'
 
 export interface PlanInput {
-  readonly host: 'claude' | 'codex' | 'gemini'
+  readonly host: VendorName
   readonly eventName: string
   /** PreToolUse: the files the tool call writes, as the tool named them. */
   readonly targets: readonly string[]

@@ -2,6 +2,7 @@ import { vendorFor } from '../agents/vendors.ts'
 import { loadMachineId } from '../config/machine-id.ts'
 import { recordPane } from '../delivery/store/delivery-ledger.ts'
 import { escapeControls } from '../shared/terminal-text.ts'
+import type { VendorName } from '../shared/vendor-names.ts'
 import type { Db } from '../store/database.ts'
 import type { HookAnswer } from './hook-answer.ts'
 import { openHookStore } from './hook-store.ts'
@@ -29,7 +30,7 @@ const handOverBudget = 2000
  * cannot be read stops the session as before: the messages wait for its next prompt.
  */
 export async function stopTurn(
-  host: 'claude' | 'codex' | 'gemini',
+  host: VendorName,
   mark: Omit<PresenceMark, 'state'>,
   stopHookActive: boolean,
   steps: StopSteps,

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { claudeGroups, claudeProjectEntry } from '../agents/claude/install/claude-hook-groups.ts'
 import {
@@ -8,10 +9,19 @@ import {
   uninstallCodexHooks,
 } from '../agents/codex/install/codex-hook-installer.ts'
 import { geminiGroups } from '../agents/gemini/install/gemini-hook-groups.ts'
+import {
+  holdsOurPlugin,
+  installOpencodePlugin,
+  type OpencodePluginChange,
+  opencodePluginFile,
+  uninstallOpencodePlugin,
+  usesOpencode,
+} from '../agents/opencode/install/opencode-plugin.ts'
 import { gitHooksDir } from '../git/hooks-dir.ts'
 import { readMainGuard } from '../lanes/services/main-guard-file.ts'
 import type { EntriesKind } from '../own-files/core/our-entries.ts'
 import { systemRandom } from '../shared/random.ts'
+import { excludeFromGit } from './git-exclude.ts'
 import type { HookEntries } from './hook-entries.ts'
 import { type HookFileChange, holdsOurHooks, installHookFile, uninstallHookFile } from './hook-file.ts'
 import {
@@ -40,6 +50,8 @@ export interface HookInstallOptions {
   readonly codexHome: string
   /** Gemini CLI's `~/.gemini`, where its user-level settings.json lives. */
   readonly geminiDir: string
+  /** opencode's user config directory (`$XDG_CONFIG_HOME/opencode`), for `--user`. */
+  readonly opencodeConfigDir: string
   readonly entries: HookEntries
   /** User-level host configuration instead of the project's, where the host has both. */
   readonly user: boolean
@@ -51,6 +63,8 @@ export interface HookInstallReport {
   readonly claude: HookFileChange & { readonly level: 'project' | 'user' }
   readonly codex: CodexInstallReport
   readonly gemini: HookFileChange & { readonly level: 'project' | 'user' }
+  /** opencode's plugin, which refuses a leased edit (agents/opencode/install/opencode-plugin.ts). */
+  readonly opencode: OpencodePluginChange & { readonly level: 'project' | 'user' }
   readonly git: PrePushChange
   /** The main guard, refreshed when this repository is armed (`init --guard`, `lane`); else null. */
   readonly guard: MainGuardReport | null
@@ -64,6 +78,7 @@ export interface HookUninstallReport {
   readonly claude: HookFileChange
   readonly codex: CodexUninstallReport
   readonly gemini: HookFileChange
+  readonly opencode: OpencodePluginChange
   readonly git: PrePushChange
   /** The main guard's hooks, taken out with the pre-push gate, and the repository disarmed. */
   readonly guard: MainGuardReport
@@ -91,6 +106,11 @@ export async function installHooks(options: HookInstallOptions): Promise<HookIns
     geminiSettingsFile(options, options.user),
     geminiGroups(options.entries.agentHook),
   )
+  // Only where opencode is in use (D464): elsewhere the plugin would be a stray file in the project.
+  const pluginFile = opencodeFile(options, options.user)
+  const opencode = (options.user ? existsSync(options.opencodeConfigDir) : usesOpencode(options.root))
+    ? installOpencodePlugin(pluginFile, options.entries.agentHook)
+    : { file: pluginFile, change: 'absent' as const }
   const git = installPrePush(gitHooksDir(options.root), options.entries.prePush)
   const armed = readMainGuard(options.commonDir)
   const guard =
@@ -104,7 +124,8 @@ export async function installHooks(options: HookInstallOptions): Promise<HookIns
           random: systemRandom,
         })
   const project = !options.user
-  const files = project ? projectFilesInGit(options, codex.level === 'project') : []
+  const plugin = opencode.change === 'absent' ? null : opencode.file
+  const files = project ? projectFilesInGit(options, codex.level === 'project', plugin) : []
   const lanes: EquippedLane[] = []
   if (project && isMainWorktree(options.root)) {
     const shared = sharedOwnFiles(options.root, options.commonDir)
@@ -112,16 +133,49 @@ export async function installHooks(options: HookInstallOptions): Promise<HookIns
       lanes.push(await equipLane(lane, shared, codexAccess(options)))
   }
   const level = options.user ? 'user' : 'project'
-  return { claude: { ...claude, level }, codex, gemini: { ...gemini, level }, git, guard, files, lanes }
+  return {
+    claude: { ...claude, level },
+    codex,
+    gemini: { ...gemini, level },
+    opencode: { ...opencode, level },
+    git,
+    guard,
+    files,
+    lanes,
+  }
 }
 
 /** The project-level hook files kept out of git where they name this machine's paths (D312). */
-function projectFilesInGit(options: HookInstallOptions, codexInProject: boolean): OwnFileInGit[] {
+function projectFilesInGit(
+  options: HookInstallOptions,
+  codexInProject: boolean,
+  opencodePlugin: string | null,
+): OwnFileInGit[] {
   const paths: [string, EntriesKind][] = [
     ['.claude/settings.json', 'hooks'],
     ...(codexInProject ? [['.codex/hooks.json', 'hooks'] as [string, EntriesKind]] : []),
     ['.gemini/settings.json', 'settings'],
   ]
+  const files = ownFilesInGit(options, paths)
+  if (opencodePlugin === null) return files
+  const plugin = opencodePlugin.slice(options.root.length + 1)
+  // The plugin is sangam's alone and names this machine's hook: out of git unless git tracks it.
+  const opencode: OwnFileInGit = isTracked(options.root, plugin)
+    ? { path: plugin, git: 'tracked', machinePath: true, excludedIn: null }
+    : {
+        path: plugin,
+        git: 'excluded',
+        machinePath: true,
+        excludedIn: excludeFromGit(
+          options.commonDir,
+          `/${plugin}`,
+          "sangam's opencode plugin with this machine's path (sangam install-hooks)",
+        ),
+      }
+  return [...files, opencode]
+}
+
+function ownFilesInGit(options: HookInstallOptions, paths: readonly [string, EntriesKind][]): OwnFileInGit[] {
   return paths.flatMap(([path, kind]) => {
     const found = keepOwnFileOutOfGit({
       root: options.root,
@@ -142,6 +196,7 @@ export function uninstallHooks(options: HookInstallOptions): HookUninstallReport
   const claude = uninstallHookFile(claudeSettingsFile(options, options.user))
   const codex = uninstallCodexHooks(codexFile(options, options.user), options.codexHome)
   const gemini = uninstallHookFile(geminiSettingsFile(options, options.user))
+  const opencode = uninstallOpencodePlugin(opencodeFile(options, options.user))
   const git = uninstallPrePush(gitHooksDir(options.root))
   const guard = uninstallMainGuard(options.root, options.commonDir)
   const others = [
@@ -149,6 +204,7 @@ export function uninstallHooks(options: HookInstallOptions): HookUninstallReport
     codexFile(options, !options.user),
     geminiSettingsFile(options, !options.user),
   ]
+  const otherPlugin = opencodeFile(options, !options.user)
   // The lanes' copies go too, or their agents would run hooks of a sangam taken out (D313).
   const lanes =
     options.user || !isMainWorktree(options.root)
@@ -167,9 +223,13 @@ export function uninstallHooks(options: HookInstallOptions): HookUninstallReport
     claude,
     codex,
     gemini,
+    opencode,
     git,
     guard,
-    remaining: others.filter((file) => holdsOurHooks(file)),
+    remaining: [
+      ...others.filter((file) => holdsOurHooks(file)),
+      ...(holdsOurPlugin(otherPlugin) ? [otherPlugin] : []),
+    ],
     lanes,
   }
 }
@@ -198,4 +258,8 @@ function codexFile(options: HookInstallOptions, user: boolean): string {
 /** Gemini CLI reads hooks from the project's `.gemini/settings.json` and the user's. */
 function geminiSettingsFile(options: HookInstallOptions, user: boolean): string {
   return user ? join(options.geminiDir, 'settings.json') : join(options.root, '.gemini', 'settings.json')
+}
+
+function opencodeFile(options: HookInstallOptions, user: boolean): string {
+  return opencodePluginFile(user ? options.opencodeConfigDir : join(options.root, '.opencode'))
 }

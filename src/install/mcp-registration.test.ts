@@ -12,24 +12,35 @@ const parse = (text: string): Record<string, unknown> => JSON.parse(JSON.stringi
 
 const launch = sangamLaunch('/usr/local/bin/node', '/opt/sangam/dist/cli/main.js')
 
-function targets(root: string): { projectRoot: string; codexHome: string } {
+function targets(root: string): { projectRoot: string; codexHome: string; opencode: boolean } {
   const projectRoot = join(root, 'repo')
   mkdirSync(projectRoot, { recursive: true })
-  return { projectRoot, codexHome: join(root, 'codex-home') }
+  return { projectRoot, codexHome: join(root, 'codex-home'), opencode: true }
 }
 
 test('registers with every host, creating the files, and a second run changes nothing', async () => {
   await using dir = tmpDir()
   const where = targets(dir.path)
-  const first = registerMcpServer(where, { claude: launch, codex: launch, gemini: launch })
+  const first = registerMcpServer(where, { claude: launch, codex: launch, gemini: launch, opencode: launch })
   assert.deepEqual(
     first.map((entry) => [entry.host, entry.outcome]),
     [
       ['claude', 'added'],
       ['codex', 'added'],
       ['gemini', 'added'],
+      ['opencode', 'added'],
     ],
   )
+  assert.deepEqual(JSON.parse(readFileSync(join(where.projectRoot, 'opencode.json'), 'utf8')), {
+    $schema: 'https://opencode.ai/config.json',
+    mcp: {
+      sangam: {
+        type: 'local',
+        command: ['/usr/local/bin/node', '/opt/sangam/dist/mcp/mcp-main.cjs'],
+        enabled: true,
+      },
+    },
+  })
   const geminiSettings = JSON.parse(readFileSync(join(where.projectRoot, '.gemini', 'settings.json'), 'utf8'))
   assert.deepEqual(geminiSettings.mcpServers.sangam, {
     command: '/usr/local/bin/node',
@@ -51,10 +62,10 @@ test('registers with every host, creating the files, and a second run changes no
     },
   })
   const before = [readFileSync(join(where.projectRoot, '.mcp.json'), 'utf8'), toml]
-  const second = registerMcpServer(where, { claude: launch, codex: launch, gemini: launch })
+  const second = registerMcpServer(where, { claude: launch, codex: launch, gemini: launch, opencode: launch })
   assert.deepEqual(
     second.map((entry) => entry.outcome),
-    ['registered', 'registered', 'registered'],
+    ['registered', 'registered', 'registered', 'registered'],
   )
   assert.deepEqual(
     [
@@ -74,7 +85,11 @@ test('other servers, other settings and TOML comments survive', async () => {
   const toml =
     '# my codex settings\nmodel = "o4" # inline comment\n\n[mcp_servers.docs]\ncommand = "docs-mcp"'
   writeFileSync(join(where.codexHome, 'config.toml'), toml)
-  registerMcpServer(where, { claude: launch, codex: launch, gemini: launch })
+  writeFileSync(join(where.projectRoot, 'opencode.json'), '{"model":"x/y","mcp":{"docs":{"type":"remote"}}}')
+  registerMcpServer(where, { claude: launch, codex: launch, gemini: launch, opencode: launch })
+  const opencode = JSON.parse(readFileSync(join(where.projectRoot, 'opencode.json'), 'utf8'))
+  assert.equal(opencode.model, 'x/y')
+  assert.deepEqual(Object.keys(opencode.mcp), ['docs', 'sangam'])
   const mcpJson = JSON.parse(readFileSync(join(where.projectRoot, '.mcp.json'), 'utf8'))
   assert.deepEqual(Object.keys(mcpJson.mcpServers), ['github', 'sangam'])
   assert.deepEqual(mcpJson.other, { keep: true })
@@ -93,11 +108,15 @@ test('an existing, different sangam entry is the user’s and is kept', async ()
     join(where.codexHome, 'config.toml'),
     '[mcp_servers.sangam]\ncommand = "sangam"\nargs = ["mcp"]\n',
   )
-  const result = registerMcpServer(where, { claude: launch, codex: launch, gemini: launch })
+  // The user's opencode.json: their other keys and servers, and their own sangam entry, stay.
+  const opencode = { model: 'x/y', mcp: { sangam: { type: 'local', command: ['sangam', 'mcp'] } } }
+  writeFileSync(join(where.projectRoot, 'opencode.json'), JSON.stringify(opencode))
+  const result = registerMcpServer(where, { claude: launch, codex: launch, gemini: launch, opencode: launch })
   assert.deepEqual(
     result.map((entry) => entry.outcome),
-    ['kept', 'kept', 'added'],
+    ['kept', 'kept', 'added', 'kept'],
   )
+  assert.deepEqual(JSON.parse(readFileSync(join(where.projectRoot, 'opencode.json'), 'utf8')), opencode)
   assert.deepEqual(JSON.parse(readFileSync(join(where.projectRoot, '.mcp.json'), 'utf8')), custom)
 })
 
@@ -113,7 +132,7 @@ test('a malformed .mcp.json or config.toml is a clear error and neither file is 
     writeFileSync(mcpPath, mcpText)
     writeFileSync(tomlPath, tomlText)
     assert.throws(
-      () => registerMcpServer(where, { claude: launch, codex: launch, gemini: launch }),
+      () => registerMcpServer(where, { claude: launch, codex: launch, gemini: launch, opencode: launch }),
       (error: unknown) =>
         error instanceof SangamError &&
         error.code === ErrorCode.InvalidInput &&
@@ -134,7 +153,7 @@ test('mcp_servers written as an inline table cannot be extended; the error says 
   const text = 'mcp_servers = { docs = { command = "docs-mcp" } }\n'
   writeFileSync(join(where.codexHome, 'config.toml'), text)
   assert.throws(
-    () => registerMcpServer(where, { claude: launch, codex: launch, gemini: launch }),
+    () => registerMcpServer(where, { claude: launch, codex: launch, gemini: launch, opencode: launch }),
     /add this by hand:\n\[mcp_servers\.sangam\]/,
   )
   assert.equal(readFileSync(join(where.codexHome, 'config.toml'), 'utf8'), text)
@@ -144,7 +163,7 @@ test('paths with quotes and backslashes are written as valid TOML', async () => 
   await using dir = tmpDir()
   const where = targets(dir.path)
   const odd = sangamLaunch('C:\\Program Files\\node.exe', '/opt/"quoted" dir/dist/cli/main.js')
-  registerMcpServer(where, { claude: odd, codex: odd, gemini: odd })
+  registerMcpServer(where, { claude: odd, codex: odd, gemini: odd, opencode: odd })
   const servers = parse(readFileSync(join(where.codexHome, 'config.toml'), 'utf8')).mcp_servers as Record<
     string,
     unknown

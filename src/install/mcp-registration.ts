@@ -12,7 +12,7 @@ export interface McpLaunch {
   readonly args: readonly string[]
 }
 
-export type McpHost = 'claude' | 'codex' | 'gemini'
+export type McpHost = 'claude' | 'codex' | 'gemini' | 'opencode'
 
 /** What each host is told to run. */
 export type McpLaunches = Readonly<Record<McpHost, McpLaunch>>
@@ -92,11 +92,17 @@ export interface McpTargets {
   readonly projectRoot: string
   /** `$CODEX_HOME`, whose `config.toml` Codex reads. */
   readonly codexHome: string
+  /** Register with opencode too (the project uses it: `.opencode/` or `opencode.json`; D464). */
+  readonly opencode: boolean
 }
+
+/** The hosts registered, in order. */
+export const mcpHosts: readonly McpHost[] = ['claude', 'codex', 'opencode']
 
 /**
  * Registers the server with Claude Code (the project's `.mcp.json`), Codex (`config.toml`) and
- * Gemini CLI (the project's `.gemini/settings.json`), idempotently. Both files are read and their new text worked out before either is written, so a
+ * Gemini CLI (the project's `.gemini/settings.json`) and opencode (the project's `opencode.json`, where
+ * the project uses opencode), idempotently. Both files are read and their new text worked out before either is written, so a
  * file that cannot be used stops the whole registration with nothing changed.
  */
 export function registerMcpServer(targets: McpTargets, launches: McpLaunches): McpRegistration[] {
@@ -104,6 +110,7 @@ export function registerMcpServer(targets: McpTargets, launches: McpLaunches): M
     forClaude(targets.projectRoot, launches.claude),
     forCodex(targets.codexHome, launches.codex),
     forGemini(targets.projectRoot, launches.gemini),
+    ...(targets.opencode ? [forOpencode(targets.projectRoot, launches.opencode)] : []),
   ]
   for (const { registration, text } of prepared)
     if (text !== null) writeTextAtomically(registration.file, text)
@@ -150,6 +157,42 @@ function forGemini(projectRoot: string, launch: McpLaunch): Prepared {
   const updated = { ...config, mcpServers: { ...servers, [mcpServerName]: entry } }
   return {
     registration: { host: 'gemini', file, outcome: 'added', launch, created: text === null },
+    text: `${JSON.stringify(updated, null, 2)}\n`,
+  }
+}
+
+/**
+ * `{"mcp": {"sangam": {"type": "local", "command": [...]}}}` added to the project's `opencode.json`
+ * (opencode's config schema: a local server's `command` is the program and its arguments in one
+ * list), every other key kept. A file with comments (JSONC) is not rewritten: it stops with what to add.
+ */
+function forOpencode(projectRoot: string, launch: McpLaunch): Prepared {
+  const file = join(projectRoot, 'opencode.json')
+  const text = readText(file)
+  const config = text === null || text.trim() === '' ? {} : parseJsonObject(text, file)
+  const servers = config.mcp ?? {}
+  if (!isRecord(servers)) throw unusable(file, '"mcp" is not an object')
+  const command = [launch.command, ...launch.args]
+  const existing = servers[mcpServerName]
+  if (existing !== undefined) {
+    const same =
+      isRecord(existing) &&
+      Array.isArray(existing.command) &&
+      existing.command.length === command.length &&
+      existing.command.every((part, i) => part === command[i])
+    return {
+      registration: { host: 'opencode', file, outcome: same ? 'registered' : 'kept', launch, created: false },
+      text: null,
+    }
+  }
+  const entry = { type: 'local', command, enabled: true }
+  const updated = {
+    ...(text === null ? { $schema: 'https://opencode.ai/config.json' } : {}),
+    ...config,
+    mcp: { ...servers, [mcpServerName]: entry },
+  }
+  return {
+    registration: { host: 'opencode', file, outcome: 'added', launch, created: text === null },
     text: `${JSON.stringify(updated, null, 2)}\n`,
   }
 }

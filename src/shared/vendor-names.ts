@@ -4,7 +4,7 @@
  * a line of src/agents/vendors.ts (`src/agents/vendors.test.ts` keeps the three equal). Here, zod-
  * and Node-free, so the hooks' bundles check a stored name without loading a schema library.
  */
-export const vendorNames = ['claude', 'codex', 'gemini'] as const
+export const vendorNames = ['claude', 'codex', 'gemini', 'opencode'] as const
 export type VendorName = (typeof vendorNames)[number]
 
 export function isVendorName(value: unknown): value is VendorName {

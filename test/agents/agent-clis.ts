@@ -26,10 +26,16 @@ export const codexVersion = '0.171.0'
  * fetch the other two.
  */
 export const geminiVersion = '0.61.0'
+/**
+ * opencode's npm package `opencode-ai` is a launcher whose postinstall copies the native binary of
+ * its platform package (`opencode-linux-x64`) over `bin/opencode.exe`, like Claude Code's.
+ */
+export const opencodeVersion = '1.18.33'
 
 export interface AgentClis {
   readonly claude: string
   readonly codex: string
+  readonly opencode: string
   /** Directory holding both executables; put it first on PATH (install-hooks finds `codex` there). */
   readonly binDir: string
 }
@@ -38,13 +44,23 @@ export function agentClisDir(env: Readonly<Record<string, string | undefined>>):
   const cache = env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache')
   return (
     env.SANGAM_AGENT_CLIS ||
-    join(cache, 'sangam', 'agent-clis', `claude-${claudeVersion}_codex-${codexVersion}`)
+    join(
+      cache,
+      'sangam',
+      'agent-clis',
+      `claude-${claudeVersion}_codex-${codexVersion}_opencode-${opencodeVersion}`,
+    )
   )
 }
 
 export function agentClisIn(dir: string): AgentClis {
   const binDir = join(dir, 'node_modules', '.bin')
-  return { claude: join(binDir, 'claude'), codex: join(binDir, 'codex'), binDir }
+  return {
+    claude: join(binDir, 'claude'),
+    codex: join(binDir, 'codex'),
+    opencode: join(binDir, 'opencode'),
+    binDir,
+  }
 }
 
 export function geminiCliDir(env: Readonly<Record<string, string | undefined>>): string {
@@ -97,11 +113,14 @@ export function ensureAgentClis(dir: string, log: (line: string) => void): Agent
   const clis = agentClisIn(dir)
   if (
     installedVersion(dir, '@anthropic-ai/claude-code') === claudeVersion &&
-    installedVersion(dir, '@openai/codex') === codexVersion
+    installedVersion(dir, '@openai/codex') === codexVersion &&
+    installedVersion(dir, 'opencode-ai') === opencodeVersion
   ) {
     return clis
   }
-  log(`installing @anthropic-ai/claude-code@${claudeVersion} and @openai/codex@${codexVersion} into ${dir}`)
+  log(
+    `installing @anthropic-ai/claude-code@${claudeVersion}, @openai/codex@${codexVersion} and opencode-ai@${opencodeVersion} into ${dir}`,
+  )
   mkdirSync(dir, { recursive: true })
   if (!existsSync(join(dir, 'package.json'))) {
     writeFileSync(join(dir, 'package.json'), '{"name":"sangam-agent-clis","private":true}\n')
@@ -117,11 +136,13 @@ export function ensureAgentClis(dir: string, log: (line: string) => void): Agent
       '--save-exact',
       `@anthropic-ai/claude-code@${claudeVersion}`,
       `@openai/codex@${codexVersion}`,
+      `opencode-ai@${opencodeVersion}`,
     ],
     { stdio: ['ignore', 'inherit', 'inherit'], encoding: 'utf8' },
   )
   if (npm.status !== 0) throw new Error(`npm install of the agent CLIs failed (exit ${npm.status})`)
   placeClaudeBinary(dir)
+  placeOpencodeBinary(dir)
   return clis
 }
 
@@ -136,6 +157,7 @@ export function checkAgentClis(clis: AgentClis, scratchHome: string): void {
   for (const [bin, version] of [
     [clis.claude, claudeVersion],
     [clis.codex, codexVersion],
+    [clis.opencode, opencodeVersion],
   ] as const) {
     const result = spawnSync(bin, ['--version'], { env, encoding: 'utf8', timeout: 60_000 })
     if (!result.stdout.includes(version)) {
@@ -165,6 +187,16 @@ function placeClaudeBinary(dir: string): void {
   const placeholder = join(dir, 'node_modules', '@anthropic-ai', 'claude-code', 'bin', 'claude.exe')
   const native = join(dir, 'node_modules', '@anthropic-ai', 'claude-code-linux-x64', 'claude')
   if (existsSync(native) && existsSync(placeholder) && statSync(placeholder).size < 1_000_000) {
+    copyFileSync(native, placeholder)
+    chmodSync(placeholder, 0o755)
+  }
+}
+
+/** The same for opencode's postinstall (`opencode-ai/postinstall.mjs`), should npm skip it. */
+function placeOpencodeBinary(dir: string): void {
+  const placeholder = join(dir, 'node_modules', 'opencode-ai', 'bin', 'opencode.exe')
+  const native = join(dir, 'node_modules', 'opencode-linux-x64', 'bin', 'opencode')
+  if (existsSync(native) && (!existsSync(placeholder) || statSync(placeholder).size < 1_000_000)) {
     copyFileSync(native, placeholder)
     chmodSync(placeholder, 0o755)
   }

@@ -7,6 +7,7 @@ import { type AgentClis, agentClisDir, agentClisIn, geminiCliDir, geminiCliIn } 
 import { type ClaudeStep, type FakeAnthropic, startFakeAnthropic } from './fake-anthropic.ts'
 import { type FakeGemini, type GeminiStep, startFakeGemini } from './fake-gemini.ts'
 import { type CodexStep, type FakeOpenAi, startFakeOpenAi } from './fake-openai.ts'
+import { type ChatStep, type FakeOpenAiChat, startFakeOpenAiChat } from './fake-openai-chat.ts'
 import { isIsolated } from './network-namespace.ts'
 import type { Script } from './user-turns.ts'
 
@@ -25,6 +26,8 @@ export interface AgentLab extends AsyncDisposable {
   readonly openai: FakeOpenAi
   /** The fake Gemini API the real Gemini CLI is pointed at (`GOOGLE_GEMINI_BASE_URL`). */
   readonly geminiApi: FakeGemini
+  /** opencode's model server: an OpenAI-compatible Chat Completions API (its custom provider). */
+  readonly chat: FakeOpenAiChat
   /** The environment sangam and the CLIs run with. */
   readonly env: Record<string, string | undefined>
   sangam(args: readonly string[], extraEnv?: Record<string, string>): Promise<CliResult>
@@ -70,6 +73,16 @@ export interface AgentLab extends AsyncDisposable {
     resume?: string,
     cwd?: string,
   ): Promise<AgentRun>
+  /**
+   * One prompt of `opencode run` (the prompt on stdin); `resume` continues that session
+   * (`--session <id>`). Its session is then copied from opencode's database by sangam's journal.
+   */
+  opencode(
+    prompt: string,
+    steps: Script<ChatStep> | undefined,
+    resume?: string,
+    cwd?: string,
+  ): Promise<AgentRun>
 }
 
 export interface AgentRun {
@@ -90,6 +103,8 @@ export async function openAgentLab(): Promise<AgentLab> {
   repo.write('src/a.ts', 'export const a = 1\n')
   repo.write('src/b.ts', 'export const b = 1\n')
   repo.commit('sources')
+  // A project that uses opencode (an empty `.opencode/`): install-hooks and init then serve it too.
+  mkdirSync(join(repo.path, '.opencode'))
   const anthropic = await startFakeAnthropic()
   const openai = await startFakeOpenAi()
   const geminiApi = await startFakeGemini()
@@ -97,12 +112,15 @@ export async function openAgentLab(): Promise<AgentLab> {
   const env = { ...labEnv(home.path, clis, anthropic.baseUrl), ...geminiEnv(geminiApi.baseUrl) }
   writeCodexConfig(env.CODEX_HOME ?? '', openai.baseUrl)
   writeGeminiSettings(home.path)
+  const chat = await startFakeOpenAiChat()
+  writeOpencodeConfig(join(home.path, '.config', 'opencode'), chat.baseUrl)
   const lab: AgentLab = {
     home: home.path,
     repo,
     anthropic,
     openai,
     geminiApi,
+    chat,
     env,
     sangam: (args, extraEnv = {}) =>
       runCli(args, { cwd: repo.path, env: { ...env, ...extraEnv }, timeoutMs: 120_000 }),
@@ -181,10 +199,23 @@ export async function openAgentLab(): Promise<AgentLab> {
         sessionId === null ? null : findFile(join(env.CODEX_HOME ?? '', 'sessions'), sessionId)
       return { ...run, sessionId, transcript }
     },
+    async opencode(prompt, steps, resume, cwd = repo.path) {
+      if (steps !== undefined) chat.script(steps)
+      // opencode installs its plugin SDK into every config folder it loads (a project's
+      // `.opencode/` once sangam's plugin is there); a lock naming it keeps that off the network.
+      offlineConfigFolder(join(cwd, '.opencode'))
+      const args = ['run', '--format', 'json', ...(resume === undefined ? [] : ['--session', resume])]
+      const run = await runProcess(clis.opencode, args, cwd, env, prompt)
+      const sessionId = opencodeSessionId(run.stdout) ?? resume ?? null
+      // Its transcript is sangam's journal of the session, which `index` or the daemon writes.
+      const journal = join(env.SANGAM_HOME ?? '', 'opencode-journal', `${sessionId}.jsonl`)
+      return { ...run, sessionId, transcript: sessionId === null ? null : journal }
+    },
     async [Symbol.asyncDispose]() {
       await anthropic.close()
       await openai.close()
       await geminiApi.close()
+      await chat.close()
       await endProcessesOf(env.CLAUDE_CONFIG_DIR ?? '')
       await repo[Symbol.asyncDispose]()
       await home[Symbol.asyncDispose]()
@@ -237,6 +268,11 @@ function labEnv(home: string, clis: AgentClis, anthropicUrl: string): Record<str
     DISABLE_AUTOUPDATER: '1',
     DISABLE_TELEMETRY: '1',
     DISABLE_ERROR_REPORTING: '1',
+    // opencode: no update check, no model catalogue from models.dev, no language-server downloads.
+    OPENCODE_DISABLE_AUTOUPDATE: '1',
+    OPENCODE_DISABLE_MODELS_FETCH: '1',
+    OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+    OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
     SANGAM_FAKE_OPENAI_KEY: 'sk-fake-offline-0000',
   })
   mkdirSync(env.CODEX_HOME ?? '', { recursive: true })
@@ -351,15 +387,21 @@ function runProcess(
   args: readonly string[],
   cwd: string,
   env: Record<string, string | undefined>,
+  stdin?: string,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, { cwd, env: defined(env), stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(bin, args, {
+      cwd,
+      env: defined(env),
+      stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    })
+    if (stdin !== undefined) child.stdin?.end(stdin)
     let stdout = ''
     let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
       stdout += chunk.toString('utf8')
     })
-    child.stderr.on('data', (chunk: Buffer) => {
+    child.stderr?.on('data', (chunk: Buffer) => {
       stderr += chunk.toString('utf8')
     })
     const timer = setTimeout(() => child.kill('SIGKILL'), 180_000)
@@ -369,6 +411,61 @@ function runProcess(
       resolve({ code: code ?? (signal ? 128 : 1), stdout, stderr })
     })
   })
+}
+
+/**
+ * opencode's user config: a custom OpenAI-compatible provider whose `baseURL` is the fake server
+ * (opencode's source: `provider.<id>.options.baseURL`, the AI SDK's openai-compatible package,
+ * bundled in the binary), its one model the default and the small (title) model, no sharing, no
+ * autoupdate. The folder is kept offline like a project's.
+ */
+function writeOpencodeConfig(dir: string, baseUrl: string): void {
+  mkdirSync(dir, { recursive: true })
+  const config = {
+    $schema: 'https://opencode.ai/config.json',
+    provider: {
+      fake: {
+        npm: '@ai-sdk/openai-compatible',
+        name: 'sangam agent suite',
+        options: { baseURL: `${baseUrl}/v1`, apiKey: 'sk-fake-offline-0000' },
+        models: { 'fake-model': { name: 'fake model' } },
+      },
+    },
+    model: 'fake/fake-model',
+    small_model: 'fake/fake-model',
+    autoupdate: false,
+    share: 'disabled',
+  }
+  writeFileSync(join(dir, 'opencode.json'), `${JSON.stringify(config, null, 2)}\n`)
+  offlineConfigFolder(dir)
+}
+
+/**
+ * opencode 1.18 runs an npm install (@npmcli/arborist, registry.npmjs.org) of `@opencode-ai/plugin`
+ * in each config folder unless the folder has `node_modules/` and a `package-lock.json` whose root
+ * lists it (its Npm.install: "dependencies in sync"). The plugin sangam installs imports nothing.
+ */
+function offlineConfigFolder(dir: string): void {
+  mkdirSync(join(dir, 'node_modules'), { recursive: true })
+  const lock = {
+    name: 'opencode-config',
+    lockfileVersion: 3,
+    requires: true,
+    packages: { '': { dependencies: { '@opencode-ai/plugin': '*' } } },
+  }
+  writeFileSync(join(dir, 'package-lock.json'), `${JSON.stringify(lock, null, 2)}\n`)
+}
+
+function opencodeSessionId(stdout: string): string | null {
+  for (const line of stdout.split('\n')) {
+    try {
+      const event = JSON.parse(line) as { sessionID?: unknown }
+      if (typeof event.sessionID === 'string') return event.sessionID
+    } catch {
+      // `--format json` prints one JSON event per line; anything else is not one.
+    }
+  }
+  return null
 }
 
 function claudeSessionId(stdout: string): string | null {

@@ -12,6 +12,7 @@ import {
   ensureGeminiCli,
   geminiCliDir,
   geminiVersion,
+  opencodeVersion,
 } from './agent-clis.ts'
 import { isIsolated, preflight, runInNamespace, startDnsSink } from './network-namespace.ts'
 
@@ -36,11 +37,12 @@ async function outside(): Promise<number> {
   const dir = agentClisDir(process.env)
   const log = (line: string): void => console.error(`agents: ${line}`)
   await using scratch = tmpDir('sangam-agents-version-')
-  // Gemini's scenarios (`gemini-*`) need only Gemini CLI; the others need Claude Code and Codex.
+  // Gemini's scenarios (`gemini-*`) need only Gemini CLI; the others need Claude Code, Codex and
+  // opencode (one cache folder).
   const selected = scenarioFiles(filters())
   if (selected.some((name) => !name.startsWith('gemini-'))) {
     checkAgentClis(ensureAgentClis(dir, log), scratch.path)
-    log(`Claude Code ${claudeVersion} and Codex ${codexVersion} from ${dir}`)
+    log(`Claude Code ${claudeVersion}, Codex ${codexVersion} and opencode ${opencodeVersion} from ${dir}`)
   }
   const geminiDir = geminiCliDir(process.env)
   if (selected.some((name) => name.startsWith('gemini-'))) {

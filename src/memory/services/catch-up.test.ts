@@ -62,6 +62,7 @@ for (const mode of ['backfill', 'live'] as const) {
         claudeConfigDir: join(home.path, '.claude'),
         codexHome: join(home.path, '.codex'),
         geminiDir: join(home.path, '.gemini'),
+        sangamHome: join(home.path, 'sangam'),
       }),
     )
     const alone = openDatabaseFile(join(home.path, 'alone.db'))
@@ -89,6 +90,7 @@ test('a worker-thread catch-up after a rewrite, a move and appends stores exactl
         claudeConfigDir: join(home.path, '.claude'),
         codexHome: join(home.path, '.codex'),
         geminiDir: join(home.path, '.gemini'),
+        sangamHome: join(home.path, 'sangam'),
       }),
     )
   const alone = openDatabaseFile(join(home.path, 'alone.db'))

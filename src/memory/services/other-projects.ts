@@ -1,10 +1,11 @@
+import type { VendorName } from '../../shared/vendor-names.ts'
 import type { Db } from '../../store/database.ts'
 import { listSourceFiles } from '../store/source-file-table.ts'
 
 /** A transcript in the window that belongs to another project, and where its session started. */
 export interface OtherProjectFile {
   readonly path: string
-  readonly vendor: 'claude' | 'codex' | 'gemini'
+  readonly vendor: VendorName
   /** The session's first working directory (scrubbed), which decided it is not this project's. */
   readonly cwd: string | null
 }

@@ -1,6 +1,8 @@
+import { syncOpencodeJournal } from '../../agents/opencode/services/opencode-journal.ts'
 import { discoverTranscripts, type TranscriptLocation } from '../../agents/transcript-locations.ts'
 import { readerFor } from '../../agents/transcript-readers.ts'
 import { transcriptRoots } from '../../agents/vendors.ts'
+import { opencodeJournalDir } from '../../config/data-paths.ts'
 import { openRepository } from '../../git/repository.ts'
 import type { ProjectContext } from '../../identity/services/project-context.ts'
 import type { Logger } from '../../shared/logger.ts'
@@ -45,6 +47,12 @@ export async function backfill(
   options: { since: number; log: Logger; onProgress?: ((progress: CaptureProgress) => void) | undefined },
 ): Promise<BackfillResult> {
   const startedAt = project.clock.now()
+  // opencode's sessions are in its database: brought into their journal first (opencode-journal.ts).
+  syncOpencodeJournal({
+    dataDir: project.env.opencodeDataDir,
+    journalDir: opencodeJournalDir(project.env.sangamHome),
+    now: startedAt,
+  })
   const locations: TranscriptLocation[] = discoverTranscripts(transcriptRoots(project.env))
   let bytes = 0
   const summary = await projectCapture(project, options.since, options.log).catchUp(locations, {

@@ -36,6 +36,7 @@ test('over a real corpus, every hit of a many-hit search shows a snippet cut fro
           claudeConfigDir: join(home.path, '.claude'),
           codexHome: join(home.path, '.codex'),
           geminiDir: join(home.path, '.gemini'),
+          sangamHome: join(home.path, 'sangam'),
         }),
       ),
       { mode: 'backfill' },

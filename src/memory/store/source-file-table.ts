@@ -1,14 +1,16 @@
+import type { VendorName } from '../../shared/vendor-names.ts'
 import type { Db } from '../../store/db.ts'
 import { cachedStatement } from '../../store/statement-cache.ts'
 
 // One row per transcript file sangam has looked at. The offset, reader state and line counters of
 // a file are written in the same transaction as the events read from it, which is what makes
-// capture exactly-once across a crash.
+// capture exactly-once across a crash. The DDL is a released step (never edited): its vendor column
+// holds any name of shared/vendor-names.ts, though its comment names the first two.
 export const createSourceFileTable = /*sql*/ `
   CREATE TABLE source_file (
     id                  INTEGER PRIMARY KEY,
     path                TEXT NOT NULL UNIQUE,   -- absolute
-    vendor              TEXT NOT NULL,          -- 'claude' | 'codex' | 'gemini'
+    vendor              TEXT NOT NULL,          -- 'claude' | 'codex'
     session_id          TEXT,                   -- from the records, once seen
     cli_version         TEXT,                   -- latest seen
     first_cwd           TEXT,                   -- first cwd seen in the records; decides scope
@@ -56,7 +58,7 @@ export interface LineCounters {
 export interface SourceFileRow extends Readonly<LineCounters> {
   readonly id: number
   readonly path: string
-  readonly vendor: 'claude' | 'codex' | 'gemini'
+  readonly vendor: VendorName
   readonly sessionId: string | null
   readonly cliVersion: string | null
   readonly firstCwd: string | null
@@ -147,12 +149,7 @@ export function lastCaptureAt(db: Db): number | null {
 }
 
 /** Returns the row for `path`, creating an empty one first if needed. */
-export function ensureSourceFile(
-  db: Db,
-  path: string,
-  vendor: 'claude' | 'codex' | 'gemini',
-  now: number,
-): SourceFileRow {
+export function ensureSourceFile(db: Db, path: string, vendor: VendorName, now: number): SourceFileRow {
   cachedStatement(
     db,
     'INSERT INTO source_file (path, vendor, updated_at) VALUES (?, ?, ?) ON CONFLICT (path) DO NOTHING',
@@ -218,11 +215,7 @@ export function recordSourceFileScope(
 }
 
 /** Rows of this vendor, at another path, whose file name is `name`: candidates for a moved file. */
-export function listSourceFilesNamed(
-  db: Db,
-  vendor: 'claude' | 'codex' | 'gemini',
-  name: string,
-): SourceFileRow[] {
+export function listSourceFilesNamed(db: Db, vendor: VendorName, name: string): SourceFileRow[] {
   const suffix = `/${name}`
   const rows = db
     .prepare(

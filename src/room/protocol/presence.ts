@@ -6,7 +6,7 @@ import { z } from 'zod'
  * from the threads (room/core/presence-state.ts). Humans in `chat` have presence too, vendor
  * `human` and a session id per chat run.
  */
-export const presenceVendorSchema = z.enum(['claude', 'codex', 'gemini', 'human'])
+export const presenceVendorSchema = z.enum(['claude', 'codex', 'gemini', 'opencode', 'human'])
 export type PresenceVendor = z.infer<typeof presenceVendorSchema>
 
 export const storedPresenceStates = ['online', 'idle', 'offline'] as const

@@ -1,3 +1,4 @@
+import type { VendorName } from '../../shared/vendor-names.ts'
 import type { Db } from '../../store/db.ts'
 import type { PresencePayload, PresenceVendor } from '../protocol/presence.ts'
 
@@ -91,7 +92,7 @@ function isNewer(incoming: PresenceRow, current: PresenceRow): boolean {
 /** A session capture recorded on this machine that the room has no presence for. */
 export interface UnregisteredSession {
   readonly id: string
-  readonly vendor: 'claude' | 'codex' | 'gemini'
+  readonly vendor: VendorName
   readonly author: string
   readonly cwd: string | null
   readonly branch: string | null

@@ -7,7 +7,7 @@ import { argument, choice, choices, defineInput, integer, text, when, words } fr
  */
 
 /** The vendors and event kinds `search` filters on; a test keeps them equal to protocol/event.ts. */
-export const searchVendors = ['claude', 'codex', 'sangam'] as const
+export const searchVendors = ['claude', 'codex', 'opencode', 'sangam'] as const
 
 export const searchKinds = [
   'human',

@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline/promises'
+import { usesOpencode } from '../../../agents/opencode/install/opencode-plugin.ts'
 import { vendorFor } from '../../../agents/vendors.ts'
 import { databasePath, projectDir } from '../../../config/data-paths.ts'
 import { findMainBranch } from '../../../git/branch.ts'
@@ -11,6 +12,7 @@ import {
   describeCheckoutStore,
   otherStoresOfCheckout,
 } from '../../../identity/services/project-identity.ts'
+import { excludeFromGit } from '../../../install/git-exclude.ts'
 import { hookEntries } from '../../../install/hook-entries.ts'
 import {
   giveOwnFiles,
@@ -243,6 +245,7 @@ async function offerMcp(
     claude: portable ? portableLaunch : absolute,
     codex: absolute,
     gemini: portable ? portableLaunch : absolute,
+    opencode: portable ? portableLaunch : absolute,
   }
   const none = (status: McpOutcome['status']): McpOutcome => ({
     status,
@@ -253,7 +256,10 @@ async function offerMcp(
     lanes: [],
   })
   const register = (): McpOutcome => {
-    const hosts = registerMcpServer({ projectRoot: root, codexHome: ctx.env.codexHome }, launches)
+    const hosts = registerMcpServer(
+      { projectRoot: root, codexHome: ctx.env.codexHome, opencode: usesOpencode(root) },
+      launches,
+    )
     const inGit = keepOwnFileOutOfGit({
       root,
       commonDir: project.repo.commonDir,
@@ -268,6 +274,13 @@ async function offerMcp(
       kind: 'settings',
       why: "names this machine's path to sangam (sangam init)",
     })
+    // opencode's project config likewise, when init created it naming this machine's path.
+    if (!portable && hosts.some((host) => host.host === 'opencode' && host.created))
+      excludeFromGit(
+        project.repo.commonDir,
+        '/opencode.json',
+        "names this machine's path to sangam (sangam init)",
+      )
     // A lane's worktree starts without an untracked .mcp.json: its agent would have no sangam tools.
     const shared = isMainWorktree(root)
       ? sharedOwnFiles(root, project.repo.commonDir).filter(
@@ -284,7 +297,7 @@ async function offerMcp(
   if (ctx.stdin.isTTY !== true || ctx.stderr.isTTY !== true) return none('not-asked')
   const answer = await ask(
     ctx,
-    `Register the sangam MCP server (its memory and lease tools: sangam mcp --help lists them) with Claude Code (${root}/.mcp.json), Codex (${ctx.env.codexHome}/config.toml) and Gemini CLI (${root}/.gemini/settings.json)? [Y/n] `,
+    `Register the sangam MCP server (its memory and lease tools: sangam mcp --help lists them) with Claude Code (${root}/.mcp.json), Codex (${ctx.env.codexHome}/config.toml), Gemini CLI (${root}/.gemini/settings.json) and opencode (${root}/opencode.json)? [Y/n] `,
   )
   return /^(y|yes)?$/i.test(answer.trim()) ? register() : none('declined')
 }
@@ -303,7 +316,7 @@ async function ask(ctx: CommandContext, question: string): Promise<string> {
 }
 
 function describeMcp(mcp: McpOutcome): string[] {
-  const how = 'sangam init --yes registers it with Claude Code and Codex'
+  const how = 'sangam init --yes registers it with Claude Code, Codex and opencode'
   switch (mcp.status) {
     case 'skipped':
       return []

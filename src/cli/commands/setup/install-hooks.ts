@@ -22,6 +22,7 @@ export const run: CommandRun<typeof installHooksInput> = async (ctx, _args, flag
     claudeConfigDir: ctx.env.claudeConfigDir,
     codexHome: ctx.env.codexHome,
     geminiDir: ctx.env.geminiDir,
+    opencodeConfigDir: ctx.env.opencodeConfigDir,
     entries: hookEntries(ctx.cliEntry),
     user: flags.user,
     codexBin: 'codex',
@@ -50,6 +51,9 @@ function installText(report: HookInstallReport): string {
   if (codex.levelNote) lines.push(`             ${codex.levelNote}`)
   lines.push(`             trust: ${trustText(codex)}`)
   lines.push(`Gemini CLI   ${report.gemini.change.padEnd(9)} ${report.gemini.file} (${report.gemini.level})`)
+  lines.push(
+    `opencode     ${report.opencode.change.padEnd(9)} ${report.opencode.file} (${report.opencode.level})`,
+  )
   lines.push(`git push     ${report.git.change.padEnd(9)} ${report.git.file}`)
   if (report.git.chained) lines.push(`             then runs your own hook, now at ${report.git.chained}`)
   if (report.guard !== null) lines.push(...guardLines(report.guard))
@@ -103,6 +107,7 @@ function uninstallText(report: HookUninstallReport): string {
     `Claude Code  ${report.claude.change.padEnd(9)} ${report.claude.file}`,
     `Codex        ${report.codex.change.padEnd(9)} ${report.codex.file}`,
     `Gemini CLI   ${report.gemini.change.padEnd(9)} ${report.gemini.file}`,
+    `opencode     ${report.opencode.change.padEnd(9)} ${report.opencode.file}`,
     `git push     ${report.git.change.padEnd(9)} ${report.git.file}`,
   ]
   if (report.git.chained) lines.push(`             your own hook is back at ${report.git.chained}`)
