@@ -52,7 +52,7 @@ test('init --yes registers the server with Claude Code, Codex, Gemini CLI and op
   const second = await runCliJson<InitMcp>(['init', '--yes'], { cwd: repo.path, env })
   assert.deepEqual(
     second.mcp.hosts.map((host) => host.outcome),
-    ['registered', 'registered', 'registered'],
+    ['registered', 'registered', 'registered', 'registered'],
   )
   assert.deepEqual([readFileSync(mcpJson, 'utf8'), readFileSync(configToml, 'utf8')], before)
 })
