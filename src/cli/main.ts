@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { Command, CommanderError } from 'commander'
 import { readEnvironment } from '../config/environment.ts'
@@ -232,4 +233,13 @@ const maxMessageChars = 2000
 function bounded(message: string): string {
   if (message.length <= maxMessageChars) return message
   return `${message.slice(0, maxMessageChars)}… (${message.length - maxMessageChars} more characters)${message.endsWith('\n') ? '\n' : ''}`
+}
+
+// Run from source (`node --import tsx src/cli/main.ts`). Built, this module is a chunk or the
+// bundle, never the file node was started with: dist/cli/main.js imports it and runs main. No
+// top-level await, so the module also bundles as CommonJS (D470).
+if (process.argv[1] && fileURLToPath(import.meta.url) === realpathSync(process.argv[1])) {
+  void main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code
+  })
 }

@@ -1,3 +1,4 @@
+import { vendorNames } from '../../../shared/vendor-names.ts'
 import { captureSince } from '../../capture-since.ts'
 import { argument, choice, choices, defineInput, integer, text, when, words } from '../../command-input.ts'
 
@@ -7,7 +8,7 @@ import { argument, choice, choices, defineInput, integer, text, when, words } fr
  */
 
 /** The vendors and event kinds `search` filters on; a test keeps them equal to protocol/event.ts. */
-export const searchVendors = ['claude', 'codex', 'opencode', 'sangam'] as const
+export const searchVendors = [...vendorNames, 'sangam'] as const
 
 export const searchKinds = [
   'human',
@@ -27,7 +28,11 @@ export const indexInput = defineInput({ options: { since: captureSince } })
 export const searchInput = defineInput({
   arguments: { query: words('query', 'words, or "a phrase" in quotes', { required: true }) },
   options: {
-    vendor: choice('--vendor <vendor>', 'only events from claude, codex or sangam (notes)', searchVendors),
+    vendor: choice(
+      '--vendor <vendor>',
+      `only events from ${vendorNames.join(', ')} or sangam (notes)`,
+      searchVendors,
+    ),
     kind: choices(
       '--kind <kinds>',
       `only these kinds, comma-separated: ${searchKinds.join(', ')}`,
