@@ -103,7 +103,7 @@ test('bad input exits with the documented codes and clear messages', async () =>
   const cases: [string[], number, RegExp][] = [
     [['search', '*', '-'], 2, /a search needs letters or digits/],
     [['search', 'x', '--kind', 'chat'], 2, /--kind takes human, assistant/],
-    [['search', 'x', '--vendor', 'gemini'], 2, /--vendor takes claude, codex, sangam/],
+    [['search', 'x', '--vendor', 'cursor'], 2, /--vendor takes claude, codex, gemini, opencode, sangam/],
     [['search', 'x', '--since', 'last week'], 2, /--since must be an ISO date/],
     [['search', 'x', '--limit', 'many'], 2, /--limit takes a whole number from 1 to 200/],
     [['thread', 'ev_unknown'], 4, /no event ev_unknown in this project's memory/],
