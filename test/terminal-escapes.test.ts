@@ -266,6 +266,8 @@ test('only the composition roots touch process.stdout and process.stderr', () =>
     'src/mcp/mcp-main.ts',
     // A script text the guard process runs, not code of this process.
     'src/agents/codex/services/codex-server-guard.ts',
+    // The plugin's text, which opencode runs in its own process.
+    'src/agents/opencode/install/opencode-plugin.ts',
   ])
   const src = join(projectRoot, 'src')
   const files = (dir: string): string[] =>
