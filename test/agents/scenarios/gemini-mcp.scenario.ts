@@ -18,6 +18,7 @@ test('a real Gemini CLI starts the registered sangam MCP server and its tool cal
       ['claude', 'added'],
       ['codex', 'added'],
       ['gemini', 'added'],
+      ['opencode', 'added'],
     ],
   )
   const again = await lab.sangamJson<{ mcp: { hosts: { host: string; outcome: string }[] } }>([

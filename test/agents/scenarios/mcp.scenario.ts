@@ -20,6 +20,8 @@ test('real Claude Code and Codex start the registered sangam MCP server and use 
     [
       ['claude', 'added'],
       ['codex', 'added'],
+      ['gemini', 'added'],
+      ['opencode', 'added'],
     ],
   )
   await lab.sangamJson(['note', 'The integration lock is a file under .git, not a database row.'])

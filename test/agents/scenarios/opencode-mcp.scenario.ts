@@ -19,6 +19,7 @@ test('the real opencode starts the sangam MCP server registered by init and its 
     [
       ['claude', 'added'],
       ['codex', 'added'],
+      ['gemini', 'added'],
       ['opencode', 'added'],
     ],
   )
