@@ -65,7 +65,14 @@ export async function spawnTurn(
     .then(({ code, signal }) => {
       const ended = clock.now()
       const current = turnById(db, turn.id)
-      if (current === null || current.state !== 'running') return
+      if (current === null) return
+      // The daemon's sweep (ledger-scan.ts) may have seen the process gone first and ended the
+      // turn without its code, which only this waiter knows: it is recorded all the same.
+      if (current.state === 'ended' && current.exitCode === null && code !== null) {
+        updateTurn(db, turn.id, ['ended'], { state: 'ended', exitCode: code })
+        return
+      }
+      if (current.state !== 'running') return
       if (code === 0) {
         updateTurn(db, turn.id, ['running'], {
           state: 'ended',
