@@ -29,12 +29,16 @@ export function openConnection(file: string, options: ConnectionOptions): Db {
     db.close()
     throw error
   }
-  return connectionOver(db, file)
+  return connectionOver(db, file, { readOnly: options.readOnly === true })
 }
 
 /** The store's `Db` over a `DatabaseSync` the caller opened (a test watching it through node:sqlite's own API). */
-export function connectionOver(db: DatabaseSync, name: string): Db {
-  return new Connection(db, name)
+export function connectionOver(
+  db: DatabaseSync,
+  name: string,
+  options: { readonly readOnly?: boolean } = {},
+): Db {
+  return new Connection(db, name, options.readOnly === true)
 }
 
 /**
@@ -47,11 +51,13 @@ export function connectionOver(db: DatabaseSync, name: string): Db {
 class Connection implements Db {
   readonly #db: DatabaseSync
   readonly name: string
+  readonly #readOnly: boolean
   #control: ControlStatements | undefined
 
-  constructor(db: DatabaseSync, name: string) {
+  constructor(db: DatabaseSync, name: string, readOnly: boolean) {
     this.#db = db
     this.name = name
+    this.#readOnly = readOnly
   }
 
   get inTransaction(): boolean {
@@ -76,7 +82,11 @@ class Connection implements Db {
   transaction<F extends (...args: never[]) => unknown>(fn: F): Transaction<F> {
     const as = (begin: keyof ControlStatements): F =>
       ((...args: Parameters<F>) => this.#inTransaction(begin, fn, args)) as unknown as F
-    return Object.assign(as('begin'), {
+    // A writer's transaction takes the write lock first. A deferred one that reads and then writes
+    // fails at once with SQLITE_BUSY, never waiting out the busy timeout, when another process
+    // wrote in between (its snapshot is stale): `option-set` failed so beside a hook's presence
+    // write. A read-only connection cannot take that lock, and has no write to protect.
+    return Object.assign(as(this.#readOnly ? 'begin' : 'beginImmediate'), {
       deferred: as('begin'),
       immediate: as('beginImmediate'),
       exclusive: as('beginExclusive'),

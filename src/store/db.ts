@@ -22,9 +22,9 @@ export interface Db {
    */
   pragma(source: string, options?: { readonly simple?: boolean }): unknown
   /**
-   * `fn` as one transaction: BEGIN (or `.immediate`, `.exclusive`) before it, COMMIT after it,
-   * ROLLBACK if it throws, and a SAVEPOINT instead when a transaction is already open. `fn` must
-   * be synchronous.
+   * `fn` as one transaction: BEGIN IMMEDIATE (BEGIN on a read-only connection; or `.deferred`
+   * for a read snapshot, `.exclusive`) before it, COMMIT after it, ROLLBACK if it throws, and a
+   * SAVEPOINT instead when a transaction is already open. `fn` must be synchronous.
    */
   transaction<F extends (...args: never[]) => unknown>(fn: F): Transaction<F>
   /** Closes the connection; closing a closed one does nothing. */

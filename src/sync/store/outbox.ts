@@ -51,18 +51,20 @@ export class OutboxReader {
 
   /** Up to `limit` events after `after`, read in one snapshot with the newest seq. */
   read(after: number, kinds: readonly EventKind[], limit: number): OutboxPage {
-    return this.#db.transaction(() => {
-      const rows = this.#page.all({ after, kinds: JSON.stringify(kinds), limit }) as RawOutboxRow[]
-      const events = rows.map((row) => ({
-        event: toStoredEvent(row),
-        joinable: row.joinable === 1,
-        closed: row.closed === 1,
-      }))
-      const last = events.at(-1)?.event.seq
-      const scannedTo =
-        events.length === limit && last !== undefined ? last : (this.#maxSeq.get() as { seq: number }).seq
-      return { events, scannedTo: Math.max(scannedTo, after) }
-    })()
+    return this.#db
+      .transaction(() => {
+        const rows = this.#page.all({ after, kinds: JSON.stringify(kinds), limit }) as RawOutboxRow[]
+        const events = rows.map((row) => ({
+          event: toStoredEvent(row),
+          joinable: row.joinable === 1,
+          closed: row.closed === 1,
+        }))
+        const last = events.at(-1)?.event.seq
+        const scannedTo =
+          events.length === limit && last !== undefined ? last : (this.#maxSeq.get() as { seq: number }).seq
+        return { events, scannedTo: Math.max(scannedTo, after) }
+      })
+      .deferred()
   }
 
   /** How many local events of the shared kinds wait above `after` (for `connection --json`). */
