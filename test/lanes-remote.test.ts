@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { renameSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
+import { gitCallLog } from './helpers/git-call-log.ts'
 import { type LaneProject, laneProject } from './helpers/lane-fixture.ts'
 import { git, tmpDir } from './helpers/tmp-git-repo.ts'
 
@@ -57,6 +58,40 @@ test("solo with a remote: each publish moves origin's main, and the lane branch 
   p.write(alice, 'a.txt', 'kept here\n')
   assert.deepEqual((await p.json<Synced>(['sync'], { cwd: alice, code: 0 })).warnings, [])
   assert.equal(git(origin, 'rev-parse', 'refs/heads/main'), pushed)
+})
+
+test('solo: a sync that changed nothing pushes nothing; a new recovery ref is pushed', async () => {
+  await using p = await soloWithRemote()
+  await using scratch = tmpDir()
+  const log = gitCallLog(scratch.path)
+  const alice = await p.lane('alice')
+  p.write(alice, 'a.txt', 'one\n')
+  assert.equal((await p.json<Synced>(['sync'], { cwd: alice, code: 0 })).outcome, 'published-direct')
+  assert.equal(git(p.origin, 'rev-parse', 'refs/heads/lane/alice'), p.head(alice))
+  const verbs = async (): Promise<string[]> => {
+    log.reset()
+    const synced = await p.json<Synced>(['sync'], { cwd: alice, code: 0, env: { PATH: log.path } })
+    assert.deepEqual(synced.warnings, [])
+    return log.calls().map((call) => call.join(' '))
+  }
+  // In step: git is asked only what only git can say (the worktree's status), and pushes nothing.
+  const idle = await verbs()
+  assert.deepEqual(
+    idle.filter((call) => !call.startsWith('status ')),
+    [],
+    `an unchanged sync ran more git than its status: ${idle.join('; ')}`,
+  )
+  // A recovery ref has no remote-tracking copy: the next sync sends it.
+  git(p.repo.path, 'update-ref', 'refs/sangam/backup/alice/1', 'HEAD')
+  const withRecovery = await verbs()
+  assert.ok(
+    withRecovery.some((call) => call.startsWith('push ') && call.includes('+refs/sangam/*:refs/sangam/*')),
+    withRecovery.join('; '),
+  )
+  assert.equal(
+    git(p.origin, 'rev-parse', 'refs/sangam/backup/alice/1'),
+    git(p.repo.path, 'rev-parse', 'HEAD'),
+  )
 })
 
 test('solo: an unreachable remote is a warning, main is published here, and the next sync pushes it', async () => {

@@ -109,3 +109,30 @@ test('ref files: a name resolves as rev-parse would, and what needs git (a tag, 
   git(repo.path, 'tag', 'main', first)
   assert.equal(commitFromFiles(repo.path, 'main'), undefined)
 })
+
+test('ref files: the refs under a prefix, loose and packed, as for-each-ref lists them, with no git process', async () => {
+  await using repo = tmpGitRepo()
+  repo.commit('one')
+  const forEachRef = () =>
+    git(repo.path, 'for-each-ref', '--format=%(refname)', 'refs/sangam/')
+      .split('\n')
+      .filter((line) => line !== '')
+  assert.deepEqual(openRefFiles(repo.path)?.names('refs/sangam/'), [])
+  git(repo.path, 'update-ref', 'refs/sangam/backup/lane-a/1', 'HEAD')
+  git(repo.path, 'update-ref', 'refs/sangam/backup/lane-b/2', 'HEAD')
+  git(repo.path, 'pack-refs', '--all')
+  git(repo.path, 'update-ref', 'refs/sangam/backup/lane-c/3', 'HEAD')
+  git(repo.path, 'update-ref', 'refs/sangamish', 'HEAD')
+  let names: string[] | null = null
+  assert.deepEqual(
+    gitCallsOf(() => {
+      names = openRefFiles(repo.path)?.names('refs/sangam/') ?? null
+    }),
+    [],
+  )
+  assert.deepEqual(names, forEachRef())
+  assert.equal(forEachRef().length, 3)
+  // A packed ref deleted since is gone from both.
+  git(repo.path, 'update-ref', '-d', 'refs/sangam/backup/lane-a/1')
+  assert.deepEqual(openRefFiles(repo.path)?.names('refs/sangam/'), forEachRef())
+})

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { type Dirent, existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gitLocationOverridden } from '../config/git-environment.ts'
 import { findGitLayout, type GitLayout } from './git-layout.ts'
@@ -44,6 +44,32 @@ export class RefFiles {
     const value = this.#resolve(ref, 0)
     if (value === null) return null
     return value.commit === null && value.symref === null ? undefined : value
+  }
+
+  /**
+   * The names of the refs under `prefix` (`refs/sangam/`), loose and packed, as `git for-each-ref
+   * --format=%(refname) <prefix>` lists them; null when a file holds what this reader does not know.
+   */
+  names(prefix: string): string[] | null {
+    const packed = this.#packedRefs()
+    if (packed === null) return null
+    const names = new Set([...packed.keys()].filter((name) => name.startsWith(prefix)))
+    const walk = (ref: string): void => {
+      let entries: Dirent[]
+      try {
+        entries = readdirSync(join(this.layout.commonDir, ref), { withFileTypes: true })
+      } catch {
+        return
+      }
+      for (const entry of entries) {
+        const name = `${ref}${entry.name}`
+        if (entry.isDirectory()) walk(`${name}/`)
+        // `.lock`: a ref being written, not yet a ref.
+        else if (entry.isFile() && !entry.name.endsWith('.lock')) names.add(name)
+      }
+    }
+    walk(prefix.endsWith('/') ? prefix : `${prefix}/`)
+    return [...names].sort()
   }
 
   /** null: unreadable; `{commit: null, symref: null}`: no such ref. */

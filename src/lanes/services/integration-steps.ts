@@ -1,4 +1,5 @@
 import { gitOutput } from '../../git/git.ts'
+import { commitFromFiles } from '../../git/ref-files.ts'
 import { isLockStale } from '../core/sync-ladder.ts'
 import { describeDirt, onlyStaged } from '../core/worktree-dirt.ts'
 import { beginIntegration, type IntegrationJournal, type LaneRow, updateLane } from '../store/lane-table.ts'
@@ -15,7 +16,9 @@ import { restoreOwnWork } from './normalise-lanes.ts'
 
 /** Main's commit as it is now. */
 export function mainCommit(world: LaneWorld): string {
-  return gitOutput(['rev-parse', `refs/heads/${world.mainBranch}^{commit}`], world.root)
+  const ref = `refs/heads/${world.mainBranch}`
+  const fromFiles = commitFromFiles(world.root, ref)
+  return typeof fromFiles === 'string' ? fromFiles : gitOutput(['rev-parse', `${ref}^{commit}`], world.root)
 }
 
 /** The refusal while another lane holds the integration lock (stale or not: what to do differs). */

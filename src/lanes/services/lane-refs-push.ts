@@ -1,5 +1,6 @@
 import { runGit } from '../../git/git.ts'
 import { pushFailureWords } from '../../git/push-failure.ts'
+import { openRefFiles } from '../../git/ref-files.ts'
 import type { Db } from '../../store/db.ts'
 import { readLanes } from '../store/lane-table.ts'
 import { refCommit } from './lane-git.ts'
@@ -12,15 +13,27 @@ import type { RemoteMain } from './remote-main-publisher.ts'
  * main is never among them. A failure is a warning, and the next sync pushes them all again.
  */
 export function pushLaneRefs(db: Db, remote: RemoteMain): string[] {
+  // A branch whose remote-tracking ref (which git moves on each push) already names its commit
+  // needs no push: a sync that changed nothing then spawns no git push and no pre-push hook.
   const refspecs = readLanes(db)
-    .filter((lane) => refCommit(remote.root, `refs/heads/${lane.branch}`) !== null)
+    .filter((lane) => {
+      const here = refCommit(remote.root, `refs/heads/${lane.branch}`)
+      return here !== null && refCommit(remote.root, `refs/remotes/${remote.remote}/${lane.branch}`) !== here
+    })
     .map((lane) => `+refs/heads/${lane.branch}:refs/heads/${lane.branch}`)
-  const recovery = runGit(['for-each-ref', '--format=%(refname)', 'refs/sangam/'], remote.root)
-  if (recovery.code === 0 && recovery.stdout.trim() !== '') refspecs.push('+refs/sangam/*:refs/sangam/*')
+  // Recovery refs have no remote-tracking copy: they go whenever there are any.
+  if (recoveryRefs(remote.root).length > 0) refspecs.push('+refs/sangam/*:refs/sangam/*')
   if (refspecs.length === 0) return []
   const pushed = runGit(['push', '--porcelain', remote.remote, ...refspecs], remote.root)
   if (pushed.code === 0) return []
   return [
     `could not push the lane branches and recovery refs to ${remote.remote}; the next sangam sync tries again. git push said: ${pushFailureWords(pushed).split('\n').join(' / ')}`,
   ]
+}
+
+function recoveryRefs(root: string): readonly string[] {
+  const fromFiles = openRefFiles(root)?.names('refs/sangam/')
+  if (fromFiles !== null && fromFiles !== undefined) return fromFiles
+  const listed = runGit(['for-each-ref', '--format=%(refname)', 'refs/sangam/'], root)
+  return listed.code === 0 ? listed.stdout.split('\n').filter((line) => line !== '') : []
 }

@@ -1,5 +1,5 @@
 import { loadMachineId } from '../../config/machine-id.ts'
-import { gitOutputOrNull } from '../../git/git.ts'
+import { pushRemoteName } from '../../git/config-remotes.ts'
 import { machineNames } from '../../identity/services/machine-names.ts'
 import { pushLaneRefs } from '../../lanes/services/lane-refs-push.ts'
 import { laneRefused } from '../../lanes/services/lane-refused.ts'
@@ -77,7 +77,7 @@ export function teamLanes(world: LaneWorld, input: TeamLanesInput): TeamLanes {
       }),
     machineLabel: (machine) => machineNames(world.db, null).label(machine),
   })
-  const name = remoteName(world.root)
+  const name = pushRemoteName(world.root)
   if (name === null)
     return {
       world: { ...world, lock },
@@ -211,7 +211,7 @@ async function acceptOrRefuseRemote(
 function pushToOwnRemote(world: LaneWorld): string[] {
   const chosen = world.settings.pushRemote.trim()
   if (chosen === 'none') return []
-  const name = chosen === '' ? remoteName(world.root) : chosen
+  const name = chosen === '' ? pushRemoteName(world.root) : chosen
   if (name === null) return []
   const remote: RemoteMain = {
     root: world.root,
@@ -220,10 +220,4 @@ function pushToOwnRemote(world: LaneWorld): string[] {
     mainBranch: world.mainBranch,
   }
   return [...pushMainToRemote(remote), ...pushLaneRefs(world.db, remote)]
-}
-
-/** `origin`, else the first remote; null when the repository has none. */
-function remoteName(root: string): string | null {
-  const names = (gitOutputOrNull(['remote'], root) ?? '').split('\n').filter((line) => line !== '')
-  return names.includes('origin') ? 'origin' : (names[0] ?? null)
 }
