@@ -19,6 +19,12 @@ export interface WorkingStateKey {
   readonly newestMtimeNs: bigint
 }
 
+/**
+ * Moves when how a state is made changes (what `git add` is told to leave out: own-changes.ts),
+ * so a state an older sangam kept is not taken for one this one would make.
+ */
+const readingVersion = 'working-state 1'
+
 /** The key of a worktree (top level `path`, HEAD `head`) from its status output `statusOut`. */
 export function workingStateKey(
   path: string,
@@ -27,7 +33,7 @@ export function workingStateKey(
   changed: readonly string[],
 ): WorkingStateKey | null {
   const hash = createHash('sha256')
-  hash.update(`${path}\0${head}\0`)
+  hash.update(`${readingVersion}\0${path}\0${head}\0`)
   for (const item of statusOut.split('\0')) {
     // The header lines (`# branch.ab` moves with a fetch) say nothing the entries do not.
     if (item === '' || item.startsWith('#')) continue

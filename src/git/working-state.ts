@@ -74,13 +74,15 @@ export async function workingStates(
   }
   const keys = worktrees.flatMap((_, i) => keyOf(i)?.key ?? [])
   const kept = memo === undefined || keys.length === 0 ? new Map<string, WorkingState>() : memo.read(keys)
-  const keptState = (i: number) => {
+  const keptStates = worktrees.map((worktree, i) => {
     const key = keyOf(i)
     const state = key === null ? undefined : kept.get(key.key)
     // An object `git gc` pruned since (loose and unreachable, as every state commit is) is read again.
-    return state !== undefined && hasCommit(worktrees[i] as WorktreeAtHead, state) ? state : undefined
-  }
-  const dirtyAt = worktrees.flatMap((_, i) => (looks[i] !== 'clean' && keptState(i) === undefined ? [i] : []))
+    return state !== undefined && hasCommit(worktree, state) ? state : undefined
+  })
+  const dirtyAt = worktrees.flatMap((_, i) =>
+    looks[i] !== 'clean' && keptStates[i] === undefined ? [i] : [],
+  )
   const dirty = dirtyAt.map((i) => worktrees[i] as WorktreeAtHead)
   const made = await dirtyWorkingStates(cwd, dirty, concurrency)
   const stateOf = new Map(dirtyAt.map((i, j) => [i, made[j]?.state ?? null]))
@@ -98,7 +100,7 @@ export async function workingStates(
   }
   return worktrees.map((worktree, i): WorkingState | null => {
     if (looks[i] === 'clean') return { commit: worktree.head, uncommitted: [] }
-    return keptState(i) ?? stateOf.get(i) ?? null
+    return keptStates[i] ?? stateOf.get(i) ?? null
   })
 }
 

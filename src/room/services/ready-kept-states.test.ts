@@ -138,7 +138,10 @@ test('a worktree changed just before it is read is not kept: its next reading ma
   const root = realpathSync(data.path)
   const lane = join(root, 'lane')
   git(repo.path, 'worktree', 'add', '-q', '-b', 'lane', lane)
-  writeFileSync(join(lane, 'work.txt'), 'now\n') // stamped now: racy
+  // Stamped after the reading starts (as a file written in the same tick would be): racy.
+  writeFileSync(join(lane, 'work.txt'), 'now\n')
+  const later = Date.now() / 1000 + 60
+  utimesSync(join(lane, 'work.txt'), later, later)
   const db = openDatabaseFile(join(root, 'sangam.db'))
   try {
     const first = await gitCalls(root, () => ready(db, repo.path, null, { now: 1 }))
