@@ -5,7 +5,9 @@
  * are clean) and one of five group files (the same line, so lanes of a group conflict): all 190
  * pairs are nominated and merged, plus the 20 merges into main. Prints median and p95 wall time;
  * the target is cold < 400 ms. Beside it the chat-room peer's `ready` when `SANGAM_BENCH_PEER`
- * names its executable; otherwise the CEO-side peer figure from the issue, labelled as such.
+ * names its executable; otherwise the CEO-side peer figure from the issue, labelled as such. Then
+ * `ready` right after a daemon round (its kept working states) against `ready` without them, as
+ * a ratio.
  *
  *   npm run build && node --import tsx bench/room-ready.ts [runs]
  */
@@ -15,9 +17,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openDatabaseFile } from '../src/project/store/project-database.ts'
 import { overlapRound } from '../src/room/services/overlap-round.ts'
+import { ready as readyService } from '../src/room/services/ready.ts'
 import { ManualClock } from '../src/shared/clock.ts'
 import { systemRandom } from '../src/shared/random.ts'
 import { openConnection } from '../src/store/connection.ts'
+import { gitCallLog } from '../test/helpers/git-call-log.ts'
 import { percentile } from './helpers/transcript-sentences.ts'
 
 const runs = Number(process.argv[2] ?? 9)
@@ -150,6 +154,69 @@ try {
     cpus.sort((a, b) => a - b)
     process.stdout.write(
       `daemon overlap round, ${first.lanes} lanes, warm: median ${percentile(walls, 50).toFixed(0)} ms wall, ${percentile(cpus, 50).toFixed(0)} ms CPU in the daemon (git's own CPU not counted); ${first.rows} overlap rows, ${first.threads.opened.length} conflict threads opened\n`,
+    )
+  }
+
+  // `ready` right after the daemon's round on the same 20 dirty lanes, against `ready` without the
+  // working states a round keeps (what it did before D422): both with the merge memo warm, in this
+  // process (the service, not the CLI's start), interleaved run by run. Before each run with the
+  // round's states, the kept states are emptied and a round fills them again (not timed).
+  {
+    const db = openDatabaseFile(init.database)
+    const clock = new ManualClock(Date.now())
+    const machine = 'm_0000000000000000'
+    const dropKept = () => db.prepare("DELETE FROM ready_memo WHERE left LIKE 'state:%'").run()
+    const gitCounted = async (body: () => Promise<unknown>): Promise<{ ms: number; git: number }> => {
+      const log = gitCallLog(dir)
+      const saved = process.env.PATH
+      process.env.PATH = log.path
+      try {
+        const started = performance.now()
+        await body()
+        return { ms: performance.now() - started, git: log.calls().length }
+      } finally {
+        process.env.PATH = saved
+      }
+    }
+    const withRound: number[] = []
+    const without: number[] = []
+    let gitWith = 0
+    let gitWithout = 0
+    let daemonSource = ''
+    for (let i = 0; i < runs; i += 1) {
+      clock.advance(15_000)
+      dropKept()
+      await overlapRound({
+        db,
+        cwd: repo,
+        commonDir: join(repo, '.git'),
+        machine,
+        human: 'bench',
+        clock,
+        random: systemRandom,
+      })
+      const daemon = { at: clock.now(), machine }
+      clock.advance(1_000)
+      const kept = await gitCounted(async () => {
+        daemonSource = (await readyService(db, repo, null, { now: clock.now(), daemon })).states.source
+      })
+      withRound.push(kept.ms)
+      gitWith = kept.git
+      dropKept()
+      clock.advance(1_000)
+      const recomputed = await gitCounted(() => readyService(db, repo, null, { now: clock.now() }))
+      without.push(recomputed.ms)
+      gitWithout = recomputed.git
+    }
+    db.close()
+    withRound.sort((a, b) => a - b)
+    without.sort((a, b) => a - b)
+    const keptP50 = percentile(withRound, 50)
+    const withoutP50 = percentile(without, 50)
+    process.stdout.write(
+      `ready after the daemon's round (states from ${daemonSource}), ${laneCount} dirty lanes, warm merges, in-process: median ${keptP50.toFixed(0)} ms, p95 ${percentile(withRound, 95).toFixed(0)} ms, ${gitWith} git processes\n` +
+        `ready without the round's kept states (every dirty lane through a temporary index): median ${withoutP50.toFixed(0)} ms, p95 ${percentile(without, 95).toFixed(0)} ms, ${gitWithout} git processes\n` +
+        `ratio with round / without: ${(keptP50 / withoutP50).toFixed(2)}× (measured in this run, interleaved, ${runs} runs each)\n`,
     )
   }
 

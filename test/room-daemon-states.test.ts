@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { writeFileSync } from 'node:fs'
+import { utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { gitCallLog } from './helpers/git-call-log.ts'
@@ -40,6 +40,9 @@ test('with sangam up running, targets and ready read its round’s worktree stat
     return path
   })
   writeFileSync(join(lanes[2] as string, 'work.txt'), 'uncommitted\n')
+  // Stamped a minute ago: a file changed just before a round reads it is not kept (racy).
+  const minuteAgo = Date.now() / 1000 - 60
+  utimesSync(join(lanes[2] as string, 'work.txt'), minuteAgo, minuteAgo)
   await runCliJson(['init', '--no-mcp'], { cwd: repo.path, env })
   const log = gitCallLog(home.path)
   const logged = log.env(env)
@@ -68,9 +71,15 @@ test('with sangam up running, targets and ready read its round’s worktree stat
   log.reset()
   const ready = await runCliJson<ReadyJson>(['ready'], { cwd: repo.path, env: logged })
   assert.equal(ready.states.source, 'daemon')
-  // The clean lanes come from the round; only the dirty one is read again.
+  // The clean lanes come from the round; the dirty one gets one status, and its working state is
+  // the one the round kept (no temporary index).
   const called = subcommands(log.calls())
   assert.equal(called.filter((name) => name === 'status').length, 1, called.join(' '))
+  assert.deepEqual(
+    called.filter((name) => name === 'add' || name === 'write-tree'),
+    [],
+    called.join(' '),
+  )
   assert.deepEqual(
     ready.branches.map((branch) => [branch.worktree, branch.uncommitted, branch.mergesCleanly]),
     [

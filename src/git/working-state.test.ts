@@ -6,7 +6,7 @@ import { test } from 'node:test'
 import { gitCallLog } from '../../test/helpers/git-call-log.ts'
 import { git, tmpGitRepo } from '../../test/helpers/tmp-git-repo.ts'
 import { mergeTrees } from './merge-tree.ts'
-import { workingState, workingStates } from './working-state.ts'
+import { type WorkingState, type WorkingStateMemo, workingState, workingStates } from './working-state.ts'
 
 test('the working state is a commit over HEAD; the worktree, its index and refs are untouched', async () => {
   await using repo = tmpGitRepo()
@@ -176,4 +176,33 @@ test('clean worktrees cost one git status each; only a dirty one gets the tempor
   assert.equal(calls.filter((name) => name === 'status').length, 4)
   assert.equal(calls.filter((name) => name === 'add').length, 1, 'only the dirty worktree is added')
   assert.equal(calls.filter((name) => name === 'write-tree').length, 1)
+})
+
+test('a kept working state is taken while its worktree is as it was, and made again once its commit is pruned', async () => {
+  await using repo = tmpGitRepo()
+  const head = git(repo.path, 'rev-parse', 'HEAD')
+  repo.write('work.txt', 'work\n')
+  const then = Date.now() / 1000 - 60
+  utimesSync(join(repo.path, 'work.txt'), then, then)
+  const kept = new Map<string, WorkingState>()
+  const memo: WorkingStateMemo = {
+    read: (keys) =>
+      new Map(keys.flatMap((key) => (kept.has(key) ? [[key, kept.get(key) as WorkingState]] : []))),
+    write: (entries) => {
+      for (const { key, state } of entries) kept.set(key, state)
+    },
+  }
+  const [made] = await workingStates(repo.path, [{ path: repo.path, head }], 1, memo)
+  assert.equal(kept.size, 1)
+  // A kept state that is not the worktree's: taking it shows, as making it again would not.
+  const [key] = [...kept.keys()]
+  kept.set(key as string, { commit: made?.commit as string, uncommitted: ['taken from the memo'] })
+  const [taken] = await workingStates(repo.path, [{ path: repo.path, head }], 1, memo)
+  assert.deepEqual(taken?.uncommitted, ['taken from the memo'])
+  // `git gc` drops the unreachable state commit: the worktree is read again, and kept again.
+  git(repo.path, 'gc', '-q', '--prune=now')
+  assert.throws(() => git(repo.path, 'cat-file', '-e', made?.commit as string))
+  const [again] = await workingStates(repo.path, [{ path: repo.path, head }], 1, memo)
+  assert.deepEqual(again, made)
+  assert.deepEqual(kept.get(key as string), made)
 })

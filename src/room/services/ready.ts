@@ -2,7 +2,7 @@ import { findMainBranch } from '../../git/branch.ts'
 import { gitOutputOrNull } from '../../git/git.ts'
 import { mergeTrees } from '../../git/merge-tree.ts'
 import { touchedPaths } from '../../git/touched-paths.ts'
-import { workingStates } from '../../git/working-state.ts'
+import { type WorkingStateMemo, workingStates } from '../../git/working-state.ts'
 import { worktreeHeads } from '../../git/worktree-heads.ts'
 import { mapLimit } from '../../shared/map-limit.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
@@ -15,7 +15,13 @@ import {
   type ReadyVerdict,
   readyVerdict,
 } from '../core/ready-verdict.ts'
-import { type MemoAnswer, readMemo, writeMemo } from '../store/ready-memo-table.ts'
+import {
+  type MemoAnswer,
+  readKeptStates,
+  readMemo,
+  writeKeptStates,
+  writeMemo,
+} from '../store/ready-memo-table.ts'
 import { readMachineWorktreeStates } from '../store/worktree-state-table.ts'
 import type { DaemonRound, WorktreeStatesSeen } from './daemon-round.ts'
 
@@ -125,13 +131,24 @@ export async function laneAnswers(
   )
   const known = readable.filter((worktree) => cleanAt.get(worktree.path) === worktree.head)
   const toRead = readable.filter((worktree) => cleanAt.get(worktree.path) !== worktree.head)
-  const read = await workingStates(cwd, toRead, gitConcurrency)
+  // A dirty worktree as it stood when a reading (the daemon's round, or an earlier run) made its
+  // state: that state, without the temporary index (D422).
+  let keptHits = 0
+  const keptStates: WorkingStateMemo = {
+    read: (keys) => {
+      const found = readKeptStates(db, keys, now)
+      keptHits = found.size
+      return found
+    },
+    write: (entries) => writeKeptStates(db, entries, now),
+  }
+  const read = await workingStates(cwd, toRead, gitConcurrency, keptStates)
   const stateOf = new Map([
     ...known.map((worktree) => [worktree.path, { commit: worktree.head, uncommitted: [] }] as const),
     ...toRead.map((worktree, i) => [worktree.path, read[i]] as const),
   ])
   const states: WorktreeStatesSeen =
-    options.daemon == null || known.length === 0
+    options.daemon == null || known.length + keptHits === 0
       ? { source: 'git', at: null, ageMs: 0 }
       : { source: 'daemon', at: options.daemon.at, ageMs: Math.max(0, now - options.daemon.at) }
   const lanes: ReadyLane[] = heads.map((head): ReadyLane => {

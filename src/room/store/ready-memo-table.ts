@@ -3,7 +3,8 @@ import type { Db } from '../../store/db.ts'
 // ready_memo : git's answers about pairs of commits, kept because commits never change, so an
 //   answer never goes stale. kind 'merge': the merge of `left` and `right` (sorted, so a pair is
 //   one row whichever way it is asked), `paths` the conflicted ones. kind 'touched': what `right`
-//   changes since it left `left` (the target), `paths` those paths; clean is 1. `used_at` moves
+//   changes since it left `left` (the target), `paths` those paths; clean is 1. A 'touched' row
+//   whose `left` is `state:<key>` keeps a dirty worktree's working state (readKeptStates). `used_at` moves
 //   on every hit; past `maxMemoRows` of a kind its least recently used rows go (pruneReadyMemo).
 export const createReadyMemoTable = /*sql*/ `
   CREATE TABLE ready_memo (
@@ -89,4 +90,57 @@ export function pruneReadyMemo(db: Db, kind: MemoKind, keep: number): number {
 
 export function countReadyMemo(db: Db): number {
   return (db.prepare('SELECT count(*) AS n FROM ready_memo').get() as { n: number }).n
+}
+
+/**
+ * Working states kept by key (git/working-state-key.ts), rows of kind 'touched' whose `left` is
+ * `state:<key>` (never a commit id, so never a lane's touched paths): `right` the state commit,
+ * `paths` its uncommitted paths. A key names one worktree as it stood, so its row never goes
+ * stale either; found ones are marked used at `now`.
+ */
+export function readKeptStates(
+  db: Db,
+  keys: readonly string[],
+  now: number,
+): Map<string, { readonly commit: string; readonly uncommitted: readonly string[] }> {
+  const found = new Map<string, { readonly commit: string; readonly uncommitted: readonly string[] }>()
+  if (keys.length === 0) return found
+  const select = db.prepare(
+    "SELECT right, paths FROM ready_memo WHERE kind = 'touched' AND left = ? ORDER BY used_at DESC LIMIT 1",
+  )
+  const touch = db.prepare("UPDATE ready_memo SET used_at = ? WHERE kind = 'touched' AND left = ?")
+  db.transaction(() => {
+    for (const key of keys) {
+      const row = select.get(keptStateLeft(key)) as { right: string; paths: string } | undefined
+      if (row === undefined) continue
+      found.set(key, { commit: row.right, uncommitted: JSON.parse(row.paths) as string[] })
+      touch.run(now, keptStateLeft(key))
+    }
+  }).immediate()
+  return found
+}
+
+/** Keeps working states by key (one transaction, pruned with the touched rows). */
+export function writeKeptStates(
+  db: Db,
+  states: readonly {
+    readonly key: string
+    readonly state: { readonly commit: string; readonly uncommitted: readonly string[] }
+  }[],
+  now: number,
+): void {
+  writeMemo(
+    db,
+    'touched',
+    states.map(({ key, state }) => ({
+      left: keptStateLeft(key),
+      right: state.commit,
+      answer: { clean: true, paths: state.uncommitted },
+    })),
+    now,
+  )
+}
+
+function keptStateLeft(key: string): string {
+  return `state:${key}`
 }
