@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { readdirSync, readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { test } from 'node:test'
 import { geminiCliDir, geminiCliIn } from '../agent-clis.ts'
 import { type AgentLab, openAgentLab } from '../agent-lab.ts'
@@ -43,6 +43,16 @@ function requestsWith(lab: AgentLab, marker: string): number[] {
     .filter((request) => request.kind === 'main')
     .map((request) => JSON.stringify(request.body).split(marker).length - 1)
     .filter((count) => count > 0)
+}
+
+/**
+ * Every file of the session under Gemini's tmp (a resume in a later minute may open a second
+ * `session-<time>-<id8>.jsonl` beside the first).
+ */
+function sessionFiles(dir: string, idPrefix: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.jsonl') && name.includes(idPrefix))
+    .map((name) => join(dir, name))
 }
 
 test('a tag to a dormant real Gemini CLI session resumes it once through its headless resume, the prompt on stdin; a second tag inside the cooldown starts none', async () => {
@@ -104,7 +114,9 @@ test('a tag to a dormant real Gemini CLI session resumes it once through its hea
     [['delivered', 'resume', ledger.turns[0]?.id]],
   )
   // The resumed session took the tag as its next user turn, in the session's own file.
-  const transcript = readFileSync(first.transcript, 'utf8')
+  const transcript = sessionFiles(join(lab.home, '.gemini', 'tmp'), sessionId.slice(0, 8))
+    .map((path) => readFileSync(path, 'utf8'))
+    .join('\n')
   assert.match(transcript, /GEMTAG-7d2e/, 'the tag is in the session file')
   assert.match(transcript, /SECOND-TURN-REPLY/, "the model's answer to it is in the session file")
   // The prompt delivery wrote on stdin reached the model once, in one main request of the turn.
