@@ -150,3 +150,37 @@ test('a tag to a dormant real Gemini CLI session resumes it once through its hea
     'the model was not asked again',
   )
 })
+
+/**
+ * `sangam start --vendor gemini`: a new headless session under the id sangam picks
+ * (`gemini --session-id <id>`), its first prompt on stdin; the session file carries that id.
+ */
+test('sangam start --vendor gemini starts a new real Gemini CLI session under the id sangam picks, the prompt on stdin', async () => {
+  await using lab = await openAgentLab()
+  lab.env.PATH = `${dirname(geminiCliIn(geminiCliDir(process.env)))}:${lab.env.PATH ?? ''}`
+  await lab.sangamJson(['install-hooks'])
+  lab.geminiApi.script([{ text: 'STARTED-REPLY on it.' }])
+  const started = await lab.sangamJson<{
+    turn: { id: number; sessionId: string; channel: string; vendor: string }
+  }>(['start', '--vendor', 'gemini', 'STARTNOTE-3b1 look at the failing test'])
+  assert.deepEqual([started.turn.vendor, started.turn.channel], ['gemini', 'new'])
+  const sessionId = started.turn.sessionId
+  const context = async () =>
+    `ledger:\n${(await lab.sangam(['deliveries', '--json'])).stdout}\nheartbeats:\n${lab.heartbeats()}`
+  const turn = await until(
+    'the started turn ending',
+    async () => {
+      const now = await lab.sangamJson<Ledger>(['deliveries', '--deliver'])
+      const row = now.turns.find((each) => each.id === started.turn.id)
+      return row !== undefined && row.state !== 'starting' && row.state !== 'running' ? row : null
+    },
+    90_000,
+    context,
+  )
+  assert.equal(turn.state, 'ended', await context())
+  assert.deepEqual(requestsWith(lab, 'STARTNOTE-3b1'), [1], 'the first prompt reached the model once')
+  const files = sessionFiles(join(lab.home, '.gemini', 'tmp'), sessionId.slice(0, 8))
+  const transcript = files.map((path) => readFileSync(path, 'utf8')).join('\n')
+  assert.match(transcript, new RegExp(`"sessionId":"${sessionId}"`), 'the session took the id sangam picked')
+  assert.match(transcript, /STARTED-REPLY/)
+})
