@@ -75,8 +75,8 @@ test('lane --agent refuses a name that is neither a supported agent nor a progra
   await p.cli(['init', '--no-mcp'])
   for (const [agent, said] of [
     [
-      'gemini',
-      /--agent "gemini" is not an agent sangam supports, nor a program on PATH; the agents are claude and codex/,
+      'aider',
+      /--agent "aider" is not an agent sangam supports, nor a program on PATH; the agents are claude, codex and gemini/,
     ],
     ['claud', /did you mean claude\?/],
     ['/no/such/codex-like', /nor a program at that path/],
@@ -96,5 +96,12 @@ test('lane --agent refuses a name that is neither a supported agent nor a progra
     },
   )
   assert.equal(other.agent.command, 'cat')
-  assert.match(other.warnings[0] ?? '', /"cat" is neither claude nor codex: sangam's hooks/)
+  assert.match(other.warnings[0] ?? '', /"cat" is none of claude, codex or gemini: sangam's hooks/)
+  // Gemini CLI is a supported agent: accepted by name, without a warning, even where it is not installed.
+  const gemini = await p.json<{ warnings: string[]; agent: { command: string } }>(
+    ['lane', 'carol', '--agent', 'gemini'],
+    { code: 0 },
+  )
+  assert.equal(gemini.agent.command, 'gemini')
+  assert.deepEqual(gemini.warnings, [])
 })

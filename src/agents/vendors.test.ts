@@ -46,8 +46,8 @@ const nameSwitchesLeft: Readonly<Record<string, number>> = {
   'cli/commands/setup/init.ts': 2,
   // The decision's channels: Codex's queue, Claude Code's background session (core: no registry).
   'delivery/core/delivery-decision.ts': 2,
-  // Codex's queue runs only with Codex's daemon; the wake in place of each vendor is its own option.
-  'delivery/services/delivery-router.ts': 2,
+  // Codex's queue runs only with Codex's daemon.
+  'delivery/services/delivery-router.ts': 1,
   // The agent hook marks a Codex session's app-server endpoint.
   'hooks/agent-hook.ts': 1,
   'hooks/planned-steps.ts': 1,

@@ -243,7 +243,8 @@ export const commands: readonly AnyCommandSpec[] = [
   }),
   defineCommand({
     name: 'sessions',
-    summary: "This project's Claude Code and Codex sessions, newest first, with how a tag would reach each",
+    summary:
+      "This project's Claude Code, Codex and Gemini CLI sessions, newest first, with how a tag would reach each",
     input: sessionsInput,
     load: () => import('./commands/delivery/sessions.ts'),
   }),
@@ -255,7 +256,7 @@ export const commands: readonly AnyCommandSpec[] = [
   }),
   defineCommand({
     name: 'start',
-    summary: 'Start a new headless Claude Code or Codex session in a worktree of this project',
+    summary: 'Start a new headless Claude Code, Codex or Gemini CLI session in a worktree of this project',
     input: startInput,
     load: () => import('./commands/delivery/start.ts'),
   }),

@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import type { AgentVendor } from '../agent-vendor.ts'
+import type { AgentVendor, SpawnChannel, VendorCommand } from '../agent-vendor.ts'
 import { claudeAnswerAsGemini, geminiEventOf, geminiPayloadAsClaude } from './core/gemini-hook-events.ts'
 import { geminiProjectRoot } from './project-root.ts'
 
@@ -23,7 +23,27 @@ export const geminiVendor: AgentVendor = {
   hookDialect: { eventOf: geminiEventOf, payloadIn: geminiPayloadAsClaude, answerOut: claudeAnswerAsGemini },
   // Gemini CLI's records name no directory; its project root is recorded beside its chats.
   projectRootBeside: geminiProjectRoot,
-  // A tag does not reach a Gemini CLI session yet: its headless resume takes the prompt in argv
-  // (`--prompt`), which delivery never does (docs/vendors/gemini.md).
-  delivery: null,
+  // Gemini CLI has no queue, no background session and no list of its live sessions: a dormant
+  // session is resumed headless; one open in a terminal gets the room at its next prompt.
+  delivery: {
+    command: geminiCommand,
+    helpAbilities: () => ({ queue: false, background: false, listsAgents: false }),
+    newSessionIdIn: null,
+    listsLiveSessions: false,
+    wakeInPlace: 'Gemini CLI has no way in: an open session gets tags at its next prompt',
+  },
+}
+
+/**
+ * Checked against Gemini CLI 0.61.0 (its `--help` and `packages/cli/src/gemini.tsx`): with stdin not
+ * a terminal the CLI runs headless and reads its prompt from stdin, so no `--prompt` is needed
+ * (`-p` would put the prompt in argv). No approval flag: the turn runs under the user's own
+ * `general.defaultApprovalMode`, `tools.allowed` and policies (D405).
+ * - resume: `gemini --resume <id>`, prompt on stdin
+ * - new: `gemini --session-id <id>` (sangam picks the id), prompt on stdin
+ * - queue, background: Gemini CLI has neither; a resume
+ */
+function geminiCommand(channel: SpawnChannel, sessionId: string, prompt: string): VendorCommand {
+  if (channel === 'new') return { args: ['--session-id', sessionId], stdin: prompt }
+  return { args: ['--resume', sessionId], stdin: prompt }
 }

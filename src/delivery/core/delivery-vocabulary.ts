@@ -13,7 +13,8 @@ import { type DeliveryVendor, deliveryVendors } from '../protocol/delivery-vendo
  * - `wake`: a turn started in the live session (Codex through `sangam codex`'s app-server);
  * - `queue`: `codex queue --thread <id> --message … --resume` (the vendor's own queue);
  * - `background`: `claude --bg --resume <id>` (the vendor's own background session);
- * - `resume`: a headless turn, `claude --print --resume <id>` / `codex exec resume <id> -`;
+ * - `resume`: a headless turn, `claude --print --resume <id>` / `codex exec resume <id> -` /
+ *   `gemini --resume <id>` (each with the prompt on stdin);
  * - `next-prompt`: the room's context at the session's next prompt (it is open in a terminal);
  * - `tmux-paste`: pasted into the session's tmux pane, Enter never pressed;
  * - `new`: a new headless session (`sangam start`).

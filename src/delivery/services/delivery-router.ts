@@ -323,8 +323,14 @@ export class DeliveryRouter {
     return this.#wakeFor(vendor)?.unavailable?.(sessionId) ?? null
   }
 
+  /** Each vendor's own wake in place; Gemini CLI has none (a tag never reaches Codex's channel). */
   #wakeFor(vendor: DeliveryVendor): WakeInPlace | undefined {
-    return vendor === 'claude' ? this.#options.claudeWake : this.#options.wake
+    const wakes: Readonly<Record<DeliveryVendor, WakeInPlace | undefined>> = {
+      claude: this.#options.claudeWake,
+      codex: this.#options.wake,
+      gemini: undefined,
+    }
+    return wakes[vendor]
   }
 
   /** Whether Claude Code lists the session as open (true / false), or null when it cannot say or it is not Claude's. */

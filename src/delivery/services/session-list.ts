@@ -17,7 +17,7 @@ import type { DeliveryRouter } from './delivery-router.ts'
 export type { SessionView } from '../protocol/session-view.ts'
 
 /**
- * This project's Claude Code and Codex sessions, newest first, with how delivery would reach each:
+ * This project's sessions of the vendors delivery reaches, newest first, with how delivery would reach each:
  * the room's directory of sessions (every machine's, whether their hooks or capture brought them
  * in), the same sessions `targets`, `send`, the board and the dashboard show.
  */
@@ -129,7 +129,7 @@ export function resolveSession(project: ProjectContext, router: DeliveryRouter, 
   if (found.length === 0)
     throw new SangamError(
       ErrorCode.NotFound,
-      `no Claude Code or Codex session "${named}" in this project: sangam sessions lists them`,
+      `no Claude Code, Codex or Gemini CLI session "${named}" in this project: sangam sessions lists them`,
     )
   throw new SangamError(
     ErrorCode.InvalidInput,

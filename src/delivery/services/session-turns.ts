@@ -4,7 +4,7 @@ import type { ProjectContext } from '../../identity/services/project-context.ts'
 import { refuseSecret } from '../../secrets/core/free-text-rule.ts'
 import type { Random } from '../../shared/random.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
-import { isDeliveryVendor } from '../core/delivery-vocabulary.ts'
+import { deliveryVendors, isDeliveryVendor } from '../core/delivery-vocabulary.ts'
 import type { TurnView } from '../protocol/session-view.ts'
 import { liveTurnOf, liveTurns, recentTurns, type TurnRow, updateTurn } from '../store/delivery-turn-table.ts'
 import type { DeliveryRouter } from './delivery-router.ts'
@@ -33,7 +33,7 @@ export function turnView(turn: TurnRow): TurnView {
 }
 
 /**
- * `start --vendor claude|codex [--worktree PATH] TEXT`: a new headless session in a worktree of
+ * `start --vendor claude|codex|gemini [--worktree PATH] TEXT`: a new headless session in a worktree of
  * this project (default: the one the command runs in), the text its first prompt.
  */
 export async function startSession(
@@ -51,7 +51,7 @@ export async function startSession(
   if (!isDeliveryVendor(input.vendor))
     throw new SangamError(
       ErrorCode.InvalidInput,
-      `unknown vendor "${input.vendor}"; use one of: claude, codex`,
+      `unknown vendor "${input.vendor}"; use one of: ${deliveryVendors.join(', ')}`,
     )
   const text = input.text.trim()
   if (text === '') throw new SangamError(ErrorCode.InvalidInput, 'start needs the first prompt as TEXT')

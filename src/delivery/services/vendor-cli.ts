@@ -29,7 +29,7 @@ export interface VendorCliPlaces {
 const helpTimeoutMs = 5000
 
 /**
- * Finds `claude` or `codex`: every directory of PATH, then the usual install places
+ * Finds the vendor's CLI (`claude`, `codex`, `gemini`): every directory of PATH, then the usual install places
  * (`~/.local/bin`, `/usr/local/bin`, `/opt/homebrew/bin`, npm's global bin beside node,
  * `~/.npm-global/bin`). Then reads its `--help` once: Codex's `queue` command (0.171+) and Claude
  * Code's `--bg` flag and `agents` command (2.1.332+) are used only when the installed version lists them.

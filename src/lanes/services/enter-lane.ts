@@ -11,7 +11,7 @@ import { laneNameInput } from './lane-name-input.ts'
 import { laneRefused } from './lane-refused.ts'
 import { type LaneWorld, laneWorktreePath } from './lane-world.ts'
 
-/** Who works in a lane: an agent (claude, codex, or a command line), or a human (`--no-agent`). */
+/** Who works in a lane: an agent (claude, codex, gemini, or a command line), or a human (`--no-agent`). */
 export type LaneAgent = { readonly kind: 'agent'; readonly command: string } | { readonly kind: 'none' }
 
 export interface EnterLaneInput {

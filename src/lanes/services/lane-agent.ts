@@ -5,13 +5,13 @@ import { quoteInput } from '../../shared/quote-input.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 
 /** The agents sangam works with: its hooks brief them and gate their edits, its MCP tools serve them. */
-export const laneAgentVendors = ['claude', 'codex'] as const
+export const laneAgentVendors = ['claude', 'codex', 'gemini'] as const
 
 /**
- * `lane --agent <agent>` checked before anything is created (D295): `claude` or `codex` (by name, by
+ * `lane --agent <agent>` checked before anything is created (D295): `claude`, `codex` or `gemini` (by name, by
  * path, with arguments) is an agent sangam supports; another command line is started as given
  * when its program exists, with a warning that sangam's hooks and tools do not reach it. A name
- * that is neither (`gemini`, `claud`) is refused naming the supported agents, so a typo or an
+ * that is none of them (`opencode`, `claud`) is refused naming the supported agents, so a typo or an
  * unsupported vendor never becomes a lane whose agent does not start or is not guarded.
  */
 export function checkLaneAgent(
@@ -27,14 +27,19 @@ export function checkLaneAgent(
     throw new SangamError(
       ErrorCode.Usage,
       `--agent ${quoteInput(program)} is not an agent sangam supports, nor a program ${program.includes('/') ? 'at that path' : 'on PATH'}; ${hint}` +
-        `the agents are ${laneAgentVendors.join(' and ')} (another program: its command line, --agent "<command>"; a human's lane: --no-agent)`,
+        `the agents are ${agentList('and')} (another program: its command line, --agent "<command>"; a human's lane: --no-agent)`,
     )
   }
   return {
     warning:
-      `the lane's agent ${quoteInput(command.trim())} is neither ${laneAgentVendors.join(' nor ')}: sangam's hooks ` +
+      `the lane's agent ${quoteInput(command.trim())} is none of ${agentList('or')}: sangam's hooks ` +
       '(the brief, the room, lease checks on its edits) and its MCP tools do not reach it; it is started as given',
   }
+}
+
+/** `claude, codex and gemini`. */
+function agentList(last: string): string {
+  return `${laneAgentVendors.slice(0, -1).join(', ')} ${last} ${laneAgentVendors.at(-1)}`
 }
 
 function onPath(program: string, pathVariable: string | undefined): boolean {

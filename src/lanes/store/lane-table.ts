@@ -3,7 +3,7 @@ import type { Db } from '../../store/db.ts'
 // lane : one row per lane (a managed worktree on lane/<name>). `state` is idle, integrating (a
 //        sync is moving it: `journal` says what it was doing, `pid` who), task (a semantic task is
 //        active: `task`) or deleting. `base` is the main the lane last saw (null: unknown).
-//        `agent` is claude, codex or a command line; null for a human's lane (--no-agent).
+//        `agent` is claude, codex, gemini or a command line; null for a human's lane (--no-agent).
 //        `pane` is the tmux pane its agent was started in, when sangam started it in tmux.
 export const createLaneTable = /*sql*/ `
   CREATE TABLE lane (

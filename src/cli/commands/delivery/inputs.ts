@@ -3,7 +3,7 @@ import { argument, choice, defineInput, flag, integer, text, words } from '../..
 /** What the delivery commands accept, declared once (src/cli/registry.ts lists them). */
 
 // Declared here, not imported: --help must load no command's code.
-export const startVendors = ['claude', 'codex'] as const
+export const startVendors = ['claude', 'codex', 'gemini'] as const
 
 export const sessionsInput = defineInput({
   options: {
@@ -23,7 +23,7 @@ export const startInput = defineInput({
     text: words('text', 'the first prompt of the new session', { required: true }),
   },
   options: {
-    vendor: choice('--vendor <vendor>', `${startVendors.join(' or ')} (required)`, startVendors),
+    vendor: choice('--vendor <vendor>', `${startVendors.join(', ')} (required)`, startVendors),
     worktree: text('--worktree <path>', 'a worktree of this project to run it in (default: here)'),
   },
 })

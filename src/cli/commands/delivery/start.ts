@@ -8,7 +8,7 @@ import type { startInput } from './inputs.ts'
 export const run: CommandRun<typeof startInput> = (ctx, args, options) =>
   withDelivery(ctx, async (project, router, scope) => {
     if (options.vendor === undefined)
-      throw new SangamError(ErrorCode.Usage, 'start needs --vendor claude or --vendor codex')
+      throw new SangamError(ErrorCode.Usage, 'start needs --vendor claude, codex or gemini')
     const { turn } = await startSession(project, router, {
       vendor: options.vendor,
       worktree: options.worktree ?? null,
