@@ -76,7 +76,7 @@ test('lane --agent refuses a name that is neither a supported agent nor a progra
   for (const [agent, said] of [
     [
       'gemini',
-      /--agent "gemini" is not an agent sangam supports, nor a program on PATH; the agents are claude and codex/,
+      /--agent "gemini" is not an agent sangam supports, nor a program on PATH; the agents are claude, codex and opencode/,
     ],
     ['claud', /did you mean claude\?/],
     ['/no/such/codex-like', /nor a program at that path/],
@@ -96,5 +96,5 @@ test('lane --agent refuses a name that is neither a supported agent nor a progra
     },
   )
   assert.equal(other.agent.command, 'cat')
-  assert.match(other.warnings[0] ?? '', /"cat" is neither claude nor codex: sangam's hooks/)
+  assert.match(other.warnings[0] ?? '', /"cat" is none of claude, codex or opencode: sangam's hooks/)
 })

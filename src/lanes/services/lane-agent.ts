@@ -5,10 +5,15 @@ import { quoteInput } from '../../shared/quote-input.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 
 /** The agents sangam works with: its hooks brief them and gate their edits, its MCP tools serve them. */
-export const laneAgentVendors = ['claude', 'codex'] as const
+export const laneAgentVendors = ['claude', 'codex', 'opencode'] as const
+
+/** `a, b and c` / `a, b nor c`. */
+function listed(conjunction: string): string {
+  return `${laneAgentVendors.slice(0, -1).join(', ')} ${conjunction} ${laneAgentVendors.at(-1)}`
+}
 
 /**
- * `lane --agent <agent>` checked before anything is created (D295): `claude` or `codex` (by name, by
+ * `lane --agent <agent>` checked before anything is created (D295): `claude`, `codex` or `opencode` (by name, by
  * path, with arguments) is an agent sangam supports; another command line is started as given
  * when its program exists, with a warning that sangam's hooks and tools do not reach it. A name
  * that is neither (`gemini`, `claud`) is refused naming the supported agents, so a typo or an
@@ -27,12 +32,12 @@ export function checkLaneAgent(
     throw new SangamError(
       ErrorCode.Usage,
       `--agent ${quoteInput(program)} is not an agent sangam supports, nor a program ${program.includes('/') ? 'at that path' : 'on PATH'}; ${hint}` +
-        `the agents are ${laneAgentVendors.join(' and ')} (another program: its command line, --agent "<command>"; a human's lane: --no-agent)`,
+        `the agents are ${listed('and')} (another program: its command line, --agent "<command>"; a human's lane: --no-agent)`,
     )
   }
   return {
     warning:
-      `the lane's agent ${quoteInput(command.trim())} is neither ${laneAgentVendors.join(' nor ')}: sangam's hooks ` +
+      `the lane's agent ${quoteInput(command.trim())} is none of ${listed('or')}: sangam's hooks ` +
       '(the brief, the room, lease checks on its edits) and its MCP tools do not reach it; it is started as given',
   }
 }
