@@ -164,14 +164,17 @@ function run(payload) {
   })
 }
 
-/** A part id in opencode's own shape (prt_, 12 hex digits of time, 14 random), ordered after the prompt's. */
-let partCount = 0
-function partId() {
+/**
+ * A part id in opencode's own shape (\`prt_\`, 12 hex digits of its clock and counter, 14 random
+ * characters), ordered just after the prompt's last part (or its message), so it follows them.
+ */
+function partIdAfter(ids) {
+  const last = ids.filter((id) => typeof id === "string" && /^(prt|msg)_[0-9a-f]{12}/.test(id)).sort().at(-1)
+  const next = last === undefined ? 0n : BigInt("0x" + last.slice(4, 16)) + 1n
   const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-  const stamp = (BigInt(Date.now()) * 4096n + BigInt(++partCount % 4096)).toString(16).padStart(12, "0").slice(-12)
   let tail = ""
   for (let i = 0; i < 14; i += 1) tail += alphabet[randomInt(62)]
-  return "prt_" + stamp + tail
+  return "prt_" + next.toString(16).padStart(12, "0").slice(-12) + tail
 }
 
 export const SangamLeases = async ({ directory }) => {
@@ -219,7 +222,7 @@ export const SangamLeases = async ({ directory }) => {
         const room = context(await ask({ hook_event_name: "UserPromptSubmit", session_id: input.sessionID, cwd: directory, prompt }))
         if (room === "") return
         output.parts.push({
-          id: partId(),
+          id: partIdAfter([output.message?.id, ...output.parts.map((part) => part.id)]),
           sessionID: input.sessionID,
           messageID: output.message?.id ?? input.messageID,
           type: "text",
