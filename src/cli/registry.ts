@@ -243,7 +243,8 @@ export const commands: readonly AnyCommandSpec[] = [
   }),
   defineCommand({
     name: 'sessions',
-    summary: "This project's Claude Code and Codex sessions, newest first, with how a tag would reach each",
+    summary:
+      "This project's agent sessions (Claude Code, Codex, opencode), newest first, with how a tag would reach each",
     input: sessionsInput,
     load: () => import('./commands/delivery/sessions.ts'),
   }),

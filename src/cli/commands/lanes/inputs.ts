@@ -20,10 +20,10 @@ function laneName(description: string): ArgumentDecl<string> {
   }
 }
 
-/** `--agent claude|codex|"<command>"`, or `--no-agent` for a human's lane. */
+/** `--agent claude|codex|opencode|"<command>"`, or `--no-agent` for a human's lane. */
 const agentOption: OptionDecl<LaneAgent | undefined> = {
   flags: '--agent <agent>',
-  description: 'who works in the lane: claude (the default), codex, or a command line to start',
+  description: 'who works in the lane: claude (the default), codex, opencode, or a command line to start',
   negation: {
     flags: '--no-agent',
     description: "prepare the lane only: a human's lane (sync prints its tasks)",
@@ -33,7 +33,7 @@ const agentOption: OptionDecl<LaneAgent | undefined> = {
     if (raw === false) return { kind: 'none' }
     const command = String(raw).trim()
     if (command === '')
-      throw new SangamError(ErrorCode.Usage, `${flagName} needs claude, codex or a command line`)
+      throw new SangamError(ErrorCode.Usage, `${flagName} needs claude, codex, opencode or a command line`)
     return { kind: 'agent', command }
   },
 }
