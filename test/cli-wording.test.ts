@@ -76,7 +76,7 @@ test('lane --agent refuses a name that is neither a supported agent nor a progra
   for (const [agent, said] of [
     [
       'aider',
-      /--agent "aider" is not an agent sangam supports, nor a program on PATH; the agents are claude, codex and gemini/,
+      /--agent "aider" is not an agent sangam supports, nor a program on PATH; the agents are claude, codex, gemini and opencode/,
     ],
     ['claud', /did you mean claude\?/],
     ['/no/such/codex-like', /nor a program at that path/],
@@ -96,7 +96,7 @@ test('lane --agent refuses a name that is neither a supported agent nor a progra
     },
   )
   assert.equal(other.agent.command, 'cat')
-  assert.match(other.warnings[0] ?? '', /"cat" is none of claude, codex or gemini: sangam's hooks/)
+  assert.match(other.warnings[0] ?? '', /"cat" is none of claude, codex, gemini or opencode: sangam's hooks/)
   // Gemini CLI is a supported agent: accepted by name, without a warning, even where it is not installed.
   const gemini = await p.json<{ warnings: string[]; agent: { command: string } }>(
     ['lane', 'carol', '--agent', 'gemini'],

@@ -278,3 +278,15 @@ test("D313: a lane whose tracked settings lack sangam's uncommitted entries is w
   )
   assert.equal(git(dave, 'status', '--porcelain'), '')
 })
+
+test("D415: an opencode lane gets the main worktree's opencode plugin, and no worktree is dirty", async () => {
+  await using p = await laneProject()
+  mkdirSync(join(p.repo.path, '.opencode'))
+  assert.equal((await p.cli(['install-hooks'])).code, 0)
+  const plugin = join('.opencode', 'plugins', 'sangam.js')
+  assert.match(read(p.repo.path, plugin), /sangam-opencode-plugin/)
+  const alice = await p.lane('alice', 'opencode')
+  assert.equal(read(alice, plugin), read(p.repo.path, plugin), 'the lane has the plugin')
+  assert.equal(git(p.repo.path, 'status', '--porcelain'), '', 'the main worktree is clean')
+  assert.equal(git(alice, 'status', '--porcelain'), '', 'and so is the lane')
+})

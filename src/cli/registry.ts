@@ -244,7 +244,7 @@ export const commands: readonly AnyCommandSpec[] = [
   defineCommand({
     name: 'sessions',
     summary:
-      "This project's Claude Code, Codex and Gemini CLI sessions, newest first, with how a tag would reach each",
+      "This project's agent sessions (Claude Code, Codex, Gemini CLI, opencode), newest first, with how a tag would reach each",
     input: sessionsInput,
     load: () => import('./commands/delivery/sessions.ts'),
   }),

@@ -1,7 +1,6 @@
 /**
  * The agent vendors delivery can continue (zod-free: the hooks' bundle reads it): those whose
- * descriptor has a `delivery` part (src/agents/vendors.test.ts keeps the two equal); the others
- * are captured, leased and briefed, but not yet reached by a tag (docs/vendors/).
+ * descriptor has a `delivery` part (src/agents/vendors.test.ts keeps the two equal; docs/vendors/).
  */
-export const deliveryVendors = ['claude', 'codex', 'gemini'] as const
+export const deliveryVendors = ['claude', 'codex', 'gemini', 'opencode'] as const
 export type DeliveryVendor = (typeof deliveryVendors)[number]

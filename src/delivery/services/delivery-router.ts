@@ -323,12 +323,13 @@ export class DeliveryRouter {
     return this.#wakeFor(vendor)?.unavailable?.(sessionId) ?? null
   }
 
-  /** Each vendor's own wake in place; Gemini CLI has none (a tag never reaches Codex's channel). */
+  /** Each vendor's own wake in place; Gemini CLI and opencode have none (a tag never reaches Codex's channel). */
   #wakeFor(vendor: DeliveryVendor): WakeInPlace | undefined {
     const wakes: Readonly<Record<DeliveryVendor, WakeInPlace | undefined>> = {
       claude: this.#options.claudeWake,
       codex: this.#options.wake,
       gemini: undefined,
+      opencode: undefined,
     }
     return wakes[vendor]
   }

@@ -5,10 +5,10 @@ import { quoteInput } from '../../shared/quote-input.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 
 /** The agents sangam works with: its hooks brief them and gate their edits, its MCP tools serve them. */
-export const laneAgentVendors = ['claude', 'codex', 'gemini'] as const
+export const laneAgentVendors = ['claude', 'codex', 'gemini', 'opencode'] as const
 
 /**
- * `lane --agent <agent>` checked before anything is created (D295): `claude`, `codex` or `gemini` (by name, by
+ * `lane --agent <agent>` checked before anything is created (D295): `claude`, `codex`, `gemini` or `opencode` (by name, by
  * path, with arguments) is an agent sangam supports; another command line is started as given
  * when its program exists, with a warning that sangam's hooks and tools do not reach it. A name
  * that is none of them (`opencode`, `claud`) is refused naming the supported agents, so a typo or an

@@ -40,6 +40,8 @@ test('a real opencode edit of a file another human holds is refused before it ru
 test('a real opencode write of a free file goes through under an auto-lease of the opencode session; uninstall removes the plugin', async () => {
   await using lab = await openAgentLab()
   await lab.sangamJson(['install-hooks'])
+  // Kept past the session's end (which releases them by default: opencode-room.scenario.ts).
+  await lab.sangamJson(['leases', '--session-end', 'keep'])
   const file = join(lab.repo.path, 'src', 'c.ts')
   const run = await lab.opencode('Add src/c.ts.', [
     { tool: 'write', input: { filePath: file, content: 'export const c = 3\n' } },

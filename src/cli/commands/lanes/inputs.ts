@@ -20,10 +20,11 @@ function laneName(description: string): ArgumentDecl<string> {
   }
 }
 
-/** `--agent claude|codex|gemini|"<command>"`, or `--no-agent` for a human's lane. */
+/** `--agent claude|codex|gemini|opencode|"<command>"`, or `--no-agent` for a human's lane. */
 const agentOption: OptionDecl<LaneAgent | undefined> = {
   flags: '--agent <agent>',
-  description: 'who works in the lane: claude (the default), codex, gemini, or a command line to start',
+  description:
+    'who works in the lane: claude (the default), codex, gemini, opencode, or a command line to start',
   negation: {
     flags: '--no-agent',
     description: "prepare the lane only: a human's lane (sync prints its tasks)",
@@ -33,7 +34,10 @@ const agentOption: OptionDecl<LaneAgent | undefined> = {
     if (raw === false) return { kind: 'none' }
     const command = String(raw).trim()
     if (command === '')
-      throw new SangamError(ErrorCode.Usage, `${flagName} needs claude, codex, gemini or a command line`)
+      throw new SangamError(
+        ErrorCode.Usage,
+        `${flagName} needs claude, codex, gemini, opencode or a command line`,
+      )
     return { kind: 'agent', command }
   },
 }

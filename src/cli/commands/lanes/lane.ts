@@ -1,6 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { laneSandboxWarning } from '../../../agents/codex/install/codex-sandbox.ts'
+import {
+  giveLaneOpencodePlugin,
+  type OpencodePluginChange,
+} from '../../../agents/opencode/install/opencode-plugin.ts'
 import { runGit } from '../../../git/git.ts'
 import { excludeFromGit } from '../../../install/git-exclude.ts'
 import { hookEntries } from '../../../install/hook-entries.ts'
@@ -41,6 +45,7 @@ export const run: CommandRun<typeof laneInput> = async (ctx, { name }, options) 
     if (writeInstructions && !tracksAgentsFile(project.repo.root, world.mainBranch))
       excludeFromGit(project.repo.commonDir, '/AGENTS.md', "a lane's generated instructions (sangam lane)")
     let equipped: EquippedLane | null = null
+    let plugin: OpencodePluginChange | null = null
     const entered = await enterLane(world, {
       name,
       agent: options.agent,
@@ -51,6 +56,7 @@ export const run: CommandRun<typeof laneInput> = async (ctx, { name }, options) 
           codexBin: 'codex',
           timeoutMs: 30_000,
         })
+        plugin = giveLaneOpencodePlugin(world.root, worktree)
       },
     })
     // Assigned in `prepare` (TypeScript cannot see a callback's assignment).
@@ -71,7 +77,13 @@ export const run: CommandRun<typeof laneInput> = async (ctx, { name }, options) 
     else if (entered.agent.started)
       lines.push(`Agent ${entered.agent.command} runs in tmux pane ${entered.agent.pane}.`)
     else lines.push(`Start its agent: cd ${entered.lane.worktree} && ${entered.agent.command}`)
-    const copied = (given?.files ?? []).filter((file) => file.change === 'added' || file.change === 'updated')
+    const givenPlugin = plugin as OpencodePluginChange | null
+    const copied = [
+      ...(given?.files ?? []),
+      ...(givenPlugin === null
+        ? []
+        : [{ path: givenPlugin.file.slice(entered.lane.worktree.length + 1), change: givenPlugin.change }]),
+    ].filter((file) => file.change === 'added' || file.change === 'updated')
     if (copied.length > 0)
       lines.push(
         `sangam's ${copied.map((file) => file.path).join(', ')} brought into the lane from the main worktree.`,
