@@ -168,6 +168,25 @@ test('a tag to a dormant Claude Code session resumes it once, the prompt on stdi
   assert.equal(fakeTurns(w.log).length, 1)
 })
 
+test("a resumed turn's hooks do not show the session again the tags its delivered prompt carries; a later message they do", async () => {
+  await using w = await world()
+  const handle = await dormantClaude(w)
+  assert.equal((await w.cli(['post', '--to', `@${handle}`, 'please rebase onto main'])).code, 0)
+  await w.deliver()
+  assert.match(fakeTurns(w.log)[0]?.stdin ?? '', /please rebase onto main/)
+  // What Claude Code runs inside that resumed turn: SessionStart (resume), then the prompt's hook.
+  const start = await w.hook('claude', w.laneOne, 'SessionStart', claudeId, { source: 'resume' })
+  assert.doesNotMatch(start.stdout, /please rebase onto main/, 'the brief repeats the delivered tag')
+  const prompt = await w.hook('claude', w.laneOne, 'UserPromptSubmit', claudeId)
+  assert.doesNotMatch(prompt.stdout, /please rebase onto main/, 'the prompt hook repeats the delivered tag')
+  // A message the turn did not carry still reaches the session's next prompt.
+  await w.hook('claude', w.laneOne, 'SessionEnd', claudeId, { reason: 'other' })
+  assert.equal((await w.cli(['post', `@${handle} the build is green again`])).code, 0)
+  const next = await w.hook('claude', w.laneOne, 'UserPromptSubmit', claudeId)
+  assert.match(next.stdout, /the build is green again/)
+  assert.doesNotMatch(next.stdout, /please rebase onto main/)
+})
+
 test("Claude Code's --bg and Codex's queue (while Codex's own daemon listens) are used when the installed CLI lists them", async () => {
   await using w = await world({
     FAKE_CLAUDE_HELP: 'Options:\n  --bg, --background   Start the session in the background\n',

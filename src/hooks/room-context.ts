@@ -1,4 +1,5 @@
 import { loadMachineId } from '../config/machine-id.ts'
+import { carriedToSession } from '../delivery/store/delivery-ledger.ts'
 import { type PendingContext, takeSessionContext } from '../room/services/session-context.ts'
 import type { Db } from '../store/database.ts'
 import { openHookStore } from './hook-store.ts'
@@ -54,5 +55,7 @@ export function roomContextOn(
     worktrees: project.worktrees,
     budget,
     now: mark.now,
+    carried: (ids) =>
+      carriedToSession(db, { vendor: actor.vendor ?? '', sessionId: actor.sessionId ?? '' }, ids),
   })
 }

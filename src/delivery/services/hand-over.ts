@@ -10,7 +10,7 @@ import { readContextCursor } from '../../room/store/context-cursor-table.ts'
 import { addressedMessages } from '../../room/store/message-table.ts'
 import type { Db } from '../../store/db.ts'
 import { holdTransaction } from '../../store/held-transaction.ts'
-import { addDelivery, deliveryOf, moveDelivery } from '../store/delivery-ledger.ts'
+import { addDelivery, carriedToSession, deliveryOf, moveDelivery } from '../store/delivery-ledger.ts'
 import { agentTurnsSinceHuman, insertTurn } from '../store/delivery-turn-table.ts'
 import { senderKindOf } from './sender-kind.ts'
 
@@ -79,7 +79,11 @@ export function takeHandOver(db: Db, input: HandOverInput): HandOver | null {
       held.rollback()
       return null
     }
-    const context = takeSessionContext(db, input, held)
+    const context = takeSessionContext(
+      db,
+      { ...input, carried: (ids) => carriedToSession(db, input, ids) },
+      held,
+    )
     const turnId = insertTurn(
       db,
       {

@@ -65,6 +65,27 @@ export function deliveryOf(db: Db, messageId: string, vendor: string, sessionId:
 }
 
 /**
+ * Which of `messageIds` a turn sangam started (or is starting) for the session carried in its own
+ * prompt: the session's hooks leave them out of its room context, which would show them twice.
+ */
+export function carriedToSession(
+  db: Db,
+  session: { readonly vendor: string; readonly sessionId: string },
+  messageIds: readonly string[],
+): Set<string> {
+  if (messageIds.length === 0) return new Set()
+  const rows = db
+    .prepare(
+      `SELECT message_id FROM delivery
+        WHERE vendor = ? AND session_id = ? AND state IN ('starting', 'delivered') AND turn_id IS NOT NULL
+          AND message_id IN (SELECT value FROM json_each(?))`,
+    )
+    .pluck()
+    .all(session.vendor, session.sessionId, JSON.stringify(messageIds)) as string[]
+  return new Set(rows)
+}
+
+/**
  * Moves a row that is still in one of `from` to `state`; false when another process moved it
  * first (the caller then leaves it alone).
  */

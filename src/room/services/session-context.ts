@@ -14,6 +14,11 @@ export interface SessionContextInput extends ContextSession {
   readonly worktrees: readonly string[]
   readonly budget: number
   readonly now: number
+  /**
+   * Which of these messages a turn started for the session carries in its own prompt (delivery's
+   * ledger, given by the caller: the room does not know delivery). They are not shown again.
+   */
+  readonly carried?: ((messageIds: readonly string[]) => ReadonlySet<string>) | undefined
 }
 
 /** The context, and the decision the caller owes once its answer is out. */
@@ -62,6 +67,8 @@ export function takeSessionContext(
       tokens: addresses,
       limit: fetchLimit,
     })
+    const carried = input.carried?.(found.messages.map((message) => message.id)) ?? new Set<string>()
+    const shown = found.messages.filter((message) => !carried.has(message.id))
     const shownBefore = shownAlertIds(db, input.vendor, input.sessionId)
     const alerts = alertContext(
       loadLoudRuleAlerts(db, directory, input.now).filter((alert) => !shownBefore.has(alert.id)),
@@ -74,8 +81,8 @@ export function takeSessionContext(
         input.now,
       )
     const messages = roomContext({
-      messages: found.messages,
-      total: found.total,
+      messages: shown,
+      total: found.total - (found.messages.length - shown.length),
       addresses,
       budget: alerts.text === '' ? input.budget : input.budget - alerts.text.length - 2,
     })
