@@ -5,6 +5,7 @@ import { test } from 'node:test'
 import { pathToFileURL } from 'node:url'
 import { moduleTrace } from '../../test/helpers/module-trace.ts'
 import { tmpDir } from '../../test/helpers/tmp-git-repo.ts'
+import { startVendors } from './commands/delivery/inputs.ts'
 import { autoLeaseRungs } from './commands/leases/inputs.ts'
 import { searchKinds, searchLimitMax, searchVendors, threadBoundMax } from './commands/memory/inputs.ts'
 import { commands } from './registry.ts'
@@ -98,4 +99,6 @@ test("the registry's lists of values are the program's own", async () => {
   assert.deepEqual([...autoLeaseRungs], autoLeaseRungSchema.options)
   assert.equal(searchLimitMax, maxSearchLimit)
   assert.equal(threadBoundMax, maxThreadItems)
+  const delivery = await import('../delivery/protocol/delivery-vendor.ts')
+  assert.deepEqual([...startVendors], [...delivery.startVendors])
 })

@@ -1,6 +1,7 @@
 import { dirname } from 'node:path'
 import { z } from 'zod'
 import { codexWake } from '../agents/codex/services/codex-wake.ts'
+import { startVendors } from '../delivery/protocol/delivery-vendor.ts'
 import { sendResultViewSchema, turnViewSchema } from '../delivery/protocol/session-view.ts'
 import { openDeliveryRouter } from '../delivery/services/open-router.ts'
 import { describeSend } from '../delivery/services/send-summary.ts'
@@ -63,9 +64,9 @@ const startTool = defineTool({
   name: 'room_session_start',
   title: 'Start a headless session',
   description:
-    'Start a new headless Claude Code or Codex session in a worktree of this project, the text its first prompt.',
+    'Start a new headless Claude Code, Codex or Gemini CLI session in a worktree of this project, the text its first prompt.',
   input: {
-    vendor: z.enum(['claude', 'codex']),
+    vendor: z.enum(startVendors),
     worktree: z
       .string()
       .min(1)

@@ -4,3 +4,9 @@
  */
 export const deliveryVendors = ['claude', 'codex', 'gemini', 'opencode'] as const
 export type DeliveryVendor = (typeof deliveryVendors)[number]
+
+/**
+ * The vendors `start` (CLI and MCP) opens a new headless session of: those whose new session the
+ * lab has proven with the real CLI. opencode's `run --format json` is not among them yet.
+ */
+export const startVendors = ['claude', 'codex', 'gemini'] as const satisfies readonly DeliveryVendor[]

@@ -2,7 +2,8 @@ import { argument, choice, defineInput, flag, integer, text, words } from '../..
 
 /** What the delivery commands accept, declared once (src/cli/registry.ts lists them). */
 
-// Declared here, not imported: --help must load no command's code.
+// Declared here, not imported: --help must load no command's code. registry.test.ts keeps it
+// equal to delivery's own list, which the MCP tool takes.
 export const startVendors = ['claude', 'codex', 'gemini'] as const
 
 export const sessionsInput = defineInput({
