@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { spawnCli } from '../../helpers/run-cli.ts'
 import { type AgentLab, openAgentLab } from '../agent-lab.ts'
+import { startLabDaemon, until } from '../lab-daemon.ts'
 
 /**
  * The room and delivery with the real opencode 1.18.33 offline: sangam's plugin sends the agent
@@ -121,47 +121,6 @@ test("a real opencode session's end marks it offline and releases its auto-lease
     assert.match(events, new RegExp(`"event":"${event}"`), `the plugin sent ${event}`)
 })
 
-/** `sangam up` in the lab, once it has caught up with the room (D173: it delivers what follows). */
-async function startDaemon(lab: AgentLab) {
-  const daemon = spawnCli(['up'], { cwd: lab.repo.path, env: lab.env })
-  let out = ''
-  const collect = (chunk: Buffer): void => {
-    out += chunk.toString('utf8')
-  }
-  daemon.stdout?.on('data', collect)
-  daemon.stderr?.on('data', collect)
-  const closed = new Promise((resolve) => daemon.once('close', resolve))
-  await until(
-    'the daemon catching up',
-    async () => (/tailing/.test(out) ? true : null),
-    60_000,
-    async () => out,
-  )
-  return {
-    output: () => out,
-    async [Symbol.asyncDispose]() {
-      daemon.kill('SIGTERM')
-      await closed
-    },
-  }
-}
-
-/** Polls `probe` until it answers non-null; past the timeout fails with `context()`. */
-async function until<T>(
-  what: string,
-  probe: () => Promise<T | null>,
-  timeoutMs: number,
-  context: () => Promise<string>,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value !== null) return value
-    if (Date.now() > deadline) throw new Error(`${what} never happened\n${await context()}`)
-    await new Promise((done) => setTimeout(done, 200))
-  }
-}
-
 test('a tag to a dormant real opencode session is resumed once by the daemon through opencode run --session', async () => {
   await using lab = await openAgentLab()
   await lab.sangamJson(['install-hooks'])
@@ -176,7 +135,7 @@ test('a tag to a dormant real opencode session is resumed once by the daemon thr
   const session = listed.sessions.find((each) => each.id === first.sessionId)
   assert.equal(session?.delivery, 'resume', `sessions says a tag resumes it: ${JSON.stringify(session)}`)
 
-  await using daemon = await startDaemon(lab)
+  await using daemon = await startLabDaemon(lab)
   const marker = 'DORMANT-NOTE-oc41'
   const before = lab.chat.requests.length
   await lab.sangamJson(['post', '--to', `@${agent.handle}`, `${marker} the API tests are red`], {
