@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict'
+import { createHash } from 'node:crypto'
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { test } from 'node:test'
+import { captureWorld } from './helpers/capture-transcripts.ts'
+import { runCliJson } from './helpers/run-cli.ts'
+
+const fixtures = join(import.meta.dirname, 'fixtures')
+/** The project root the recorded sessions name (test/fixtures/README.md). */
+const recordedRoot = '/home/dev/heron'
+
+interface SearchHit {
+  kind: string
+  vendor: string
+  sessionId: string
+  cliVersion: string | null
+}
+
+interface DoctorFile {
+  path: string
+  vendor: string
+  lines: number
+  captured: number
+  skipped: number
+  unknown: number
+  unparseable: number
+  events: number
+}
+
+test("Gemini CLI 0.38's rewritten documents and opencode 1.1's JSON storage are captured once each, searchable, every journal line accounted", async () => {
+  await using w = await captureWorld()
+  const cli = { cwd: w.repo.path, env: w.env }
+  const root = realpathSync(w.repo.path)
+
+  // Gemini CLI 0.28 and older named the project folder by the sha256 of its root.
+  const folder = createHash('sha256').update(root).digest('hex')
+  const document = join(
+    w.home.path,
+    '.gemini',
+    'tmp',
+    folder,
+    'chats',
+    'session-2026-12-04T20-14-05db2dec.json',
+  )
+  mkdirSync(dirname(document), { recursive: true })
+  writeFileSync(document, readFileSync(join(fixtures, 'gemini', 'session-0.38.2-shell.first-save.json')))
+
+  const storage = JSON.parse(
+    readFileSync(join(fixtures, 'opencode', 'storage-1.1.65.json'), 'utf8'),
+  ) as Record<string, string>
+  for (const [path, text] of Object.entries(storage)) {
+    const file = join(w.home.path, '.local', 'share', 'opencode', 'storage', path)
+    mkdirSync(dirname(file), { recursive: true })
+    writeFileSync(file, text.replaceAll(recordedRoot, root))
+  }
+
+  await runCliJson(['index'], cli)
+  const first = await runCliJson<{ hits: SearchHit[] }>(
+    ['search', 'echo', 'kingfisher', '--kind', 'human'],
+    cli,
+  )
+  assert.deepEqual(first.hits.map((hit) => [hit.vendor, hit.sessionId, hit.cliVersion]).sort(), [
+    ['gemini', '05db2dec-810d-48c5-b8ea-b8b45abf07d5', null],
+    ['opencode', 'ses_dbd5310ffffeVsq6P2PPX2xcyw', '1.1.65'],
+  ])
+
+  // Gemini CLI rewrites the whole document with the resumed turn; the next index adds only it.
+  writeFileSync(document, readFileSync(join(fixtures, 'gemini', 'session-0.38.2-shell-resume.json')))
+  await runCliJson(['index'], cli)
+  const again = await runCliJson<{ hits: SearchHit[] }>(
+    ['search', 'echo', 'kingfisher', '--kind', 'human'],
+    cli,
+  )
+  assert.equal(again.hits.length, 2, 'the first prompts, once each')
+  const resumed = await runCliJson<{ hits: SearchHit[] }>(['search', 'heron', '--kind', 'human'], cli)
+  assert.deepEqual(resumed.hits.map((hit) => hit.vendor).sort(), ['gemini', 'opencode'])
+
+  const doctor = await runCliJson<{ sections: { name: string; files?: DoctorFile[] }[] }>(['doctor'], cli)
+  const files = doctor.sections.find((section) => section.name === 'capture')?.files ?? []
+  for (const vendor of ['gemini', 'opencode']) {
+    const journals = files.filter((file) => file.vendor === vendor)
+    assert.equal(journals.length, 1, JSON.stringify(files))
+    const [file] = journals
+    assert.ok(file !== undefined)
+    assert.equal(
+      file.lines,
+      file.captured + file.skipped,
+      `every line is accounted for: ${JSON.stringify(file)}`,
+    )
+    assert.deepEqual([file.unknown, file.unparseable], [0, 0])
+    // Two prompts, a shell call and its output, two answers: each once.
+    assert.equal(file.events, 6, JSON.stringify(file))
+  }
+})
