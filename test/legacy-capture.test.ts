@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path'
 import { test } from 'node:test'
 import { captureWorld } from './helpers/capture-transcripts.ts'
 import { runCliJson } from './helpers/run-cli.ts'
+import { eventually, startUp } from './helpers/up-process.ts'
 
 const fixtures = join(import.meta.dirname, 'fixtures')
 /** The project root the recorded sessions name (test/fixtures/README.md). */
@@ -92,4 +93,29 @@ test("Gemini CLI 0.38's rewritten documents and opencode 1.1's JSON storage are 
     // Two prompts, a shell call and its output, two answers: each once.
     assert.equal(file.events, 6, JSON.stringify(file))
   }
+})
+
+test('the daemon journals a Gemini CLI 0.38 document as the CLI rewrites it, and a restart captures nothing again', async () => {
+  await using w = await captureWorld()
+  const cwd = w.repo.path
+  const projectDir = join(w.home.path, '.gemini', 'tmp', 'heron')
+  const document = join(projectDir, 'chats', 'session-2026-12-04T20-14-05db2dec.json')
+  const geminiEvents = (): number => w.events().filter((event) => event.vendor === 'gemini').length
+  {
+    await using up = startUp([], { cwd, env: w.env })
+    await up.waitFor('ready')
+    mkdirSync(dirname(document), { recursive: true })
+    writeFileSync(join(projectDir, '.project_root'), cwd)
+    writeFileSync(document, readFileSync(join(fixtures, 'gemini', 'session-0.38.2-shell.first-save.json')))
+    await eventually(() => geminiEvents() === 4, 30_000, 'the first save')
+    writeFileSync(document, readFileSync(join(fixtures, 'gemini', 'session-0.38.2-shell-resume.json')))
+    await eventually(() => geminiEvents() === 6, 30_000, 'the rewritten document')
+    assert.equal(await up.stop(), 0)
+  }
+  // The CLI saves the same document once more (its time changes) while no daemon runs.
+  writeFileSync(document, `${readFileSync(document, 'utf8')}\n`)
+  await using again = startUp([], { cwd, env: w.env })
+  const ready = await again.waitFor('ready')
+  assert.equal(ready.inserted, 0)
+  assert.equal(geminiEvents(), 6)
 })
