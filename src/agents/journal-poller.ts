@@ -18,6 +18,12 @@ export interface JournalPollerOptions {
   readonly clock: Clock
   readonly log: Logger
   readonly intervalMs?: number | undefined
+  /**
+   * While the marks stay the same the wait doubles up to this (then a change is seen this late),
+   * and falls back to `intervalMs` at the first change: for sources whose marks cost a look at
+   * many files that rarely change. Unset: every `intervalMs`.
+   */
+  readonly idleIntervalMs?: number | undefined
 }
 
 /** Copies at least this often even when nothing changed, so stale parts are taken. */
@@ -46,12 +52,16 @@ export class JournalPoller {
 
   async #run(): Promise<void> {
     const { clock, log } = this.#options
+    const interval = this.#options.intervalMs ?? 1000
+    const idleInterval = Math.max(interval, this.#options.idleIntervalMs ?? interval)
     let seen = ''
     let copiedAt = 0
+    let wait = interval
     while (!this.#stop.signal.aborted) {
       const now = clock.now()
       try {
         const marks = this.#options.marks()
+        wait = marks === seen ? Math.min(wait * 2, idleInterval) : interval
         if (marks !== seen || now - copiedAt >= quietCopyMs) {
           if (!this.#options.copy(now).busy) {
             seen = marks
@@ -63,7 +73,7 @@ export class JournalPoller {
         copiedAt = now
       }
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.#options.intervalMs ?? 1000)
+        const timer = setTimeout(resolve, wait)
         this.#stop.signal.addEventListener('abort', () => {
           clearTimeout(timer)
           resolve()
