@@ -119,3 +119,26 @@ test('the daemon journals a Gemini CLI 0.38 document as the CLI rewrites it, and
   assert.equal(ready.inserted, 0)
   assert.equal(geminiEvents(), 6)
 })
+
+test('a legacy Gemini CLI session a newer CLI resumed (its messages copied into a .jsonl beside) is in memory once', async () => {
+  await using w = await captureWorld()
+  const cli = { cwd: w.repo.path, env: w.env }
+  const projectDir = join(w.home.path, '.gemini', 'tmp', 'heron')
+  const name = 'session-2026-12-04T20-14-05db2dec'
+  mkdirSync(join(projectDir, 'chats'), { recursive: true })
+  writeFileSync(join(projectDir, '.project_root'), w.repo.path)
+  const legacy = readFileSync(join(fixtures, 'gemini', 'session-0.38.2-shell-resume.json'), 'utf8')
+  writeFileSync(join(projectDir, 'chats', `${name}.json`), legacy)
+  await runCliJson(['index'], cli)
+  // What 0.61.0's ChatRecordingService writes when it resumes a `.json` session: the document's
+  // metadata line, then each of its messages, into `<name>.jsonl` beside it.
+  const { messages, ...metadata } = JSON.parse(legacy) as { messages: unknown[] }
+  const converted = [metadata, ...messages].map((record) => `${JSON.stringify(record)}\n`).join('')
+  writeFileSync(join(projectDir, 'chats', `${name}.jsonl`), converted)
+  await runCliJson(['index'], cli)
+  const gemini = w.events().filter((event) => event.vendor === 'gemini')
+  assert.deepEqual(
+    gemini.map((event) => event.kind),
+    ['human', 'tool_call', 'tool_output', 'assistant', 'human', 'assistant'],
+  )
+})

@@ -78,7 +78,12 @@ export function syncGeminiJournal(options: GeminiJournalOptions): GeminiJournalS
       }
       const project = document.rel.split(sep)[0] ?? ''
       const root = projectRootOf(join(options.geminiDir, 'tmp', project), project, hashes)
-      if (root === null) continue
+      if (root === null) {
+        // Another project's folder (named by its hash): its own sangam copies it; keep its mark.
+        const kept = marks[document.rel]
+        if (kept !== undefined) next[document.rel] = kept
+        continue
+      }
       const copied = copyDocument(options.journalDir, document, project, root)
       if (copied === null) continue
       next[document.rel] = document.mark
