@@ -158,3 +158,43 @@ test('a subagent document under its parent session folder is journalled in the s
     6,
   )
 })
+
+test('a real Gemini CLI 0.28.2 session, in the hash-named folder it wrote, is journalled for the served root', async () => {
+  await using home = tmpDir('sangam-gemini-journal-')
+  const hash = createHash('sha256').update(root).digest('hex')
+  const chats = join(home.path, '.gemini', 'tmp', hash, 'chats')
+  mkdirSync(chats, { recursive: true })
+  writeFileSync(
+    join(chats, 'session-2026-12-04T20-46-02639b0b.json'),
+    readFileSync(join(fixtures, 'session-0.28.2-shell-resume.json')),
+  )
+  const journalDir = join(home.path, 'journal')
+  const sync = syncGeminiJournal({
+    geminiDir: join(home.path, '.gemini'),
+    journalDir,
+    projectRoots: [root],
+    now: 1,
+  })
+  assert.deepEqual(sync, { appended: 7, sessions: 1, busy: false })
+  const journal = join(journalDir, hash, 'chats', 'session-2026-12-04T20-46-02639b0b.jsonl')
+  const read = readJournal(journal)
+  assert.deepEqual(
+    read.events.map((event) => [event.kind, event.text.split('\n')[0]]),
+    [
+      ['human', 'Please echo the word kingfisher in the shell'],
+      ['tool_call', 'run_shell_command {"command":"echo kingfisher"}'],
+      ['tool_output', 'Output: kingfisher'],
+      ['assistant', 'The shell said kingfisher, heron.'],
+      ['human', 'And what did it print, heron?'],
+      ['tool_call', 'run_shell_command {"command":"echo kingfisher"}'],
+      ['tool_output', 'Output: kingfisher'],
+      ['assistant', 'The shell said kingfisher, heron.'],
+    ],
+  )
+  assert.ok(read.events.every((event) => event.sessionId === '02639b0b-e73f-4a23-9bfb-e23477540e17'))
+  assert.deepEqual(
+    read.outcomes.filter((outcome) => outcome === 'unparseable' || outcome.class === 'unknown'),
+    [],
+  )
+  assert.equal(geminiProjectRoot(journal), root)
+})
