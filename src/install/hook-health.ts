@@ -18,6 +18,7 @@ import { type GuardState, readGuardState } from '../lanes/services/guard-state.t
 import type { DoctorSection } from '../memory/services/capture-report.ts'
 import { addOurGroups, type HookGroup, ourHandlerPositions } from '../own-files/core/hook-config.ts'
 import { isOurAgentHandler } from '../own-files/core/our-handler.ts'
+import type { VendorName } from '../shared/vendor-names.ts'
 import { readJsonObject } from './config-file.ts'
 import type { HookEntries } from './hook-entries.ts'
 import { isOurPrePush } from './pre-push-installer.ts'
@@ -114,48 +115,68 @@ export async function hooksSection(input: HookHealthInput): Promise<HooksSection
     input,
     codexFiles.map((candidate) => candidate.file),
   )
-  const hooks: HookHealth[] = [
-    ...agentEvents.map((event) => ({
-      host: 'claude' as const,
-      event,
-      ...installedIn(claudeFiles, event),
-      trust: null,
-      lastSeen: seen('claude', event),
-    })),
-    ...agentEvents.map((event) => ({
-      host: 'codex' as const,
-      event,
-      ...installedIn(codexFiles, event),
-      trust: trust.byEvent.get(event) ?? (trust.reason === null ? null : 'unknown'),
-      lastSeen: seen('codex', event),
-    })),
-    ...agentEvents.map((event) => {
-      // Gemini CLI names its events its own way; its hook runs (and heartbeats) in sangam's terms.
-      const geminiEvent = geminiEventFor(event) ?? event
-      return {
-        host: 'gemini' as const,
-        event: geminiEvent,
-        ...installedIn(geminiFiles, geminiEvent),
-        trust: null,
-        lastSeen: seen('gemini', event),
-      }
-    }),
-    ...opencodeHooks(input, seen),
-    {
-      host: 'git',
-      event: 'pre-push',
-      installedIn: prePushFiles(input.root),
-      outdatedIn: [],
-      trust: null,
-      lastSeen: seen('git', 'pre-push'),
-    },
-  ]
   // opencode's plugin is installed only where the project uses opencode (D464): elsewhere its
   // absence is as install-hooks leaves it, not something to fix.
   const opencodeExpected = usesOpencode(input.root) || existsSync(input.opencodeConfigDir)
-  const notes = hooks.flatMap((hook) =>
-    hook.host === 'opencode' && hook.installedIn.length === 0 && !opencodeExpected ? [] : notesFor(hook),
-  )
+  const rows: HookRow[] = [
+    ...agentEvents.map((event) =>
+      agentRow(
+        {
+          host: 'claude',
+          event,
+          ...installedIn(claudeFiles, event),
+          trust: null,
+          lastSeen: seen('claude', event),
+        },
+        event,
+      ),
+    ),
+    ...agentEvents.map((event) =>
+      agentRow(
+        {
+          host: 'codex',
+          event,
+          ...installedIn(codexFiles, event),
+          trust: trust.byEvent.get(event) ?? (trust.reason === null ? null : 'unknown'),
+          lastSeen: seen('codex', event),
+        },
+        event,
+      ),
+    ),
+    ...agentEvents.map((event) => {
+      // Gemini CLI names its events its own way; its hook runs (and heartbeats) in sangam's terms.
+      const geminiEvent = geminiEventFor(event) ?? event
+      return agentRow(
+        {
+          host: 'gemini',
+          event: geminiEvent,
+          ...installedIn(geminiFiles, geminiEvent),
+          trust: null,
+          lastSeen: seen('gemini', event),
+        },
+        event,
+      )
+    }),
+    ...opencodeHooks(input, seen).map((hook) => ({
+      ...agentRow(hook, hook.event),
+      absentIsFault: opencodeExpected,
+    })),
+    {
+      hook: {
+        host: 'git',
+        event: 'pre-push',
+        installedIn: prePushFiles(input.root),
+        outdatedIn: [],
+        trust: null,
+        lastSeen: seen('git', 'pre-push'),
+      },
+      name: 'git pre-push',
+      hint: ': it runs on the next git push',
+      absentIsFault: true,
+    },
+  ]
+  const hooks = rows.map((row) => row.hook)
+  const notes = rows.flatMap((row) => notesFor(row))
   const guard = readGuardState(input.root, input.commonDir)
   if (guard.mainBranch !== null && guard.missing.length > 0) {
     notes.push(
@@ -187,7 +208,7 @@ function installedIn(
 function opencodeHooks(
   input: HookHealthInput,
   seen: (host: string, event: string) => HookHealth['lastSeen'],
-): HookHealth[] {
+): (HookHealth & { readonly host: 'opencode' })[] {
   const plugins = [join(input.root, '.opencode'), input.opencodeConfigDir].flatMap((dir) => {
     const found = ourPlugin(opencodePluginFile(dir))
     return found === null ? [] : [found]
@@ -204,10 +225,30 @@ function opencodeHooks(
   }))
 }
 
+/** A row of the section, with what its notes say: its name, why it may not have fired yet. */
+interface HookRow {
+  readonly hook: HookHealth
+  readonly name: string
+  readonly hint: string
+  /** Whether its absence is a fault to fix (install-hooks would have put it there). */
+  readonly absentIsFault: boolean
+}
+
+/** An agent host's row; `event` in sangam's terms, as the vendor's hint takes it. */
+function agentRow(hook: HookHealth & { readonly host: VendorName }, event: string): HookRow {
+  const vendor = vendorFor(hook.host)
+  return {
+    hook,
+    name: `${vendor.displayName} ${hook.event}`,
+    hint: vendor.neverFiredHint(event),
+    absentIsFault: true,
+  }
+}
+
 /** One line per hook that is in the way of a lease being enforced, saying what to do. */
-function notesFor(hook: HookHealth): string[] {
-  const name = `${hostName(hook.host)} ${hook.event}`
-  if (hook.installedIn.length === 0) return [`${name} is not installed: run sangam install-hooks`]
+function notesFor({ hook, name, hint, absentIsFault }: HookRow): string[] {
+  if (hook.installedIn.length === 0)
+    return absentIsFault ? [`${name} is not installed: run sangam install-hooks`] : []
   const notes: string[] = []
   if (hook.outdatedIn.length > 0) {
     notes.push(
@@ -225,25 +266,11 @@ function notesFor(hook: HookHealth): string[] {
     )
   }
   if (hook.lastSeen === null) {
-    notes.push(
-      `${name} is installed (${hook.installedIn.join(', ')}) but has never been seen firing${hint(hook)}`,
-    )
+    notes.push(`${name} is installed (${hook.installedIn.join(', ')}) but has never been seen firing${hint}`)
   } else if (hook.lastSeen.outcome.startsWith('fail-open')) {
     notes.push(`${name} last ran at ${hook.lastSeen.at} and could not decide: ${hook.lastSeen.outcome}`)
   }
   return notes
-}
-
-function hint(hook: HookHealth): string {
-  if (hook.host === 'git') return ': it runs on the next git push'
-  return vendorFor(hook.host).neverFiredHint(sangamEvent(hook))
-}
-
-/** The hook event in sangam's (Claude Code's) terms, as heartbeats and hints name it. */
-function sangamEvent(hook: HookHealth): string {
-  return hook.host === 'gemini'
-    ? (agentEvents.find((event) => geminiEventFor(event) === hook.event) ?? hook.event)
-    : hook.event
 }
 
 function hostName(host: HookHealth['host']): string {
