@@ -35,7 +35,7 @@ const sendTool = defineTool({
   name: 'room_send',
   title: 'Continue a session now',
   description:
-    'Continue another Claude Code, Codex or Gemini CLI session of this project now with a message (posted to the room for it): ' +
+    'Continue another Claude Code, Codex, Gemini CLI or opencode session of this project now with a message (posted to the room for it): ' +
     'a turn starts in it when it is at rest on this machine, with the guards a tag has (one turn at a time, a ' +
     'cooldown, a loop budget between agents). A session open in a terminal is refused (it reads the room at its ' +
     'next prompt). A session on another machine is tagged, and the daemon there delivers it (outcome forwarded). ' +
