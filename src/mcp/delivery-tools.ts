@@ -64,7 +64,7 @@ const startTool = defineTool({
   name: 'room_session_start',
   title: 'Start a headless session',
   description:
-    'Start a new headless Claude Code, Codex or Gemini CLI session in a worktree of this project, the text its first prompt.',
+    'Start a new headless Claude Code, Codex, Gemini CLI or opencode session in a worktree of this project, the text its first prompt.',
   input: {
     vendor: z.enum(startVendors),
     worktree: z
