@@ -34,7 +34,7 @@ export interface HookRunOptions {
 }
 
 export function runAgentHook(
-  host: 'claude' | 'codex',
+  host: 'claude' | 'codex' | 'gemini' | 'opencode',
   payload: unknown,
   options: HookRunOptions,
 ): Promise<HookRun> {

@@ -23,8 +23,8 @@ const claimTool = defineTool({
   name: 'ctx_claim',
   title: 'Claim files',
   description:
-    'Take an exclusive lease on files before you change them, so that no other agent session (Claude Code or Codex, ' +
-    "yours or a teammate's) edits them meanwhile; their edits are refused while the lease lasts. Patterns are " +
+    'Take an exclusive lease on files before you change them, so that no other agent session (Claude Code, Codex, ' +
+    "Gemini CLI or opencode, yours or a teammate's) edits them meanwhile; their edits are refused while the lease lasts. Patterns are " +
     'repository-relative paths or globs (src/auth/**, src/a.ts, *.md); a directory means everything in it. All are ' +
     'granted or none. If someone holds an overlapping lease you are told who, why and until when: work on something ' +
     'else, do not edit those files. Claiming again renews your lease. Release it with ctx_release when done.',

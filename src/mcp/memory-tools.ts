@@ -53,8 +53,8 @@ const searchTool = defineTool({
   name: 'ctx_search',
   title: 'Search project memory',
   description:
-    "Full-text search over this project's verbatim memory: what humans told the agents, what Claude Code and Codex " +
-    'answered and thought, their tool calls and output, and notes, with who/when/where for each hit. Every word must ' +
+    "Full-text search over this project's verbatim memory: what humans told the agents (Claude Code, Codex, " +
+    'Gemini CLI, opencode), what they answered and thought, their tool calls and output, and notes, with who/when/where for each hit. Every word must ' +
     'occur; "quoted phrases" must occur as written; punctuation and operators are plain text. The human\'s own ' +
     "words rank first. Looks at the last 14 days unless `since` says otherwise. Pass a hit's id to ctx_thread " +
     'to see it in context.',
