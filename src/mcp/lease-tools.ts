@@ -58,11 +58,11 @@ const claimTool = defineTool({
     const patterns = input.patterns.map((raw) =>
       resolvePatternArgument(raw, project.repo.root, project.repo.worktrees),
     )
-    const forecast = await forecastClaim(project, patterns, project.repo.root)
-    const text = [describeClaimOutcome(outcome, context.clock.now()), describeForecast(forecast)]
+    const forecasts = await forecastClaim(project, patterns, project.repo.root)
+    const text = [describeClaimOutcome(outcome, context.clock.now()), describeForecast(forecasts)]
       .filter((part) => part !== '')
       .join('\n')
-    return { structured: { ...outcome, forecast }, text }
+    return { structured: { ...outcome, forecast: forecasts.forecasts, states: forecasts.states }, text }
   },
 })
 
