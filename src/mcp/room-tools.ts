@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { projectBoardViewSchema } from '../project/protocol/project-board-view.ts'
 import { projectBoard, projectBoardText } from '../project/services/project-board.ts'
 import { collisionsViewSchema } from '../room/protocol/board-view.ts'
-import { maxMessageChars } from '../room/protocol/message.ts'
+import { maxMessageChars, messageKindSchema } from '../room/protocol/message.ts'
 import {
   type MessageView,
   messageViewSchema,
@@ -11,8 +11,13 @@ import {
 } from '../room/protocol/message-view.ts'
 import { withPostDefaults } from '../room/protocol/post-input.ts'
 import { defaultReadLimit, maxReadLimit, withReadDefaults } from '../room/protocol/read-input.ts'
-import { threadAudiences, threadLifetimes } from '../room/protocol/thread.ts'
-import { maxThreadTitleChars, withThreadOpenDefaults } from '../room/protocol/thread-open-input.ts'
+import { threadAudienceSchema, threadLifetimeSchema } from '../room/protocol/thread.ts'
+import {
+  defaultThreadAudience,
+  defaultThreadLifetime,
+  maxThreadTitleChars,
+  withThreadOpenDefaults,
+} from '../room/protocol/thread-open-input.ts'
 import { collisionsLines, collisionsOnRead } from '../room/services/collisions-on-read.ts'
 import { handoff } from '../room/services/handoff.ts'
 import { messageView, threadView } from '../room/services/message-view.ts'
@@ -62,7 +67,8 @@ const postTool = defineTool({
   input: {
     text: z.string().min(1).max(maxMessageChars).describe('the message'),
     to: recipientsInput,
-    kind: z.enum(['message', 'allocation']).optional().describe('message (default) or allocation'),
+    // A handoff has its own tool, with its fields.
+    kind: messageKindSchema.exclude(['handoff']).optional().describe('message (default) or allocation'),
     topic: z.string().min(1).optional().describe('a topic word'),
     threadId: z.string().min(1).optional().describe('post into this open thread'),
   },
@@ -168,8 +174,8 @@ const threadOpenTool = defineTool({
   input: {
     title: z.string().min(1).max(maxThreadTitleChars).describe('what it is about'),
     reason: z.string().min(1).optional().describe('why it is open'),
-    audience: z.enum(threadAudiences).optional().describe('agents (default) or human-loop'),
-    lifetime: z.enum(threadLifetimes).optional().describe('durable (default) or temporary'),
+    audience: threadAudienceSchema.optional().describe(`${defaultThreadAudience} (default) or human-loop`),
+    lifetime: threadLifetimeSchema.optional().describe(`${defaultThreadLifetime} (default) or temporary`),
     participants: z.array(z.string().min(1)).optional().describe('who takes part besides you'),
     paths: z.array(z.string().min(1)).optional().describe('repository paths it is about'),
   },

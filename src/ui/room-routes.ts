@@ -1,10 +1,10 @@
 import type { Hono } from 'hono'
 import { z } from 'zod'
 import { projectBoard } from '../project/services/project-board.ts'
-import { maxMessageChars, messageKinds } from '../room/protocol/message.ts'
+import { maxMessageChars, messageKindSchema } from '../room/protocol/message.ts'
 import { withPostDefaults } from '../room/protocol/post-input.ts'
 import { maxReadLimit, withReadDefaults } from '../room/protocol/read-input.ts'
-import { threadAudiences, threadLifetimes } from '../room/protocol/thread.ts'
+import { threadAudienceSchema, threadLifetimeSchema } from '../room/protocol/thread.ts'
 import { withThreadOpenDefaults } from '../room/protocol/thread-open-input.ts'
 import { collisionsOnRead } from '../room/services/collisions-on-read.ts'
 import { messageView, threadView } from '../room/services/message-view.ts'
@@ -35,15 +35,15 @@ const postBody = z.strictObject({
   text: z.string().max(maxMessageChars * 2),
   thread: z.string().min(1).nullish(),
   to: z.array(z.string().min(1)).max(50).optional(),
-  kind: z.enum(messageKinds).optional(),
+  kind: messageKindSchema.optional(),
   topic: z.string().min(1).max(200).nullish(),
 })
 
 const threadBody = z.strictObject({
   title: z.string(),
   reason: z.string().nullish(),
-  audience: z.enum(threadAudiences).optional(),
-  lifetime: z.enum(threadLifetimes).optional(),
+  audience: threadAudienceSchema.optional(),
+  lifetime: threadLifetimeSchema.optional(),
   participants: z.array(z.string().min(1)).max(50).optional(),
   paths: z.array(z.string().min(1)).max(200).optional(),
   text: z
