@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { parseTtl } from '../leases/core/expiry.ts'
 import { releaseOutcomeViewSchema, whoHasViewSchema } from '../leases/protocol/lease-view.ts'
+import { releasedPatterns } from '../leases/protocol/release-input.ts'
 import { claimLease, describeClaimOutcome } from '../leases/services/claim-lease.ts'
 import { resolvePatternArgument } from '../leases/services/path.ts'
 import { describeReleaseOutcome, releaseLease } from '../leases/services/release-lease.ts'
@@ -84,7 +85,7 @@ const releaseTool = defineTool({
     const project = context.project()
     const outcome = await releaseLease(project, projectLeaseArbiter, {
       actor: context.actor(),
-      patterns: input.patterns === undefined || input.patterns.length === 0 ? null : input.patterns,
+      patterns: releasedPatterns(input.patterns),
       cwd: project.repo.root,
       forceReason: null,
     })
