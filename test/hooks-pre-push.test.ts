@@ -117,6 +117,32 @@ test('a tag at pushed history changes nothing; pushing tags the remote has (empt
   )
 })
 
+test('a merge counts what it brings to the side the remote has: main merged into a branch is no change', async () => {
+  await using p = await pushable()
+  // bob changes src/a.ts on the remote's main from his own clone (no sangam there), then leases it.
+  const theirs = join(p.home.path, 'bob-clone')
+  git(p.home.path, 'clone', '-q', join(p.home.path, 'remote.git'), theirs)
+  git(theirs, 'config', 'user.email', bob)
+  git(theirs, 'config', 'user.name', 'bob')
+  change(theirs, 'src/a.ts', 'export const a = 2\n')
+  git(theirs, 'push', '-q', 'origin', 'main')
+  await p.claimAs(bob, 'src/a.ts', '-r', 'parser rewrite')
+  // Here, as sangam's lane integration does: the branch's own work first, then main merged into it.
+  change(p.repo.path, 'src/b.ts', 'export const b = 2\n')
+  git(p.repo.path, 'fetch', '-q', 'origin')
+  git(p.repo.path, 'merge', '-q', '--no-ff', '--no-edit', 'origin/main')
+  const merged = push(p.repo.path, p.env, 'main')
+  assert.equal(merged.status, 0, `src/a.ts is already so on the remote: ${merged.stderr}`)
+  // A merge that brings the leased file to the remote is still refused, whichever side it is on.
+  git(p.repo.path, 'checkout', '-q', '-b', 'topic')
+  change(p.repo.path, 'src/a.ts', 'export const a = 3\n')
+  git(p.repo.path, 'checkout', '-q', 'main')
+  git(p.repo.path, 'merge', '-q', '--no-ff', '--no-edit', 'topic')
+  const refused = push(p.repo.path, p.env, 'main')
+  assert.notEqual(refused.status, 0)
+  assert.match(refused.stderr, /src\/a\.ts: src\/a\.ts — bob@example\.com/)
+})
+
 test('the human’s own agent sessions never block the human’s push', async () => {
   await using p = await pushable()
   await runCliJson(['claim', 'src/a.ts', '-r', 'agent work'], {
