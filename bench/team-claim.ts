@@ -6,13 +6,14 @@
  * (default 9) of a new path, one after another: median wall time, median CPU time (GNU time) and
  * the git processes one claim spawns (a logging `git` on PATH, test/helpers/git-call-log.ts), each
  * also as a ratio to `node -e 0` timed the same way in the same run. Then `CONTENDERS` claims
- * (default 30) started at once on one pattern: the wall time until all have answered. With
- * SANGAM_BENCH_BASELINE=<another build's dist/cli/main.js> the same rows run with that build too,
- * interleaved, and every figure gets its ratio to the baseline's.
+ * (default 30) started at once on one path: the wall time until all have answered and the CPU
+ * time they used together. With SANGAM_BENCH_BASELINE=<another build's dist/cli/main.js> the
+ * same rows run with that build too, interleaved, and every figure gets its ratio to the
+ * baseline's.
  *
  *   npm run build && SANGAM_BENCH_BASELINE=<before>/dist/cli/main.js node --import tsx bench/team-claim.ts
  */
-import { execFileSync, spawn } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { availableParallelism, loadavg } from 'node:os'
 import { join } from 'node:path'
@@ -132,24 +133,28 @@ async function measure(cases: readonly { name: string; machine: Machine; cli: st
   return rows
 }
 
-/** `contenders` people claiming one path at once on alice's clone: the wall time until the last answered. */
-async function contend(cli: string, pattern: string): Promise<{ wallMs: number; granted: number }> {
+/**
+ * `contenders` people claiming one path at once on alice's clone: the wall time until the last
+ * answered, and the CPU time all of them used together (which the machine's load moves less).
+ */
+async function contend(
+  cli: string,
+  pattern: string,
+): Promise<{ wallMs: number; cpuMs: number; granted: number }> {
   const started = performance.now()
-  const codes = await Promise.all(
-    Array.from(
-      { length: contenders },
-      (_, i) =>
-        new Promise<number | null>((resolve) => {
-          const child = spawn(process.execPath, [cli, 'claim', pattern, '--reason', `race ${i}`, '--json'], {
-            cwd: alice.repo,
-            env: { ...alice.env, SANGAM_USER: `racer-${i}@example.test` },
-            stdio: 'ignore',
-          })
-          child.on('exit', (code) => resolve(code))
-        }),
+  const runs = await Promise.all(
+    Array.from({ length: contenders }, (_, i) =>
+      timedNode([cli, 'claim', pattern, '--reason', `race ${i}`, '--json'], {
+        cwd: alice.repo,
+        env: { ...alice.env, SANGAM_USER: `racer-${i}@example.test` },
+      }),
     ),
   )
-  return { wallMs: performance.now() - started, granted: codes.filter((code) => code === 0).length }
+  return {
+    wallMs: performance.now() - started,
+    cpuMs: runs.reduce((sum, run) => sum + (run.cpuMs ?? Number.NaN), 0),
+    granted: runs.filter((run) => /"granted":\s*true/.test(run.stdout)).length,
+  }
 }
 
 const fmt = (ms: number) => `${ms.toFixed(0)} ms`
@@ -222,8 +227,8 @@ try {
 table(rows)
 
 for (const [i, build] of builds.entries()) {
-  const { wallMs, granted } = await contend(build.cli, `src/contended-${i}.ts`)
+  const { wallMs, cpuMs, granted } = await contend(build.cli, `src/contended-${i}.ts`)
   process.stdout.write(
-    `${build.name}: ${contenders} claims of one path started at once: all answered in ${(wallMs / 1000).toFixed(1)} s, ${granted} granted (load average ${loadavg()[0]?.toFixed(1)})\n`,
+    `${build.name}: ${contenders} claims of one path started at once: all answered in ${(wallMs / 1000).toFixed(1)} s, ${(cpuMs / 1000).toFixed(1)} s of CPU together, ${granted} granted (load average ${loadavg()[0]?.toFixed(1)})\n`,
   )
 }
