@@ -290,3 +290,31 @@ test("D415: an opencode lane gets the main worktree's opencode plugin, and no wo
   assert.equal(git(p.repo.path, 'status', '--porcelain'), '', 'the main worktree is clean')
   assert.equal(git(alice, 'status', '--porcelain'), '', 'and so is the lane')
 })
+
+test("an opencode lane gets the main worktree's MCP registration in opencode.json too, however old the lane, and no worktree is dirty", async () => {
+  await using p = await laneProject()
+  mkdirSync(join(p.repo.path, '.opencode'))
+  const early = await p.lane('early')
+  const init = await p.json<{
+    mcp: { lanes: { worktree: string; files: { path: string; change: string }[] }[] }
+  }>(['init', '--yes'], { code: 0 })
+  const registered = json(p.repo.path, 'opencode.json').mcp as Record<string, unknown>
+  assert.ok(registered.sangam, 'init registered sangam in the main worktree')
+  assert.deepEqual(
+    init.mcp.lanes.map((lane) => [lane.worktree, lane.files.map((file) => `${file.path} ${file.change}`)]),
+    [[early, ['.mcp.json added', '.gemini/settings.json added', 'opencode.json added']]],
+    'a lane made before init gets it when init runs',
+  )
+  assert.deepEqual(json(early, 'opencode.json'), json(p.repo.path, 'opencode.json'))
+
+  assert.equal((await p.cli(['install-hooks'])).code, 0)
+  const alice = await p.lane('alice', 'opencode')
+  assert.deepEqual(
+    (json(alice, 'opencode.json').mcp as Record<string, unknown>).sangam,
+    registered.sangam,
+    "a new lane's opencode has sangam's MCP server",
+  )
+  assert.equal(git(p.repo.path, 'status', '--porcelain'), '', 'the main worktree is clean')
+  assert.equal(git(alice, 'status', '--porcelain'), '', 'and so is the lane')
+  assert.equal(git(early, 'status', '--porcelain'), '', 'and the early one')
+})

@@ -8,15 +8,17 @@ import { readText, writeJsonObject, writeTextAtomically } from './config-file.ts
 import { isTracked, keepOwnFileOutOfGit, type OwnFileInGit } from './own-file-git.ts'
 
 /**
- * sangam's files a lane's agent needs to use sangam, relative to a worktree: the hooks of both
- * hosts (`install-hooks`) and Claude Code's MCP registration (`init`). Codex's MCP registration
- * is its user's `config.toml`, which every lane shares already.
+ * sangam's files a lane's agent needs to use sangam, relative to a worktree: the hooks
+ * (`install-hooks`) and the MCP registrations (`init`) of Claude Code, Codex, Gemini CLI and
+ * opencode (its `opencode.json`; its plugin is given apart, opencode-plugin.ts). Codex's MCP
+ * registration is its user's `config.toml`, which every lane shares already.
  */
 export const laneOwnFiles: readonly { readonly path: string; readonly kind: EntriesKind }[] = [
   { path: '.claude/settings.json', kind: 'hooks' },
   { path: '.codex/hooks.json', kind: 'hooks' },
   { path: '.mcp.json', kind: 'mcp' },
   { path: '.gemini/settings.json', kind: 'settings' },
+  { path: 'opencode.json', kind: 'opencode' },
 ]
 
 /** One of the main worktree's files of sangam's that lanes get. */

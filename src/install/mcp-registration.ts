@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs'
 import { delimiter, dirname, join, resolve, sep } from 'node:path'
 import { parse as parseToml } from 'smol-toml'
-import { mcpServerName } from '../own-files/core/our-entries.ts'
+import { mcpServerName, opencodeSchema } from '../own-files/core/our-entries.ts'
 import { isRecord } from '../shared/is-record.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import { readText, writeTextAtomically } from './config-file.ts'
@@ -187,7 +187,7 @@ function forOpencode(projectRoot: string, launch: McpLaunch): Prepared {
   }
   const entry = { type: 'local', command, enabled: true }
   const updated = {
-    ...(text === null ? { $schema: 'https://opencode.ai/config.json' } : {}),
+    ...(text === null ? { $schema: opencodeSchema } : {}),
     ...config,
     mcp: { ...servers, [mcpServerName]: entry },
   }

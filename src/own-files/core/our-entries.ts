@@ -7,9 +7,23 @@ export const mcpServerName = 'sangam'
 
 /**
  * A host file sangam puts entries in: a hook file (Claude Code's settings, Codex's hooks),
- * `.mcp.json`, or a settings file holding both (Gemini CLI's `.gemini/settings.json`).
+ * `.mcp.json`, a settings file holding both (Gemini CLI's `.gemini/settings.json`), or opencode's
+ * `opencode.json`, whose MCP servers are under `mcp`.
  */
-export type EntriesKind = 'hooks' | 'mcp' | 'settings'
+export type EntriesKind = 'hooks' | 'mcp' | 'settings' | 'opencode'
+
+/** opencode's config schema, which init names in an `opencode.json` it creates. */
+export const opencodeSchema = 'https://opencode.ai/config.json'
+
+function onlyOpencodeSchema(rest: Readonly<Record<string, unknown>>): boolean {
+  const keys = Object.keys(rest)
+  return keys.length === 1 && rest.$schema === opencodeSchema
+}
+
+/** Where a kind of file keeps its MCP servers. */
+function serversKey(kind: 'mcp' | 'opencode'): string {
+  return kind === 'mcp' ? 'mcpServers' : 'mcp'
+}
 
 /** A host file's JSON with sangam's entries taken out, and those entries. */
 export interface SplitEntries {
@@ -29,14 +43,18 @@ export function splitEntries(
     const mcp = hooks === null ? null : splitEntries('mcp', hooks.rest)
     return hooks === null || mcp === null ? null : { rest: mcp.rest, ours: [...hooks.ours, ...mcp.ours] }
   }
-  if (kind === 'mcp') {
-    const servers = config.mcpServers
+  if (kind === 'mcp' || kind === 'opencode') {
+    const key = serversKey(kind)
+    const servers = config[key]
     if (servers === undefined) return { rest: { ...config }, ours: [] }
     if (!isRecord(servers)) return null
     if (!Object.hasOwn(servers, mcpServerName)) return { rest: { ...config }, ours: [] }
     const { [mcpServerName]: ours, ...others } = servers
-    const { mcpServers: _servers, ...rest } = config
-    return { rest: Object.keys(others).length === 0 ? rest : { ...rest, mcpServers: others }, ours: [ours] }
+    const { [key]: _servers, ...rest } = config
+    // The `$schema` line init writes into an opencode.json it creates is as much sangam's.
+    if (kind === 'opencode' && Object.keys(others).length === 0 && onlyOpencodeSchema(rest))
+      return { rest: {}, ours: [ours] }
+    return { rest: Object.keys(others).length === 0 ? rest : { ...rest, [key]: others }, ours: [ours] }
   }
   try {
     const removed = removeOurGroups(config, isOurAgentHandler, 'hook file')
@@ -71,11 +89,14 @@ export function withOurEntriesOf(
   }
   const kept = splitEntries(kind, target)
   if (kept === null || splitEntries(kind, source) === null) return null
-  if (kind === 'mcp') {
-    const entry = isRecord(source.mcpServers) ? source.mcpServers[mcpServerName] : undefined
+  if (kind === 'mcp' || kind === 'opencode') {
+    const key = serversKey(kind)
+    const from = source[key]
+    const entry = isRecord(from) ? from[mcpServerName] : undefined
     if (entry === undefined) return kept.rest
-    const servers = isRecord(kept.rest.mcpServers) ? kept.rest.mcpServers : {}
-    return { ...kept.rest, mcpServers: { ...servers, [mcpServerName]: entry } }
+    const into = kept.rest[key]
+    const servers = isRecord(into) ? into : {}
+    return { ...kept.rest, [key]: { ...servers, [mcpServerName]: entry } }
   }
   const sourceHooks = isRecord(source.hooks) ? source.hooks : {}
   const hooks: Record<string, unknown> = isRecord(kept.rest.hooks) ? { ...kept.rest.hooks } : {}

@@ -122,3 +122,21 @@ test('entries naming an absolute path are this machine’s; sangam-mcp and the C
   assert.equal(machine({ mcpServers: { sangam: { command: 'sangam-mcp', args: [] } } }, 'mcp'), false)
   assert.equal(machine({ mcpServers: { sangam: { command: 'C:\\node.exe', args: [] } } }, 'mcp'), true)
 })
+
+test("opencode.json is sangam's with only mcp.sangam (and the $schema init writes); a lane's copy keeps the user's config", () => {
+  const ours = {
+    type: 'local',
+    command: ['/usr/bin/node', '/opt/sangam/dist/mcp/mcp-main.cjs'],
+    enabled: true,
+  }
+  const created = { $schema: 'https://opencode.ai/config.json', mcp: { sangam: ours } }
+  assert.equal(isSangamsOwnChange('opencode.json', JSON.stringify(created), null), true)
+  const theirs = { ...created, provider: { local: { npm: '@ai-sdk/openai-compatible' } } }
+  assert.equal(isSangamsOwnChange('opencode.json', JSON.stringify(theirs), null), false)
+  assert.deepEqual(splitEntries('opencode', theirs)?.ours, [ours])
+  const lane = { model: 'local/m', mcp: { docs: { type: 'remote', url: 'http://127.0.0.1:9/mcp' } } }
+  assert.deepEqual(withOurEntriesOf('opencode', lane, theirs), {
+    model: 'local/m',
+    mcp: { docs: lane.mcp.docs, sangam: ours },
+  })
+})

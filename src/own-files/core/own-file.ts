@@ -5,7 +5,7 @@ import { mcpServerName, type SplitEntries, splitEntries } from './our-entries.ts
 export const instructionsMarker = '<!-- sangam-lane-instructions -->'
 
 /** What kind of file of sangam's a path is: a host's hook file, Claude Code's MCP file, lane instructions. */
-export type OwnFileKind = 'hooks' | 'mcp' | 'settings' | 'instructions'
+export type OwnFileKind = 'hooks' | 'mcp' | 'settings' | 'opencode' | 'instructions'
 
 /**
  * The files sangam writes into a checkout, relative to the worktree's top level: `install-hooks`'s
@@ -18,6 +18,8 @@ export const ownFiles: Readonly<Record<string, OwnFileKind>> = {
   '.mcp.json': 'mcp',
   // Gemini CLI's project settings: sangam's hooks (install-hooks) and MCP server (init).
   '.gemini/settings.json': 'settings',
+  // opencode's project config: sangam's MCP server under `mcp` (init).
+  'opencode.json': 'opencode',
   'AGENTS.md': 'instructions',
 }
 
@@ -57,13 +59,13 @@ export function isSangamsOwnChange(path: string, text: string | null, base: stri
  */
 export function mayHoldOurs(kind: OwnFileKind, text: string): boolean {
   if (kind === 'hooks') return text.includes('agent-hook-main')
-  if (kind === 'mcp') return text.includes(`"${mcpServerName}"`)
+  if (kind === 'mcp' || kind === 'opencode') return text.includes(`"${mcpServerName}"`)
   if (kind === 'settings') return mayHoldOurs('hooks', text) || mayHoldOurs('mcp', text)
   return text.startsWith(instructionsMarker)
 }
 
 /** A host file's text parsed and split into ours and the rest; null when it is not such a file. */
-export function splitOf(kind: 'hooks' | 'mcp' | 'settings', text: string): SplitEntries | null {
+export function splitOf(kind: Exclude<OwnFileKind, 'instructions'>, text: string): SplitEntries | null {
   const config = jsonObjectOf(text)
   return config === null ? null : splitEntries(kind, config)
 }

@@ -281,10 +281,14 @@ async function offerMcp(
         '/opencode.json',
         "names this machine's path to sangam (sangam init)",
       )
-    // A lane's worktree starts without an untracked .mcp.json: its agent would have no sangam tools.
+    // A lane's worktree starts without an untracked .mcp.json (or Gemini's, opencode's config): its
+    // agent would have no sangam tools.
     const shared = isMainWorktree(root)
       ? sharedOwnFiles(root, project.repo.commonDir).filter(
-          (file) => file.path === '.mcp.json' || file.path === '.gemini/settings.json',
+          (file) =>
+            file.path === '.mcp.json' ||
+            file.path === '.gemini/settings.json' ||
+            file.path === 'opencode.json',
         )
       : []
     const lanes = laneWorktrees(root).flatMap((worktree) =>
