@@ -6,7 +6,9 @@
  * daemon up, two joined sessions with `sleep 600` as the agent, no tmux, headless prompts) from
  * SANGAM_BENCH_COCODEX (default /work/peer/cocodex); without it only sangam's figures print.
  * SANGAM_BENCH_BASELINE names another build's dist/cli/main.js (node_modules beside it): it runs
- * interleaved on fixtures of its own, a before/after in the same run.
+ * interleaved on fixtures of its own, a before/after in the same run. The git processes each
+ * operation's sync spawns are counted once per build, on a fixture of their own, through a
+ * logging `git` on PATH (test/helpers/git-call-log.ts).
  *
  *   npm run build && ROUNDS=5 node --import tsx bench/lanes.ts
  */
@@ -14,6 +16,7 @@ import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_pr
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { type GitCallLog, gitCallLog } from '../test/helpers/git-call-log.ts'
 
 const rounds = Number(process.env.ROUNDS ?? 5)
 const cli = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js')
@@ -77,10 +80,15 @@ interface System {
   close(): void
 }
 
-function sangam(root: string, entry = cli): System {
+/**
+ * sangam's fixture; with `log`, git runs through the logging `git` on PATH and each sync answers
+ * the git processes it spawned instead of its time (outside the timed rounds).
+ */
+function sangam(root: string, entry = cli, log?: GitCallLog): System {
   const repo = freshRepo(root)
   const env = {
     ...process.env,
+    ...(log === undefined ? {} : { PATH: log.path }),
     HOME: root,
     SANGAM_HOME: join(root, '.sangam'),
     SANGAM_USER: 'dev@example.test',
@@ -96,7 +104,11 @@ function sangam(root: string, entry = cli): System {
     ).lane.worktree as string
   return {
     lanes: { alice: lane('alice'), bob: lane('bob') },
-    sync: (worktree) => timed(process.execPath, [entry, 'sync', '--json'], worktree, env),
+    sync: (worktree) => {
+      log?.reset()
+      const ms = timed(process.execPath, [entry, 'sync', '--json'], worktree, env)
+      return log === undefined ? ms : log.calls().length
+    },
     close: () => undefined,
   }
 }
@@ -241,4 +253,21 @@ for (const op of operations) {
     verdict,
   ]
   process.stdout.write(`${line.join('')}\n`)
+}
+
+const gitRoot = mkdtempSync(join(tmpdir(), 'sangam-bench-lanes-git-'))
+try {
+  const counts = [
+    ['sangam', measure((root) => sangam(root, cli, gitCallLog(gitRoot)))] as const,
+    ...(baselineCli === null
+      ? []
+      : [['baseline', measure((root) => sangam(root, baselineCli, gitCallLog(gitRoot)))] as const]),
+  ]
+  process.stdout.write('git processes per sync (one counted run each)\n')
+  for (const op of operations)
+    process.stdout.write(
+      `${op.padEnd(22)}${counts.map(([name, count]) => `${name} ${count[op]}`.padStart(14)).join('')}\n`,
+    )
+} finally {
+  rmSync(gitRoot, { recursive: true, force: true })
 }

@@ -1,13 +1,15 @@
 import assert from 'node:assert/strict'
-import { writeFileSync } from 'node:fs'
+import { utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { openDatabaseFile } from '../src/project/store/project-database.ts'
 import { writeWorktreeState } from '../src/room/store/worktree-state-table.ts'
+import { gitCallLog } from './helpers/git-call-log.ts'
 import { laneProject } from './helpers/lane-fixture.ts'
 import { connectMcp } from './helpers/mcp-client.ts'
 import { isolatedEnv, runCli, runCliJson } from './helpers/run-cli.ts'
 import { git, tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
+import { eventually, startUp } from './helpers/up-process.ts'
 
 /**
  * The collision forecast at claim time: `claim` names the other worktrees whose work (committed
@@ -15,6 +17,7 @@ import { git, tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
  */
 interface ForecastJson {
   granted: boolean
+  states: { source: 'git' | 'daemon'; at: number | null; ageMs: number }
   forecast: {
     worktree: string
     machine: string | null
@@ -42,6 +45,9 @@ async function project() {
   const dirty = join(home.path, 'lane-c')
   git(repo.path, 'worktree', 'add', '-q', '-b', 'lane/c', dirty, 'main')
   edit(dirty, 'src/c.ts', 'export const c = 2\n')
+  // Stamped a minute ago: a file changed just before its worktree is read is not kept (racy, D422).
+  const minuteAgo = Date.now() / 1000 - 60
+  utimesSync(join(dirty, 'src/c.ts'), minuteAgo, minuteAgo)
   return {
     home,
     repo,
@@ -147,4 +153,74 @@ test('real lanes: committed work not in main and untracked files are named with 
   const claimed = await mcp.call('ctx_claim', { patterns: ['src/'], reason: 'refactor' })
   assert.notEqual(claimed.isError, true, JSON.stringify(claimed.content))
   assert.deepEqual(shape(claimed.structuredContent as unknown as ForecastJson), expected)
+})
+
+/** The git subcommands a run called (the first argument that is not an option). */
+function subcommands(calls: readonly (readonly string[])[]): string[] {
+  return calls.map((call) => call.find((arg) => !arg.startsWith('-')) ?? '')
+}
+
+test('without a daemon a claim asks git one status per other worktree; what it read once is kept', async () => {
+  await using p = await project()
+  const log = gitCallLog(p.home.path)
+  const claim = () =>
+    runCliJson<ForecastJson>(['claim', 'src/', '--reason', 'refactor'], {
+      cwd: p.repo.path,
+      env: log.env(p.env),
+    })
+  const first = await claim()
+  assert.equal(first.states.source, 'git')
+  const firstCalls = subcommands(log.calls())
+  assert.equal(firstCalls.filter((name) => name === 'status').length, 2, firstCalls.join(' '))
+  // HEADs and branches come from files.
+  assert.deepEqual(
+    log.calls().filter((call) => call.includes('HEAD') || call.includes('symbolic-ref')),
+    [],
+  )
+  log.reset()
+  const again = await claim()
+  assert.deepEqual(subcommands(log.calls()), ['status', 'status'], 'the dirty state and both diffs are kept')
+  const shape = (out: ForecastJson) =>
+    out.forecast.map((entry) => [entry.worktree, entry.branch, entry.paths])
+  assert.deepEqual(shape(again), shape(first))
+  assert.deepEqual(
+    shape(first).sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    [
+      [p.committed, 'lane/b', ['src/a.ts']],
+      [p.dirty, 'lane/c', ['src/c.ts']],
+    ],
+  )
+})
+
+test('with sangam up running a claim’s forecast takes its round’s worktree states, said with their age', async () => {
+  await using p = await project()
+  await using up = startUp([], { cwd: p.repo.path, env: p.env })
+  await up.waitFor('started')
+  await eventually(
+    async () => (await p.claim(p.repo.path, 'docs/')).states.source === 'daemon',
+    30_000,
+    'a daemon round',
+  )
+  const log = gitCallLog(p.home.path)
+  const out = await runCliJson<ForecastJson>(['claim', 'src/', '--reason', 'refactor'], {
+    cwd: p.repo.path,
+    env: log.env(p.env),
+  })
+  assert.deepEqual(subcommands(log.calls()), [], 'no git at all')
+  assert.equal(out.states.source, 'daemon')
+  assert.ok(out.states.ageMs >= 0)
+  assert.deepEqual(
+    out.forecast
+      .map((entry) => [entry.worktree, entry.machine, entry.paths])
+      .sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    [
+      [p.committed, null, ['src/a.ts']],
+      [p.dirty, null, ['src/c.ts']],
+    ],
+  )
+  const text = await runCli(['claim', 'src/a.ts', '--reason', 'again'], { cwd: p.repo.path, env: p.env })
+  assert.match(
+    text.stdout,
+    /lane\/b \(.*lane-b\): src\/a\.ts\n {2}\(this machine's worktrees as sangam up's round read them \d+ s ago\)/,
+  )
 })

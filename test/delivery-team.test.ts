@@ -4,7 +4,7 @@ import { after, test } from 'node:test'
 import { killAllServes } from '../server/test/helpers/serve-process.ts'
 import { fakeTurns, writeFakeVendor } from './helpers/fake-vendor.ts'
 import { runCli, runCliJson } from './helpers/run-cli.ts'
-import { type Machine, syncWorld } from './helpers/sync-world.ts'
+import { attachBoth, type Machine, syncWorld } from './helpers/sync-world.ts'
 import { eventually } from './helpers/up-process.ts'
 import { runAgentHook } from './hooks-agent-run.ts'
 
@@ -62,10 +62,7 @@ test('a tag posted on machine B for a dormant session on machine A starts one tu
   const { a, b } = world
   const logA = withFakeClaude(a)
   const logB = withFakeClaude(b)
-  await a.cliJson(['init', '--no-mcp', '--server', world.server.url])
-  const line = (await runCli(['connection'], { cwd: a.repo, env: a.env })).stdout.trim()
-  const joined = await b.cli(['join', line])
-  assert.equal(joined.code, 0, joined.stderr)
+  await attachBoth(world)
 
   // A Claude Code session ran on A and ended: dormant, continued by resume on A.
   await hook(a, 'SessionStart')

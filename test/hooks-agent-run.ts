@@ -3,6 +3,7 @@ import { closeSync, openSync } from 'node:fs'
 import { constants } from 'node:os'
 import { join } from 'node:path'
 import type { Readable, Writable } from 'node:stream'
+import { collectOutput } from './helpers/child-output.ts'
 import { projectRoot } from './helpers/run-cli.ts'
 
 /**
@@ -34,7 +35,7 @@ export interface HookRunOptions {
 }
 
 export function runAgentHook(
-  host: 'claude' | 'codex',
+  host: 'claude' | 'codex' | 'gemini' | 'opencode',
   payload: unknown,
   options: HookRunOptions,
 ): Promise<HookRun> {
@@ -50,14 +51,7 @@ export function runAgentHook(
       stdio: [stdin, 'pipe', 'pipe'],
     }) as ChildProcessByStdio<Writable | null, Readable, Readable>
     if (typeof stdin === 'number') closeSync(stdin)
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8')
-    })
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8')
-    })
+    const output = collectOutput(child)
     const timer = setTimeout(() => child.kill('SIGKILL'), 30_000)
     child.on('error', reject)
     child.on('close', (code, signal) => {
@@ -66,10 +60,10 @@ export function runAgentHook(
       resolve({
         code: status,
         signal,
-        stdout,
-        stderr,
+        stdout: output.stdout,
+        stderr: output.stderr,
         ms: performance.now() - started,
-        output: parse(stdout),
+        output: parse(output.stdout),
       })
     })
     if (child.stdin === null) return

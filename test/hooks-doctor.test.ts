@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { isolatedEnv, runCliJson } from './helpers/run-cli.ts'
+import { installedElsewhere, isolatedEnv, runCliJson } from './helpers/run-cli.ts'
 import { tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
 import { claudeEdit, runAgentHook } from './hooks-agent-run.ts'
 import { installFakeCodex } from './hooks-fake-codex.ts'
@@ -15,6 +15,7 @@ interface HookHealth {
   host: string
   event: string
   installedIn: string[]
+  outdatedIn: string[]
   trust: string | null
   lastSeen: { at: string; hostVersion: string | null; outcome: string; durationMs: number } | null
 }
@@ -100,6 +101,108 @@ test('when Codex cannot be asked, doctor says so rather than guessing', async ()
   assert.ok(
     section.notes.some((note) =>
       /^could not ask Codex whether it trusts the hooks: codex is not installed/.test(note),
+    ),
+  )
+})
+
+test('Gemini CLI hooks are listed by their own event names, seen firing, and named when another sangam wrote them', async () => {
+  await using home = tmpDir()
+  await using repo = tmpGitRepo()
+  const env = isolatedEnv(home.path, { PATH: `${installFakeCodex(home.path)}:${process.env.PATH}` })
+  await runCliJson(['install-hooks'], { cwd: repo.path, env })
+  const settings = join(repo.path, '.gemini', 'settings.json')
+  const before = await hooksOf(repo.path, env)
+  const gate = before.hook('gemini', 'BeforeTool')
+  assert.deepEqual(gate.installedIn, [settings])
+  assert.deepEqual(gate.outdatedIn, [])
+  assert.equal(gate.lastSeen, null)
+  assert.ok(
+    before.section.notes.some((note) =>
+      note.startsWith(
+        `Gemini CLI BeforeTool is installed (${settings}) but has never been seen firing: it runs on the next write_file`,
+      ),
+    ),
+    before.section.notes.join('\n'),
+  )
+
+  const run = await runAgentHook(
+    'gemini',
+    {
+      session_id: 'a5e5a5e5-0000-4000-8000-000000000001',
+      transcript_path: join(repo.path, 'chat.jsonl'),
+      cwd: repo.path,
+      hook_event_name: 'BeforeTool',
+      tool_name: 'write_file',
+      tool_input: { file_path: join(repo.path, 'x.ts'), content: 'x' },
+    },
+    { cwd: repo.path, env },
+  )
+  assert.equal(run.code, 0, run.stderr)
+  const after = await hooksOf(repo.path, env)
+  assert.equal(after.hook('gemini', 'BeforeTool').lastSeen?.outcome, 'allow')
+  assert.ok(!after.section.notes.some((note) => note.startsWith('Gemini CLI BeforeTool')))
+
+  // Another copy of sangam (another path) installs over it: this one's doctor names the file.
+  await runCliJson(['install-hooks'], { cwd: repo.path, env, entry: installedElsewhere(home.path) })
+  const moved = await hooksOf(repo.path, env)
+  assert.deepEqual(moved.hook('gemini', 'BeforeTool').outdatedIn, [settings])
+  assert.ok(
+    moved.section.notes.includes(
+      `Gemini CLI BeforeTool in ${settings} is not this sangam's (an older install, or another copy's path): run sangam install-hooks`,
+    ),
+    moved.section.notes.join('\n'),
+  )
+  await runCliJson(['install-hooks'], { cwd: repo.path, env })
+  assert.deepEqual((await hooksOf(repo.path, env)).hook('gemini', 'BeforeTool').outdatedIn, [])
+})
+
+test("opencode's plugin is listed where the project uses opencode, and an outdated plugin is named", async () => {
+  await using home = tmpDir()
+  await using repo = tmpGitRepo()
+  const env = isolatedEnv(home.path, { PATH: `${installFakeCodex(home.path)}:${process.env.PATH}` })
+  await runCliJson(['init', '--no-mcp'], { cwd: repo.path, env })
+  // A project without opencode: the plugin's absence is no fault.
+  const without = await hooksOf(repo.path, env)
+  assert.deepEqual(without.hook('opencode', 'PreToolUse').installedIn, [])
+  assert.ok(
+    !without.section.notes.some((note) => note.startsWith('opencode')),
+    without.section.notes.join('\n'),
+  )
+
+  mkdirSync(join(repo.path, '.opencode'))
+  const unprotected = await hooksOf(repo.path, env)
+  assert.ok(
+    unprotected.section.notes.includes('opencode PreToolUse is not installed: run sangam install-hooks'),
+  )
+
+  await runCliJson(['install-hooks'], { cwd: repo.path, env })
+  const plugin = join(repo.path, '.opencode', 'plugins', 'sangam.js')
+  const installed = await hooksOf(repo.path, env)
+  for (const event of ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'Stop', 'SessionEnd']) {
+    assert.deepEqual(installed.hook('opencode', event).installedIn, [plugin], event)
+    assert.deepEqual(installed.hook('opencode', event).outdatedIn, [], event)
+  }
+  const run = await runAgentHook(
+    'opencode',
+    claudeEdit(repo.path, join(repo.path, 'x.ts'), 'ses_doctor01', 'write'),
+    {
+      cwd: repo.path,
+      env,
+    },
+  )
+  assert.equal(run.code, 0, run.stderr)
+  assert.equal((await hooksOf(repo.path, env)).hook('opencode', 'PreToolUse').lastSeen?.outcome, 'allow')
+
+  // An older plugin (its source differs from what this sangam writes).
+  writeFileSync(
+    plugin,
+    readFileSync(plugin, 'utf8').replace('const patienceMs = 10000', 'const patienceMs = 5000'),
+  )
+  const old = await hooksOf(repo.path, env)
+  assert.deepEqual(old.hook('opencode', 'Stop').outdatedIn, [plugin])
+  assert.ok(
+    old.section.notes.includes(
+      `opencode PreToolUse in ${plugin} is not this sangam's (an older install, or another copy's path): run sangam install-hooks`,
     ),
   )
 })

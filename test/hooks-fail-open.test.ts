@@ -59,7 +59,11 @@ test('malformed hook stdin is allowed and reported, never a crash', async () => 
     const run = await runAgentHook('claude', null, { cwd: p.repo.path, env: p.env, stdin })
     assert.equal(run.code, 0, run.stderr)
     assert.equal(run.stdout, '', stdin)
-    assert.match(run.stderr, /hook stdin is not a Claude Code or Codex hook payload/, stdin)
+    assert.match(
+      run.stderr,
+      /hook stdin is not a hook payload of Claude Code, Codex, Gemini CLI or opencode/,
+      stdin,
+    )
   }
 })
 

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { tools as registeredTools } from '../src/mcp/tools.ts'
+import { collectOutput } from './helpers/child-output.ts'
 import { connectMcp } from './helpers/mcp-client.ts'
 import { recallProject } from './helpers/recall-project.ts'
 import { cliEntry, mcpEntry, runCli, spawnNode } from './helpers/run-cli.ts'
@@ -254,14 +255,7 @@ async function rawSession(args: readonly string[]): Promise<void> {
   await using project = await recallProject()
   project.add({ text: 'hello there', at: now - 1000 })
   const child = spawnNode(args, { cwd: project.repo.path, env: { ...project.env, SANGAM_LOG: 'debug' } })
-  let stdout = ''
-  let stderr = ''
-  child.stdout?.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString('utf8')
-  })
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8')
-  })
+  const output = collectOutput(child)
   const send = (message: object): void => {
     child.stdin?.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`)
   }
@@ -275,13 +269,13 @@ async function rawSession(args: readonly string[]): Promise<void> {
   send({ id: 3, method: 'tools/call', params: { name: 'ctx_search', arguments: { query: 'hello' } } })
   send({ id: 4, method: 'tools/call', params: { name: 'ctx_thread', arguments: { eventId: 'nope' } } })
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
-  await waitFor(() => stdout.split('\n').filter((line) => line.trim() !== '').length >= 4)
+  await waitFor(() => output.stdout.split('\n').filter((line) => line.trim() !== '').length >= 4)
   child.stdin?.end()
-  assert.equal(await exited, 0, `the server exits cleanly when its client goes away\n${stderr}`)
-  const lines = stdout.split('\n').filter((line) => line.trim() !== '')
+  assert.equal(await exited, 0, `the server exits cleanly when its client goes away\n${output.stderr}`)
+  const lines = output.stdout.split('\n').filter((line) => line.trim() !== '')
   assert.equal(lines.length, 4)
   for (const line of lines) assert.equal(JSON.parse(line).jsonrpc, '2.0')
-  assert.match(stderr, /sangam debug: serving/)
+  assert.match(output.stderr, /sangam debug: serving/)
 }
 
 async function waitFor(condition: () => boolean, timeoutMs = 20_000): Promise<void> {

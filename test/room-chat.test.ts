@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import type { ChildProcess } from 'node:child_process'
 import { test } from 'node:test'
+import { collectOutput } from './helpers/child-output.ts'
 import { isolatedEnv, runCli, runCliJson, spawnCli } from './helpers/run-cli.ts'
 import { tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
 
@@ -42,14 +43,7 @@ async function room() {
 /** A running chat: what it printed so far, and a wait for a pattern to show up in it. */
 function startChat(cwd: string, env: Record<string, string | undefined>, args: readonly string[] = []) {
   const child: ChildProcess = spawnCli(['chat', ...args], { cwd, env })
-  let stdout = ''
-  let stderr = ''
-  child.stdout?.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString('utf8')
-  })
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8')
-  })
+  const output = collectOutput(child)
   const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
   // A chat that does not leave is a failure, not a hung suite: killed after 20 s and reported.
   const exited = (async () => {
@@ -61,13 +55,13 @@ function startChat(cwd: string, env: Record<string, string | undefined>, args: r
   return {
     child,
     exited,
-    out: () => stdout,
+    out: () => output.stdout,
     type: (line: string) => child.stdin?.write(`${line}\n`),
     /** Resolves once stdout matches; fails with what was printed after 20 s (a hang, not a timing claim). */
     async saw(pattern: RegExp): Promise<void> {
-      for (let waited = 0; !pattern.test(stdout); waited += 50) {
+      for (let waited = 0; !pattern.test(output.stdout); waited += 50) {
         if (waited > 20_000)
-          assert.fail(`chat never printed ${pattern}\nstdout: ${stdout}\nstderr: ${stderr}`)
+          assert.fail(`chat never printed ${pattern}\nstdout: ${output.stdout}\nstderr: ${output.stderr}`)
         await new Promise((resolve) => setTimeout(resolve, 50))
       }
     },

@@ -5,7 +5,7 @@ import { after, test } from 'node:test'
 import { killAllServes } from '../server/test/helpers/serve-process.ts'
 import { openConnection } from '../src/store/connection.ts'
 import { installedElsewhere, runCli } from './helpers/run-cli.ts'
-import { type Machine, type SyncWorld, syncWorld } from './helpers/sync-world.ts'
+import { attachBoth, type Machine, type SyncWorld, syncWorld } from './helpers/sync-world.ts'
 import { git } from './helpers/tmp-git-repo.ts'
 import { eventually } from './helpers/up-process.ts'
 
@@ -65,10 +65,7 @@ test('two machines edit neighbouring lines uncommitted: one conflict thread on b
   edit(laneA, (lines) => lines.splice(3, 1, 'export const v4 = 40'))
   edit(laneB, (lines) => lines.splice(4, 1, 'export const v5 = 50'))
 
-  await a.cliJson(['init', '--no-mcp', '--server', world.server.url])
-  const line = (await runCli(['connection'], { cwd: a.repo, env: a.env })).stdout.trim()
-  const joined = await b.cli(['join', line])
-  assert.equal(joined.code, 0, joined.stderr)
+  await attachBoth(world)
 
   await using upA = a.up()
   await using upB = b.up()
@@ -151,9 +148,7 @@ test("issue 20 item 18: sangam's own files on two machines make no conflict thre
   // A real collision: the thread for it shows that each daemon has drawn the other's states.
   edit(laneA, (lines) => lines.splice(3, 1, 'export const v4 = 40'))
   edit(laneB, (lines) => lines.splice(4, 1, 'export const v5 = 50'))
-  await a.cliJson(['init', '--no-mcp', '--server', world.server.url])
-  const line = (await runCli(['connection'], { cwd: a.repo, env: a.env })).stdout.trim()
-  assert.equal((await b.cli(['join', line])).code, 0)
+  await attachBoth(world)
   await using upA = a.up()
   await using upB = b.up()
   await Promise.all([upA.waitFor('sync-connected'), upB.waitFor('sync-connected')])

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { after, test } from 'node:test'
 import { killAllServes } from '../server/test/helpers/serve-process.ts'
+import { collectOutput } from './helpers/child-output.ts'
 import { projectRoot } from './helpers/run-cli.ts'
 import { attachBoth, type Machine, type SyncWorld, syncWorld } from './helpers/sync-world.ts'
 import { claudeEdit, runAgentHook, sessionEvent } from './hooks-agent-run.ts'
@@ -165,19 +166,12 @@ function racer(args: readonly string[], env: Record<string, string | undefined>)
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     )
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8')
-    })
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8')
-    })
+    const output = collectOutput(child)
     child.on('error', reject)
     child.on('close', (code) =>
       code === 0
-        ? resolve(JSON.parse(stdout) as RaceOutcome[])
-        : reject(new Error(`racer exited ${code}: ${stderr}`)),
+        ? resolve(JSON.parse(output.stdout) as RaceOutcome[])
+        : reject(new Error(`racer exited ${code}: ${output.stderr}`)),
     )
   })
 }

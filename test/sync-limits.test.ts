@@ -5,8 +5,7 @@ import { test } from 'node:test'
 import { setTimeout as delay } from 'node:timers/promises'
 import type { Attachment } from '../src/sync/services/attachment.ts'
 import { SyncHttpClient } from '../src/sync/services/http-client.ts'
-import { runCli } from './helpers/run-cli.ts'
-import { syncWorld } from './helpers/sync-world.ts'
+import { attachBoth, syncWorld } from './helpers/sync-world.ts'
 import { eventually } from './helpers/up-process.ts'
 
 /**
@@ -19,9 +18,7 @@ test('pushes follow the server limits: records per push, body size, and RATE_LIM
     vars: { PUSHES_PER_SECOND: '5', MAX_RECORDS_PER_PUSH: '10', MAX_BODY_BYTES: '65536' },
   })
   const { a, b } = world
-  await a.cliJson(['init', '--no-mcp', '--server', world.server.url])
-  const line = (await runCli(['connection'], { cwd: a.repo, env: a.env })).stdout
-  assert.equal((await b.cli(['join'], line)).code, 0)
+  await attachBoth(world, { lineOnStdin: true })
   await using upA = a.up()
   await using upB = b.up()
   await Promise.all([upA.waitFor('sync-connected'), upB.waitFor('sync-connected')])
@@ -75,9 +72,7 @@ test('pushes follow the server limits: records per push, body size, and RATE_LIM
 test('a project at its storage budget: up says so, keeps its outbox, and shares it all once the budget is raised', async () => {
   await using world = await syncWorld({ serveArgs: ['--max-project-size', '256KB'] })
   const { a, b } = world
-  await a.cliJson(['init', '--no-mcp', '--server', world.server.url])
-  const line = (await runCli(['connection'], { cwd: a.repo, env: a.env })).stdout
-  assert.equal((await b.cli(['join'], line)).code, 0)
+  await attachBoth(world, { lineOnStdin: true })
   await using upA = a.up()
   await using upB = b.up()
   await Promise.all([upA.waitFor('sync-connected'), upB.waitFor('sync-connected')])

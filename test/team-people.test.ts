@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, test } from 'node:test'
 import { killAllServes } from '../server/test/helpers/serve-process.ts'
-import { runCli } from './helpers/run-cli.ts'
-import { syncWorld } from './helpers/sync-world.ts'
+import { attachBoth, syncWorld } from './helpers/sync-world.ts'
 import { eventually } from './helpers/up-process.ts'
 
 after(killAllServes)
@@ -19,10 +18,7 @@ interface TargetsJson {
 test('a teammate with no chat and no session yet is a person on the other machine, and can be tagged', async () => {
   await using world = await syncWorld()
   const { a, b } = world
-  await a.cliJson(['init', '--no-mcp', '--server', world.server.url])
-  const line = (await runCli(['connection'], { cwd: a.repo, env: a.env })).stdout.trim()
-  const joined = await b.cli(['join', line])
-  assert.equal(joined.code, 0, joined.stderr)
+  await attachBoth(world)
   const ids = {
     a: (await a.cliJson<{ machine: { id: string } }>(['identify', '--machine', 'alice-box'])).machine.id,
     b: (await b.cliJson<{ machine: { id: string } }>(['identify', '--machine', 'bob-box'])).machine.id,

@@ -5,6 +5,7 @@ import { test } from 'node:test'
 import { commands } from '../src/cli/registry.ts'
 import { mapLimit } from '../src/shared/map-limit.ts'
 import { claudeAssistant, claudeHuman } from './helpers/capture-transcripts.ts'
+import { collectOutput } from './helpers/child-output.ts'
 import { laneProject } from './helpers/lane-fixture.ts'
 import { connectMcp } from './helpers/mcp-client.ts'
 import { type CliResult, isolatedEnv, projectRoot, spawnCli } from './helpers/run-cli.ts'
@@ -301,19 +302,14 @@ async function runUntil(
   env: Record<string, string | undefined>,
 ): Promise<CliResult> {
   const child = spawnCli(args, { cwd, env })
-  let stdout = ''
-  let stderr = ''
+  const output = collectOutput(child)
   const closed = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? 0)))
   await new Promise<void>((resolve) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8')
-      if (until.test(stdout)) resolve()
-    })
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8')
+    child.stdout?.on('data', () => {
+      if (until.test(output.stdout)) resolve()
     })
     void closed.then(() => resolve())
   })
   child.kill('SIGTERM')
-  return { code: await closed, stdout, stderr }
+  return { code: await closed, stdout: output.stdout, stderr: output.stderr }
 }

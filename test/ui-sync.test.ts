@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, test } from 'node:test'
 import { killAllServes } from '../server/test/helpers/serve-process.ts'
-import { runCli } from './helpers/run-cli.ts'
-import { syncWorld } from './helpers/sync-world.ts'
+import { attachBoth, syncWorld } from './helpers/sync-world.ts'
 import { startUi } from './helpers/ui-process.ts'
 
 /**
@@ -15,10 +14,7 @@ after(killAllServes)
 test("a teammate's post, through the team server and bob's daemon, reaches bob's open dashboard", async () => {
   await using world = await syncWorld()
   const { a, b } = world
-  await a.cliJson(['init', '--no-mcp', '--server', world.server.url])
-  const line = (await runCli(['connection'], { cwd: a.repo, env: a.env })).stdout.trim()
-  const joined = await b.cli(['join', line])
-  assert.equal(joined.code, 0, joined.stderr)
+  await attachBoth(world)
 
   const alice = a.up()
   await using _alice = { [Symbol.asyncDispose]: async () => void (await alice.stop()) }

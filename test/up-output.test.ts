@@ -2,8 +2,7 @@ import assert from 'node:assert/strict'
 import { after, test } from 'node:test'
 import { killAllServes } from '../server/test/helpers/serve-process.ts'
 import { captureWorld, claudeHuman } from './helpers/capture-transcripts.ts'
-import { runCli } from './helpers/run-cli.ts'
-import { syncWorld } from './helpers/sync-world.ts'
+import { attachBoth, syncWorld } from './helpers/sync-world.ts'
 import { eventually, startUp } from './helpers/up-process.ts'
 
 /**
@@ -32,9 +31,7 @@ test('captures while up runs print nothing; they are in the debug log', async ()
 test('on a team, up says it connected, once, and not every record shared or received (nor its own coming back)', async () => {
   await using world = await syncWorld()
   const { a, b } = world
-  await a.cliJson(['init', '--no-mcp', '--server', world.server.url])
-  const line = (await runCli(['connection'], { cwd: a.repo, env: a.env })).stdout.trim()
-  assert.equal((await b.cli(['join', line])).code, 0)
+  await attachBoth(world)
   await using upA = a.up({ text: true, env: { SANGAM_LOG: 'debug' } })
   await using upB = b.up()
   await upB.waitFor('sync-connected')

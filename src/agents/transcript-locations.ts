@@ -9,9 +9,10 @@ import type { TranscriptVendor } from './transcript-reader.ts'
  * - codex-sessions: `sessions/YYYY/MM/DD/rollout-*.jsonl`;
  * - codex-archive: `archived_sessions/*.jsonl` (rollouts moved there by `codex archive`);
  * - gemini-chats: `tmp/<project>/chats/session-*.jsonl` and a subagent's
- *   `tmp/<project>/chats/<parent session>/<session>.jsonl`.
+ *   `tmp/<project>/chats/<parent session>/<session>.jsonl`; laid out alike, sangam's journal of the
+ *   whole-document sessions before 0.39 (agents/gemini/services/gemini-journal.ts).
  * - opencode-journal: `$SANGAM_HOME/opencode-journal/<session>.jsonl`, sangam's copy of opencode's
- *   database (agents/opencode/services/opencode-journal.ts).
+ *   database and of its JSON storage before 1.2 (agents/opencode/services/opencode-journal.ts).
  */
 export interface TranscriptRoot {
   readonly path: string

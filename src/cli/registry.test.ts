@@ -7,7 +7,13 @@ import { moduleTrace } from '../../test/helpers/module-trace.ts'
 import { tmpDir } from '../../test/helpers/tmp-git-repo.ts'
 import { startVendors } from './commands/delivery/inputs.ts'
 import { autoLeaseRungs } from './commands/leases/inputs.ts'
-import { searchKinds, searchLimitMax, searchVendors, threadBoundMax } from './commands/memory/inputs.ts'
+import {
+  searchInput,
+  searchKinds,
+  searchLimitMax,
+  searchVendors,
+  threadBoundMax,
+} from './commands/memory/inputs.ts'
 import { commands } from './registry.ts'
 
 const src = join(import.meta.dirname, '..')
@@ -92,12 +98,13 @@ test('command names are unique', () => {
 test("the registry's lists of values are the program's own", async () => {
   const { vendorSchema, eventKindSchema } = await import('../memory/protocol/event.ts')
   const { autoLeaseRungSchema } = await import('../leases/protocol/lease.ts')
-  const { maxSearchLimit } = await import('../memory/services/search.ts')
+  const { defaultSearchLimit, maxSearchLimit } = await import('../memory/protocol/search-input.ts')
   const { maxThreadItems } = await import('../memory/services/thread.ts')
   assert.deepEqual([...searchVendors], vendorSchema.options)
   assert.deepEqual([...searchKinds].sort(), [...eventKindSchema.options].sort())
   assert.deepEqual([...autoLeaseRungs], autoLeaseRungSchema.options)
   assert.equal(searchLimitMax, maxSearchLimit)
+  assert.match(searchInput.options.limit.description, new RegExp(`\\(default ${defaultSearchLimit}\\)$`))
   assert.equal(threadBoundMax, maxThreadItems)
   const delivery = await import('../delivery/protocol/delivery-vendor.ts')
   assert.deepEqual([...startVendors], [...delivery.startVendors])

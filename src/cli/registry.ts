@@ -256,7 +256,8 @@ export const commands: readonly AnyCommandSpec[] = [
   }),
   defineCommand({
     name: 'start',
-    summary: 'Start a new headless Claude Code, Codex or Gemini CLI session in a worktree of this project',
+    summary:
+      'Start a new headless Claude Code, Codex, Gemini CLI or opencode session in a worktree of this project',
     input: startInput,
     load: () => import('./commands/delivery/start.ts'),
   }),

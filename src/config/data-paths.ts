@@ -158,3 +158,8 @@ export function servePortFile(dataDir: string): string {
 export function opencodeJournalDir(sangamHome: string): string {
   return join(sangamHome, 'opencode-journal')
 }
+
+/** Where Gemini CLI's whole-file sessions (before 0.39) are copied as JSONL (gemini-journal.ts). */
+export function geminiJournalDir(sangamHome: string): string {
+  return join(sangamHome, 'gemini-journal')
+}

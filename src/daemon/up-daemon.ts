@@ -1,8 +1,10 @@
 import { codexWake } from '../agents/codex/services/codex-wake.ts'
-import { OpencodeJournalPoller } from '../agents/opencode/services/opencode-journal-poller.ts'
+import { geminiLegacyMarks, syncGeminiJournal } from '../agents/gemini/services/gemini-journal.ts'
+import { JournalPoller } from '../agents/journal-poller.ts'
+import { opencodeSourceMarks, syncOpencodeJournal } from '../agents/opencode/services/opencode-journal.ts'
 import { transcriptRoots } from '../agents/vendors.ts'
 import type { WakeInPlace } from '../agents/wake-in-place.ts'
-import { daemonFile, opencodeJournalDir, projectDir } from '../config/data-paths.ts'
+import { daemonFile, geminiJournalDir, opencodeJournalDir, projectDir } from '../config/data-paths.ts'
 import type { Environment } from '../config/environment.ts'
 import { loadMachineId } from '../config/machine-id.ts'
 import { thisMachine } from '../identity/services/machine-names.ts'
@@ -148,10 +150,35 @@ export async function runUp(options: UpOptions): Promise<void> {
       onShared: () => sync.nudge(),
     })
     const services: Service[] = [
-      // opencode's sessions are in its database: copied into a journal the tailer reads.
-      new OpencodeJournalPoller({
-        dataDir: options.env.opencodeDataDir,
-        journalDir: opencodeJournalDir(options.env.sangamHome),
+      // opencode's sessions are in its database (or its JSON storage before 1.2), and Gemini CLI's
+      // before 0.39 in documents rewritten whole: copied into journals the tailer reads.
+      new JournalPoller({
+        id: 'opencode-journal',
+        what: 'opencode sessions',
+        marks: () => opencodeSourceMarks(options.env.opencodeDataDir),
+        copy: (now) =>
+          syncOpencodeJournal({
+            dataDir: options.env.opencodeDataDir,
+            journalDir: opencodeJournalDir(options.env.sangamHome),
+            now,
+          }),
+        clock: options.clock,
+        log,
+      }),
+      new JournalPoller({
+        id: 'gemini-journal',
+        what: 'Gemini CLI sessions from before 0.39',
+        marks: () => geminiLegacyMarks(options.env.geminiDir),
+        copy: (now) =>
+          syncGeminiJournal({
+            geminiDir: options.env.geminiDir,
+            journalDir: geminiJournalDir(options.env.sangamHome),
+            projectRoots: project.repo.worktrees,
+            now,
+          }),
+        // Documents of sessions long over are many and never change again: looked at less often
+        // while none does (2,000 of them: about 125 ms a look).
+        idleIntervalMs: 8000,
         clock: options.clock,
         log,
       }),

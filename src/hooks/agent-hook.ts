@@ -19,7 +19,7 @@ import { type LocatedProject, locateProject } from './project-locator.ts'
 export type AgentHost = VendorName
 
 /**
- * One run of the Claude Code / Codex hook: parse stdin, find the project, answer the event.
+ * One run of the agent hook (Claude Code's, Codex's, Gemini CLI's, opencode's plugin's): parse stdin, find the project, answer the event.
  * `PreToolUse` gates edits against leases, `SessionStart` hands the brief to the model,
  * `SessionEnd` may release the session's leases; `SessionStart`, `UserPromptSubmit`, `Stop` and
  * `SessionEnd` record the session's presence in the room (online, online, idle, offline). Any
@@ -61,7 +61,10 @@ export async function runAgentHook(run: AgentHookRun): Promise<AgentHookResult> 
   const payload = parseHookPayload(run.stdin)
   if (payload === null) {
     return {
-      answer: failOpen(null, 'hook stdin is not a Claude Code or Codex hook payload'),
+      answer: failOpen(
+        null,
+        'hook stdin is not a hook payload of Claude Code, Codex, Gemini CLI or opencode',
+      ),
       eventName: null,
       project: null,
       workWaiting: false,

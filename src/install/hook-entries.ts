@@ -14,7 +14,7 @@ import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
  */
 export interface HookEntries {
   readonly packageRoot: string
-  /** `dist/hooks/agent-hook-main.cjs`: Claude Code and Codex hooks (bundled, scripts/build-bundles.mjs). */
+  /** `dist/hooks/agent-hook-main.cjs`: the agent hooks of every vendor (opencode's plugin runs it too) (bundled, scripts/build-bundles.mjs). */
   readonly agentHook: string
   /** `dist/hooks/pre-push-main.cjs`: the git pre-push gate (bundled likewise). */
   readonly prePush: string

@@ -1,13 +1,26 @@
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
+import { claudeGroups, claudeProjectEntry } from '../agents/claude/install/claude-hook-groups.ts'
 import { listCodexHooks } from '../agents/codex/install/codex-app-server.ts'
+import { codexGroups } from '../agents/codex/install/codex-hook-groups.ts'
+import { geminiEventFor } from '../agents/gemini/core/gemini-hook-events.ts'
+import { geminiGroups } from '../agents/gemini/install/gemini-hook-groups.ts'
+import {
+  opencodePluginFile,
+  opencodePluginSource,
+  ourPlugin,
+  usesOpencode,
+} from '../agents/opencode/install/opencode-plugin.ts'
 import { vendorFor } from '../agents/vendors.ts'
 import { gitHooksDir } from '../git/hooks-dir.ts'
 import { type Heartbeat, readHeartbeats } from '../hooks/hook-heartbeat.ts'
 import { type GuardState, readGuardState } from '../lanes/services/guard-state.ts'
 import type { DoctorSection } from '../memory/services/capture-report.ts'
-import { ourHandlerPositions } from '../own-files/core/hook-config.ts'
+import { addOurGroups, type HookGroup, ourHandlerPositions } from '../own-files/core/hook-config.ts'
 import { isOurAgentHandler } from '../own-files/core/our-handler.ts'
+import type { VendorName } from '../shared/vendor-names.ts'
 import { readJsonObject } from './config-file.ts'
+import type { HookEntries } from './hook-entries.ts'
 import { isOurPrePush } from './pre-push-installer.ts'
 
 /**
@@ -15,13 +28,26 @@ import { isOurPrePush } from './pre-push-installer.ts'
  * firing: every run leaves a heartbeat (hook-heartbeat.ts), so an installed hook without one has
  * never run — an untrusted Codex hook, a Claude Code workspace never trusted, `node` missing from
  * the host's PATH all look exactly like that. Codex trust is asked of Codex itself, since a hook
- * it no longer trusts (edited since, or never reviewed) is silently skipped.
+ * it no longer trusts (edited since, or never reviewed) is silently skipped. Each host's entries
+ * are compared with what this sangam's `install-hooks` writes, so a hook left by an older install
+ * or pointing at another copy of sangam is named (Claude Code, Codex, Gemini CLI settings, the
+ * opencode plugin's source alike).
  */
 export interface HookHealth {
-  readonly host: 'claude' | 'codex' | 'git'
+  readonly host: 'claude' | 'codex' | 'gemini' | 'opencode' | 'git'
+  /**
+   * The event as the host's configuration names it (Gemini CLI's `BeforeTool`, …); opencode's
+   * plugin asks sangam's events by their Claude Code names, so those are its rows.
+   */
   readonly event: string
-  /** The files that install this hook (project and user level). */
+  /** The files that install this hook (project and user level; opencode: its plugin files). */
   readonly installedIn: readonly string[]
+  /**
+   * Those of `installedIn` whose entry is not what this sangam's `install-hooks` writes now: an
+   * older version's, or another copy of sangam's path. Empty when this sangam's hook entries
+   * cannot be found (a build without `dist/hooks/`).
+   */
+  readonly outdatedIn: readonly string[]
   /** Codex only: what Codex says of our hook; `unknown` when Codex could not be asked. */
   readonly trust: string | null
   readonly lastSeen: {
@@ -45,45 +71,112 @@ export interface HookHealthInput {
   readonly projectDir: string
   readonly claudeConfigDir: string
   readonly codexHome: string
+  /** Gemini CLI's `~/.gemini` (`$GEMINI_CLI_HOME/.gemini`). */
+  readonly geminiDir: string
+  /** opencode's user config directory (`$XDG_CONFIG_HOME/opencode`). */
+  readonly opencodeConfigDir: string
+  /** This sangam's hook entries, what a current install names; null when they cannot be found. */
+  readonly entries: HookEntries | null
   readonly codexBin: string
   readonly timeoutMs: number
 }
 
 const agentEvents = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'Stop', 'SessionEnd'] as const
 
+/** A host configuration file and the groups a current install puts in it (null: unknown). */
+interface HookFile {
+  readonly file: string
+  readonly groups: Readonly<Record<string, HookGroup>> | null
+}
+
 export async function hooksSection(input: HookHealthInput): Promise<HooksSection> {
   const beats = readHeartbeats(input.projectDir)
   const seen = (host: string, event: string): HookHealth['lastSeen'] => lastSeen(beats, host, event)
-  const claudeFiles = [
-    join(input.root, '.claude', 'settings.json'),
-    join(input.claudeConfigDir, 'settings.json'),
-  ]
-  const codexFiles = [join(input.root, '.codex', 'hooks.json'), join(input.codexHome, 'hooks.json')]
-  const trust = await codexTrust(input, codexFiles)
-  const hooks: HookHealth[] = [
-    ...agentEvents.map((event) => ({
-      host: 'claude' as const,
-      event,
-      installedIn: claudeFiles.filter((file) => installs(file, event)),
-      trust: null,
-      lastSeen: seen('claude', event),
-    })),
-    ...agentEvents.map((event) => ({
-      host: 'codex' as const,
-      event,
-      installedIn: codexFiles.filter((file) => installs(file, event)),
-      trust: trust.byEvent.get(event) ?? (trust.reason === null ? null : 'unknown'),
-      lastSeen: seen('codex', event),
-    })),
+  const entries = input.entries
+  const claudeFiles: HookFile[] = [
     {
-      host: 'git',
-      event: 'pre-push',
-      installedIn: prePushFiles(input.root),
-      trust: null,
-      lastSeen: seen('git', 'pre-push'),
+      file: join(input.root, '.claude', 'settings.json'),
+      groups: entries && claudeGroups(claudeProjectEntry(entries, input.root)),
+    },
+    {
+      file: join(input.claudeConfigDir, 'settings.json'),
+      groups: entries && claudeGroups(entries.agentHook),
     },
   ]
-  const notes = hooks.flatMap((hook) => notesFor(hook))
+  const codexFiles: HookFile[] = [
+    join(input.root, '.codex', 'hooks.json'),
+    join(input.codexHome, 'hooks.json'),
+  ].map((file) => ({ file, groups: entries && codexGroups(entries.agentHook) }))
+  const geminiFiles: HookFile[] = [
+    join(input.root, '.gemini', 'settings.json'),
+    join(input.geminiDir, 'settings.json'),
+  ].map((file) => ({ file, groups: entries && geminiGroups(entries.agentHook) }))
+  const trust = await codexTrust(
+    input,
+    codexFiles.map((candidate) => candidate.file),
+  )
+  // opencode's plugin is installed only where the project uses opencode (D464): elsewhere its
+  // absence is as install-hooks leaves it, not something to fix.
+  const opencodeExpected = usesOpencode(input.root) || existsSync(input.opencodeConfigDir)
+  const rows: HookRow[] = [
+    ...agentEvents.map((event) =>
+      agentRow(
+        {
+          host: 'claude',
+          event,
+          ...installedIn(claudeFiles, event),
+          trust: null,
+          lastSeen: seen('claude', event),
+        },
+        event,
+      ),
+    ),
+    ...agentEvents.map((event) =>
+      agentRow(
+        {
+          host: 'codex',
+          event,
+          ...installedIn(codexFiles, event),
+          trust: trust.byEvent.get(event) ?? (trust.reason === null ? null : 'unknown'),
+          lastSeen: seen('codex', event),
+        },
+        event,
+      ),
+    ),
+    ...agentEvents.map((event) => {
+      // Gemini CLI names its events its own way; its hook runs (and heartbeats) in sangam's terms.
+      const geminiEvent = geminiEventFor(event) ?? event
+      return agentRow(
+        {
+          host: 'gemini',
+          event: geminiEvent,
+          ...installedIn(geminiFiles, geminiEvent),
+          trust: null,
+          lastSeen: seen('gemini', event),
+        },
+        event,
+      )
+    }),
+    ...opencodeHooks(input, seen).map((hook) => ({
+      ...agentRow(hook, hook.event),
+      absentIsFault: opencodeExpected,
+    })),
+    {
+      hook: {
+        host: 'git',
+        event: 'pre-push',
+        installedIn: prePushFiles(input.root),
+        outdatedIn: [],
+        trust: null,
+        lastSeen: seen('git', 'pre-push'),
+      },
+      name: 'git pre-push',
+      hint: ': it runs on the next git push',
+      absentIsFault: true,
+    },
+  ]
+  const hooks = rows.map((row) => row.hook)
+  const notes = rows.flatMap((row) => notesFor(row))
   const guard = readGuardState(input.root, input.commonDir)
   if (guard.mainBranch !== null && guard.missing.length > 0) {
     notes.push(
@@ -96,11 +189,72 @@ export async function hooksSection(input: HookHealthInput): Promise<HooksSection
   return { name: 'hooks', status: notes.length === 0 ? 'ok' : 'warn', notes, hooks, guard }
 }
 
+/** The files of `files` that install `event`, and those of them whose entry is not current. */
+function installedIn(
+  files: readonly HookFile[],
+  event: string,
+): Pick<HookHealth, 'installedIn' | 'outdatedIn'> {
+  const found = files.filter((candidate) => installs(candidate.file, event))
+  return {
+    installedIn: found.map((candidate) => candidate.file),
+    outdatedIn: found.filter((candidate) => !current(candidate, event)).map((candidate) => candidate.file),
+  }
+}
+
+/**
+ * opencode has one plugin file per level, serving all five events: each event's row names the
+ * plugin files, and a plugin whose source is not the one this sangam writes is outdated.
+ */
+function opencodeHooks(
+  input: HookHealthInput,
+  seen: (host: string, event: string) => HookHealth['lastSeen'],
+): (HookHealth & { readonly host: 'opencode' })[] {
+  const plugins = [join(input.root, '.opencode'), input.opencodeConfigDir].flatMap((dir) => {
+    const found = ourPlugin(opencodePluginFile(dir))
+    return found === null ? [] : [found]
+  })
+  const wanted = input.entries === null ? null : opencodePluginSource(input.entries.agentHook)
+  const outdated = plugins.filter((plugin) => wanted !== null && plugin.source !== wanted)
+  return agentEvents.map((event) => ({
+    host: 'opencode' as const,
+    event,
+    installedIn: plugins.map((plugin) => plugin.file),
+    outdatedIn: outdated.map((plugin) => plugin.file),
+    trust: null,
+    lastSeen: seen('opencode', event),
+  }))
+}
+
+/** A row of the section, with what its notes say: its name, why it may not have fired yet. */
+interface HookRow {
+  readonly hook: HookHealth
+  readonly name: string
+  readonly hint: string
+  /** Whether its absence is a fault to fix (install-hooks would have put it there). */
+  readonly absentIsFault: boolean
+}
+
+/** An agent host's row; `event` in sangam's terms, as the vendor's hint takes it. */
+function agentRow(hook: HookHealth & { readonly host: VendorName }, event: string): HookRow {
+  const vendor = vendorFor(hook.host)
+  return {
+    hook,
+    name: `${vendor.displayName} ${hook.event}`,
+    hint: vendor.neverFiredHint(event),
+    absentIsFault: true,
+  }
+}
+
 /** One line per hook that is in the way of a lease being enforced, saying what to do. */
-function notesFor(hook: HookHealth): string[] {
-  const name = `${hostName(hook.host)} ${hook.event}`
-  if (hook.installedIn.length === 0) return [`${name} is not installed: run sangam install-hooks`]
+function notesFor({ hook, name, hint, absentIsFault }: HookRow): string[] {
+  if (hook.installedIn.length === 0)
+    return absentIsFault ? [`${name} is not installed: run sangam install-hooks`] : []
   const notes: string[] = []
+  if (hook.outdatedIn.length > 0) {
+    notes.push(
+      `${name} in ${hook.outdatedIn.join(', ')} is not this sangam's (an older install, or another copy's path): run sangam install-hooks`,
+    )
+  }
   if (
     hook.trust !== null &&
     hook.trust !== 'trusted' &&
@@ -112,22 +266,27 @@ function notesFor(hook: HookHealth): string[] {
     )
   }
   if (hook.lastSeen === null) {
-    notes.push(
-      `${name} is installed (${hook.installedIn.join(', ')}) but has never been seen firing${hint(hook)}`,
-    )
+    notes.push(`${name} is installed (${hook.installedIn.join(', ')}) but has never been seen firing${hint}`)
   } else if (hook.lastSeen.outcome.startsWith('fail-open')) {
     notes.push(`${name} last ran at ${hook.lastSeen.at} and could not decide: ${hook.lastSeen.outcome}`)
   }
   return notes
 }
 
-function hint(hook: HookHealth): string {
-  if (hook.host === 'git') return ': it runs on the next git push'
-  return vendorFor(hook.host).neverFiredHint(hook.event)
-}
-
 function hostName(host: HookHealth['host']): string {
   return host === 'git' ? 'git' : vendorFor(host).displayName
+}
+
+/** Whether `file` holds exactly the group a current install puts there for `event`. */
+function current(candidate: HookFile, event: string): boolean {
+  const group = candidate.groups?.[event]
+  if (group === undefined) return true
+  try {
+    const config = readJsonObject(candidate.file)
+    return !addOurGroups(config, { [event]: group }, isOurAgentHandler, candidate.file).changed
+  } catch {
+    return false
+  }
 }
 
 function installs(file: string, event: string): boolean {
@@ -148,7 +307,7 @@ function prePushFiles(root: string): string[] {
 }
 
 async function codexTrust(
-  input: HookHealthInput,
+  input: Pick<HookHealthInput, 'root' | 'codexBin' | 'timeoutMs'>,
   files: readonly string[],
 ): Promise<{ byEvent: Map<string, string>; reason: string | null }> {
   const byEvent = new Map<string, string>()
@@ -191,7 +350,12 @@ function lastSeen(beats: readonly Heartbeat[], host: string, event: string): Hoo
 export function describeHooks(section: HooksSection): string[] {
   const lines = [`hooks   ${section.status}`]
   for (const hook of section.hooks) {
-    const where = hook.installedIn.length === 0 ? 'not installed' : 'installed'
+    const where =
+      hook.installedIn.length === 0
+        ? 'not installed'
+        : hook.outdatedIn.length > 0
+          ? 'installed, outdated'
+          : 'installed'
     const trust = hook.trust === null ? '' : `, ${hook.trust}`
     const seen =
       hook.lastSeen === null

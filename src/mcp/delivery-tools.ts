@@ -35,7 +35,7 @@ const sendTool = defineTool({
   name: 'room_send',
   title: 'Continue a session now',
   description:
-    'Continue another Claude Code, Codex or Gemini CLI session of this project now with a message (posted to the room for it): ' +
+    'Continue another Claude Code, Codex, Gemini CLI or opencode session of this project now with a message (posted to the room for it): ' +
     'a turn starts in it when it is at rest on this machine, with the guards a tag has (one turn at a time, a ' +
     'cooldown, a loop budget between agents). A session open in a terminal is refused (it reads the room at its ' +
     'next prompt). A session on another machine is tagged, and the daemon there delivers it (outcome forwarded). ' +
@@ -64,7 +64,7 @@ const startTool = defineTool({
   name: 'room_session_start',
   title: 'Start a headless session',
   description:
-    'Start a new headless Claude Code, Codex or Gemini CLI session in a worktree of this project, the text its first prompt.',
+    'Start a new headless Claude Code, Codex, Gemini CLI or opencode session in a worktree of this project, the text its first prompt.',
   input: {
     vendor: z.enum(startVendors),
     worktree: z

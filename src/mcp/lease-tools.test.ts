@@ -1,46 +1,15 @@
 import assert from 'node:assert/strict'
-import { join } from 'node:path'
 import { test } from 'node:test'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { agentContext, connectTools } from '../../test/helpers/mcp-tools-client.ts'
 import { tmpDir, tmpGitRepo } from '../../test/helpers/tmp-git-repo.ts'
-import { readEnvironment } from '../config/environment.ts'
-import { ManualClock } from '../shared/clock.ts'
-import { silentLogger } from '../shared/logger.ts'
 import { leaseTools } from './lease-tools.ts'
-import { McpContext } from './mcp-context.ts'
-import { registerTools } from './mcp-tool.ts'
 
 const start = Date.parse('2026-11-30T10:00:00Z')
 
 /** An MCP client talking to the lease tools as one agent session in `repo`. */
-async function agent(
-  repo: string,
-  home: string,
-  env: Record<string, string>,
-  clientName: string,
-): Promise<Client> {
-  const server = new McpServer({ name: 'sangam', version: '0' })
-  const context = new McpContext({
-    env: readEnvironment({
-      HOME: home,
-      SANGAM_HOME: join(home, '.sangam'),
-      SANGAM_USER: 'alice@x.dev',
-      ...env,
-    }),
-    clock: new ManualClock(start),
-    log: silentLogger,
-    cwd: repo,
-    version: '0',
-    clientName: () => clientName,
-  })
-  registerTools(server, leaseTools, context)
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-  await server.connect(serverSide)
-  const client = new Client({ name: clientName, version: '0' })
-  await client.connect(clientSide)
-  return client
+function agent(repo: string, home: string, env: Record<string, string>, clientName: string): Promise<Client> {
+  return connectTools(leaseTools, agentContext({ cwd: repo, home, env, now: start, clientName }), clientName)
 }
 
 function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {

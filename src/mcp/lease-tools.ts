@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { parseTtl } from '../leases/core/expiry.ts'
 import { releaseOutcomeViewSchema, whoHasViewSchema } from '../leases/protocol/lease-view.ts'
+import { releasedPatterns } from '../leases/protocol/release-input.ts'
 import { claimLease, describeClaimOutcome } from '../leases/services/claim-lease.ts'
 import { resolvePatternArgument } from '../leases/services/path.ts'
 import { describeReleaseOutcome, releaseLease } from '../leases/services/release-lease.ts'
@@ -23,8 +24,8 @@ const claimTool = defineTool({
   name: 'ctx_claim',
   title: 'Claim files',
   description:
-    'Take an exclusive lease on files before you change them, so that no other agent session (Claude Code or Codex, ' +
-    "yours or a teammate's) edits them meanwhile; their edits are refused while the lease lasts. Patterns are " +
+    'Take an exclusive lease on files before you change them, so that no other agent session (Claude Code, Codex, ' +
+    "Gemini CLI or opencode, yours or a teammate's) edits them meanwhile; their edits are refused while the lease lasts. Patterns are " +
     'repository-relative paths or globs (src/auth/**, src/a.ts, *.md); a directory means everything in it. All are ' +
     'granted or none. If someone holds an overlapping lease you are told who, why and until when: work on something ' +
     'else, do not edit those files. Claiming again renews your lease. Release it with ctx_release when done.',
@@ -58,11 +59,11 @@ const claimTool = defineTool({
     const patterns = input.patterns.map((raw) =>
       resolvePatternArgument(raw, project.repo.root, project.repo.worktrees),
     )
-    const forecast = await forecastClaim(project, patterns, project.repo.root)
-    const text = [describeClaimOutcome(outcome, context.clock.now()), describeForecast(forecast)]
+    const forecasts = await forecastClaim(project, patterns, project.repo.root)
+    const text = [describeClaimOutcome(outcome, context.clock.now()), describeForecast(forecasts)]
       .filter((part) => part !== '')
       .join('\n')
-    return { structured: { ...outcome, forecast }, text }
+    return { structured: { ...outcome, forecast: forecasts.forecasts, states: forecasts.states }, text }
   },
 })
 
@@ -84,7 +85,7 @@ const releaseTool = defineTool({
     const project = context.project()
     const outcome = await releaseLease(project, projectLeaseArbiter, {
       actor: context.actor(),
-      patterns: input.patterns === undefined || input.patterns.length === 0 ? null : input.patterns,
+      patterns: releasedPatterns(input.patterns),
       cwd: project.repo.root,
       forceReason: null,
     })

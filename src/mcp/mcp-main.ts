@@ -5,7 +5,7 @@ import { systemClock } from '../shared/clock.ts'
 import { createLogger, logLevelOf } from '../shared/logger.ts'
 
 /**
- * What Claude Code and Codex run for sangam's MCP server: `node mcp-main.cjs` (install/
+ * What the agent CLIs (Claude Code, Codex, Gemini CLI, opencode) run for sangam's MCP server: `node mcp-main.cjs` (install/
  * mcp-registration.ts). An agent CLI waits for `initialize` before its first model request, so
  * this entry is built like the hooks (scripts/build-bundles.mjs): one CommonJS bundle compiled
  * through V8's code cache, instead of the CLI's ES modules and commander; it answers `initialize`

@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { z } from 'zod'
+import { connectTools } from '../../test/helpers/mcp-tools-client.ts'
 import { readEnvironment } from '../config/environment.ts'
 import { ManualClock } from '../shared/clock.ts'
 import { createLogger } from '../shared/logger.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import { McpContext } from './mcp-context.ts'
-import { defineTool, registerTools } from './mcp-tool.ts'
+import { defineTool } from './mcp-tool.ts'
 
 const echo = defineTool({
   name: 'echo',
@@ -28,7 +27,6 @@ const echo = defineTool({
 })
 
 async function connected(logs: string[]): Promise<Client> {
-  const server = new McpServer({ name: 'test', version: '0' })
   const context = new McpContext({
     env: readEnvironment({ HOME: '/nonexistent' }),
     clock: new ManualClock(0),
@@ -37,12 +35,7 @@ async function connected(logs: string[]): Promise<Client> {
     version: '0',
     clientName: () => undefined,
   })
-  registerTools(server, [echo], context)
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-  await server.connect(serverSide)
-  const client = new Client({ name: 'test-client', version: '0' })
-  await client.connect(clientSide)
-  return client
+  return connectTools([echo], context, 'test-client')
 }
 
 test('a tool answers with structured content and its text rendering', async () => {

@@ -2,12 +2,13 @@ import { z } from 'zod'
 import { currentBranch } from '../git/branch.ts'
 import { eventKindSchema, vendorSchema } from '../memory/protocol/event.ts'
 import { noteViewSchema } from '../memory/protocol/note-view.ts'
+import { maxSearchLimit } from '../memory/protocol/search-input.ts'
 import { searchResultViewSchema } from '../memory/protocol/search-view.ts'
 import { threadResultViewSchema } from '../memory/protocol/thread-view.ts'
 import { MemoryBrief } from '../memory/services/memory-brief.ts'
 import { MemoryNote, maxNoteChars } from '../memory/services/note.ts'
 import { renderSearch, renderThread } from '../memory/services/render.ts'
-import { MemorySearch, maxSearchLimit } from '../memory/services/search.ts'
+import { MemorySearch } from '../memory/services/search.ts'
 import { MemoryThread, maxThreadItems } from '../memory/services/thread.ts'
 import { briefSections } from '../project/services/brief-sections.ts'
 import { onlyReads } from './mcp-context.ts'
@@ -53,8 +54,8 @@ const searchTool = defineTool({
   name: 'ctx_search',
   title: 'Search project memory',
   description:
-    "Full-text search over this project's verbatim memory: what humans told the agents, what Claude Code and Codex " +
-    'answered and thought, their tool calls and output, and notes, with who/when/where for each hit. Every word must ' +
+    "Full-text search over this project's verbatim memory: what humans told the agents (Claude Code, Codex, " +
+    'Gemini CLI, opencode), what they answered and thought, their tool calls and output, and notes, with who/when/where for each hit. Every word must ' +
     'occur; "quoted phrases" must occur as written; punctuation and operators are plain text. The human\'s own ' +
     "words rank first. Looks at the last 14 days unless `since` says otherwise. Pass a hit's id to ctx_thread " +
     'to see it in context.',

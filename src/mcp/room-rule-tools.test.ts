@@ -1,40 +1,15 @@
 import assert from 'node:assert/strict'
-import { join } from 'node:path'
 import { test } from 'node:test'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { agentContext, connectTools } from '../../test/helpers/mcp-tools-client.ts'
 import { tmpDir, tmpGitRepo } from '../../test/helpers/tmp-git-repo.ts'
-import { readEnvironment } from '../config/environment.ts'
-import { ManualClock } from '../shared/clock.ts'
-import { silentLogger } from '../shared/logger.ts'
-import { McpContext } from './mcp-context.ts'
-import { registerTools } from './mcp-tool.ts'
 import { roomRuleTools } from './room-rule-tools.ts'
 
-async function agent(repo: string, home: string, env: Record<string, string>): Promise<Client> {
-  const server = new McpServer({ name: 'sangam', version: '0' })
-  const context = new McpContext({
-    env: readEnvironment({
-      HOME: home,
-      SANGAM_HOME: join(home, '.sangam'),
-      SANGAM_USER: 'alice@x.dev',
-      ...env,
-    }),
-    clock: new ManualClock(Date.parse('2026-12-01T23:30:00Z')),
-    log: silentLogger,
-    cwd: repo,
-    version: '0',
-    clientName: () => 'claude-code',
-  })
+function agent(repo: string, home: string, env: Record<string, string>): Promise<Client> {
+  const context = agentContext({ cwd: repo, home, env })
   // The project exists (a tool that only reads starts none, D262).
   context.project()
-  registerTools(server, roomRuleTools, context)
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-  await server.connect(serverSide)
-  const client = new Client({ name: 'claude-code', version: '0' })
-  await client.connect(clientSide)
-  return client
+  return connectTools(roomRuleTools, context)
 }
 
 interface Rule {

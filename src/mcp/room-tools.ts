@@ -2,20 +2,28 @@ import { z } from 'zod'
 import { projectBoardViewSchema } from '../project/protocol/project-board-view.ts'
 import { projectBoard, projectBoardText } from '../project/services/project-board.ts'
 import { collisionsViewSchema } from '../room/protocol/board-view.ts'
-import { maxMessageChars } from '../room/protocol/message.ts'
+import { maxMessageChars, messageKindSchema } from '../room/protocol/message.ts'
 import {
   type MessageView,
   messageViewSchema,
   type ThreadView,
   threadViewSchema,
 } from '../room/protocol/message-view.ts'
-import { threadAudiences, threadLifetimes } from '../room/protocol/thread.ts'
+import { withPostDefaults } from '../room/protocol/post-input.ts'
+import { defaultReadLimit, maxReadLimit, withReadDefaults } from '../room/protocol/read-input.ts'
+import { threadAudienceSchema, threadLifetimeSchema } from '../room/protocol/thread.ts'
+import {
+  defaultThreadAudience,
+  defaultThreadLifetime,
+  maxThreadTitleChars,
+  withThreadOpenDefaults,
+} from '../room/protocol/thread-open-input.ts'
 import { collisionsLines, collisionsOnRead } from '../room/services/collisions-on-read.ts'
 import { handoff } from '../room/services/handoff.ts'
 import { messageView, threadView } from '../room/services/message-view.ts'
 import { openRoom } from '../room/services/open-room.ts'
 import { post } from '../room/services/post.ts'
-import { defaultReadLimit, maxReadLimit, readMessages } from '../room/services/read.ts'
+import { readMessages } from '../room/services/read.ts'
 import { closeThread, listThreads, openThread } from '../room/services/threads.ts'
 import { systemRandom } from '../shared/random.ts'
 import { oneLine } from '../shared/terminal-text.ts'
@@ -59,22 +67,15 @@ const postTool = defineTool({
   input: {
     text: z.string().min(1).max(maxMessageChars).describe('the message'),
     to: recipientsInput,
-    kind: z.enum(['message', 'allocation']).optional().describe('message (default) or allocation'),
+    // A handoff has its own tool, with its fields.
+    kind: messageKindSchema.exclude(['handoff']).optional().describe('message (default) or allocation'),
     topic: z.string().min(1).optional().describe('a topic word'),
     threadId: z.string().min(1).optional().describe('post into this open thread'),
   },
   output: { message: messageViewSchema },
   readOnly: false,
   run(input, context) {
-    const message = messageView(
-      post(room(context), {
-        text: input.text,
-        to: input.to ?? [],
-        kind: input.kind ?? 'message',
-        topic: input.topic ?? null,
-        threadId: input.threadId ?? null,
-      }),
-    )
+    const message = messageView(post(room(context), withPostDefaults(input)))
     return { structured: { message }, text: `posted ${describeMessage(message)}` }
   },
 })
@@ -98,10 +99,7 @@ const readTool = defineTool({
   output: { messages: z.array(messageViewSchema) },
   readOnly: true,
   run(input, context) {
-    const messages = readMessages(context.project(onlyReads).db, {
-      after: input.after ?? null,
-      limit: input.limit ?? defaultReadLimit,
-    }).map(messageView)
+    const messages = readMessages(context.project(onlyReads).db, withReadDefaults(input)).map(messageView)
     return {
       structured: { messages },
       text: messages.length === 0 ? 'no messages' : messages.map(describeMessage).join('\n'),
@@ -174,26 +172,17 @@ const threadOpenTool = defineTool({
     'Open a thread for one question or piece of work. audience human-loop means it waits on a human (it adds @human ' +
     'and shows you blocked until it is closed); participants are @handle, @human or #worktree.',
   input: {
-    title: z.string().min(1).max(200).describe('what it is about'),
+    title: z.string().min(1).max(maxThreadTitleChars).describe('what it is about'),
     reason: z.string().min(1).optional().describe('why it is open'),
-    audience: z.enum(threadAudiences).optional().describe('agents (default) or human-loop'),
-    lifetime: z.enum(threadLifetimes).optional().describe('durable (default) or temporary'),
+    audience: threadAudienceSchema.optional().describe(`${defaultThreadAudience} (default) or human-loop`),
+    lifetime: threadLifetimeSchema.optional().describe(`${defaultThreadLifetime} (default) or temporary`),
     participants: z.array(z.string().min(1)).optional().describe('who takes part besides you'),
     paths: z.array(z.string().min(1)).optional().describe('repository paths it is about'),
   },
   output: { thread: threadViewSchema },
   readOnly: false,
   run(input, context) {
-    const thread = threadView(
-      openThread(room(context), {
-        title: input.title,
-        reason: input.reason ?? null,
-        audience: input.audience ?? 'agents',
-        lifetime: input.lifetime ?? 'durable',
-        participants: input.participants ?? [],
-        paths: input.paths ?? [],
-      }),
-    )
+    const thread = threadView(openThread(room(context), withThreadOpenDefaults(input)))
     return { structured: { thread }, text: `opened ${describeThread(thread)}` }
   },
 })

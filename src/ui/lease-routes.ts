@@ -1,6 +1,7 @@
 import type { Hono } from 'hono'
 import { z } from 'zod'
 import { parseTtl } from '../leases/core/expiry.ts'
+import { releasedPatterns } from '../leases/protocol/release-input.ts'
 import { claimLease, describeClaimOutcome } from '../leases/services/claim-lease.ts'
 import { leaseOverview } from '../leases/services/queries.ts'
 import { releaseLease } from '../leases/services/release-lease.ts'
@@ -59,7 +60,7 @@ export function leaseRoutes(app: Hono, ctx: UiContext): void {
     return c.json(
       await releaseLease(ctx.project, projectLeaseArbiter, {
         actor: ctx.actor,
-        patterns: paths === undefined || paths.length === 0 ? null : paths,
+        patterns: releasedPatterns(paths),
         cwd: ctx.patternRoot,
         forceReason: force ? reason : null,
       }),

@@ -1,14 +1,17 @@
 import type { Hono } from 'hono'
 import { z } from 'zod'
 import { projectBoard } from '../project/services/project-board.ts'
-import { maxMessageChars, messageKinds } from '../room/protocol/message.ts'
-import { threadAudiences, threadLifetimes } from '../room/protocol/thread.ts'
+import { maxMessageChars, messageKindSchema } from '../room/protocol/message.ts'
+import { withPostDefaults } from '../room/protocol/post-input.ts'
+import { maxReadLimit, withReadDefaults } from '../room/protocol/read-input.ts'
+import { threadAudienceSchema, threadLifetimeSchema } from '../room/protocol/thread.ts'
+import { withThreadOpenDefaults } from '../room/protocol/thread-open-input.ts'
 import { collisionsOnRead } from '../room/services/collisions-on-read.ts'
 import { messageView, threadView } from '../room/services/message-view.ts'
 import { openRoom } from '../room/services/open-room.ts'
 import { post } from '../room/services/post.ts'
 import { projectTargetsInput } from '../room/services/project-targets.ts'
-import { defaultReadLimit, maxReadLimit, readMessages } from '../room/services/read.ts'
+import { readMessages } from '../room/services/read.ts'
 import type { RoomScope } from '../room/services/room-scope.ts'
 import { loadTargets } from '../room/services/targets.ts'
 import { closeThread, listThreads, openThread } from '../room/services/threads.ts'
@@ -32,15 +35,15 @@ const postBody = z.strictObject({
   text: z.string().max(maxMessageChars * 2),
   thread: z.string().min(1).nullish(),
   to: z.array(z.string().min(1)).max(50).optional(),
-  kind: z.enum(messageKinds).optional(),
+  kind: messageKindSchema.optional(),
   topic: z.string().min(1).max(200).nullish(),
 })
 
 const threadBody = z.strictObject({
   title: z.string(),
   reason: z.string().nullish(),
-  audience: z.enum(threadAudiences).optional(),
-  lifetime: z.enum(threadLifetimes).optional(),
+  audience: threadAudienceSchema.optional(),
+  lifetime: threadLifetimeSchema.optional(),
   participants: z.array(z.string().min(1)).max(50).optional(),
   paths: z.array(z.string().min(1)).max(200).optional(),
   text: z
@@ -76,14 +79,13 @@ export function roomRoutes(app: Hono, ctx: UiContext): void {
   app.get('/api/messages', (c) => {
     const query = parseQuery(c, messagesQuery)
     if (!query.ok) return query.response
-    const { after, thread, limit = defaultReadLimit } = query.value
-    if (thread === undefined)
-      return c.json({
-        messages: readMessages(ctx.project.db, { after: after ?? null, limit }).map(messageView),
-      })
+    const { thread, ...given } = query.value
+    const read = withReadDefaults(given)
+    if (thread === undefined) return c.json({ messages: readMessages(ctx.project.db, read).map(messageView) })
     // A thread's messages in the room's order, after `after` when it is one of them.
+    const { after, limit } = read
     const all = threadMessages(ctx.project.db, thread, maxReadLimit)
-    const from = after === undefined ? 0 : all.findIndex((message) => message.id === after) + 1
+    const from = after === null ? 0 : all.findIndex((message) => message.id === after) + 1
     return c.json({ messages: all.slice(from, from + limit).map(messageView) })
   })
 
@@ -91,13 +93,7 @@ export function roomRoutes(app: Hono, ctx: UiContext): void {
     const body = await parseBody(c, postBody)
     if (!body.ok) return body.response
     const { text, thread, to, kind, topic } = body.value
-    const message = post(room(), {
-      text,
-      to: to ?? [],
-      kind: kind ?? 'message',
-      topic: topic ?? null,
-      threadId: thread ?? null,
-    })
+    const message = post(room(), withPostDefaults({ text, to, kind, topic, threadId: thread }))
     return c.json({ message: messageView(message) })
   })
 
@@ -115,16 +111,9 @@ export function roomRoutes(app: Hono, ctx: UiContext): void {
     if (!body.ok) return body.response
     const input = body.value
     const scope = room()
-    const thread = openThread(scope, {
-      title: input.title,
-      reason: input.reason ?? null,
-      audience: input.audience ?? 'agents',
-      lifetime: input.lifetime ?? 'durable',
-      participants: input.participants ?? [],
-      paths: input.paths ?? [],
-    })
+    const thread = openThread(scope, withThreadOpenDefaults(input))
     if (input.text !== undefined && input.text.trim() !== '')
-      post(scope, { text: input.text, to: [], kind: 'message', topic: null, threadId: thread.id })
+      post(scope, withPostDefaults({ text: input.text, threadId: thread.id }))
     return c.json({ thread: threadView(thread) })
   })
 
@@ -135,7 +124,7 @@ export function roomRoutes(app: Hono, ctx: UiContext): void {
     const scope = room()
     // The last word goes in before the thread closes: a closed thread takes no more posts.
     if (body.value.text !== undefined && body.value.text.trim() !== '')
-      post(scope, { text: body.value.text, to: [], kind: 'message', topic: null, threadId: id })
+      post(scope, withPostDefaults({ text: body.value.text, threadId: id }))
     return c.json({ thread: threadView(closeThread(scope, id)) })
   })
 }

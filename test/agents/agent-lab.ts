@@ -458,7 +458,7 @@ function writeOpencodeConfig(dir: string, baseUrl: string): void {
  * in each config folder unless the folder has `node_modules/` and a `package-lock.json` whose root
  * lists it (its Npm.install: "dependencies in sync"). The plugin sangam installs imports nothing.
  */
-function offlineConfigFolder(dir: string): void {
+export function offlineConfigFolder(dir: string): void {
   mkdirSync(join(dir, 'node_modules'), { recursive: true })
   const lock = {
     name: 'opencode-config',

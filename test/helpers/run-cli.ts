@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { copyFileSync, cpSync, existsSync, mkdirSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
+import { collectOutput } from './child-output.ts'
 
 export const projectRoot = join(import.meta.dirname, '..', '..')
 /** Tests run the compiled CLI, as users and hooks do; `npm test` builds it first. */
@@ -59,19 +60,12 @@ export function runCli(args: readonly string[], options: CliOptions): Promise<Cl
   if (!existsSync(cliEntry)) throw new Error(`${cliEntry} is missing: run npm run build first`)
   return new Promise((resolve, reject) => {
     const child = spawnCli(args, options)
-    let stdout = ''
-    let stderr = ''
-    child.stdout?.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8')
-    })
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8')
-    })
+    const output = collectOutput(child)
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000)
     child.on('error', reject)
     child.on('close', (code, signal) => {
       clearTimeout(timer)
-      resolve({ code: code ?? (signal ? 128 : 1), stdout, stderr })
+      resolve({ code: code ?? (signal ? 128 : 1), stdout: output.stdout, stderr: output.stderr })
     })
     if (options.input !== undefined) child.stdin?.end(options.input)
     else child.stdin?.end()

@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process'
+import { collectOutput } from './child-output.ts'
 import { spawnCli } from './run-cli.ts'
 
 /** A running `sangam up --json`, its status lines parsed as they arrive. */
@@ -21,14 +22,9 @@ export function startUp(
   const child = spawnCli(['up', ...(options.text === true ? [] : ['--json']), ...args], options)
   const statuses: Record<string, unknown>[] = []
   const waiters: { type: string; resolve: (status: Record<string, unknown>) => void }[] = []
-  let stderr = ''
-  let stdout = ''
+  const output = collectOutput(child)
   let pending = ''
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8')
-  })
   child.stdout?.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString('utf8')
     if (options.text === true) return
     pending += chunk.toString('utf8')
     for (let at = pending.indexOf('\n'); at !== -1; at = pending.indexOf('\n')) {
@@ -46,14 +42,14 @@ export function startUp(
   return {
     child,
     statuses,
-    stdout: () => stdout,
-    stderr: () => stderr,
+    stdout: () => output.stdout,
+    stderr: () => output.stderr,
     waitFor(type, timeoutMs = 30_000) {
       const seen = statuses.find((status) => status.type === type)
       if (seen) return Promise.resolve(seen)
       return new Promise((resolve, reject) => {
         const timer = setTimeout(
-          () => reject(new Error(`no "${type}" status within ${timeoutMs} ms; stderr: ${stderr}`)),
+          () => reject(new Error(`no "${type}" status within ${timeoutMs} ms; stderr: ${output.stderr}`)),
           timeoutMs,
         )
         waiters.push({
@@ -63,7 +59,9 @@ export function startUp(
             resolve(status)
           },
         })
-        void exited.then(() => reject(new Error(`sangam up exited before "${type}"; stderr: ${stderr}`)))
+        void exited.then(() =>
+          reject(new Error(`sangam up exited before "${type}"; stderr: ${output.stderr}`)),
+        )
       })
     },
     stop,

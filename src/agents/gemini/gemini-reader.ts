@@ -17,7 +17,9 @@ import {
  * (`{sessionId, projectHash, startTime, …}`), then messages (`{id, timestamp, type, content, …}`),
  * `{"$set": …}` patches (a `messages` array is a checkpoint of the whole history) and
  * `{"$rewindTo": id}`. The same message id repeats as it grows; what a copy adds is captured once
- * (gemini-state.ts). `docs/vendors/gemini.md` says which record becomes which event.
+ * (gemini-state.ts). A session from before 0.39, one JSON document rewritten whole, is read from
+ * sangam's journal of it (services/gemini-journal.ts), which holds the same records.
+ * `docs/vendors/gemini.md` says which record becomes which event.
  */
 export const geminiReader: TranscriptReader<GeminiState> = {
   vendor: 'gemini',

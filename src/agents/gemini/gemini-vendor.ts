@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import { geminiJournalDir } from '../../config/data-paths.ts'
 import type { AgentVendor, SpawnChannel, VendorCommand } from '../agent-vendor.ts'
 import { claudeAnswerAsGemini, geminiEventOf, geminiPayloadAsClaude } from './core/gemini-hook-events.ts'
 import { geminiProjectRoot } from './project-root.ts'
@@ -8,9 +9,11 @@ export const geminiVendor: AgentVendor = {
   name: 'gemini',
   displayName: 'Gemini CLI',
   executable: 'gemini',
-  // Chats sit under ~/.gemini/tmp/<project>/chats/, the project's root in .project_root beside them.
+  // Chats sit under ~/.gemini/tmp/<project>/chats/, the project's root in .project_root beside them;
+  // sessions from before 0.39 (whole JSON documents) in sangam's journal of them, laid out alike.
   transcriptRoots: (homes) => [
     { path: join(homes.geminiDir, 'tmp'), vendor: 'gemini', layout: 'gemini-chats' },
+    { path: geminiJournalDir(homes.sangamHome), vendor: 'gemini', layout: 'gemini-chats' },
   ],
   // Gemini CLI puts no version in its hooks' payload or environment.
   hostVersion: () => null,

@@ -7,6 +7,11 @@ export type DeliveryVendor = (typeof deliveryVendors)[number]
 
 /**
  * The vendors `start` (CLI and MCP) opens a new headless session of: those whose new session the
- * lab has proven with the real CLI. opencode's `run --format json` is not among them yet.
+ * lab has proven with the real CLI (opencode's `run --format json`: opencode-session-start.scenario.ts).
  */
-export const startVendors = ['claude', 'codex', 'gemini'] as const satisfies readonly DeliveryVendor[]
+export const startVendors = [
+  'claude',
+  'codex',
+  'gemini',
+  'opencode',
+] as const satisfies readonly DeliveryVendor[]

@@ -6,6 +6,7 @@ import type { Clock } from '../../shared/clock.ts'
 import type { Db } from '../../store/db.ts'
 import { addDelivery, moveDelivery, readScanCursor, writeScanCursor } from '../store/delivery-ledger.ts'
 import { liveTurns, updateTurn } from '../store/delivery-turn-table.ts'
+import { newSessionIdOf } from './new-session-id.ts'
 import { senderKindOf } from './sender-kind.ts'
 
 import { tagTargets } from './tag-targets.ts'
@@ -44,7 +45,12 @@ export function sweepTurns(db: Db, clock: Clock, pid: number): void {
       continue
     }
     if (turn.pid === null || isSameProcess(turn.pid, turn.pidStart)) continue
-    updateTurn(db, turn.id, ['running'], { state: 'ended', endedAt: clock.now() })
+    const learned = newSessionIdOf(turn)
+    updateTurn(db, turn.id, ['running'], {
+      state: 'ended',
+      endedAt: clock.now(),
+      ...(learned === null ? {} : { sessionId: learned }),
+    })
   }
 }
 

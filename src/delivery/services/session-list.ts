@@ -129,7 +129,7 @@ export function resolveSession(project: ProjectContext, router: DeliveryRouter, 
   if (found.length === 0)
     throw new SangamError(
       ErrorCode.NotFound,
-      `no Claude Code, Codex or Gemini CLI session "${named}" in this project: sangam sessions lists them`,
+      `no Claude Code, Codex, Gemini CLI or opencode session "${named}" in this project: sangam sessions lists them`,
     )
   throw new SangamError(
     ErrorCode.InvalidInput,

@@ -8,6 +8,7 @@ import type { Logger } from '../../shared/logger.ts'
 import type { Db } from '../../store/db.ts'
 import type { DeliveryVendor } from '../core/delivery-vocabulary.ts'
 import { type TurnRow, turnById, updateTurn } from '../store/delivery-turn-table.ts'
+import { newSessionIdOf } from './new-session-id.ts'
 import { launchTurn } from './turn-launcher.ts'
 import { failTurn, moveTurn, recordStarted } from './turn-ledger.ts'
 import type { VendorCli } from './vendor-cli.ts'
@@ -64,6 +65,11 @@ export async function spawnTurn(
   const watched = launched.exited
     .then(({ code, signal }) => {
       const ended = clock.now()
+      const named = turnById(db, turn.id)
+      if (named === null) return
+      // A new session its CLI named after the launch stopped watching: the turn takes its id now.
+      const learned = newSessionIdOf(named)
+      if (learned !== null) updateTurn(db, turn.id, [named.state], { state: named.state, sessionId: learned })
       const current = turnById(db, turn.id)
       if (current === null) return
       // The daemon's sweep (ledger-scan.ts) may have seen the process gone first and ended the
@@ -113,30 +119,25 @@ export async function spawnTurn(
     clearTimeout(timer)
   }
   const newSessionIdIn = deliveryOf(turn.vendor as DeliveryVendor).newSessionIdIn
-  if (newSessionIdIn !== null && turn.sessionId.startsWith('new:'))
-    await learnNewSession(db, turn.id, logFile, newSessionIdIn)
+  if (newSessionIdIn !== null && turn.sessionId.startsWith('new:')) await learnNewSession(db, turn.id)
   const after = turnById(db, turn.id)
   return [after, after?.state === 'failed' ? after.detail : null]
 }
 
-/** A new session named by its CLI (Codex: its first `exec --json` event): the turn takes its id when it appears. */
-async function learnNewSession(
-  db: Db,
-  turnId: number,
-  logFile: string,
-  newSessionIdIn: (launchOutput: string) => string | null,
-): Promise<void> {
-  const { readFile } = await import('node:fs/promises')
+/**
+ * A new session named by its CLI (Codex, opencode: its first JSON event): the turn takes its id
+ * when it appears within 10 s; a slower one is learned when the turn ends (new-session-id.ts).
+ */
+async function learnNewSession(db: Db, turnId: number): Promise<void> {
   for (let waited = 0; waited < 10_000; waited += 100) {
-    const text = await readFile(logFile, 'utf8').catch(() => '')
-    const id = newSessionIdIn(text)
+    const turn = turnById(db, turnId)
+    if (turn === null) return
+    const id = newSessionIdOf(turn)
     if (id !== null) {
-      const turn = turnById(db, turnId)
-      if (turn !== null) updateTurn(db, turnId, [turn.state], { state: turn.state, sessionId: id })
+      updateTurn(db, turnId, [turn.state], { state: turn.state, sessionId: id })
       return
     }
-    const turn = turnById(db, turnId)
-    if (turn === null || turn.state !== 'running') return
+    if (turn.state !== 'running') return
     await new Promise((done) => setTimeout(done, 100))
   }
 }

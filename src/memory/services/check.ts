@@ -41,7 +41,10 @@ export async function checkTranscripts(
     const vendor = problem === null ? detectVendor(path) : null
     if (problem !== null) rejected.push({ path, reason: problem })
     else if (vendor === null)
-      rejected.push({ path, reason: 'not recognised as a Claude Code or Codex transcript' })
+      rejected.push({
+        path,
+        reason: 'not recognised as a Claude Code, Codex, Gemini CLI or opencode (journal) transcript',
+      })
     else if (!locations.some((location) => location.path === path)) locations.push({ path, vendor })
   }
   const db = options.openScratch()

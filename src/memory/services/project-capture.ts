@@ -1,8 +1,9 @@
+import { syncGeminiJournal } from '../../agents/gemini/services/gemini-journal.ts'
 import { syncOpencodeJournal } from '../../agents/opencode/services/opencode-journal.ts'
 import { discoverTranscripts, type TranscriptLocation } from '../../agents/transcript-locations.ts'
 import { readerFor } from '../../agents/transcript-readers.ts'
 import { transcriptRoots } from '../../agents/vendors.ts'
-import { opencodeJournalDir } from '../../config/data-paths.ts'
+import { geminiJournalDir, opencodeJournalDir } from '../../config/data-paths.ts'
 import { openRepository } from '../../git/repository.ts'
 import type { ProjectContext } from '../../identity/services/project-context.ts'
 import type { Logger } from '../../shared/logger.ts'
@@ -47,10 +48,17 @@ export async function backfill(
   options: { since: number; log: Logger; onProgress?: ((progress: CaptureProgress) => void) | undefined },
 ): Promise<BackfillResult> {
   const startedAt = project.clock.now()
-  // opencode's sessions are in its database: brought into their journal first (opencode-journal.ts).
+  // opencode's sessions are in its database or JSON storage, Gemini CLI's before 0.39 in whole
+  // documents: brought into their journals first (opencode-journal.ts, gemini-journal.ts).
   syncOpencodeJournal({
     dataDir: project.env.opencodeDataDir,
     journalDir: opencodeJournalDir(project.env.sangamHome),
+    now: startedAt,
+  })
+  syncGeminiJournal({
+    geminiDir: project.env.geminiDir,
+    journalDir: geminiJournalDir(project.env.sangamHome),
+    projectRoots: project.repo.worktrees,
     now: startedAt,
   })
   const locations: TranscriptLocation[] = discoverTranscripts(transcriptRoots(project.env))

@@ -4,33 +4,15 @@ import { parseSince } from '../../shared/time-window.ts'
 import type { Db } from '../../store/database.ts'
 import { buildSearchQuery, type SearchQuery } from '../core/search-query.ts'
 import { rankCandidates } from '../core/search-ranking.ts'
-import type { EventKind, Vendor } from '../protocol/event.ts'
+import { defaultSearchLimit, maxSearchLimit, type SearchInput } from '../protocol/search-input.ts'
 import type { SearchHit, SearchResult } from '../protocol/search-view.ts'
 import { EventSearch, type EventSearchFilters } from '../store/event-search.ts'
 import type { StoredEvent } from '../store/event-table.ts'
 import { boundText } from './bounded-text.ts'
 
-export interface SearchInput {
-  readonly text: string
-  readonly vendor?: Vendor | undefined
-  readonly kinds?: readonly EventKind[] | undefined
-  readonly sessionId?: string | undefined
-  readonly branch?: string | undefined
-  /** Only the events of this human's sessions (the dashboard's actor filter; no CLI flag). */
-  readonly author?: string | undefined
-  /** Only events whose `cwd` is this directory or below it (the dashboard's worktree filter). */
-  readonly cwdUnder?: string | undefined
-  /** `--since`: `Nd`/`Nh`/`Nm`, an ISO date, or `all`; absent means the 14-day window. */
-  readonly since?: string | undefined
-  /** `--until`: same forms as since (not `all`); absent means now and later. */
-  readonly until?: string | undefined
-  readonly limit?: number | undefined
-}
-
+export type { SearchInput } from '../protocol/search-input.ts'
 export type { SearchHit, SearchResult } from '../protocol/search-view.ts'
 
-export const defaultSearchLimit = 20
-export const maxSearchLimit = 200
 export const hitTextChars = 500
 /** How many of the newest matches ranking looks at: the store's constant, written into its SQL. */
 export { rankedCandidates } from '../store/event-search.ts'

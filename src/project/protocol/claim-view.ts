@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { claimOutcomeViewSchema } from '../../leases/protocol/lease-view.ts'
+import { worktreeStatesViewSchema } from '../../room/protocol/worktree-states-view.ts'
 import type { DeepReadonly } from '../../shared/deep-readonly.ts'
 
 /**
@@ -22,7 +23,11 @@ export const claimForecastViewSchema = z.object({
 })
 export type ClaimForecast = DeepReadonly<z.infer<typeof claimForecastViewSchema>>
 
-/** `sangam claim --json` and `ctx_claim`: the claim's outcome and its forecast. */
+/**
+ * `sangam claim --json` and `ctx_claim`: the claim's outcome and its forecast, and where this
+ * machine's worktree states in the forecast came from (git now, or `sangam up`'s fresh round).
+ */
 export const claimAnswerViewSchema = claimOutcomeViewSchema.extend({
   forecast: z.array(claimForecastViewSchema),
+  states: worktreeStatesViewSchema,
 })

@@ -41,7 +41,7 @@ export class DeliveryTaskCourier implements TaskCourier {
   async deliver(input: { lane: string; worktree: string; prompt: string }) {
     const { scope, router } = this.#open()
     const session = this.#laneSession(router, input.worktree)
-    let refusal = `no Claude Code, Codex or Gemini CLI session of this machine has worked in lane ${input.lane}`
+    let refusal = `no Claude Code, Codex, Gemini CLI or opencode session of this machine has worked in lane ${input.lane}`
     if (session !== null) {
       try {
         const sent = await sendToSession(this.#project, scope, router, {

@@ -4,6 +4,7 @@ import type { Actor } from '../../identity/protocol/actor.ts'
 import type { ProjectContext } from '../../identity/services/project-context.ts'
 import type { Random } from '../../shared/random.ts'
 import type { AuthorKind, RoomMessage } from '../protocol/message.ts'
+import { withPostDefaults } from '../protocol/post-input.ts'
 import {
   lastMessageSeq,
   latestMessages,
@@ -64,7 +65,7 @@ export class ChatSession {
   /** Posts a typed line as the human; throws the post's SangamError when it is refused. */
   say(text: string): RoomMessage {
     const scope = openRoom(this.#project, this.#actor, this.#cwd, this.#random, this.#author)
-    return post(scope, { text, to: [], kind: 'message', topic: null, threadId: null })
+    return post(scope, withPostDefaults({ text }))
   }
 
   /** Offline: the run is over. */

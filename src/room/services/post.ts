@@ -2,21 +2,12 @@ import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import { parseMentions } from '../core/mentions.ts'
 import { checkMessageText } from '../core/message-text.ts'
 import { resolveMentions, resolveRecipients } from '../core/recipients.ts'
-import type { Handoff, MessageKind, RoomMessage } from '../protocol/message.ts'
+import type { RoomMessage } from '../protocol/message.ts'
+import type { PostInput } from '../protocol/post-input.ts'
 import { latestMessageOfSender } from '../store/message-table.ts'
 import { threadById } from '../store/thread-table.ts'
 import { newRoomId, nextUpdatedAt, storeMessage, storeThread } from './room-records.ts'
 import { posterToken, type RoomScope } from './room-scope.ts'
-
-export interface PostInput {
-  readonly text: string
-  /** `--to` tokens: `@handle`, `@human`, `#worktree`, or a bare name. */
-  readonly to: readonly string[]
-  readonly kind: MessageKind
-  readonly topic: string | null
-  readonly threadId: string | null
-  readonly handoff?: Handoff | null | undefined
-}
 
 /**
  * A post that repeats the poster's last one (same text, kind, topic, thread and recipients) within

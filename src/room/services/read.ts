@@ -1,15 +1,7 @@
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import type { Db } from '../../store/db.ts'
+import type { ReadInput } from '../protocol/read-input.ts'
 import { latestMessages, messageById, messagesAfter, type StoredMessage } from '../store/message-table.ts'
-
-export interface ReadInput {
-  /** A message id: only what comes after it in the room's order. */
-  readonly after: string | null
-  readonly limit: number
-}
-
-export const defaultReadLimit = 50
-export const maxReadLimit = 500
 
 /**
  * The room's messages in its one order (the server's gseq, then this machine's posts not yet

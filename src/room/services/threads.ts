@@ -2,21 +2,11 @@ import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import type { Db } from '../../store/db.ts'
 import { checkMessageText } from '../core/message-text.ts'
 import { resolveRecipients } from '../core/recipients.ts'
-import { humanToken, type RoomThread, type ThreadAudience, type ThreadLifetime } from '../protocol/thread.ts'
+import { humanToken, type RoomThread } from '../protocol/thread.ts'
+import { maxThreadTitleChars, type OpenThreadInput } from '../protocol/thread-open-input.ts'
 import { listThreadRows, threadById } from '../store/thread-table.ts'
 import { newRoomId, nextUpdatedAt, storeThread } from './room-records.ts'
 import { posterToken, type RoomScope } from './room-scope.ts'
-
-export interface OpenThreadInput {
-  readonly title: string
-  readonly reason: string | null
-  readonly audience: ThreadAudience
-  readonly lifetime: ThreadLifetime
-  readonly participants: readonly string[]
-  readonly paths: readonly string[]
-}
-
-const maxTitleChars = 200
 
 /**
  * Opens a thread. Its participants are the opener, those named (resolved like recipients) and,
@@ -24,8 +14,11 @@ const maxTitleChars = 200
  */
 export function openThread(scope: RoomScope, input: OpenThreadInput): RoomThread {
   const title = checkMessageText(input.title, 'the thread title')
-  if (title.length > maxTitleChars) {
-    throw new SangamError(ErrorCode.InvalidInput, `a thread title is at most ${maxTitleChars} characters`)
+  if (title.length > maxThreadTitleChars) {
+    throw new SangamError(
+      ErrorCode.InvalidInput,
+      `a thread title is at most ${maxThreadTitleChars} characters`,
+    )
   }
   const reason =
     input.reason === null || input.reason.trim() === ''

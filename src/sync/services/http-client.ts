@@ -1,43 +1,30 @@
 import type { z } from 'zod'
-import { type ClaimResult, claimResultSchema } from '../../leases/protocol/lease.ts'
+import type { ClaimResult } from '../../leases/protocol/lease.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
-import { syncErrorSchema } from '../protocol/error.ts'
-import {
-  type LockAcquireAnswer,
-  type LockAcquireRequest,
-  type LockHeartbeatRequest,
-  type LockMainAnswer,
-  type LockMainRequest,
-  type LockReleaseRequest,
-  type LockState,
-  type LockTakeoverAnswer,
-  type LockTakeoverRequest,
-  lockAcquireAnswerSchema,
-  lockHeartbeatAnswerSchema,
-  lockMainAnswerSchema,
-  lockReleaseAnswerSchema,
-  lockStateSchema,
-  lockTakeoverAnswerSchema,
+import type {
+  LockAcquireAnswer,
+  LockAcquireRequest,
+  LockHeartbeatRequest,
+  LockMainAnswer,
+  LockMainRequest,
+  LockReleaseRequest,
+  LockState,
+  LockTakeoverAnswer,
+  LockTakeoverRequest,
 } from '../protocol/integration-lock.ts'
-import {
-  type LeasesResponse,
-  leasesResponseSchema,
-  type ReleaseResult,
-  releaseResultSchema,
-  type ServerClaimRequest,
-  type ServerReleaseRequest,
+import type {
+  LeasesResponse,
+  ReleaseResult,
+  ServerClaimRequest,
+  ServerReleaseRequest,
 } from '../protocol/lease.ts'
-import { type HealthResponse, healthResponseSchema, syncProtocolVersion } from '../protocol/limits.ts'
-import { type PresenceResponse, presenceResponseSchema } from '../protocol/presence.ts'
-import {
-  type CreateProjectResponse,
-  createProjectResponseSchema,
-  type ProjectInfo,
-  projectInfoSchema,
-} from '../protocol/project.ts'
-import { type PullResponse, pullResponseSchema } from '../protocol/pull.ts'
-import { type PushRequest, type PushResponse, pushResponseSchema } from '../protocol/push.ts'
+import type { HealthResponse } from '../protocol/limits.ts'
+import type { PresenceResponse } from '../protocol/presence.ts'
+import type { CreateProjectResponse, ProjectInfo } from '../protocol/project.ts'
+import type { PullResponse } from '../protocol/pull.ts'
+import type { PushRequest, PushResponse } from '../protocol/push.ts'
 import { healthPath, type SyncAction, syncActions, syncPath } from '../protocol/routes.ts'
+import { httpExchange } from './http-exchange.ts'
 import { readRefusal, type ServerRefusal } from './refusal.ts'
 import { unreachable } from './unreachable.ts'
 
@@ -87,11 +74,12 @@ export class SyncHttpClient {
 
   /** The server's limits; refuses a server speaking another protocol version. */
   async health(): Promise<HealthResponse> {
+    const { healthResponseSchema, syncProtocolVersion } = await import('../protocol/limits.ts')
     const answer = await this.#send(
       `${this.#endpoint.url}${healthPath}`,
       'GET',
       undefined,
-      healthResponseSchema,
+      async () => healthResponseSchema,
       true,
     )
     if (!answer.ok) throw unreachable(this.#endpoint.url, `GET ${healthPath} answered ${answer.status}`)
@@ -105,62 +93,81 @@ export class SyncHttpClient {
   }
 
   create(): Promise<SyncAnswer<CreateProjectResponse>> {
-    return this.#call('create', createProjectResponseSchema)
+    return this.#call(
+      'create',
+      async () => (await import('../protocol/project.ts')).createProjectResponseSchema,
+    )
   }
 
   info(): Promise<SyncAnswer<ProjectInfo>> {
-    return this.#call('info', projectInfoSchema)
+    return this.#call('info', async () => (await import('../protocol/project.ts')).projectInfoSchema)
   }
 
   push(request: PushRequest): Promise<SyncAnswer<PushResponse>> {
-    return this.#call('push', pushResponseSchema, request)
+    return this.#call('push', async () => (await import('../protocol/push.ts')).pushResponseSchema, request)
   }
 
   pull(after: number, limit: number): Promise<SyncAnswer<PullResponse>> {
-    return this.#call('pull', pullResponseSchema, undefined, `?after=${after}&limit=${limit}`)
+    return this.#call(
+      'pull',
+      async () => (await import('../protocol/pull.ts')).pullResponseSchema,
+      undefined,
+      `?after=${after}&limit=${limit}`,
+    )
   }
 
   leases(): Promise<SyncAnswer<LeasesResponse>> {
-    return this.#call('leases', leasesResponseSchema)
+    return this.#call('leases', async () => (await import('../protocol/lease.ts')).leasesResponseSchema)
   }
 
   claim(request: ServerClaimRequest): Promise<SyncAnswer<ClaimResult>> {
-    return this.#call('claim', claimResultSchema, request)
+    return this.#call(
+      'claim',
+      async () => (await import('../../leases/protocol/lease.ts')).claimResultSchema,
+      request,
+    )
   }
 
   release(request: ServerReleaseRequest): Promise<SyncAnswer<ReleaseResult>> {
-    return this.#call('release', releaseResultSchema, request)
+    return this.#call(
+      'release',
+      async () => (await import('../protocol/lease.ts')).releaseResultSchema,
+      request,
+    )
   }
 
   presence(): Promise<SyncAnswer<PresenceResponse>> {
-    return this.#call('presence', presenceResponseSchema)
+    return this.#call(
+      'presence',
+      async () => (await import('../protocol/presence.ts')).presenceResponseSchema,
+    )
   }
 
   lock(): Promise<SyncAnswer<LockState>> {
-    return this.#call('lock', lockStateSchema)
+    return this.#call('lock', async () => (await lockSchemas()).lockStateSchema)
   }
 
   lockAcquire(request: LockAcquireRequest): Promise<SyncAnswer<LockAcquireAnswer>> {
-    return this.#call('lockAcquire', lockAcquireAnswerSchema, request)
+    return this.#call('lockAcquire', async () => (await lockSchemas()).lockAcquireAnswerSchema, request)
   }
 
   lockHeartbeat(request: LockHeartbeatRequest): Promise<SyncAnswer<{ alive: boolean }>> {
-    return this.#call('lockHeartbeat', lockHeartbeatAnswerSchema, request)
+    return this.#call('lockHeartbeat', async () => (await lockSchemas()).lockHeartbeatAnswerSchema, request)
   }
 
   lockRelease(request: LockReleaseRequest): Promise<SyncAnswer<{ released: boolean }>> {
-    return this.#call('lockRelease', lockReleaseAnswerSchema, request)
+    return this.#call('lockRelease', async () => (await lockSchemas()).lockReleaseAnswerSchema, request)
   }
 
   lockMain(request: LockMainRequest): Promise<SyncAnswer<LockMainAnswer>> {
-    return this.#call('lockMain', lockMainAnswerSchema, request)
+    return this.#call('lockMain', async () => (await lockSchemas()).lockMainAnswerSchema, request)
   }
 
   lockTakeover(request: LockTakeoverRequest): Promise<SyncAnswer<LockTakeoverAnswer>> {
-    return this.#call('lockTakeover', lockTakeoverAnswerSchema, request)
+    return this.#call('lockTakeover', async () => (await lockSchemas()).lockTakeoverAnswerSchema, request)
   }
 
-  #call<T>(action: SyncAction, schema: z.ZodType<T>, body?: unknown, query = ''): Promise<SyncAnswer<T>> {
+  #call<T>(action: SyncAction, schema: AnswerSchema<T>, body?: unknown, query = ''): Promise<SyncAnswer<T>> {
     const url = `${this.#endpoint.url}${syncPath(this.#endpoint.projectId, action)}${query}`
     const { method } = syncActions[action]
     return this.#send(url, method, body, schema, method === 'GET' || repeatableActions.has(action))
@@ -170,7 +177,7 @@ export class SyncHttpClient {
     url: string,
     method: string,
     body: unknown,
-    schema: z.ZodType<T>,
+    schema: AnswerSchema<T>,
     repeatable: boolean,
   ): Promise<SyncAnswer<T>> {
     try {
@@ -188,7 +195,7 @@ export class SyncHttpClient {
     url: string,
     method: string,
     body: unknown,
-    schema: z.ZodType<T>,
+    schema: AnswerSchema<T>,
   ): Promise<SyncAnswer<T>> {
     const timeout = AbortSignal.timeout(this.#timeoutMs)
     const signal = this.#signal === undefined ? timeout : AbortSignal.any([timeout, this.#signal])
@@ -197,18 +204,15 @@ export class SyncHttpClient {
     let status: number
     let text: string
     try {
-      const init: RequestInit = { method, headers, signal }
-      if (body !== undefined) init.body = JSON.stringify(body)
-      const response = await fetch(url, init)
-      status = response.status
-      text = await response.text()
+      const json = body === undefined ? undefined : JSON.stringify(body)
+      ;({ status, text } = await httpExchange({ url, method, headers, body: json, signal }))
     } catch (error) {
       const why = timeout.aborted ? `no answer within ${this.#timeoutMs} ms` : describeFailure(error)
       throw unreachable(this.#endpoint.url, why, error)
     }
     const json = parseJson(text)
     if (status >= 200 && status < 300) {
-      const parsed = schema.safeParse(json)
+      const parsed = (await schema()).safeParse(json)
       if (!parsed.success) {
         // A record of a type this sangam does not know lands here too: refused whole, so the
         // cursor stays before it and nothing is lost (docs/protocol.md, records).
@@ -221,10 +225,20 @@ export class SyncHttpClient {
       }
       return { ok: true, value: parsed.data }
     }
+    const { syncErrorSchema } = await import('../protocol/error.ts')
     const refusal = syncErrorSchema.safeParse(json)
     return { ok: false, ...readRefusal(status, refusal.success ? refusal.data : null), status }
   }
 }
+
+/**
+ * A route's answer schema, loaded when the route is first asked: building every route's schemas
+ * (the record stream's every record type among them) cost a `sangam claim` about 50 ms of CPU
+ * for the one answer it reads (D434). Node caches each module, so later asks are a lookup.
+ */
+type AnswerSchema<T> = () => Promise<z.ZodType<T>>
+
+const lockSchemas = () => import('../protocol/integration-lock.ts')
 
 /**
  * Requests besides GETs that mean the same when repeated. A push: the server keeps the first copy
@@ -242,10 +256,10 @@ const repeatableActions: ReadonlySet<SyncAction> = new Set([
   'lockMain',
 ])
 
-/** The socket closed before an answer came (undici's `other side closed`, a reset). */
+/** The socket closed before an answer came (Node's `socket hang up`, a reset). */
 function closedUnanswered(error: unknown): boolean {
-  const cause = (error as { cause?: { cause?: { code?: unknown } } }).cause?.cause
-  return cause?.code === 'UND_ERR_SOCKET' || cause?.code === 'ECONNRESET'
+  const cause = (error as { cause?: { code?: unknown } }).cause
+  return cause?.code === 'ECONNRESET' || cause?.code === 'EPIPE'
 }
 
 function parseJson(text: string): unknown {
@@ -256,10 +270,9 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** fetch's own message is "fetch failed"; the reason (ECONNREFUSED, a DNS failure) is its cause. */
+/** Node's error code (ECONNREFUSED, ENOTFOUND, ECONNRESET) says more than its message. */
 function describeFailure(error: unknown): string {
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause
-  if (typeof cause?.code === 'string') return cause.code
-  if (typeof cause?.message === 'string') return cause.message
+  const code = (error as { code?: unknown }).code
+  if (typeof code === 'string') return code
   return error instanceof Error ? error.message : String(error)
 }

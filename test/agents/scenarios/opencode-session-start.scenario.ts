@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict'
+import { join } from 'node:path'
 import { test } from 'node:test'
-import { openAgentLab } from '../agent-lab.ts'
+import { offlineConfigFolder, openAgentLab } from '../agent-lab.ts'
+import { until } from '../lab-daemon.ts'
 
 /**
  * sangam's opencode plugin asks the hook for the session's brief when opencode assembles the first
@@ -28,4 +30,61 @@ test('the brief, with the leases, reaches the first model request of a real open
     /src\/a\.ts: bob@example\.com until .{0,60}rewriting the parser/,
     'the lease is in the brief',
   )
+})
+
+interface Ledger {
+  turns: { id: number; sessionId: string; channel: string; state: string }[]
+}
+
+/**
+ * `sangam start --vendor opencode`: a new headless session through `opencode run --format json`,
+ * its first prompt on stdin; opencode names the session, and the ledger's turn learns that id from
+ * the launch's first JSON event. The session is then a member of the room like any other.
+ */
+test('sangam start --vendor opencode starts a new real opencode session, the prompt on stdin, and learns its id', async () => {
+  await using lab = await openAgentLab()
+  await lab.sangamJson(['install-hooks'])
+  // What lab.opencode does before each run: opencode's plugin SDK install kept off the network.
+  offlineConfigFolder(join(lab.repo.path, '.opencode'))
+  lab.chat.script([{ text: 'STARTED-REPLY on it.' }])
+  const marker = 'STARTNOTE-oc5d look at the failing test'
+  const started = await lab.sangamJson<{
+    turn: { id: number; sessionId: string; channel: string; vendor: string }
+  }>(['start', '--vendor', 'opencode', marker])
+  assert.deepEqual([started.turn.vendor, started.turn.channel], ['opencode', 'new'])
+  const context = async () =>
+    `ledger:\n${(await lab.sangam(['deliveries', '--json'])).stdout}\nheartbeats:\n${lab.heartbeats()}`
+  const turn = await until(
+    'the started turn ending',
+    async () => {
+      const now = await lab.sangamJson<Ledger>(['deliveries', '--deliver'])
+      const row = now.turns.find((each) => each.id === started.turn.id)
+      return row !== undefined && row.state !== 'starting' && row.state !== 'running' ? row : null
+    },
+    90_000,
+    context,
+  )
+  // Its exit code is known only to a waiter that outlived it (`start` does not wait; a daemon would).
+  assert.equal(turn.state, 'ended', await context())
+  assert.match(
+    turn.sessionId,
+    /^ses_[0-9A-Za-z]+$/,
+    `the turn learned opencode's session id\n${await context()}`,
+  )
+  const main = lab.chat.requests.filter((request) => request.kind === 'main')
+  assert.equal(
+    main.filter((request) => JSON.stringify(request.body).includes('STARTNOTE-oc5d')).length,
+    1,
+    'the first prompt reached the model once',
+  )
+  // The session is the room's: its plugin ran under the id the ledger learned.
+  const targets = await lab.sangamJson<{ agents: { vendor: string; sessionId: string; state: string }[] }>([
+    'targets',
+  ])
+  const agent = targets.agents.find((each) => each.vendor === 'opencode' && each.sessionId === turn.sessionId)
+  assert.ok(agent, `the started session is in targets: ${JSON.stringify(targets)}\n${lab.heartbeats()}`)
+  assert.equal(agent.state, 'offline', 'opencode run ended: dormant, a tag resumes it')
+  await lab.sangamJson(['index'])
+  const found = await lab.sangamJson<{ hits: { text: string }[] }>(['search', 'STARTNOTE oc5d'])
+  assert.ok(found.hits.length > 0, 'its transcript is captured with the human words')
 })

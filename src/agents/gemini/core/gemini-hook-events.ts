@@ -29,6 +29,11 @@ const tools: Readonly<Record<string, string>> = { write_file: 'Write', replace: 
 
 /** The hook events sangam installs for Gemini CLI, and the tools its BeforeTool hook matches. */
 export const geminiHookEvents: readonly string[] = Object.keys(events)
+
+/** Gemini CLI's name for one of sangam's hook events (`PreToolUse` → `BeforeTool`), or null. */
+export function geminiEventFor(sangamEvent: string): string | null {
+  return Object.keys(events).find((gemini) => events[gemini] === sangamEvent) ?? null
+}
 export const geminiEditToolMatcher = `^(${Object.keys(tools).join('|')})$`
 
 /**

@@ -84,9 +84,16 @@ export function giveLaneOpencodePlugin(mainRoot: string, laneRoot: string): Open
 
 /** True when `file` (or its fallback name) is our plugin. */
 export function holdsOurPlugin(file: string): boolean {
-  return [file, join(dirname(file), 'sangam-leases.js')].some((candidate) =>
-    (readOrNull(candidate) ?? '').startsWith(pluginMarker),
-  )
+  return ourPlugin(file) !== null
+}
+
+/** Our plugin at `file` or its fallback name: where it is and its source; null when neither is ours. */
+export function ourPlugin(file: string): { readonly file: string; readonly source: string } | null {
+  for (const candidate of [file, join(dirname(file), 'sangam-leases.js')]) {
+    const source = readOrNull(candidate)
+    if (source?.startsWith(pluginMarker)) return { file: candidate, source }
+  }
+  return null
 }
 
 function readOrNull(file: string): string | null {

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { test } from 'node:test'
 import { tmpDir } from '../../../../test/helpers/tmp-git-repo.ts'
+import type { ReadEvent } from '../../transcript-reader.ts'
+import { type OpencodeState, opencodeReader } from '../opencode-reader.ts'
 import { syncOpencodeJournal } from './opencode-journal.ts'
 
 /** The three tables the journal reads, as opencode 1.18.33 creates them (its other tables left out). */
@@ -123,4 +125,129 @@ test('no opencode database: nothing to copy, no journal made', async () => {
     now: 1,
   })
   assert.deepEqual(result, { appended: 0, sessions: 0, busy: false })
+})
+
+/** opencode 1.1.65's `storage/` folder as it wrote it (test/fixtures/opencode/storage-1.1.65.json). */
+function legacyStorage(dataDir: string): string {
+  const fixture = join(
+    import.meta.dirname,
+    '..',
+    '..',
+    '..',
+    '..',
+    'test',
+    'fixtures',
+    'opencode',
+    'storage-1.1.65.json',
+  )
+  const files = JSON.parse(readFileSync(fixture, 'utf8')) as Record<string, string>
+  const storage = join(dataDir, 'storage')
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(storage, path)), { recursive: true })
+    writeFileSync(join(storage, path), text)
+  }
+  return storage
+}
+
+function readJournal(file: string): { state: OpencodeState; events: ReadEvent[]; classes: string[] } {
+  let state = opencodeReader.initialState()
+  const events: ReadEvent[] = []
+  const classes: string[] = []
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (line.trim() === '') continue
+    const step = opencodeReader.read(state, JSON.parse(line))
+    state = step.state
+    events.push(...step.outcome.events)
+    classes.push(step.outcome.class)
+  }
+  return { state, events, classes }
+}
+
+const legacySession = 'ses_dbd5310ffffeVsq6P2PPX2xcyw'
+/** A time after the recorded session's (the journal's `now`). */
+const later = 1_796_500_000_000
+
+test("opencode 1.1's JSON storage is journalled like its database: the session's words once, attributed to its version", async () => {
+  await using home = tmpDir('sangam-opencode-journal-')
+  const data = join(home.path, 'opencode')
+  const journal = join(home.path, 'journal')
+  legacyStorage(data)
+  const first = syncOpencodeJournal({ dataDir: data, journalDir: journal, now: later })
+  // The session, five messages and their eleven parts.
+  assert.deepEqual(first, { appended: 17, sessions: 1, busy: false })
+  const read = readJournal(join(journal, `${legacySession}.jsonl`))
+  assert.deepEqual(
+    read.events.map((event) => [event.kind, event.toolName, event.text.trim()]),
+    [
+      ['human', null, 'Please echo the word kingfisher in the shell'],
+      ['tool_call', 'bash', 'bash {"command":"echo kingfisher","description":"echo"}'],
+      ['tool_output', 'bash', 'kingfisher'],
+      ['assistant', null, 'The shell said kingfisher.'],
+      ['human', null, 'And what did it print, heron?'],
+      ['assistant', null, 'Still kingfisher, heron.'],
+    ],
+  )
+  assert.ok(read.events.every((event) => event.sessionId === legacySession && event.cliVersion === '1.1.65'))
+  assert.equal(read.state.firstCwd, '/home/dev/heron')
+  assert.deepEqual(
+    read.classes.filter((kind) => kind !== 'captured' && kind !== 'skipped'),
+    [],
+    'every line is understood',
+  )
+  // Unchanged, or forgotten by a restart: nothing again.
+  assert.equal(syncOpencodeJournal({ dataDir: data, journalDir: journal, now: later }).appended, 0)
+  rmSync(join(journal, '.state.json'))
+  assert.equal(syncOpencodeJournal({ dataDir: data, journalDir: journal, now: later }).appended, 0)
+})
+
+test('a storage file read mid-write waits for the next copy; the session opencode 1.2 moved into its database is not copied twice', async () => {
+  await using home = tmpDir('sangam-opencode-journal-')
+  const data = join(home.path, 'opencode')
+  const journal = join(home.path, 'journal')
+  const storage = legacyStorage(data)
+  const answer = join(
+    storage,
+    'part',
+    'msg_242ad24f20019OmOrMmnr4xv3r',
+    'prt_242ad2611001jKkONySUqmJW69.json',
+  )
+  const whole = readFileSync(answer, 'utf8')
+  writeFileSync(answer, whole.slice(0, 60))
+  assert.equal(syncOpencodeJournal({ dataDir: data, journalDir: journal, now: later }).appended, 16)
+  writeFileSync(answer, whole)
+  assert.equal(syncOpencodeJournal({ dataDir: data, journalDir: journal, now: later }).appended, 1)
+  assert.equal(
+    readJournal(join(journal, `${legacySession}.jsonl`)).events.filter((event) => event.kind === 'assistant')
+      .length,
+    2,
+  )
+
+  // opencode 1.2 copies the storage into its database, keeping every id.
+  const db = new DatabaseSync(join(data, 'opencode.db'))
+  db.exec(schema)
+  const files = JSON.parse(
+    readFileSync(
+      join(
+        import.meta.dirname,
+        '..',
+        '..',
+        '..',
+        '..',
+        'test',
+        'fixtures',
+        'opencode',
+        'storage-1.1.65.json',
+      ),
+      'utf8',
+    ),
+  ) as Record<string, string>
+  const part = db.prepare('INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)')
+  const message = db.prepare('INSERT INTO message VALUES (?, ?, ?, ?, ?)')
+  for (const [path, text] of Object.entries(files)) {
+    const value = JSON.parse(text) as { id: string; sessionID: string; messageID: string }
+    if (path.startsWith('part/')) part.run(value.id, value.messageID, value.sessionID, 5000, 5000, text)
+    if (path.startsWith('message/')) message.run(value.id, value.sessionID, 5000, 5000, text)
+  }
+  db.close()
+  assert.equal(syncOpencodeJournal({ dataDir: data, journalDir: journal, now: later }).appended, 0)
 })

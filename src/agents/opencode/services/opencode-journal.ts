@@ -1,34 +1,34 @@
-import {
-  appendFileSync,
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { isRecord } from '../../../shared/is-record.ts'
+import { appendJournalLines, takeJournalLock } from '../../journal-file.ts'
 import { isFinalPart } from '../opencode-part.ts'
-import { type OpencodePartRow, openOpencodeDatabase } from '../store/opencode-database.ts'
+import { type OpencodeDatabase, openOpencodeDatabase } from '../store/opencode-database.ts'
+import {
+  opencodeStorageDir,
+  readStorageObject,
+  storageMark,
+  storageMessages,
+  storageParts,
+  storageSessions,
+} from './opencode-storage.ts'
 
 /**
- * opencode keeps its sessions in SQLite (1.2+), not in files sangam can tail. The journal copies
- * them, read-only and mechanically, into one append-only JSONL file per session under
+ * opencode keeps its sessions in SQLite (1.2+), and before that in JSON files rewritten in place
+ * (opencode-storage.ts): neither can be tailed. The journal copies them, read-only and
+ * mechanically, into one append-only JSONL file per session under
  * `$SANGAM_HOME/opencode-journal/<session>.jsonl`; from there capture reads them like any other
  * transcript (offsets, exactly-once, `doctor`'s line accounting). Each line is one of
  * `{"type":"session","session":{…}}` (the file's first), `{"type":"message","message":{…}}` (before
- * its first part) and `{"type":"part","part":{…}}`, each object the row's columns and its parsed
- * `data` column, in the shape opencode's own JSON storage had before 1.2.
+ * its first part) and `{"type":"part","part":{…}}`: from the database, each object the row's
+ * columns and its parsed `data` column, in the shape the JSON storage has, so both read alike.
  *
  * A part is copied once, when it is final (opencode-part.ts). What the journal holds decides what
- * is still to copy, so a crash between two appends copies nothing twice; the watermark in
- * `.state.json` (the newest part update before which everything is copied) only saves reading the
- * whole database each time. One process copies at a time (`.lock`); a lock older than a minute is
- * a crashed copier's and is taken over.
+ * is still to copy, so a crash between two appends copies nothing twice, and a session opencode
+ * 1.2 moved from its JSON storage into its database is not copied again. `.state.json` only saves
+ * work: the newest part update before which the database is copied (the watermark), and per
+ * storage session the mark (its file's and its messages folder's times) at which it was copied
+ * whole. One process copies at a time (journal-file.ts).
  */
 export interface JournalOptions {
   /** opencode's data directory (`$XDG_DATA_HOME/opencode`, default `~/.local/share/opencode`). */
@@ -47,42 +47,154 @@ export interface JournalSync {
 }
 
 const pageSize = 2000
-const lockStaleMs = 60_000
 const sessionIdShape = /^[A-Za-z0-9_-]{1,200}$/
 
 export function opencodeDatabaseFile(dataDir: string): string {
   return join(dataDir, 'opencode.db')
 }
 
+/** What the daemon watches to know when to copy: the database, its log, the storage's sessions. */
+export function opencodeSourceMarks(dataDir: string): string {
+  const db = opencodeDatabaseFile(dataDir)
+  const storage = opencodeStorageDir(dataDir)
+  const sessions = storageSessions(storage).map((entry) => `${entry.id}=${storageMark(storage, entry)}`)
+  return [fileMark(db), fileMark(`${db}-wal`), ...sessions].join('|')
+}
+
+function fileMark(file: string): string {
+  try {
+    const stat = statSync(file)
+    return `${stat.size}:${stat.mtimeMs}`
+  } catch {
+    return '-'
+  }
+}
+
 export function syncOpencodeJournal(options: JournalOptions): JournalSync {
   const none = { appended: 0, sessions: 0, busy: false }
   const dbFile = opencodeDatabaseFile(options.dataDir)
-  if (!existsSync(dbFile)) return none
+  const storage = opencodeStorageDir(options.dataDir)
+  const hasDatabase = existsSync(dbFile)
+  const hasStorage = existsSync(join(storage, 'session'))
+  if (!hasDatabase && !hasStorage) return none
   mkdirSync(options.journalDir, { recursive: true, mode: 0o700 })
   const lock = join(options.journalDir, '.lock')
-  if (!takeLock(lock, options.now)) return { ...none, busy: true }
+  if (!takeJournalLock(lock, options.now)) return { ...none, busy: true }
   try {
-    const db = openOpencodeDatabase(dbFile)
-    if (db === null) return none
-    try {
-      return copy(db, options)
-    } finally {
-      db.close()
+    const stateFile = join(options.journalDir, '.state.json')
+    const state = readState(stateFile)
+    const copier = new Copier(options.journalDir)
+    const storageMarks = hasStorage ? copyStorage(storage, state.storage, copier, options.now) : state.storage
+    let watermark = state.watermark
+    if (hasDatabase) {
+      const db = openOpencodeDatabase(dbFile)
+      if (db !== null) {
+        try {
+          watermark = copyDatabase(db, watermark, copier, options.now)
+        } finally {
+          db.close()
+        }
+      }
     }
+    writeState(stateFile, { watermark, storage: storageMarks })
+    return { appended: copier.appended, sessions: copier.touched.size, busy: false }
   } finally {
     rmSync(lock, { force: true })
   }
 }
 
-function copy(
-  db: NonNullable<ReturnType<typeof openOpencodeDatabase>>,
-  options: JournalOptions,
-): JournalSync {
-  const stateFile = join(options.journalDir, '.state.json')
-  let watermark = readWatermark(stateFile)
-  const files = new Map<string, SessionFile>()
-  let appended = 0
-  const touched = new Set<string>()
+/** The journal's session files open in this copy, and what was appended to them. */
+class Copier {
+  readonly #journalDir: string
+  readonly #files = new Map<string, SessionFile>()
+  readonly touched = new Set<string>()
+  appended = 0
+
+  constructor(journalDir: string) {
+    this.#journalDir = journalDir
+  }
+
+  /** Appends a final part (and its session and message lines first, when the journal has none). */
+  part(
+    ids: { readonly sessionId: string; readonly messageId: string; readonly partId: string },
+    part: Record<string, unknown>,
+    message: Record<string, unknown>,
+    session: () => Record<string, unknown> | null,
+  ): void {
+    let file = this.#files.get(ids.sessionId)
+    if (file === undefined) {
+      file = openSessionFile(this.#journalDir, ids.sessionId)
+      this.#files.set(ids.sessionId, file)
+    }
+    const lines = linesFor(file, ids, part, message, session)
+    if (lines.length === 0) return
+    appendJournalLines(file.path, lines)
+    this.appended += lines.length
+    this.touched.add(ids.sessionId)
+  }
+}
+
+/**
+ * The JSON storage: each session whose mark moved since it was last copied whole is walked,
+ * message by message, part by part. A file that does not parse yet, or a part not final yet,
+ * leaves the session's mark unset so the next copy walks it again.
+ */
+function copyStorage(
+  storage: string,
+  marks: Readonly<Record<string, string>>,
+  copier: Copier,
+  now: number,
+): Record<string, string> {
+  const next: Record<string, string> = {}
+  for (const entry of storageSessions(storage)) {
+    const mark = storageMark(storage, entry)
+    if (marks[entry.id] === mark) {
+      next[entry.id] = mark
+      continue
+    }
+    const session = readStorageObject(entry.file)
+    if (session === null) continue
+    let whole = true
+    for (const messageEntry of storageMessages(storage, entry.id)) {
+      const message = readStorageObject(messageEntry.file)
+      if (message === null) {
+        whole = false
+        continue
+      }
+      for (const partEntry of storageParts(storage, messageEntry.id)) {
+        const part = readStorageObject(partEntry.file)
+        if (part === null || !isFinalPart(part, message, partEntry.mtimeMs, now)) {
+          whole = false
+          continue
+        }
+        copier.part(
+          { sessionId: entry.id, messageId: messageEntry.id, partId: partEntry.id },
+          part,
+          message,
+          () => sessionLine(session, entry.id),
+        )
+      }
+    }
+    if (whole) next[entry.id] = mark
+  }
+  return next
+}
+
+function sessionLine(session: Record<string, unknown>, id: string): Record<string, unknown> {
+  return {
+    id,
+    projectID: session.projectID ?? null,
+    parentID: session.parentID ?? null,
+    directory: session.directory ?? null,
+    title: session.title ?? null,
+    version: session.version ?? null,
+    time: session.time ?? null,
+  }
+}
+
+/** The database: parts updated since the watermark, each once it is final; the new watermark. */
+function copyDatabase(db: OpencodeDatabase, from: number, copier: Copier, now: number): number {
+  let watermark = from
   let since = watermark
   let pendingFrom: number | null = null
   for (;;) {
@@ -91,20 +203,29 @@ function copy(
       if (!sessionIdShape.test(row.sessionId)) continue
       const part = parsed(row.data)
       const message = parsed(row.messageData)
-      if (!isFinalPart(part, message, row.timeUpdated, options.now)) {
+      if (!isFinalPart(part, message, row.timeUpdated, now)) {
         pendingFrom ??= row.timeUpdated
         continue
       }
-      let file = files.get(row.sessionId)
-      if (file === undefined) {
-        file = openSessionFile(options.journalDir, row.sessionId)
-        files.set(row.sessionId, file)
-      }
-      const lines = linesFor(db, file, row, part, message)
-      if (lines.length === 0) continue
-      appendFileSync(file.path, lines.join(''), { mode: 0o600 })
-      appended += lines.length
-      touched.add(row.sessionId)
+      copier.part(
+        { sessionId: row.sessionId, messageId: row.messageId, partId: row.id },
+        part,
+        message,
+        () => {
+          const session = db.session(row.sessionId)
+          return session === null
+            ? null
+            : {
+                id: session.id,
+                projectID: session.projectId,
+                parentID: session.parentId,
+                directory: session.directory,
+                title: session.title,
+                version: session.version,
+                time: { created: session.timeCreated, updated: session.timeUpdated },
+              }
+        },
+      )
     }
     const last = rows.at(-1)
     if (last === undefined || rows.length < pageSize) {
@@ -117,8 +238,7 @@ function copy(
     if (pendingFrom === null) watermark = since
   }
   if (pendingFrom !== null) watermark = Math.max(watermark, pendingFrom - 1)
-  writeWatermark(stateFile, watermark)
-  return { appended, sessions: touched.size, busy: false }
+  return watermark
 }
 
 interface SessionFile {
@@ -153,37 +273,25 @@ function openSessionFile(journalDir: string, sessionId: string): SessionFile {
 }
 
 function linesFor(
-  db: NonNullable<ReturnType<typeof openOpencodeDatabase>>,
   file: SessionFile,
-  row: OpencodePartRow,
+  ids: { readonly sessionId: string; readonly messageId: string; readonly partId: string },
   part: Record<string, unknown>,
   message: Record<string, unknown>,
+  session: () => Record<string, unknown> | null,
 ): string[] {
-  if (file.ids.has(`part:${row.id}`)) return []
+  if (file.ids.has(`part:${ids.partId}`)) return []
   const lines: string[] = []
   if (!file.hasSession) {
-    const session = db.session(row.sessionId)
-    if (session !== null) {
-      lines.push(
-        line('session', {
-          id: session.id,
-          projectID: session.projectId,
-          parentID: session.parentId,
-          directory: session.directory,
-          title: session.title,
-          version: session.version,
-          time: { created: session.timeCreated, updated: session.timeUpdated },
-        }),
-      )
-    }
+    const record = session()
+    if (record !== null) lines.push(line('session', record))
     file.hasSession = true
   }
-  if (!file.ids.has(`message:${row.messageId}`)) {
-    lines.push(line('message', { ...message, id: row.messageId, sessionID: row.sessionId }))
-    file.ids.add(`message:${row.messageId}`)
+  if (!file.ids.has(`message:${ids.messageId}`)) {
+    lines.push(line('message', { ...message, id: ids.messageId, sessionID: ids.sessionId }))
+    file.ids.add(`message:${ids.messageId}`)
   }
-  lines.push(line('part', { ...part, id: row.id, sessionID: row.sessionId, messageID: row.messageId }))
-  file.ids.add(`part:${row.id}`)
+  lines.push(line('part', { ...part, id: ids.partId, sessionID: ids.sessionId, messageID: ids.messageId }))
+  file.ids.add(`part:${ids.partId}`)
   return lines
 }
 
@@ -201,32 +309,29 @@ function parsed(text: string): Record<string, unknown> {
   }
 }
 
-function takeLock(lock: string, now: number): boolean {
-  try {
-    closeSync(openSync(lock, 'wx', 0o600))
-    return true
-  } catch {
-    try {
-      if (now - statSync(lock).mtimeMs < lockStaleMs) return false
-      writeFileSync(lock, '', { mode: 0o600 })
-      return true
-    } catch {
-      return false
-    }
-  }
+interface JournalState {
+  readonly watermark: number
+  readonly storage: Readonly<Record<string, string>>
 }
 
-function readWatermark(file: string): number {
+function readState(file: string): JournalState {
   try {
     const state: unknown = JSON.parse(readFileSync(file, 'utf8'))
-    return isRecord(state) && typeof state.watermark === 'number' ? state.watermark : 0
+    if (!isRecord(state)) return { watermark: 0, storage: {} }
+    const storage = isRecord(state.storage) ? state.storage : {}
+    return {
+      watermark: typeof state.watermark === 'number' ? state.watermark : 0,
+      storage: Object.fromEntries(
+        Object.entries(storage).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+      ),
+    }
   } catch {
-    return 0
+    return { watermark: 0, storage: {} }
   }
 }
 
-function writeWatermark(file: string, watermark: number): void {
+function writeState(file: string, state: JournalState): void {
   const temporary = `${file}.tmp`
-  writeFileSync(temporary, `${JSON.stringify({ watermark })}\n`, { mode: 0o600 })
+  writeFileSync(temporary, `${JSON.stringify(state)}\n`, { mode: 0o600 })
   renameSync(temporary, file)
 }

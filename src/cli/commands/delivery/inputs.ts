@@ -4,7 +4,7 @@ import { argument, choice, defineInput, flag, integer, text, words } from '../..
 
 // Declared here, not imported: --help must load no command's code. registry.test.ts keeps it
 // equal to delivery's own list, which the MCP tool takes.
-export const startVendors = ['claude', 'codex', 'gemini'] as const
+export const startVendors = ['claude', 'codex', 'gemini', 'opencode'] as const
 
 export const sessionsInput = defineInput({
   options: {

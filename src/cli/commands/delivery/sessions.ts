@@ -20,7 +20,7 @@ export const run: CommandRun<typeof sessionsInput> = (ctx, _args, options) =>
         json: { sessions },
         text:
           sessions.length === 0
-            ? 'no Claude Code, Codex or Gemini CLI sessions in this project yet\n'
+            ? 'no Claude Code, Codex, Gemini CLI or opencode sessions in this project yet\n'
             : `${lines.join('\n')}\n`,
       }
     },

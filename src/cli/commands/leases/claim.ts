@@ -25,13 +25,14 @@ export const run: CommandRun<typeof claimInput> = async (ctx, { patterns: args }
       ttlMs,
     })
     const patterns = args.map((raw) => resolvePatternArgument(raw, ctx.cwd, project.repo.worktrees))
-    const forecast = await forecastClaim(project, patterns, project.repo.root)
-    const text = [describeClaimOutcome(outcome, ctx.clock.now()), describeForecast(forecast)]
+    const forecasts = await forecastClaim(project, patterns, project.repo.root)
+    const { forecasts: forecast, states } = forecasts
+    const text = [describeClaimOutcome(outcome, ctx.clock.now()), describeForecast(forecasts)]
       .filter((part) => part !== '')
       .join('\n')
-    if (outcome.granted) return { json: { ...outcome, forecast }, text }
+    if (outcome.granted) return { json: { ...outcome, forecast, states }, text }
     return {
-      json: { ...outcome, forecast, code: ErrorCode.LeaseConflict, message: text },
+      json: { ...outcome, forecast, states, code: ErrorCode.LeaseConflict, message: text },
       text,
       exitCode: exitCodes[ErrorCode.LeaseConflict],
     }

@@ -1,3 +1,4 @@
+import { releasedPatterns } from '../../../leases/protocol/release-input.ts'
 import { resolveActor } from '../../../leases/services/actor.ts'
 import { describeReleaseOutcome, releaseLease } from '../../../leases/services/release-lease.ts'
 import { projectLeaseArbiter } from '../../../project/services/lease-arbiter.ts'
@@ -17,7 +18,7 @@ export const run: CommandRun<typeof releaseInput> = async (ctx, { patterns: args
   try {
     const outcome = await releaseLease(project, projectLeaseArbiter, {
       actor: resolveActor(ctx.env, project.human),
-      patterns: args.length === 0 ? null : args,
+      patterns: releasedPatterns(args),
       cwd: ctx.cwd,
       forceReason: force ? reason : null,
     })

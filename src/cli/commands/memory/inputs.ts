@@ -20,7 +20,7 @@ export const searchKinds = [
   'note',
 ] as const
 
-/** Equal to `maxSearchLimit` (memory/services/search.ts), which a test checks. */
+/** Equal to `maxSearchLimit` (memory/protocol/search-input.ts), which a test checks. */
 export const searchLimitMax = 200
 
 export const indexInput = defineInput({ options: { since: captureSince } })

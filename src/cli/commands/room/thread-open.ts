@@ -1,3 +1,4 @@
+import { withThreadOpenDefaults } from '../../../room/protocol/thread-open-input.ts'
 import { threadView } from '../../../room/services/message-view.ts'
 import { openThread } from '../../../room/services/threads.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
@@ -11,14 +12,17 @@ export const run: CommandRun<typeof threadOpenInput> = async (ctx, _args, option
   if (title === undefined) throw new SangamError(ErrorCode.Usage, 'thread-open needs --title <title>')
   return withRoom(ctx, (scope) => {
     const thread = threadView(
-      openThread(scope, {
-        title,
-        reason: options.reason ?? null,
-        audience: options.audience ?? 'agents',
-        lifetime: options.lifetime ?? 'durable',
-        participants: options.participant,
-        paths: options.path,
-      }),
+      openThread(
+        scope,
+        withThreadOpenDefaults({
+          title,
+          reason: options.reason,
+          audience: options.audience,
+          lifetime: options.lifetime,
+          participants: options.participant,
+          paths: options.path,
+        }),
+      ),
     )
     return { json: { thread }, text: `opened ${thread.id}\n${threadLines(thread)}` }
   })

@@ -2,6 +2,7 @@ import { runningDaemon } from '../../../config/daemon-discovery.ts'
 import { daemonFile, projectDir } from '../../../config/data-paths.ts'
 import { resolveHuman } from '../../../identity/services/human.ts'
 import { describeCheckoutStore, otherStoresOfCheckout } from '../../../identity/services/project-identity.ts'
+import { type HookEntries, hookEntries } from '../../../install/hook-entries.ts'
 import { describeHooks, hooksSection } from '../../../install/hook-health.ts'
 import {
   type CaptureSection,
@@ -34,6 +35,9 @@ export const run: CommandRun<typeof doctorInput> = async (ctx, _args, options) =
       projectDir: projectDir(ctx.env.sangamHome, project.repo.projectId),
       claudeConfigDir: ctx.env.claudeConfigDir,
       codexHome: ctx.env.codexHome,
+      geminiDir: ctx.env.geminiDir,
+      opencodeConfigDir: ctx.env.opencodeConfigDir,
+      entries: currentEntries(ctx.cliEntry),
       codexBin: 'codex',
       timeoutMs: 30_000,
     })
@@ -91,6 +95,15 @@ export const run: CommandRun<typeof doctorInput> = async (ctx, _args, options) =
     }
   } finally {
     project.close()
+  }
+}
+
+/** This sangam's hook entries, or null when its `dist/hooks/` is missing (then nothing is outdated). */
+function currentEntries(cliEntry: string): HookEntries | null {
+  try {
+    return hookEntries(cliEntry)
+  } catch {
+    return null
   }
 }
 

@@ -225,7 +225,7 @@ interface McpOutcome {
 }
 
 /**
- * Registers the MCP server with Claude Code and Codex: at once with --yes, after asking on a
+ * Registers the MCP server with Claude Code, Codex, Gemini CLI and opencode (where used): at once with --yes, after asking on a
  * terminal, never with --no-mcp; without a terminal to ask, it says how instead of guessing.
  *
  * `.mcp.json` is a project file teams commit, so it names `sangam-mcp` when `sangam-mcp` on PATH is

@@ -9,7 +9,10 @@ import { uiPort } from '../ui/inputs.ts'
 
 export const initInput = defineInput({
   options: {
-    yes: flag('-y, --yes', 'register the MCP server with Claude Code and Codex without asking'),
+    yes: flag(
+      '-y, --yes',
+      'register the MCP server with Claude Code, Codex, Gemini CLI and opencode without asking',
+    ),
     mcp: flag('--no-mcp', 'do not register the MCP server'),
     server: text(
       '--server <url>',
@@ -53,7 +56,10 @@ export const joinInput = defineInput({
 export const installHooksInput = defineInput({
   options: {
     uninstall: flag('--uninstall', 'remove sangam hooks, leaving every other hook and setting as it was'),
-    user: flag('--user', 'use the user-level Claude Code and Codex configuration instead of the project'),
+    user: flag(
+      '--user',
+      'use the user-level configuration of Claude Code, Codex, Gemini CLI and opencode instead of the project',
+    ),
   },
 })
 
