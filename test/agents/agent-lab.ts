@@ -94,15 +94,28 @@ export interface AgentRun {
   readonly transcript: string | null
 }
 
-export async function openAgentLab(): Promise<AgentLab> {
+/** One machine of a team, for a scenario that runs several labs against one team server. */
+export interface AgentLabOptions {
+  /** The repository's human (git `user.email`), `human` when absent. */
+  readonly user?: string
+  /**
+   * The shared remote this machine clones (it already holds the sources another lab committed),
+   * instead of a repository of its own.
+   */
+  readonly cloneOf?: string
+}
+
+export async function openAgentLab(options: AgentLabOptions = {}): Promise<AgentLab> {
   if (!isIsolated())
     throw new Error('the agent suite must run inside its network namespace: npm run test:agents')
   const clis = agentClisIn(agentClisDir(process.env))
   const home = tmpDir('sangam-agents-')
-  const repo = tmpGitRepo({ user: human })
-  repo.write('src/a.ts', 'export const a = 1\n')
-  repo.write('src/b.ts', 'export const b = 1\n')
-  repo.commit('sources')
+  const repo = tmpGitRepo({ user: options.user ?? human, cloneOf: options.cloneOf })
+  if (options.cloneOf === undefined) {
+    repo.write('src/a.ts', 'export const a = 1\n')
+    repo.write('src/b.ts', 'export const b = 1\n')
+    repo.commit('sources')
+  }
   // A project that uses opencode (an empty `.opencode/`): install-hooks and init then serve it too.
   mkdirSync(join(repo.path, '.opencode'))
   const anthropic = await startFakeAnthropic()

@@ -37,15 +37,13 @@ async function outside(): Promise<number> {
   const dir = agentClisDir(process.env)
   const log = (line: string): void => console.error(`agents: ${line}`)
   await using scratch = tmpDir('sangam-agents-version-')
-  // Gemini's scenarios (`gemini-*`) need only Gemini CLI; the others need Claude Code, Codex and
-  // opencode (one cache folder).
   const selected = scenarioFiles(filters())
-  if (selected.some((name) => !name.startsWith('gemini-'))) {
+  if (selected.some(drivesClaudeCodexOpencode)) {
     checkAgentClis(ensureAgentClis(dir, log), scratch.path)
     log(`Claude Code ${claudeVersion}, Codex ${codexVersion} and opencode ${opencodeVersion} from ${dir}`)
   }
   const geminiDir = geminiCliDir(process.env)
-  if (selected.some((name) => name.startsWith('gemini-'))) {
+  if (selected.some(drivesGemini)) {
     ensureGeminiCli(geminiDir, scratch.path, log)
     log(`Gemini CLI ${geminiVersion} from ${geminiDir}`)
   }
@@ -87,6 +85,19 @@ function scenarioFiles(only: readonly string[]): string[] {
     .filter((name) => name.endsWith('.scenario.ts'))
     .filter((name) => only.length === 0 || only.some((filter) => name.includes(filter)))
     .sort()
+}
+
+/**
+ * Which CLIs a scenario file drives, by its name: Gemini's (`gemini-*`) need only Gemini CLI, a
+ * mixed team's (`mixed-*`) every vendor, the others Claude Code, Codex and opencode (one cache
+ * folder).
+ */
+function drivesGemini(name: string): boolean {
+  return name.startsWith('gemini-') || name.startsWith('mixed-')
+}
+
+function drivesClaudeCodexOpencode(name: string): boolean {
+  return !name.startsWith('gemini-')
 }
 
 function cannotRun(reason: string): number {

@@ -42,14 +42,21 @@ export interface TmpRepoOptions {
   readonly remote?: string | undefined
   readonly commit?: boolean | undefined
   readonly user?: string | undefined
+  /**
+   * A clone of this repository (a shared remote, bare or not) instead of a new one: its commits,
+   * `origin` naming it, no commit of its own; `remote` and `commit` do not apply.
+   */
+  readonly cloneOf?: string | undefined
 }
 
-/** A real git repository in a temp dir, with an optional remote and an initial commit. */
+/** A real git repository in a temp dir, with an optional remote and an initial commit, or a clone. */
 export function tmpGitRepo(options: TmpRepoOptions = {}): TmpRepo {
   const dir = tmpDir('sangam-repo-')
   const path = join(dir.path, 'repo')
-  mkdirSync(path)
-  git(path, 'init', '-q', '-b', 'main')
+  if (options.cloneOf === undefined) {
+    mkdirSync(path)
+    git(path, 'init', '-q', '-b', 'main')
+  } else git(dir.path, 'clone', '-q', options.cloneOf, path)
   git(path, 'config', 'user.email', options.user ?? 'dev@example.com')
   git(path, 'config', 'user.name', 'Dev')
   git(path, 'config', 'commit.gpgsign', 'false')
@@ -68,7 +75,7 @@ export function tmpGitRepo(options: TmpRepoOptions = {}): TmpRepo {
     },
     [Symbol.asyncDispose]: dir[Symbol.asyncDispose],
   }
-  if (options.commit !== false) {
+  if (options.commit !== false && options.cloneOf === undefined) {
     repo.write('README.md', '# test\n')
     repo.commit('initial')
   }
