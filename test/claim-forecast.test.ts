@@ -7,7 +7,7 @@ import { writeWorktreeState } from '../src/room/store/worktree-state-table.ts'
 import { laneProject } from './helpers/lane-fixture.ts'
 import { connectMcp } from './helpers/mcp-client.ts'
 import { isolatedEnv, runCli, runCliJson } from './helpers/run-cli.ts'
-import { git, tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
+import { git, tmpDir, tmpRepoWith } from './helpers/tmp-git-repo.ts'
 
 /**
  * The collision forecast at claim time: `claim` names the other worktrees whose work (committed
@@ -27,11 +27,11 @@ interface ForecastJson {
 
 async function project() {
   const home = tmpDir()
-  const repo = tmpGitRepo()
-  repo.write('src/a.ts', 'export const a = 1\n')
-  repo.write('src/c.ts', 'export const c = 1\n')
-  repo.write('docs/guide.md', '# guide\n')
-  repo.commit('sources')
+  const repo = tmpRepoWith({
+    'src/a.ts': 'export const a = 1\n',
+    'src/c.ts': 'export const c = 1\n',
+    'docs/guide.md': '# guide\n',
+  })
   const env = isolatedEnv(home.path, { SANGAM_USER: 'dev@example.com' })
   const init = await runCliJson<{ database: string }>(['init', '--no-mcp'], { cwd: repo.path, env })
   const committed = join(home.path, 'lane-b')
