@@ -8,7 +8,7 @@ import { gitCallLog } from './helpers/git-call-log.ts'
 import { laneProject } from './helpers/lane-fixture.ts'
 import { connectMcp } from './helpers/mcp-client.ts'
 import { isolatedEnv, runCli, runCliJson } from './helpers/run-cli.ts'
-import { git, tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
+import { git, tmpDir, tmpGitRepo, tmpRepoWith } from './helpers/tmp-git-repo.ts'
 import { eventually, startUp } from './helpers/up-process.ts'
 
 /**
@@ -30,11 +30,11 @@ interface ForecastJson {
 
 async function project() {
   const home = tmpDir()
-  const repo = tmpGitRepo()
-  repo.write('src/a.ts', 'export const a = 1\n')
-  repo.write('src/c.ts', 'export const c = 1\n')
-  repo.write('docs/guide.md', '# guide\n')
-  repo.commit('sources')
+  const repo = tmpRepoWith({
+    'src/a.ts': 'export const a = 1\n',
+    'src/c.ts': 'export const c = 1\n',
+    'docs/guide.md': '# guide\n',
+  })
   const env = isolatedEnv(home.path, { SANGAM_USER: 'dev@example.com' })
   const init = await runCliJson<{ database: string }>(['init', '--no-mcp'], { cwd: repo.path, env })
   const committed = join(home.path, 'lane-b')

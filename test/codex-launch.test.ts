@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { test } from 'node:test'
+import { isAlive } from '../src/shared/process-alive.ts'
 import { isolatedEnv, runCli, spawnCli } from './helpers/run-cli.ts'
 import { tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
 
@@ -92,15 +93,6 @@ if (args[0] === 'app-server') {
   return bin
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
-
 async function waitFor<T>(what: string, probe: () => T | null, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
@@ -132,16 +124,16 @@ test('a SIGKILLed sangam codex takes its app-server with it and removes the sock
   const tui = await waitFor('the TUI starting against the server', () => pidOf('tui'))
   try {
     const server = pidOf('server')
-    assert.ok(server !== null && alive(server), 'the app-server listens')
+    assert.ok(server !== null && isAlive(server), 'the app-server listens')
     const socketDir = join(home.path, '.sangam', 'codex')
     assert.deepEqual(readdirSync(socketDir), [`app-server-${launcher.pid}.sock`])
 
     launcher.kill('SIGKILL')
     await exited
-    await waitFor('the app-server ending after its launcher', () => (alive(server) ? null : true))
+    await waitFor('the app-server ending after its launcher', () => (isAlive(server) ? null : true))
     await waitFor('the socket removed', () => (readdirSync(socketDir).length === 0 ? true : null))
   } finally {
     // The stand-in TUI is ours to end (a real one exits when its server goes).
-    if (alive(tui)) process.kill(tui, 'SIGKILL')
+    if (isAlive(tui)) process.kill(tui, 'SIGKILL')
   }
 })

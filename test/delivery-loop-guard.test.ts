@@ -3,9 +3,9 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, realpathSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { openConnection } from '../src/store/connection.ts'
 import { writeFakeVendor } from './helpers/fake-vendor.ts'
 import { connectMcp } from './helpers/mcp-client.ts'
+import { readStore } from './helpers/read-store.ts'
 import type { AgentReply, ReplyPlan } from './helpers/room-reply.ts'
 import { cliEntry, isolatedEnv, projectRoot, runCli, runCliJson } from './helpers/run-cli.ts'
 import { git, tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
@@ -117,8 +117,7 @@ interface Ledger {
 
 /** The ledger as it stands, read from the store itself. */
 function ledger(database: string): Ledger {
-  const db = openConnection(database, { readOnly: true, timeoutMs: 5000 })
-  try {
+  return readStore(database, (db) => {
     const turns = db
       .prepare('SELECT id, session_id, cause, state FROM delivery_turn ORDER BY id')
       .all() as Ledger['turns']
@@ -132,9 +131,7 @@ function ledger(database: string): Ledger {
         count("SELECT count(*) AS n FROM delivery WHERE state IN ('pending', 'starting')") +
         turns.filter((turn) => turn.state === 'starting' || turn.state === 'running').length,
     }
-  } finally {
-    db.close()
-  }
+  })
 }
 
 /**
@@ -194,28 +191,20 @@ async function pingPong(
 
 /** Who wrote the answers of the agent with this handle, as `session:author`. */
 function answers(w: World, handle: string): Set<string> {
-  const db = openConnection(w.database, { readOnly: true, timeoutMs: 5000 })
-  try {
+  return readStore(w.database, (db) => {
     const rows = db.prepare('SELECT session_id, author FROM room_message WHERE sender = ?').all(handle) as {
       session_id: string | null
       author: string
     }[]
     return new Set(rows.map((row) => `${row.session_id}:${row.author}`))
-  } finally {
-    db.close()
-  }
+  })
 }
 
 function dump(database: string): unknown {
-  const db = openConnection(database, { readOnly: true, timeoutMs: 5000 })
-  try {
-    return {
-      deliveries: db.prepare('SELECT * FROM delivery').all(),
-      messages: db.prepare('SELECT id, sender, author, session_id, recipients, at FROM room_message').all(),
-    }
-  } finally {
-    db.close()
-  }
+  return readStore(database, (db) => ({
+    deliveries: db.prepare('SELECT * FROM delivery').all(),
+    messages: db.prepare('SELECT id, sender, author, session_id, recipients, at FROM room_message').all(),
+  }))
 }
 
 /** The environment Codex gives an MCP server: a short allow-list, never its thread id (openai/codex#19937). */

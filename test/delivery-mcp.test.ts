@@ -9,6 +9,7 @@ import {
   type TurnView,
   turnViewSchema,
 } from '../src/delivery/protocol/session-view.ts'
+import { isAlive } from '../src/shared/process-alive.ts'
 import { fakeAppServer } from './helpers/fake-app-server.ts'
 import { fakeTurns, writeFakeVendor } from './helpers/fake-vendor.ts'
 import { connectMcp } from './helpers/mcp-client.ts'
@@ -106,15 +107,6 @@ function text(result: ToolResult): string {
   return first?.text ?? ''
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
-
 test('room_send continues a dormant session once: a ledger row, a turn, the text on stdin; a second send within the cooldown waits, saying so', async () => {
   await using w = await world()
   await w.dormant('claude', claudeId)
@@ -194,7 +186,7 @@ test('room_session_start starts a headless session in a worktree; room_session_s
   assert.ok(turn?.argv.includes(started.turn.sessionId), `the session id sangam chose is in ${turn?.argv}`)
   assert.match(turn?.stdin ?? '', /map the modules/)
   const pid = started.turn.pid
-  assert.ok(pid !== null && alive(pid))
+  assert.ok(pid !== null && isAlive(pid))
 
   // Another agent's server stops it: the ledger knows the turn, whatever the session's hooks said.
   await using stopper = await connectMcp(w.repo.path, w.env)
@@ -204,7 +196,7 @@ test('room_session_start starts a headless session in a worktree; room_session_s
   )
   assert.equal(stopped.turn.id, started.turn.id)
   assert.equal(stopped.turn.state, 'stopped')
-  await eventually(() => !alive(pid), 15_000, 'the turn’s process ended')
+  await eventually(() => !isAlive(pid), 15_000, 'the turn’s process ended')
   const again = await stopper.call('room_session_stop', { session: started.turn.sessionId })
   assert.equal(again.isError, true)
   assert.match(text(again), /^NOT_FOUND: /)
@@ -220,13 +212,13 @@ test('room_session_stop ends a resumed turn room_send started, and only a turn s
   )
   assert.equal(sent.outcome, 'started')
   const pid = sent.turn?.pid ?? null
-  assert.ok(pid !== null && alive(pid))
+  assert.ok(pid !== null && isAlive(pid))
   const stopped = structured<{ turn: Turn }>(
     await mcp.call('room_session_stop', { session: codexId }),
     turnAnswer,
   )
   assert.equal(stopped.turn.state, 'stopped')
-  await eventually(() => !alive(pid), 15_000, 'the turn’s process ended')
+  await eventually(() => !isAlive(pid), 15_000, 'the turn’s process ended')
   await w.dormant('claude', claudeId)
   const none = await mcp.call('room_session_stop', { session: claudeId })
   assert.equal(none.isError, true)

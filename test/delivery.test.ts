@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { test } from 'node:test'
+import { isAlive } from '../src/shared/process-alive.ts'
 import { openConnection } from '../src/store/connection.ts'
 import { fakeAppServer } from './helpers/fake-app-server.ts'
 import { fakeTurns, writeFakeVendor } from './helpers/fake-vendor.ts'
@@ -122,16 +123,6 @@ async function world(
 }
 
 type World = Awaited<ReturnType<typeof world>>
-
-/** Whether a process of this machine still runs. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 /** A Claude Code session in lane one that ran once and ended: dormant. */
 async function dormantClaude(w: World): Promise<string> {
@@ -352,7 +343,7 @@ test('reading the ledger, from any process, shows a turn whose process ended as 
   const pid = started.turns[0]?.pid
   assert.ok(pid, JSON.stringify(started))
   assert.equal(started.turns[0]?.state, 'running', 'the look returns while the turn runs')
-  await eventually(() => !alive(pid), 15_000, 'the vendor process ended')
+  await eventually(() => !isAlive(pid), 15_000, 'the vendor process ended')
   const read = await w.ledger()
   assert.deepEqual(
     read.turns.map((turn) => turn.state),
@@ -597,7 +588,7 @@ test('stop ends a turn sangam started, from another process, and only that proce
     { cwd: w.repo.path, env: w.env },
   )
   assert.equal(sent.outcome, 'started')
-  assert.ok(alive(sent.turn.pid))
+  assert.ok(isAlive(sent.turn.pid))
   const listed = await runCliJson<{ sessions: { id: string; delivery: string }[] }>(['sessions'], {
     cwd: w.repo.path,
     env: w.env,
@@ -608,7 +599,7 @@ test('stop ends a turn sangam started, from another process, and only that proce
     env: w.env,
   })
   assert.equal(stopped.turn.state, 'stopped')
-  await eventually(() => !alive(sent.turn.pid), 15_000, 'the turn’s process ended')
+  await eventually(() => !isAlive(sent.turn.pid), 15_000, 'the turn’s process ended')
   const none = await w.cli(['stop', claudeId])
   assert.equal(none.code, 4)
 })

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { after, test } from 'node:test'
 import { killAllServes } from '../server/test/helpers/serve-process.ts'
-import { openDatabaseFile } from '../src/project/store/project-database.ts'
 import { laneProject } from './helpers/lane-fixture.ts'
 import { leaksUnder } from './helpers/leak-scan.ts'
 import { connectMcp } from './helpers/mcp-client.ts'
+import { readStore } from './helpers/read-store.ts'
 import { type CliResult, runCli } from './helpers/run-cli.ts'
 import { samples } from './helpers/secret-samples.ts'
 import { attachBoth, type Machine, syncWorld } from './helpers/sync-world.ts'
@@ -70,14 +70,9 @@ interface Message {
 }
 
 function presenceBranches(machine: Machine): (string | null)[] {
-  const db = openDatabaseFile(machine.database, { readonly: true })
-  try {
-    return (db.prepare('SELECT branch FROM presence').all() as { branch: string | null }[]).map(
-      (row) => row.branch,
-    )
-  } finally {
-    db.close()
-  }
+  return readStore(machine.database, (db) =>
+    (db.prepare('SELECT branch FROM presence').all() as { branch: string | null }[]).map((row) => row.branch),
+  )
 }
 
 async function messages(machine: Machine): Promise<Message[]> {

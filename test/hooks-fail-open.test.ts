@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import { isolatedEnv, runCliJson } from './helpers/run-cli.ts'
 import { holdExclusiveLock, holdWriteLock } from './helpers/store-lock.ts'
-import { tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
+import { tmpDir, tmpGitRepo, tmpRepoWith } from './helpers/tmp-git-repo.ts'
 import { agentHookEntry, claudeEdit, runAgentHook } from './hooks-agent-run.ts'
 
 /**
@@ -14,9 +14,7 @@ import { agentHookEntry, claudeEdit, runAgentHook } from './hooks-agent-run.ts'
  */
 async function project() {
   const home = tmpDir()
-  const repo = tmpGitRepo()
-  repo.write('src/a.ts', 'export const a = 1\n')
-  repo.commit('sources')
+  const repo = tmpRepoWith({ 'src/a.ts': 'export const a = 1\n' })
   const env = isolatedEnv(home.path)
   const init = await runCliJson<{ database: string }>(['init'], { cwd: repo.path, env })
   await runCliJson(['claim', 'src/a.ts', '-r', 'parser work'], {

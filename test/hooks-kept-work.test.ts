@@ -8,11 +8,11 @@ import { hookWorkDir } from '../src/config/data-paths.ts'
 import { paneOf } from '../src/delivery/store/delivery-ledger.ts'
 import { parseKeptWork } from '../src/hook-work/services/kept-work.ts'
 import { readLeaseLog, readLeases } from '../src/leases/store/lease-table.ts'
-import { openDatabaseFile } from '../src/project/store/project-database.ts'
 import { readSessionPresence } from '../src/room/store/presence-table.ts'
+import { readStore, type StoreReader } from './helpers/read-store.ts'
 import { isolatedEnv, runCliJson } from './helpers/run-cli.ts'
 import { holdExclusiveLock, holdWriteLock } from './helpers/store-lock.ts'
-import { tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
+import { tmpDir, tmpRepoWith } from './helpers/tmp-git-repo.ts'
 import { agentHookEntry, claudeEdit, runAgentHook, sessionEvent } from './hooks-agent-run.ts'
 
 /**
@@ -25,20 +25,11 @@ const other = 'c1a0de00-0000-4000-8000-00000000beef'
 
 async function project() {
   const home = tmpDir()
-  const repo = tmpGitRepo()
-  repo.write('src/a.ts', 'export const a = 1\n')
-  repo.commit('sources')
+  const repo = tmpRepoWith({ 'src/a.ts': 'export const a = 1\n' })
   const env = isolatedEnv(home.path, { TMUX_PANE: '%7' })
   const init = await runCliJson<{ database: string }>(['init'], { cwd: repo.path, env })
   const journal = hookWorkDir(dirname(init.database))
-  const read = <T>(query: (db: ReturnType<typeof openDatabaseFile>) => T): T => {
-    const db = openDatabaseFile(init.database, { readonly: true })
-    try {
-      return query(db)
-    } finally {
-      db.close()
-    }
-  }
+  const read = <T>(query: (db: StoreReader) => T): T => readStore(init.database, query)
   return {
     repo: repo.path,
     env,

@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { isolatedEnv, runCliJson } from './helpers/run-cli.ts'
-import { git, tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
+import { git, tmpDir, tmpRepoWith } from './helpers/tmp-git-repo.ts'
 import { installFakeCodex } from './hooks-fake-codex.ts'
 
 /**
@@ -17,10 +17,10 @@ async function pushable() {
   const home = tmpDir()
   const remote = join(home.path, 'remote.git')
   git(home.path, 'init', '-q', '--bare', '-b', 'main', remote)
-  const repo = tmpGitRepo({ remote })
-  repo.write('src/a.ts', 'export const a = 1\n')
-  repo.write('src/b.ts', 'export const b = 1\n')
-  repo.commit('sources')
+  const repo = tmpRepoWith(
+    { 'src/a.ts': 'export const a = 1\n', 'src/b.ts': 'export const b = 1\n' },
+    { remote },
+  )
   const env = isolatedEnv(home.path, { PATH: `${installFakeCodex(home.path)}:${process.env.PATH}` })
   const init = await runCliJson<{ database: string }>(['init'], { cwd: repo.path, env })
   assert.equal(push(repo.path, env, 'main').status, 0)

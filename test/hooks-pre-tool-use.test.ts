@@ -5,7 +5,7 @@ import { test } from 'node:test'
 import { upsertLease } from '../src/leases/store/lease-table.ts'
 import { openDatabaseFile } from '../src/project/store/project-database.ts'
 import { isolatedEnv, runCliJson } from './helpers/run-cli.ts'
-import { git, tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
+import { git, tmpDir, tmpRepoWith } from './helpers/tmp-git-repo.ts'
 import { claudeEdit, codexPatch, runAgentHook, sessionEvent } from './hooks-agent-run.ts'
 
 /**
@@ -27,10 +27,7 @@ interface Lease {
 
 async function project() {
   const home = tmpDir()
-  const repo = tmpGitRepo()
-  repo.write('src/a.ts', 'export const a = 1\n')
-  repo.write('src/b.ts', 'export const b = 1\n')
-  repo.commit('sources')
+  const repo = tmpRepoWith({ 'src/a.ts': 'export const a = 1\n', 'src/b.ts': 'export const b = 1\n' })
   const env = isolatedEnv(home.path)
   const init = await runCliJson<InitJson>(['init'], { cwd: repo.path, env })
   const claimAs = (human: string, ...args: string[]) =>

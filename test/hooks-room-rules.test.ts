@@ -7,7 +7,7 @@ import { replaceOverlaps } from '../src/room/store/overlap-table.ts'
 import { writeWorktreeState } from '../src/room/store/worktree-state-table.ts'
 import { readSetting, writeSetting } from '../src/store/project-table.ts'
 import { isolatedEnv, runCliJson } from './helpers/run-cli.ts'
-import { tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
+import { tmpDir, tmpRepoWith } from './helpers/tmp-git-repo.ts'
 import { claudeEdit, codexPatch, runAgentHook, sessionEvent } from './hooks-agent-run.ts'
 
 /**
@@ -20,9 +20,7 @@ const claudeSession = 'c1a0de00-0000-4000-8000-000000000001'
 
 async function project() {
   const home = tmpDir()
-  const repo = tmpGitRepo()
-  repo.write('src/a.ts', 'export const a = 1\n')
-  repo.commit('sources')
+  const repo = tmpRepoWith({ 'src/a.ts': 'export const a = 1\n' })
   const env = isolatedEnv(home.path)
   const init = await runCliJson<{ database: string }>(['init', '--no-mcp'], { cwd: repo.path, env })
   const rule = (name: string, rung: string) =>

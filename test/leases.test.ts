@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import type { ClaimResult, Lease, LeaseLogEntry, LeaseSettings } from '../src/leases/protocol/lease.ts'
 import { isolatedEnv, runCli, runCliJson } from './helpers/run-cli.ts'
-import { tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
+import { tmpDir, tmpGitRepo, tmpRepoWith } from './helpers/tmp-git-repo.ts'
 import { claudeEdit, runAgentHook } from './hooks-agent-run.ts'
 
 interface Overview {
@@ -167,9 +167,7 @@ test('lease settings change through leases flags, and bad values are usage error
 
 test("a human's claim takes over the auto-lease of their own agent, and the team sees the takeover", async () => {
   await using home = tmpDir()
-  await using repo = tmpGitRepo()
-  repo.write('src/a.ts', 'export const a = 1\n')
-  repo.commit('sources')
+  await using repo = tmpRepoWith({ 'src/a.ts': 'export const a = 1\n' })
   const alice = isolatedEnv(home.path, { SANGAM_USER: 'alice@x.dev' })
   await runCliJson(['init', '--no-mcp'], { cwd: repo.path, env: alice })
   const session = 'c1a0de00-0000-4000-8000-0000000000aa'

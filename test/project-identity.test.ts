@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import { connectMcp } from './helpers/mcp-client.ts'
 import { type CliResult, isolatedEnv, runCli } from './helpers/run-cli.ts'
-import { git, type TmpRepo, tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
+import { git, type TmpRepo, tmpDir, tmpRepoWith } from './helpers/tmp-git-repo.ts'
 import { claudeEdit, runAgentHook } from './hooks-agent-run.ts'
 
 /**
@@ -25,9 +25,7 @@ interface InitJson {
 
 async function world() {
   const home = tmpDir()
-  const repo = tmpGitRepo()
-  repo.write('src/a.ts', 'export const a = 1\n')
-  repo.commit('sources')
+  const repo = tmpRepoWith({ 'src/a.ts': 'export const a = 1\n' })
   const env = isolatedEnv(home.path, { SANGAM_USER: 'dev@example.com' })
   const sangamHome = join(home.path, '.sangam')
   const cli = (args: readonly string[], cwd = repo.path, extra: Record<string, string> = {}) =>

@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { openConnection } from '../src/store/connection.ts'
+import { readStore } from './helpers/read-store.ts'
 import { isolatedEnv, runCli, runCliJson } from './helpers/run-cli.ts'
 import { git, tmpGitRepo } from './helpers/tmp-git-repo.ts'
 
@@ -47,14 +48,7 @@ test('no daemon: board, threads and alerts run at once find the collision and op
   const one = w.worktree('one', 'export const a = 10\nexport const b = 2\n')
   const two = w.worktree('two', 'export const a = 20\nexport const b = 2\n')
   const { database } = await w.json<{ database: string }>(['init', '--no-mcp'])
-  const query = <T>(sql: string): T[] => {
-    const db = openConnection(database, { readOnly: true, timeoutMs: 5000 })
-    try {
-      return db.prepare(sql).all() as T[]
-    } finally {
-      db.close()
-    }
-  }
+  const query = <T>(sql: string): T[] => readStore(database, (db) => db.prepare(sql).all() as T[])
   const readyThreads = () =>
     query<{ id: string; status: string }>("SELECT id, status FROM room_thread WHERE source = 'ready'")
 

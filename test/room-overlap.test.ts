@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { openConnection } from '../src/store/connection.ts'
+import { readStore } from './helpers/read-store.ts'
 import { isolatedEnv, runCliJson } from './helpers/run-cli.ts'
 import { git, tmpGitRepo } from './helpers/tmp-git-repo.ts'
 import { eventually, startUp } from './helpers/up-process.ts'
@@ -29,14 +29,7 @@ test('sangam up: uncommitted edits of the same line are a conflicted overlap and
   writeFileSync(join(two, 'src/shared.ts'), 'export const a = 20\nexport const b = 2\n')
   const { database } = await runCliJson<{ database: string }>(['init', '--no-mcp'], { cwd: repo.path, env })
 
-  const query = <T>(sql: string): T[] => {
-    const db = openConnection(database, { readOnly: true, timeoutMs: 5000 })
-    try {
-      return db.prepare(sql).all() as T[]
-    } finally {
-      db.close()
-    }
-  }
+  const query = <T>(sql: string): T[] => readStore(database, (db) => db.prepare(sql).all() as T[])
   const pictureTime = () =>
     query<{ t: number | null }>('SELECT max(computed_at) AS t FROM overlap')[0]?.t ?? 0
   const readyThreads = () =>

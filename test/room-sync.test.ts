@@ -3,6 +3,7 @@ import { after, test } from 'node:test'
 import { killAllServes } from '../server/test/helpers/serve-process.ts'
 import { attachBoth, type Machine, serverRecords, syncWorld } from './helpers/sync-world.ts'
 import { startProxy } from './helpers/tcp-proxy.ts'
+import { eventually } from './helpers/up-process.ts'
 
 /**
  * The room across machines, every part real: two machines (own SANGAM_HOME and clone) and one
@@ -22,14 +23,6 @@ async function read(machine: Machine): Promise<Message[]> {
   return (await machine.cliJson<{ messages: Message[] }>(['read', '--limit', '500'])).messages
 }
 
-async function until(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
-}
-
 async function post(machine: Machine, text: string): Promise<string> {
   return (await machine.cliJson<{ message: { id: string } }>(['post', text])).message.id
 }
@@ -45,7 +38,7 @@ test('two machines post while the server is unreachable; once back, every messag
   await Promise.all([upA.waitFor('sync-connected'), upB.waitFor('sync-connected')])
 
   const online = await post(a, 'before the outage: who owns the projection?')
-  await until(
+  await eventually(
     async () => (await read(b)).some((message) => message.id === online),
     20_000,
     'the first post on bob',
@@ -67,7 +60,7 @@ test('two machines post while the server is unreachable; once back, every messag
   await Promise.all([proxyA.offline(false), proxyB.offline(false)])
 
   const all = ['before the outage: who owns the projection?', ...texts]
-  await until(
+  await eventually(
     async () => {
       const [onA, onB] = await Promise.all([read(a), read(b)])
       return (
@@ -88,7 +81,7 @@ test('two machines post while the server is unreachable; once back, every messag
     [...messages].sort((x, y) => x.gseq - y.gseq).map((record) => record.id),
     "the machines' order is the server's order",
   )
-  await until(
+  await eventually(
     async () =>
       (await b.cliJson<{ threads: { id: string }[] }>(['threads'])).threads.some(
         (t) => t.id === thread.thread.id,
@@ -97,7 +90,7 @@ test('two machines post while the server is unreachable; once back, every messag
     "alice's offline thread on bob",
   )
   await b.cliJson(['thread-close', thread.thread.id])
-  await until(
+  await eventually(
     async () =>
       (await a.cliJson<{ threads: { id: string }[] }>(['threads'])).threads.every(
         (t) => t.id !== thread.thread.id,

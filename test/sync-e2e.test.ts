@@ -57,14 +57,6 @@ async function leasePatterns(machine: Machine): Promise<string[]> {
   return leases.map((lease) => lease.pattern)
 }
 
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
-
 test("a turn said on A is found by search on B; a lease taken on B makes A's PreToolUse hook deny", async () => {
   await using world = await syncWorld()
   const { a, b } = world
@@ -78,8 +70,9 @@ test("a turn said on A is found by search on B; a lease taken on B makes A's Pre
   assert.equal(search.hits[0]?.author, 'alice@x.dev')
 
   await b.cliJson(['claim', 'src/export.ts', '--reason', 'fixing the nightly export'])
-  await until(
+  await eventually(
     async () => (await leasePatterns(a)).includes('src/export.ts'),
+    20_000,
     "bob's lease on alice's replica",
   )
   // The hook decides from alice's replica alone: with the server gone it still denies.

@@ -5,7 +5,7 @@ import { after, test } from 'node:test'
 import { killAllServes } from '../server/test/helpers/serve-process.ts'
 import { hookWorkDir } from '../src/config/data-paths.ts'
 import { readLeaseLog } from '../src/leases/store/lease-table.ts'
-import { openDatabaseFile } from '../src/project/store/project-database.ts'
+import { readStore } from './helpers/read-store.ts'
 import { runCli } from './helpers/run-cli.ts'
 import { holdWriteLock } from './helpers/store-lock.ts'
 import { type Machine, syncWorld } from './helpers/sync-world.ts'
@@ -28,14 +28,11 @@ const editor = 'c1a0de00-0000-4000-8000-0000000000e1'
 const ender = 'c1a0de00-0000-4000-8000-0000000000e2'
 
 function leaseLog(machine: Machine, pattern: string): string[] {
-  const db = openDatabaseFile(machine.database, { readonly: true })
-  try {
-    return readLeaseLog(db, 0, ['granted', 'renewed', 'released', 'session-ended'], 1000)
+  return readStore(machine.database, (db) =>
+    readLeaseLog(db, 0, ['granted', 'renewed', 'released', 'session-ended'], 1000)
       .filter((entry) => entry.pattern === pattern)
-      .map((entry) => entry.action)
-  } finally {
-    db.close()
-  }
+      .map((entry) => entry.action),
+  )
 }
 
 test('an auto-lease and a session end the server did not answer in time reach it afterwards, once, and the other machine sees them', async () => {

@@ -2,7 +2,7 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { eventSelect, type StoredEvent, toStoredEvent } from '../../src/memory/store/event-table.ts'
 import { listSourceFiles, type SourceFileRow } from '../../src/memory/store/source-file-table.ts'
-import { openDatabaseFile } from '../../src/project/store/project-database.ts'
+import { readStore, type StoreReader } from './read-store.ts'
 import { isolatedEnv, runCliJson } from './run-cli.ts'
 import { type TmpDir, type TmpRepo, tmpDir, tmpGitRepo } from './tmp-git-repo.ts'
 
@@ -32,14 +32,7 @@ export async function captureWorld(options: { remote?: string } = {}): Promise<C
     writeFileSync(path, content)
     return path
   }
-  const readDb = <T>(read: (db: ReturnType<typeof openDatabaseFile>) => T): T => {
-    const db = openDatabaseFile(init.database, { readonly: true })
-    try {
-      return read(db)
-    } finally {
-      db.close()
-    }
-  }
+  const readDb = <T>(read: (db: StoreReader) => T): T => readStore(init.database, read)
   return {
     home,
     repo,

@@ -4,12 +4,12 @@ import { join } from 'node:path'
 import { startServeWith } from '../../server/test/helpers/serve-process.ts'
 import { databasePath } from '../../src/config/data-paths.ts'
 import { eventSelect, type StoredEvent, toStoredEvent } from '../../src/memory/store/event-table.ts'
-import { openDatabaseFile } from '../../src/project/store/project-database.ts'
 import { silentLogger } from '../../src/shared/logger.ts'
 import type { SyncedRecord } from '../../src/sync/protocol/record.ts'
 import type { Attachment } from '../../src/sync/services/attachment.ts'
 import { SyncHttpClient } from '../../src/sync/services/http-client.ts'
 import { claudeHuman } from './capture-transcripts.ts'
+import { readStore, type StoreReader } from './read-store.ts'
 import { type CliResult, isolatedEnv, runCli, runCliJson } from './run-cli.ts'
 import { git, type TmpDir, tmpDir } from './tmp-git-repo.ts'
 import { startUp, type UpProcess } from './up-process.ts'
@@ -162,14 +162,7 @@ async function machine(root: string, name: string, origin: string, outputs: stri
   })
   const transcripts = join(home, '.claude', 'projects', `-${name}-widget`)
   mkdirSync(transcripts, { recursive: true })
-  const read = <T>(query: (db: ReturnType<typeof openDatabaseFile>) => T): T => {
-    const db = openDatabaseFile(init.database, { readonly: true })
-    try {
-      return query(db)
-    } finally {
-      db.close()
-    }
-  }
+  const read = <T>(query: (db: StoreReader) => T): T => readStore(init.database, query)
   const cli = async (args: readonly string[], input?: string): Promise<CliResult> => {
     const result = await runCli(args, { cwd: repo, env, input })
     outputs.push(result.stdout, result.stderr)

@@ -81,3 +81,11 @@ export function tmpGitRepo(options: TmpRepoOptions = {}): TmpRepo {
   }
   return repo
 }
+
+/** A repository (as `tmpGitRepo` makes it) whose next commit, `sources`, holds `files` (path → content). */
+export function tmpRepoWith(files: Readonly<Record<string, string>>, options: TmpRepoOptions = {}): TmpRepo {
+  const repo = tmpGitRepo(options)
+  for (const [path, content] of Object.entries(files)) repo.write(path, content)
+  repo.commit('sources')
+  return repo
+}

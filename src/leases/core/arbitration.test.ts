@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
+import { sampleLease } from '../../../test/helpers/sample-lease.ts'
 import type { Actor } from '../../identity/protocol/actor.ts'
 import type { ClaimRequest, Lease } from '../protocol/lease.ts'
 import { leaseCovers } from './actor.ts'
@@ -14,17 +15,7 @@ const aliceSomeCodex: Actor = { human: 'alice@x.dev', vendor: 'codex', sessionId
 const bob: Actor = { human: 'bob@x.dev', vendor: null, sessionId: null }
 
 function lease(holder: Actor, pattern: string, extra: Partial<Lease> = {}): Lease {
-  return {
-    pattern,
-    holder,
-    kind: 'claim',
-    reason: 'work',
-    token: 1,
-    takenAt: now - hour,
-    renewedAt: now - hour,
-    expiresAt: now + hour,
-    ...extra,
-  }
+  return sampleLease(holder, pattern, now - hour, { expiresAt: now + hour, ...extra })
 }
 
 function claim(actor: Actor, patterns: string[], extra: Partial<ClaimRequest> = {}): ClaimRequest {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
+import { sampleLease } from '../../../test/helpers/sample-lease.ts'
 import type { Actor } from '../../identity/protocol/actor.ts'
 import type { Lease, LeaseLogEntry } from '../protocol/lease.ts'
 import { leaseBriefSection } from './brief.ts'
@@ -12,17 +13,7 @@ const codex: Actor = { human: 'alice@x.dev', vendor: 'codex', sessionId: 'x-1' }
 const bob: Actor = { human: 'bob@x.dev', vendor: null, sessionId: null }
 
 function lease(holder: Actor, pattern: string, extra: Partial<Lease> = {}): Lease {
-  return {
-    pattern,
-    holder,
-    kind: 'claim',
-    reason: 'work',
-    token: 1,
-    takenAt: now,
-    renewedAt: now,
-    expiresAt: now + 60 * minute,
-    ...extra,
-  }
+  return sampleLease(holder, pattern, now, extra)
 }
 
 function event(action: LeaseLogEntry['action'], holder: Actor, by: Actor, reason: string): LeaseLogEntry {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import picomatch from 'picomatch'
+import { sampleLease } from '../../../test/helpers/sample-lease.ts'
 import type { Actor } from '../../identity/protocol/actor.ts'
 import type { Lease, LeaseSettings } from '../protocol/lease.ts'
 import { decideEdit, type PathMatcher } from './edit.ts'
@@ -16,17 +17,12 @@ const alice: Actor = { human: 'alice@x.dev', vendor: null, sessionId: null }
 const bob: Actor = { human: 'bob@x.dev', vendor: 'claude', sessionId: 'b-1' }
 
 function lease(holder: Actor, pattern: string, extra: Partial<Lease> = {}): Lease {
-  return {
-    pattern,
-    holder,
-    kind: 'claim',
+  return sampleLease(holder, pattern, now, {
     reason: 'refactor auth',
     token: 3,
-    takenAt: now,
-    renewedAt: now,
     expiresAt: now + 30 * minute,
     ...extra,
-  }
+  })
 }
 
 function settings(extra: Partial<LeaseSettings> = {}): LeaseSettings {

@@ -1,22 +1,15 @@
 import type { Db, Statement } from '../../store/db.ts'
 import { cachedStatement } from '../../store/statement-cache.ts'
 import type { Candidate } from '../core/search-ranking.ts'
-import type { EventKind, Vendor } from '../protocol/event.ts'
+import type { SearchInput } from '../protocol/search-input.ts'
 import { eventSelect, type StoredEvent, toStoredEvent } from './event-table.ts'
 
-/** Narrowing applied inside the SQL, so a limit counts only events that pass. */
-export interface EventSearchFilters {
-  readonly vendor?: Vendor | undefined
-  readonly kinds?: readonly EventKind[] | undefined
-  readonly sessionId?: string | undefined
-  readonly branch?: string | undefined
-  /** The human a session acts for (the dashboard's actor filter). */
-  readonly author?: string | undefined
-  /** An absolute directory: only events whose `cwd` is it or below it (the dashboard's worktree filter). */
-  readonly cwdUnder?: string | undefined
-  /** ms epoch, inclusive; undefined for no lower bound. */
+/**
+ * Narrowing applied inside the SQL, so a limit counts only events that pass: the search's own
+ * filters, with its window as ms epoch (`since` inclusive, `until` exclusive; undefined, no bound).
+ */
+export interface EventSearchFilters extends Omit<SearchInput, 'text' | 'since' | 'until' | 'limit'> {
   readonly since?: number | undefined
-  /** ms epoch, exclusive. */
   readonly until?: number | undefined
 }
 
