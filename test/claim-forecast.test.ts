@@ -8,7 +8,7 @@ import { gitCallLog } from './helpers/git-call-log.ts'
 import { laneProject } from './helpers/lane-fixture.ts'
 import { connectMcp } from './helpers/mcp-client.ts'
 import { isolatedEnv, runCli, runCliJson } from './helpers/run-cli.ts'
-import { git, tmpDir, tmpGitRepo, tmpRepoWith } from './helpers/tmp-git-repo.ts'
+import { git, tmpDir, tmpRepoWith } from './helpers/tmp-git-repo.ts'
 import { eventually, startUp } from './helpers/up-process.ts'
 
 /**
