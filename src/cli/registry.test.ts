@@ -83,6 +83,20 @@ test('a command loads its own implementation and no other', async () => {
   )
 })
 
+test('the room commands an agent runs most load no schema library', async () => {
+  // zod costs a post or a read about a fifth of its start-up; the constants they check against
+  // live in zod-free files (room/protocol/message-limits.ts, human-token.ts).
+  for (const command of ['post', 'read', 'status']) {
+    const args = command === 'post' ? ['post', 'hello'] : [command]
+    const { packages } = await modulesLoaded(args, 3)
+    assert.deepEqual(
+      packages.filter((name) => ['zod', '@modelcontextprotocol/sdk', 'ws', 'miniflare'].includes(name)),
+      [],
+      `sangam ${command}`,
+    )
+  }
+})
+
 test("every command's implementation loads and exports run", async () => {
   for (const command of commands) {
     const implementation = await command.load()

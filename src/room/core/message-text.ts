@@ -1,6 +1,6 @@
 import { refuseSecret } from '../../secrets/core/free-text-rule.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
-import { maxMessageChars } from '../protocol/message.ts'
+import { maxMessageChars } from '../protocol/message-limits.ts'
 
 /**
  * The text a message may carry: trimmed, non-empty, at most 4,000 characters, and nothing the

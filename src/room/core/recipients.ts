@@ -1,6 +1,6 @@
 import { closeNames } from '../../shared/close-names.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
-import { humanToken } from '../protocol/thread.ts'
+import { humanToken } from '../protocol/human-token.ts'
 import type { RoomDirectory } from './directory.ts'
 import type { Mentions } from './mentions.ts'
 

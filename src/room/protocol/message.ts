@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { authorKinds } from './author-kind.ts'
+import { maxMessageChars } from './message-limits.ts'
 
 /**
  * A message of the room, as every machine stores it and as `post` / `read` print it. Times are ms
@@ -11,8 +12,7 @@ export const messageKinds = ['message', 'allocation', 'handoff'] as const
 export const messageKindSchema = z.enum(messageKinds)
 export type MessageKind = z.infer<typeof messageKindSchema>
 
-/** The most characters a message's text may have, after trimming. */
-export const maxMessageChars = 4000
+export { maxMessageChars }
 
 /**
  * The structured part of a handoff: where the work stands (the commit it is at, the paths it

@@ -24,8 +24,7 @@ export const threadOpenerSchema = z.object({
 })
 export type ThreadOpener = z.infer<typeof threadOpenerSchema>
 
-/** The human token: every thread whose audience is `human-loop` has it among its participants. */
-export const humanToken = '@human'
+export { humanToken } from './human-token.ts'
 
 export const threadSchema = z.object({
   id: z.string().min(1),

@@ -3,8 +3,8 @@ import type { Clock } from '../../shared/clock.ts'
 import type { Random } from '../../shared/random.ts'
 import type { Db } from '../../store/db.ts'
 import type { RoomDirectory } from '../core/directory.ts'
+import { humanToken } from '../protocol/human-token.ts'
 import type { AuthorKind } from '../protocol/message.ts'
-import { humanToken } from '../protocol/thread.ts'
 import type { GitContext } from './git-context.ts'
 
 /** Who is posting: their handle or name (the message's `sender`), the actor, and where they stand. */
