@@ -25,9 +25,9 @@ interface ReadyJson {
   readonly states: States
 }
 
-/** The git subcommands a run called (the first argument that is not an option). */
+/** The git subcommands a run called (the first argument that is neither an option nor a `-c` value). */
 function subcommands(calls: readonly (readonly string[])[]): string[] {
-  return calls.map((call) => call.find((arg) => !arg.startsWith('-')) ?? '')
+  return calls.map((call) => call.find((arg, i) => !arg.startsWith('-') && call[i - 1] !== '-c') ?? '')
 }
 
 test('with sangam up running, targets and ready read its round’s worktree states, said with their age', async () => {
@@ -47,10 +47,17 @@ test('with sangam up running, targets and ready read its round’s worktree stat
   const log = gitCallLog(home.path)
   const logged = log.env(env)
 
-  // No daemon: git is asked, one status per worktree.
+  // No daemon: git is asked, one status per worktree, all four run by one for-each-repo.
   const before = await runCliJson<TargetsJson>(['targets'], { cwd: repo.path, env: logged })
   assert.equal(before.states.source, 'git')
-  assert.equal(subcommands(log.calls()).filter((name) => name === 'status').length, 4)
+  const calls = log.calls()
+  assert.deepEqual(
+    subcommands(calls).filter((name) => name === 'status' || name === 'for-each-repo'),
+    ['for-each-repo'],
+  )
+  const forEach = calls.find((call) => call.includes('for-each-repo')) ?? []
+  assert.equal(forEach.filter((arg) => arg === '-c').length, 4, forEach.join(' '))
+  assert.ok(forEach.includes('status'))
 
   await using up = startUp([], { cwd: repo.path, env })
   await up.waitFor('started')

@@ -25,11 +25,24 @@ export function worktreeChanges(
   worktree: string,
   options: { readonly optionalLocks?: boolean; readonly ignored?: boolean } = {},
 ): WorktreeChanges | null {
-  const args = ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all']
+  const args = [...statusArgs]
   if (options.ignored === true) args.push('--ignored')
   const status = runGit(options.optionalLocks === false ? ['--no-optional-locks', ...args] : args, worktree)
-  if (status.code !== 0) return null
-  const { head, changed, ignored } = parseStatus(status.stdout)
+  return status.code === 0 ? changesFromStatus(worktree, status.stdout) : null
+}
+
+/** The `git status` that every reader of a worktree's changes runs (`worktreeChanges`, `targets`). */
+export const statusArgs: readonly string[] = [
+  'status',
+  '--porcelain=v2',
+  '--branch',
+  '-z',
+  '--untracked-files=all',
+]
+
+/** What `worktree`'s `git status` output (`statusArgs`, `--ignored` or not) says of its changes. */
+export function changesFromStatus(worktree: string, out: string): WorktreeChanges {
+  const { head, changed, ignored } = parseStatus(out)
   const own = sangamsOwnChanges(worktree, [...changed, ...ignored.map((path) => ({ path, tracked: false }))])
   const notOwn = (path: string) => !own.has(path)
   return {
@@ -72,4 +85,26 @@ export function parseStatus(out: string): { head: string | null; changed: Change
     if (item.startsWith('2 ')) i += 1
   }
   return { head, changed, ignored }
+}
+
+/**
+ * Several worktrees' `git status --branch -z` outputs written one after another (`git
+ * for-each-repo`), cut where each begins: every output opens with its `# branch.oid` header, and
+ * the one item that could look like it (the path a rename or copy came from) is stepped over.
+ */
+export function splitStatuses(out: string): string[] {
+  const items = out.split('\0')
+  const outputs: string[][] = []
+  for (let i = 0; i < items.length; i += 1) {
+    const item = items[i] as string
+    if (item.startsWith('# branch.oid ')) outputs.push([])
+    const current = outputs.at(-1)
+    if (current === undefined) continue
+    current.push(item)
+    if (item.startsWith('2 ') && i + 1 < items.length) {
+      current.push(items[i + 1] as string)
+      i += 1
+    }
+  }
+  return outputs.map((output) => `${output.join('\0')}\0`)
 }
