@@ -56,9 +56,17 @@ test('installed but never fired is a warning; a real run is then seen, with the 
   assert.equal(before.section.status, 'warn')
   assert.equal(before.hook('claude', 'PreToolUse').lastSeen, null)
   assert.equal(before.hook('codex', 'PreToolUse').trust, 'trusted')
+  // The first day: one line for all of a host's hooks, not one per event.
+  assert.equal(
+    before.section.notes.filter((note) => note.startsWith('Claude Code')).length,
+    1,
+    before.section.notes.join('\n'),
+  )
   assert.ok(
     before.section.notes.some((note) =>
-      /^Claude Code PreToolUse is installed \(.*settings\.json\) but has never been seen firing/.test(note),
+      /^Claude Code's hooks are installed \(.*settings\.json\) but none has been seen firing: start a Claude Code session in this project; PreToolUse runs on the next file edit/.test(
+        note,
+      ),
     ),
     before.section.notes.join('\n'),
   )
@@ -73,6 +81,15 @@ test('installed but never fired is a warning; a real run is then seen, with the 
   assert.equal(seen?.hostVersion, '2.1.332')
   assert.equal(seen?.outcome, 'allow')
   assert.ok(!after.section.notes.some((note) => note.startsWith('Claude Code PreToolUse')))
+  // Once one has fired, the others that have not are named each.
+  assert.ok(
+    after.section.notes.some(
+      (note) =>
+        note.startsWith('Claude Code SessionStart is installed') &&
+        note.includes('has never been seen firing'),
+    ),
+    after.section.notes.join('\n'),
+  )
 })
 
 test('a Codex hook edited since it was trusted is reported stale', async () => {
@@ -119,7 +136,7 @@ test('Gemini CLI hooks are listed by their own event names, seen firing, and nam
   assert.ok(
     before.section.notes.some((note) =>
       note.startsWith(
-        `Gemini CLI BeforeTool is installed (${settings}) but has never been seen firing: it runs on the next write_file`,
+        `Gemini CLI's hooks are installed (${settings}) but none has been seen firing: start a Gemini CLI session in this project; BeforeTool runs on the next write_file`,
       ),
     ),
     before.section.notes.join('\n'),

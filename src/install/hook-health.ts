@@ -176,7 +176,7 @@ export async function hooksSection(input: HookHealthInput): Promise<HooksSection
     },
   ]
   const hooks = rows.map((row) => row.hook)
-  const notes = rows.flatMap((row) => notesFor(row))
+  const notes = notesOf(rows)
   const guard = readGuardState(input.root, input.commonDir)
   if (guard.mainBranch !== null && guard.missing.length > 0) {
     notes.push(
@@ -245,8 +245,54 @@ function agentRow(hook: HookHealth & { readonly host: VendorName }, event: strin
   }
 }
 
-/** One line per hook that is in the way of a lease being enforced, saying what to do. */
-function notesFor({ hook, name, hint, absentIsFault }: HookRow): string[] {
+/**
+ * The rows' notes, in order. A host none of whose hooks has fired yet (installed before its first
+ * session, the usual first day) gets one line for all of them, not one per event.
+ */
+function notesOf(rows: readonly HookRow[]): string[] {
+  const unseenHosts = new Set(
+    rows
+      .filter((row) => row.hook.host !== 'git')
+      .map((row) => row.hook.host)
+      .filter((host) =>
+        rows
+          .filter((row) => row.hook.host === host)
+          .every((row) => row.hook.installedIn.length > 0 && row.hook.lastSeen === null),
+      ),
+  )
+  const told = new Set<string>()
+  return rows.flatMap((row) => {
+    const host = row.hook.host
+    if (!unseenHosts.has(host)) return notesFor(row, false)
+    const first = !told.has(host)
+    told.add(host)
+    const hostNote = first
+      ? [
+          unseenHostNote(
+            host,
+            rows.filter((other) => other.hook.host === host),
+          ),
+        ]
+      : []
+    return [...hostNote, ...notesFor(row, true)]
+  })
+}
+
+/** One line for an agent host none of whose hooks has fired: how to start it, and when its edit check runs. */
+function unseenHostNote(host: HookHealth['host'], rows: readonly HookRow[]): string {
+  const files = [...new Set(rows.flatMap((row) => row.hook.installedIn))]
+  // Every event but the edit check shares the hint "start a session"; the edit check says when it runs.
+  const start = rows[0]?.hint ?? ''
+  const gate = rows.find((row) => row.hint !== start)
+  const when = gate === undefined ? '' : `; ${gate.hook.event}${gate.hint.replace(/^: it /, ' ')}`
+  return `${hostName(host)}'s hooks are installed (${files.join(', ')}) but none has been seen firing${start}${when}`
+}
+
+/**
+ * One line per hook that is in the way of a lease being enforced, saying what to do; `hostUnseen`:
+ * its host's line already says that none of its hooks has fired.
+ */
+function notesFor({ hook, name, hint, absentIsFault }: HookRow, hostUnseen: boolean): string[] {
   if (hook.installedIn.length === 0)
     return absentIsFault ? [`${name} is not installed: run sangam install-hooks`] : []
   const notes: string[] = []
@@ -266,7 +312,10 @@ function notesFor({ hook, name, hint, absentIsFault }: HookRow): string[] {
     )
   }
   if (hook.lastSeen === null) {
-    notes.push(`${name} is installed (${hook.installedIn.join(', ')}) but has never been seen firing${hint}`)
+    if (!hostUnseen)
+      notes.push(
+        `${name} is installed (${hook.installedIn.join(', ')}) but has never been seen firing${hint}`,
+      )
   } else if (hook.lastSeen.outcome.startsWith('fail-open')) {
     notes.push(`${name} last ran at ${hook.lastSeen.at} and could not decide: ${hook.lastSeen.outcome}`)
   }
