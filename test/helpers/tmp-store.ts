@@ -7,7 +7,7 @@ import { tmpDir } from './tmp-git-repo.ts'
 /**
  * A project store file in a temporary folder, for tests that open it more than once (two
  * processes' connections, a writer beside a reader). Disposing it closes every connection `open`
- * made, then removes the folder.
+ * made, the last opened first, then removes the folder.
  */
 export interface TmpStore extends AsyncDisposable {
   readonly file: string
@@ -27,7 +27,7 @@ export function tmpStore(name = 'sangam.db'): TmpStore {
     },
     async [Symbol.asyncDispose]() {
       try {
-        for (const db of opened) db.close()
+        for (const db of opened.reverse()) db.close()
       } finally {
         await dir[Symbol.asyncDispose]()
       }

@@ -3,6 +3,7 @@ import { symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { tmpDir, tmpGitRepo } from '../../../test/helpers/tmp-git-repo.ts'
+import { tmpStore } from '../../../test/helpers/tmp-store.ts'
 import type { Actor } from '../../identity/protocol/actor.ts'
 import { openDatabaseFile } from '../../project/store/project-database.ts'
 import { ManualClock } from '../../shared/clock.ts'
@@ -58,36 +59,26 @@ test('a file outside the repository is allowed and never leased, even under a le
 
 test('the read-only check decides like the writing one and records nothing', async () => {
   await using repo = tmpGitRepo()
-  await using data = tmpDir()
-  const file = join(data.path, 'sangam.db')
-  const writer = openDatabaseFile(file)
-  const reader = openDatabaseFile(file, { readonly: true })
-  try {
-    const clock = new ManualClock(start)
-    const worktrees = [repo.path]
-    await checkEdit(new LocalLeaseArbiter(writer, clock), {
-      actor: claude,
-      file: 'src/a.ts',
-      cwd: repo.path,
-      worktrees,
-    })
-    const denied = checkEditReadOnly(
-      reader,
-      { actor: codex, file: 'src/a.ts', cwd: repo.path, worktrees },
-      clock,
-    )
-    assert.equal(denied.decision, 'deny')
-    const free = checkEditReadOnly(
-      reader,
-      { actor: codex, file: 'src/b.ts', cwd: repo.path, worktrees },
-      clock,
-    )
-    assert.deepEqual([free.decision, free.autoLease], ['allow', null])
-    assert.equal(readLeases(writer, start).length, 1)
-  } finally {
-    reader.close()
-    writer.close()
-  }
+  await using store = tmpStore()
+  const writer = store.open()
+  const reader = store.open({ readonly: true })
+  const clock = new ManualClock(start)
+  const worktrees = [repo.path]
+  await checkEdit(new LocalLeaseArbiter(writer, clock), {
+    actor: claude,
+    file: 'src/a.ts',
+    cwd: repo.path,
+    worktrees,
+  })
+  const denied = checkEditReadOnly(
+    reader,
+    { actor: codex, file: 'src/a.ts', cwd: repo.path, worktrees },
+    clock,
+  )
+  assert.equal(denied.decision, 'deny')
+  const free = checkEditReadOnly(reader, { actor: codex, file: 'src/b.ts', cwd: repo.path, worktrees }, clock)
+  assert.deepEqual([free.decision, free.autoLease], ['allow', null])
+  assert.equal(readLeases(writer, start).length, 1)
 })
 
 test('a read-only replica from before leases existed allows every edit', async () => {
