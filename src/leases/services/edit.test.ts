@@ -2,9 +2,9 @@ import assert from 'node:assert/strict'
 import { symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
+import { bob, claude, codex } from '../../../test/helpers/sample-lease.ts'
 import { tmpDir, tmpGitRepo } from '../../../test/helpers/tmp-git-repo.ts'
 import { tmpStore } from '../../../test/helpers/tmp-store.ts'
-import type { Actor } from '../../identity/protocol/actor.ts'
 import { openDatabaseFile } from '../../project/store/project-database.ts'
 import { ManualClock } from '../../shared/clock.ts'
 import { openConnection } from '../../store/connection.ts'
@@ -13,9 +13,6 @@ import { checkEdit, checkEditReadOnly } from './edit.ts'
 import { LocalLeaseArbiter } from './local-arbiter.ts'
 
 const start = Date.parse('2026-11-30T10:00:00Z')
-const claude: Actor = { human: 'alice@x.dev', vendor: 'claude', sessionId: 'c-1' }
-const codex: Actor = { human: 'alice@x.dev', vendor: 'codex', sessionId: 'x-1' }
-const bob: Actor = { human: 'bob@x.dev', vendor: null, sessionId: null }
 
 test('an edit through a symlink or with .. meets the lease on the real file', async () => {
   await using repo = tmpGitRepo()
