@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { after, test } from 'node:test'
 import { killAllServes } from '../server/test/helpers/serve-process.ts'
+import type { DeliveriesJson } from './helpers/deliveries-json.ts'
 import { fakeTurns, writeFakeVendor } from './helpers/fake-vendor.ts'
 import { runCli, runCliJson } from './helpers/run-cli.ts'
 import { attachBoth, type Machine, syncWorld } from './helpers/sync-world.ts'
@@ -18,17 +19,6 @@ import { runAgentHook } from './hooks-agent-run.ts'
 after(killAllServes)
 
 const sessionId = 'c1aude00-0000-4000-8000-00000000a11c'
-
-interface Ledger {
-  deliveries: {
-    messageId: string
-    sessionId: string
-    state: string
-    channel: string | null
-    reason: string | null
-  }[]
-  turns: { sessionId: string; channel: string; state: string; why: string; messages: string[] }[]
-}
 
 function withFakeClaude(machine: Machine): string {
   const bin = join(machine.home, 'fake-bin')
@@ -105,7 +95,7 @@ test('a tag posted on machine B for a dormant session on machine A starts one tu
   assert.match(turn.stdin, /CROSS-7f1/, 'the prompt, on stdin, carries the message')
   assert.match(turn.stdin, /bob/, 'and says who tagged')
 
-  const ledgerA = await runCliJson<Ledger>(['deliveries'], { cwd: a.repo, env: a.env })
+  const ledgerA = await runCliJson<DeliveriesJson>(['deliveries'], { cwd: a.repo, env: a.env })
   assert.deepEqual(
     ledgerA.turns.map((row) => [row.sessionId, row.channel, row.why]),
     [[sessionId, 'resume', 'tag']],
@@ -114,6 +104,6 @@ test('a tag posted on machine B for a dormant session on machine A starts one tu
   await new Promise((done) => setTimeout(done, 3000))
   assert.equal(fakeTurns(logA).length, 1, 'exactly one turn')
   assert.deepEqual(fakeTurns(logB), [], 'B never runs a vendor CLI for a session on A')
-  const ledgerB = await runCliJson<Ledger>(['deliveries'], { cwd: b.repo, env: b.env })
+  const ledgerB = await runCliJson<DeliveriesJson>(['deliveries'], { cwd: b.repo, env: b.env })
   assert.deepEqual(ledgerB.turns, [], 'no turn in B’s ledger')
 })

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import { isAlive } from '../src/shared/process-alive.ts'
 import { openConnection } from '../src/store/connection.ts'
+import type { DeliveriesJson } from './helpers/deliveries-json.ts'
 import { fakeAppServer } from './helpers/fake-app-server.ts'
 import { fakeTurns, writeFakeVendor } from './helpers/fake-vendor.ts'
 import { isolatedEnv, runCli, runCliJson } from './helpers/run-cli.ts'
@@ -21,28 +22,6 @@ import { runAgentHook } from './hooks-agent-run.ts'
 
 const claudeId = 'c1aude00-0000-4000-8000-00000000c0de'
 const codexId = '01a2264c-aff5-7b22-ace8-554acdb41e6a'
-
-interface Ledger {
-  deliveries: {
-    messageId: string
-    sessionId: string
-    state: string
-    channel: string | null
-    reason: string | null
-  }[]
-  turns: {
-    id: number
-    sessionId: string
-    channel: string
-    state: string
-    cause: string
-    why: string
-    messages: string[]
-    pid: number | null
-    exitCode: number | null
-    detail: string | null
-  }[]
-}
 
 async function world(
   extra: Record<string, string> = {},
@@ -104,8 +83,8 @@ async function world(
     log,
     hook,
     cli,
-    ledger: () => runCliJson<Ledger>(['deliveries'], { cwd: repo.path, env }),
-    deliver: () => runCliJson<Ledger>(['deliveries', '--deliver'], { cwd: repo.path, env }),
+    ledger: () => runCliJson<DeliveriesJson>(['deliveries'], { cwd: repo.path, env }),
+    deliver: () => runCliJson<DeliveriesJson>(['deliveries', '--deliver'], { cwd: repo.path, env }),
     handleOf: async (sessionId: string): Promise<string> => {
       const listed = await runCliJson<{ sessions: { id: string; handle: string | null }[] }>(['sessions'], {
         cwd: repo.path,
