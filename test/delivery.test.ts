@@ -8,8 +8,8 @@ import { isAlive } from '../src/shared/process-alive.ts'
 import { openConnection } from '../src/store/connection.ts'
 import type { DeliveriesJson } from './helpers/deliveries-json.ts'
 import { fakeAppServer } from './helpers/fake-app-server.ts'
-import { fakeTurns, writeFakeVendor } from './helpers/fake-vendor.ts'
-import { isolatedEnv, runCli, runCliJson } from './helpers/run-cli.ts'
+import { fakeTurns, fakeVendorEnv } from './helpers/fake-vendor.ts'
+import { runCli, runCliJson } from './helpers/run-cli.ts'
 import { git, tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
 import { eventually, startUp } from './helpers/up-process.ts'
 import { runAgentHook } from './hooks-agent-run.ts'
@@ -31,15 +31,7 @@ async function world(
 ) {
   const home = tmpDir()
   const repo = tmpGitRepo()
-  const bin = join(home.path, 'fake-bin')
-  for (const vendor of vendors) writeFakeVendor(bin, vendor)
-  const log = join(home.path, 'fake-vendor.jsonl')
-  const env = isolatedEnv(home.path, {
-    SANGAM_USER: 'asha@example.com',
-    PATH: `${bin}:${process.env.PATH}`,
-    FAKE_VENDOR_LOG: log,
-    ...extra,
-  })
+  const { env, log } = fakeVendorEnv(home.path, vendors, extra)
   const { database } = await runCliJson<{ database: string }>(['init', '--no-mcp'], { cwd: repo.path, env })
   const laneOne = join(repo.path, '..', `lane-one-${process.pid}-${Math.floor(Math.random() * 1e6)}`)
   git(repo.path, 'worktree', 'add', '-q', laneOne, '-b', `lane-${Math.floor(Math.random() * 1e9)}`)
