@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict'
-import { join } from 'node:path'
 import { after, test } from 'node:test'
 import { killAllServes } from '../server/test/helpers/serve-process.ts'
 import type { DeliveriesJson } from './helpers/deliveries-json.ts'
-import { fakeTurns, writeFakeVendor } from './helpers/fake-vendor.ts'
+import { fakeTurns, withFakeVendors } from './helpers/fake-vendor.ts'
 import { runCli, runCliJson } from './helpers/run-cli.ts'
 import { attachBoth, type Machine, syncWorld } from './helpers/sync-world.ts'
 import { eventually } from './helpers/up-process.ts'
@@ -19,16 +18,6 @@ import { runAgentHook } from './hooks-agent-run.ts'
 after(killAllServes)
 
 const sessionId = 'c1aude00-0000-4000-8000-00000000a11c'
-
-function withFakeClaude(machine: Machine): string {
-  const bin = join(machine.home, 'fake-bin')
-  writeFakeVendor(bin, 'claude')
-  const log = join(machine.home, 'fake-vendor.jsonl')
-  // The machine's processes all read this one env object: every later CLI and daemon sees both.
-  machine.env.PATH = `${bin}:${process.env.PATH}`
-  machine.env.FAKE_VENDOR_LOG = log
-  return log
-}
 
 async function hook(machine: Machine, name: string, more: Record<string, unknown> = {}): Promise<void> {
   const run = await runAgentHook(
@@ -50,8 +39,8 @@ async function hook(machine: Machine, name: string, more: Record<string, unknown
 test('a tag posted on machine B for a dormant session on machine A starts one turn, on A only', async () => {
   await using world = await syncWorld()
   const { a, b } = world
-  const logA = withFakeClaude(a)
-  const logB = withFakeClaude(b)
+  const logA = withFakeVendors(a, ['claude'])
+  const logB = withFakeVendors(b, ['claude'])
   await attachBoth(world)
 
   // A Claude Code session ran on A and ended: dormant, continued by resume on A.
