@@ -11,6 +11,7 @@ import {
   codexMeta,
   transcriptTime,
 } from './helpers/capture-transcripts.ts'
+import type { DoctorFile } from './helpers/doctor-json.ts'
 import { runCliJson } from './helpers/run-cli.ts'
 import { git } from './helpers/tmp-git-repo.ts'
 
@@ -21,18 +22,6 @@ interface IndexJson {
   inserted: number
   resets: number
   totalEvents: number
-}
-
-interface DoctorFile {
-  path: string
-  vendor: string
-  lines: number
-  captured: number
-  skipped: number
-  unknown: number
-  unparseable: number
-  events: number
-  unknownShapes: { recordType: string; count: number }[]
 }
 
 interface DoctorJson {

@@ -19,8 +19,8 @@ import {
   waiterEnv,
   wakeRecord,
 } from './helpers/claude-wake-waiter.ts'
-import { fakeTurns, writeFakeVendor } from './helpers/fake-vendor.ts'
-import { isolatedEnv, runCli, runCliJson } from './helpers/run-cli.ts'
+import { fakeTurns, fakeVendorEnv } from './helpers/fake-vendor.ts'
+import { runCli, runCliJson } from './helpers/run-cli.ts'
 import { tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
 import { eventually } from './helpers/up-process.ts'
 import { runAgentHook } from './hooks-agent-run.ts'
@@ -48,13 +48,7 @@ interface Sessions {
 async function world() {
   const home = tmpDir('sangam-claude-wake-')
   const repo = tmpGitRepo()
-  const bin = join(home.path, 'fake-bin')
-  writeFakeVendor(bin, 'claude')
-  const log = join(home.path, 'fake-vendor.jsonl')
-  const env = isolatedEnv(home.path, {
-    SANGAM_USER: 'asha@example.com',
-    PATH: `${bin}:${process.env.PATH}`,
-    FAKE_VENDOR_LOG: log,
+  const { env, log } = fakeVendorEnv(home.path, ['claude'], {
     FAKE_CLAUDE_HELP:
       'Commands:\n  agents [options]   Manage background agents\nOptions:\n  --bg, --background   Start the session in the background\n',
     FAKE_CLAUDE_AGENTS: JSON.stringify([{ id: 'c1aude00', kind: 'interactive', sessionId, status: 'idle' }]),

@@ -3,11 +3,11 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, realpathSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { writeFakeVendor } from './helpers/fake-vendor.ts'
+import { fakeVendorEnv } from './helpers/fake-vendor.ts'
 import { connectMcp } from './helpers/mcp-client.ts'
 import { readStore } from './helpers/read-store.ts'
 import type { AgentReply, ReplyPlan } from './helpers/room-reply.ts'
-import { cliEntry, isolatedEnv, projectRoot, runCli, runCliJson } from './helpers/run-cli.ts'
+import { cliEntry, projectRoot, runCli, runCliJson } from './helpers/run-cli.ts'
 import { git, tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
 import { startUi } from './helpers/ui-process.ts'
 import { eventually } from './helpers/up-process.ts'
@@ -37,14 +37,7 @@ const replyProgram = join(projectRoot, 'test', 'helpers', 'room-reply.ts')
 async function world(first: 'claude' | 'codex' = 'claude') {
   const home = tmpDir('sangam-loop-')
   const repo = tmpGitRepo()
-  const bin = join(home.path, 'fake-bin')
-  writeFakeVendor(bin, 'claude')
-  writeFakeVendor(bin, 'codex')
-  const env = isolatedEnv(home.path, {
-    SANGAM_USER: 'asha@example.com',
-    PATH: `${bin}:${process.env.PATH}`,
-    FAKE_VENDOR_LOG: join(home.path, 'fake-vendor.jsonl'),
-  })
+  const { env } = fakeVendorEnv(home.path, ['claude', 'codex'])
   const { database } = await runCliJson<{ database: string }>(['init', '--no-mcp'], { cwd: repo.path, env })
   const lane = (name: string): string => {
     const path = join(repo.path, '..', `${name}-${process.pid}-${Math.floor(Math.random() * 1e6)}`)

@@ -11,9 +11,9 @@ import {
 } from '../src/delivery/protocol/session-view.ts'
 import { isAlive } from '../src/shared/process-alive.ts'
 import { fakeAppServer } from './helpers/fake-app-server.ts'
-import { fakeTurns, writeFakeVendor } from './helpers/fake-vendor.ts'
+import { fakeTurns, fakeVendorEnv } from './helpers/fake-vendor.ts'
 import { connectMcp } from './helpers/mcp-client.ts'
-import { isolatedEnv, runCliJson } from './helpers/run-cli.ts'
+import { runCliJson } from './helpers/run-cli.ts'
 import { assertAnswer } from './helpers/strict-schema.ts'
 import { git, tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
 import { eventually } from './helpers/up-process.ts'
@@ -44,14 +44,7 @@ type Turn = TurnView
 async function world(vendors: readonly ('claude' | 'codex')[] = ['claude', 'codex']) {
   const home = tmpDir('sangam-delivery-mcp-')
   const repo = tmpGitRepo()
-  const bin = join(home.path, 'fake-bin')
-  for (const vendor of vendors) writeFakeVendor(bin, vendor)
-  const log = join(home.path, 'fake-vendor.jsonl')
-  const env = isolatedEnv(home.path, {
-    SANGAM_USER: 'asha@example.com',
-    PATH: `${bin}:${process.env.PATH}`,
-    FAKE_VENDOR_LOG: log,
-  })
+  const { env, log } = fakeVendorEnv(home.path, vendors)
   await runCliJson(['init', '--no-mcp'], { cwd: repo.path, env })
   const lane = join(repo.path, '..', `lane-mcp-${process.pid}-${Math.floor(Math.random() * 1e6)}`)
   git(repo.path, 'worktree', 'add', '-q', lane, '-b', `lane-${Math.floor(Math.random() * 1e9)}`)

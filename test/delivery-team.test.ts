@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
-import { join } from 'node:path'
 import { after, test } from 'node:test'
 import { killAllServes } from '../server/test/helpers/serve-process.ts'
-import { fakeTurns, writeFakeVendor } from './helpers/fake-vendor.ts'
+import type { DeliveriesJson } from './helpers/deliveries-json.ts'
+import { fakeTurns, withFakeVendors } from './helpers/fake-vendor.ts'
 import { runCli, runCliJson } from './helpers/run-cli.ts'
 import { attachBoth, type Machine, syncWorld } from './helpers/sync-world.ts'
 import { eventually } from './helpers/up-process.ts'
@@ -18,27 +18,6 @@ import { runAgentHook } from './hooks-agent-run.ts'
 after(killAllServes)
 
 const sessionId = 'c1aude00-0000-4000-8000-00000000a11c'
-
-interface Ledger {
-  deliveries: {
-    messageId: string
-    sessionId: string
-    state: string
-    channel: string | null
-    reason: string | null
-  }[]
-  turns: { sessionId: string; channel: string; state: string; why: string; messages: string[] }[]
-}
-
-function withFakeClaude(machine: Machine): string {
-  const bin = join(machine.home, 'fake-bin')
-  writeFakeVendor(bin, 'claude')
-  const log = join(machine.home, 'fake-vendor.jsonl')
-  // The machine's processes all read this one env object: every later CLI and daemon sees both.
-  machine.env.PATH = `${bin}:${process.env.PATH}`
-  machine.env.FAKE_VENDOR_LOG = log
-  return log
-}
 
 async function hook(machine: Machine, name: string, more: Record<string, unknown> = {}): Promise<void> {
   const run = await runAgentHook(
@@ -60,8 +39,8 @@ async function hook(machine: Machine, name: string, more: Record<string, unknown
 test('a tag posted on machine B for a dormant session on machine A starts one turn, on A only', async () => {
   await using world = await syncWorld()
   const { a, b } = world
-  const logA = withFakeClaude(a)
-  const logB = withFakeClaude(b)
+  const logA = withFakeVendors(a, ['claude'])
+  const logB = withFakeVendors(b, ['claude'])
   await attachBoth(world)
 
   // A Claude Code session ran on A and ended: dormant, continued by resume on A.
@@ -105,7 +84,7 @@ test('a tag posted on machine B for a dormant session on machine A starts one tu
   assert.match(turn.stdin, /CROSS-7f1/, 'the prompt, on stdin, carries the message')
   assert.match(turn.stdin, /bob/, 'and says who tagged')
 
-  const ledgerA = await runCliJson<Ledger>(['deliveries'], { cwd: a.repo, env: a.env })
+  const ledgerA = await runCliJson<DeliveriesJson>(['deliveries'], { cwd: a.repo, env: a.env })
   assert.deepEqual(
     ledgerA.turns.map((row) => [row.sessionId, row.channel, row.why]),
     [[sessionId, 'resume', 'tag']],
@@ -114,6 +93,6 @@ test('a tag posted on machine B for a dormant session on machine A starts one tu
   await new Promise((done) => setTimeout(done, 3000))
   assert.equal(fakeTurns(logA).length, 1, 'exactly one turn')
   assert.deepEqual(fakeTurns(logB), [], 'B never runs a vendor CLI for a session on A')
-  const ledgerB = await runCliJson<Ledger>(['deliveries'], { cwd: b.repo, env: b.env })
+  const ledgerB = await runCliJson<DeliveriesJson>(['deliveries'], { cwd: b.repo, env: b.env })
   assert.deepEqual(ledgerB.turns, [], 'no turn in B’s ledger')
 })

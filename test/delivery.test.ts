@@ -6,9 +6,10 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import { isAlive } from '../src/shared/process-alive.ts'
 import { openConnection } from '../src/store/connection.ts'
+import type { DeliveriesJson } from './helpers/deliveries-json.ts'
 import { fakeAppServer } from './helpers/fake-app-server.ts'
-import { fakeTurns, writeFakeVendor } from './helpers/fake-vendor.ts'
-import { isolatedEnv, runCli, runCliJson } from './helpers/run-cli.ts'
+import { fakeTurns, fakeVendorEnv } from './helpers/fake-vendor.ts'
+import { runCli, runCliJson } from './helpers/run-cli.ts'
 import { git, tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
 import { eventually, startUp } from './helpers/up-process.ts'
 import { runAgentHook } from './hooks-agent-run.ts'
@@ -22,28 +23,6 @@ import { runAgentHook } from './hooks-agent-run.ts'
 const claudeId = 'c1aude00-0000-4000-8000-00000000c0de'
 const codexId = '01a2264c-aff5-7b22-ace8-554acdb41e6a'
 
-interface Ledger {
-  deliveries: {
-    messageId: string
-    sessionId: string
-    state: string
-    channel: string | null
-    reason: string | null
-  }[]
-  turns: {
-    id: number
-    sessionId: string
-    channel: string
-    state: string
-    cause: string
-    why: string
-    messages: string[]
-    pid: number | null
-    exitCode: number | null
-    detail: string | null
-  }[]
-}
-
 async function world(
   extra: Record<string, string> = {},
   vendors: readonly ('claude' | 'codex')[] = ['claude', 'codex'],
@@ -52,15 +31,7 @@ async function world(
 ) {
   const home = tmpDir()
   const repo = tmpGitRepo()
-  const bin = join(home.path, 'fake-bin')
-  for (const vendor of vendors) writeFakeVendor(bin, vendor)
-  const log = join(home.path, 'fake-vendor.jsonl')
-  const env = isolatedEnv(home.path, {
-    SANGAM_USER: 'asha@example.com',
-    PATH: `${bin}:${process.env.PATH}`,
-    FAKE_VENDOR_LOG: log,
-    ...extra,
-  })
+  const { env, log } = fakeVendorEnv(home.path, vendors, extra)
   const { database } = await runCliJson<{ database: string }>(['init', '--no-mcp'], { cwd: repo.path, env })
   const laneOne = join(repo.path, '..', `lane-one-${process.pid}-${Math.floor(Math.random() * 1e6)}`)
   git(repo.path, 'worktree', 'add', '-q', laneOne, '-b', `lane-${Math.floor(Math.random() * 1e9)}`)
@@ -104,8 +75,8 @@ async function world(
     log,
     hook,
     cli,
-    ledger: () => runCliJson<Ledger>(['deliveries'], { cwd: repo.path, env }),
-    deliver: () => runCliJson<Ledger>(['deliveries', '--deliver'], { cwd: repo.path, env }),
+    ledger: () => runCliJson<DeliveriesJson>(['deliveries'], { cwd: repo.path, env }),
+    deliver: () => runCliJson<DeliveriesJson>(['deliveries', '--deliver'], { cwd: repo.path, env }),
     handleOf: async (sessionId: string): Promise<string> => {
       const listed = await runCliJson<{ sessions: { id: string; handle: string | null }[] }>(['sessions'], {
         cwd: repo.path,

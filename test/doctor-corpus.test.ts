@@ -3,20 +3,9 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { allCorpusTranscripts } from './helpers/capture-corpus.ts'
+import type { DoctorFile } from './helpers/doctor-json.ts'
 import { runCliJson } from './helpers/run-cli.ts'
 import { tmpDir } from './helpers/tmp-git-repo.ts'
-
-interface DoctorFile {
-  path: string
-  vendor: string
-  lines: number
-  captured: number
-  skipped: number
-  unknown: number
-  unparseable: number
-  events: number
-  pendingBytes: number
-}
 
 interface DoctorJson {
   project: null

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { copyFileSync, existsSync } from 'node:fs'
-import { join } from 'node:path'
 import { test } from 'node:test'
 import { laneProject } from './helpers/lane-fixture.ts'
 import { isolatedEnv, spawnCli } from './helpers/run-cli.ts'
-import { tmpDir } from './helpers/tmp-git-repo.ts'
+import { tmuxMissing, tmuxServer } from './helpers/tmux-server.ts'
 
 interface Sync {
   outcome: string
@@ -82,46 +81,36 @@ test('C18: at start, a lock naming another task of the same lane whose file exis
   await p.checkInvariants()
 })
 
-test("a semantic task is pasted into the lane agent's tmux pane, Enter never pressed", async (t) => {
-  try {
-    execFileSync('tmux', ['-V'])
-  } catch {
-    t.skip('tmux is not installed')
-    return
-  }
+test("a semantic task is pasted into the lane agent's tmux pane, Enter never pressed", {
+  skip: tmuxMissing(),
+}, async () => {
   await using p = await laneProject()
-  await using sockets = tmpDir('sangam-tmux-')
-  const socket = join(sockets.path, 'sock')
-  execFileSync('tmux', ['-S', socket, '-f', '/dev/null', 'new-session', '-d', '-s', 'lanes', 'sleep 600'])
-  try {
-    const env = { TMUX: `${socket},1,0` }
-    const alice = await p.lane('alice')
-    const entered = await p.json<{ lane: { worktree: string }; agent: { started: boolean; pane: string } }>(
-      ['lane', 'bob', '--agent', 'cat'],
-      {
-        code: 0,
-        env,
-      },
-    )
-    assert.equal(entered.agent.started, true)
-    const bob = entered.lane.worktree
-    const started = await p.conflict<Sync>(alice, bob, { env })
-    assert.equal(started.outcome, 'task-started')
-    assert.equal(started.channel, `tmux:${entered.agent.pane}`)
-    let screen = ''
-    for (let i = 0; i < 50 && !screen.includes('semantic merge task'); i++) {
-      screen = execFileSync('tmux', ['-S', socket, 'capture-pane', '-p', '-J', '-t', entered.agent.pane], {
-        encoding: 'utf8',
-      })
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
-    assert.match(screen, /lane bob has a semantic merge task/)
-    // Submitted, cat would have printed the line a second time.
-    assert.equal(screen.split('has a semantic merge task').length - 1, 1)
-    assert.match(screen, /run sangam sync\.\s*$/, 'the prompt sits unsubmitted at the end of the line')
-    assert.ok(existsSync(started.task?.file ?? ''))
-    await p.checkInvariants()
-  } finally {
-    execFileSync('tmux', ['-S', socket, 'kill-server'])
+  await using tmux = tmuxServer()
+  const { env, socket } = tmux
+  const alice = await p.lane('alice')
+  const entered = await p.json<{ lane: { worktree: string }; agent: { started: boolean; pane: string } }>(
+    ['lane', 'bob', '--agent', 'cat'],
+    {
+      code: 0,
+      env,
+    },
+  )
+  assert.equal(entered.agent.started, true)
+  const bob = entered.lane.worktree
+  const started = await p.conflict<Sync>(alice, bob, { env })
+  assert.equal(started.outcome, 'task-started')
+  assert.equal(started.channel, `tmux:${entered.agent.pane}`)
+  let screen = ''
+  for (let i = 0; i < 50 && !screen.includes('semantic merge task'); i++) {
+    screen = execFileSync('tmux', ['-S', socket, 'capture-pane', '-p', '-J', '-t', entered.agent.pane], {
+      encoding: 'utf8',
+    })
+    await new Promise((resolve) => setTimeout(resolve, 100))
   }
+  assert.match(screen, /lane bob has a semantic merge task/)
+  // Submitted, cat would have printed the line a second time.
+  assert.equal(screen.split('has a semantic merge task').length - 1, 1)
+  assert.match(screen, /run sangam sync\.\s*$/, 'the prompt sits unsubmitted at the end of the line')
+  assert.ok(existsSync(started.task?.file ?? ''))
+  await p.checkInvariants()
 })

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict'
-import { execFileSync } from 'node:child_process'
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { laneProject } from './helpers/lane-fixture.ts'
-import { tmpDir } from './helpers/tmp-git-repo.ts'
+import { tmuxMissing, tmuxServer } from './helpers/tmux-server.ts'
 
 interface Entered {
   readonly lane: { readonly worktree: string }
@@ -72,46 +71,36 @@ test('D225: lane --agent codex warns when Codex resumes turns sandboxed, and say
   assert.deepEqual(human.warnings, [])
 })
 
-test('D225: sync repeats the warning when it hands a task to a Codex lane that cannot commit it', async (t) => {
-  try {
-    execFileSync('tmux', ['-V'])
-  } catch {
-    t.skip('tmux is not installed')
-    return
-  }
+test('D225: sync repeats the warning when it hands a task to a Codex lane that cannot commit it', {
+  skip: tmuxMissing(),
+}, async () => {
   await using p = await laneProject()
-  await using sockets = tmpDir('sangam-tmux-')
+  await using tmux = tmuxServer()
+  const { env } = tmux
   // A stand-in named codex: the pane only has to hold the pasted task.
-  const bin = join(sockets.path, 'bin')
+  const bin = join(tmux.dir.path, 'bin')
   mkdirSync(bin)
   writeFileSync(join(bin, 'codex'), '#!/bin/sh\nexec cat\n')
   chmodSync(join(bin, 'codex'), 0o755)
-  const socket = join(sockets.path, 'sock')
-  execFileSync('tmux', ['-S', socket, '-f', '/dev/null', 'new-session', '-d', '-s', 'lanes', 'sleep 600'])
-  try {
-    const env = { TMUX: `${socket},1,0` }
-    codexConfig(p.home.path, 'profile = "lanes"\n[profiles.lanes]\nsandbox_mode = "workspace-write"\n')
-    const alice = await p.lane('alice')
-    const entered = await p.json<Entered>(['lane', 'bob', '--agent', join(bin, 'codex')], { code: 0, env })
-    assert.equal(entered.agent?.started, true)
-    assert.match(entered.warnings[0] ?? '', /sandbox_mode = "workspace-write" \(.*\[profiles\.lanes\]\)/)
-    const bob = entered.lane.worktree
+  codexConfig(p.home.path, 'profile = "lanes"\n[profiles.lanes]\nsandbox_mode = "workspace-write"\n')
+  const alice = await p.lane('alice')
+  const entered = await p.json<Entered>(['lane', 'bob', '--agent', join(bin, 'codex')], { code: 0, env })
+  assert.equal(entered.agent?.started, true)
+  assert.match(entered.warnings[0] ?? '', /sandbox_mode = "workspace-write" \(.*\[profiles\.lanes\]\)/)
+  const bob = entered.lane.worktree
 
-    p.write(alice, 'src/app.js', 'alice\n')
-    const published = await p.json<{ outcome: string; warnings: string[] }>(['sync'], { cwd: alice, code: 0 })
-    assert.equal(published.outcome, 'published-direct')
-    assert.deepEqual(published.warnings, [], "a human's lane has no Codex to warn about")
+  p.write(alice, 'src/app.js', 'alice\n')
+  const published = await p.json<{ outcome: string; warnings: string[] }>(['sync'], { cwd: alice, code: 0 })
+  assert.equal(published.outcome, 'published-direct')
+  assert.deepEqual(published.warnings, [], "a human's lane has no Codex to warn about")
 
-    p.write(bob, 'src/app.js', 'bob\n')
-    const started = await p.cli(['sync'], { cwd: bob, env })
-    assert.equal(started.code, 0, started.stderr)
-    assert.match(started.stdout, /started a semantic merge task/)
-    assert.match(
-      started.stderr,
-      /^warning: this lane's Codex cannot commit a semantic task: .*workspace-write/m,
-    )
-    await p.checkInvariants()
-  } finally {
-    execFileSync('tmux', ['-S', socket, 'kill-server'])
-  }
+  p.write(bob, 'src/app.js', 'bob\n')
+  const started = await p.cli(['sync'], { cwd: bob, env })
+  assert.equal(started.code, 0, started.stderr)
+  assert.match(started.stdout, /started a semantic merge task/)
+  assert.match(
+    started.stderr,
+    /^warning: this lane's Codex cannot commit a semantic task: .*workspace-write/m,
+  )
+  await p.checkInvariants()
 })

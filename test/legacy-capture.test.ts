@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { test } from 'node:test'
 import { captureWorld } from './helpers/capture-transcripts.ts'
+import type { DoctorFile } from './helpers/doctor-json.ts'
 import { runCliJson } from './helpers/run-cli.ts'
 import { eventually, startUp } from './helpers/up-process.ts'
 
@@ -16,17 +17,6 @@ interface SearchHit {
   vendor: string
   sessionId: string
   cliVersion: string | null
-}
-
-interface DoctorFile {
-  path: string
-  vendor: string
-  lines: number
-  captured: number
-  skipped: number
-  unknown: number
-  unparseable: number
-  events: number
 }
 
 test("Gemini CLI 0.38's rewritten documents and opencode 1.1's JSON storage are captured once each, searchable, every journal line accounted", async () => {

@@ -5,7 +5,7 @@ import { after, test } from 'node:test'
 import { killAllServes } from '../server/test/helpers/serve-process.ts'
 import { openConnection } from '../src/store/connection.ts'
 import { installedElsewhere, runCli } from './helpers/run-cli.ts'
-import { attachBoth, type Machine, type SyncWorld, syncWorld } from './helpers/sync-world.ts'
+import { connectedDaemons, type Machine, type SyncWorld, syncWorld } from './helpers/sync-world.ts'
 import { git } from './helpers/tmp-git-repo.ts'
 import { eventually } from './helpers/up-process.ts'
 
@@ -65,11 +65,7 @@ test('two machines edit neighbouring lines uncommitted: one conflict thread on b
   edit(laneA, (lines) => lines.splice(3, 1, 'export const v4 = 40'))
   edit(laneB, (lines) => lines.splice(4, 1, 'export const v5 = 50'))
 
-  await attachBoth(world)
-
-  await using upA = a.up()
-  await using upB = b.up()
-  await Promise.all([upA.waitFor('sync-connected'), upB.waitFor('sync-connected')])
+  await using _daemons = await connectedDaemons(world)
 
   // Each replica holds the other machine's lane state, and one thread is on both.
   await eventually(
@@ -148,10 +144,7 @@ test("issue 20 item 18: sangam's own files on two machines make no conflict thre
   // A real collision: the thread for it shows that each daemon has drawn the other's states.
   edit(laneA, (lines) => lines.splice(3, 1, 'export const v4 = 40'))
   edit(laneB, (lines) => lines.splice(4, 1, 'export const v5 = 50'))
-  await attachBoth(world)
-  await using upA = a.up()
-  await using upB = b.up()
-  await Promise.all([upA.waitFor('sync-connected'), upB.waitFor('sync-connected')])
+  await using _daemons = await connectedDaemons(world)
   const states = (machine: Machine) =>
     query<{ path: string; uncommitted: number; changes: string }>(
       machine,

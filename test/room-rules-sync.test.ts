@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, test } from 'node:test'
 import { killAllServes } from '../server/test/helpers/serve-process.ts'
-import { attachBoth, type Machine, syncWorld } from './helpers/sync-world.ts'
+import { connectedDaemons, type Machine, syncWorld } from './helpers/sync-world.ts'
 import { eventually } from './helpers/up-process.ts'
 
 /**
@@ -23,10 +23,7 @@ async function rule(machine: Machine, name: string): Promise<Rule | undefined> {
 test('rules set on one machine reaches the other machine of the team; a later change there wins on both', async () => {
   await using world = await syncWorld()
   const { a, b } = world
-  await attachBoth(world)
-  await using upA = a.up()
-  await using upB = b.up()
-  await Promise.all([upA.waitFor('sync-connected'), upB.waitFor('sync-connected')])
+  await using _daemons = await connectedDaemons(world)
 
   await a.cliJson(['rules', 'set', 'one-actor-per-worktree', 'refuse'])
   await eventually(

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { after, test } from 'node:test'
 import { killAllServes } from '../server/test/helpers/serve-process.ts'
 import type { SyncedRecord } from '../src/sync/protocol/record.ts'
-import { attachBoth, type Machine, serverRecords, syncWorld } from './helpers/sync-world.ts'
+import { attachBoth, connectedDaemons, type Machine, serverRecords, syncWorld } from './helpers/sync-world.ts'
 import { startProxy } from './helpers/tcp-proxy.ts'
 import { eventually, type UpProcess } from './helpers/up-process.ts'
 import { claudeEdit, runAgentHook } from './hooks-agent-run.ts'
@@ -60,10 +60,7 @@ async function leasePatterns(machine: Machine): Promise<string[]> {
 test("a turn said on A is found by search on B; a lease taken on B makes A's PreToolUse hook deny", async () => {
   await using world = await syncWorld()
   const { a, b } = world
-  await attachBoth(world)
-  await using upA = a.up()
-  await using upB = b.up()
-  await Promise.all([upA.waitFor('sync-connected'), upB.waitFor('sync-connected')])
+  await using _daemons = await connectedDaemons(world)
   a.say('alice-session', 'the axolotl migration breaks the nightly export')
   await eventually(() => b.search('axolotl') === 1, 20_000, "alice's turn searchable on bob")
   const search = await b.cliJson<{ hits: { author: string; text: string }[] }>(['search', 'axolotl'])
@@ -92,10 +89,7 @@ test("a turn said on A is found by search on B; a lease taken on B makes A's Pre
 test('killing and restarting the server (same data) loses and duplicates nothing', async () => {
   await using world = await syncWorld()
   const { a, b } = world
-  await attachBoth(world)
-  await using upA = a.up()
-  await using upB = b.up()
-  await Promise.all([upA.waitFor('sync-connected'), upB.waitFor('sync-connected')])
+  await using daemons = await connectedDaemons(world)
   const texts = Array.from({ length: 60 }, (_, i) => `restart turn ${i} token${i}r`)
   for (const text of texts.slice(0, 20)) a.say('alice-restart', text)
   // Crashed with pushes likely in flight: a push either committed whole or not at all.
@@ -109,7 +103,7 @@ test('killing and restarting the server (same data) loses and duplicates nothing
   assertExactlyOnce(await serverRecords(a), texts)
   // Nothing orders a daemon's `sync-connected` line on its stdout before what it applied in the store.
   await eventually(
-    () => connections(upA).length >= 2 && connections(upB).length >= 2,
+    () => connections(daemons.a).length >= 2 && connections(daemons.b).length >= 2,
     15_000,
     'both reconnected',
   )
@@ -149,20 +143,17 @@ test('a dropped WebSocket reconnects and resumes from the last gseq', async () =
   await using world = await syncWorld()
   await using proxyB = await startProxy(world.server.url)
   const { a, b } = world
-  await attachBoth(world, { urlB: proxyB.url })
-  await using upA = a.up()
-  await using upB = b.up()
-  await Promise.all([upA.waitFor('sync-connected'), upB.waitFor('sync-connected')])
+  await using daemons = await connectedDaemons(world, { urlB: proxyB.url })
   a.say('alice-ws', 'before the drop: the walrus index')
   await eventually(() => b.search('walrus') === 1, 20_000, 'the first turn on bob')
   // The daemons also share room records of their own (each worktree's state, once, at their
   // first overlap round): cut only once bob has applied everything the server holds.
-  const cursorBefore = await settledCursor(upB, a)
+  const cursorBefore = await settledCursor(daemons.b, a)
   const seenBefore = proxyB.requests().length
   proxyB.cut()
   a.say('alice-ws', 'after the drop: the octopus index')
   await eventually(() => b.search('octopus') === 1, 30_000, 'the second turn on bob')
-  await eventually(() => connections(upB).length === 2, 30_000, 'bob subscribed again')
+  await eventually(() => connections(daemons.b).length === 2, 30_000, 'bob subscribed again')
   // A connection carries several requests (keep-alive): read every request line in what was sent.
   const pulls = proxyB
     .requests()
@@ -178,18 +169,20 @@ test('a dropped WebSocket reconnects and resumes from the last gseq', async () =
   // …and subscribed after the records it had missed: at the last gseq it applied before
   // subscribing (the turn, and any room records the daemons shared meanwhile, such as worktree
   // states: how many is a matter of timing, not of the protocol).
-  const reconnected = upB.statuses.indexOf(connections(upB)[1] as (typeof upB.statuses)[number])
-  const caughtUp = upB.statuses
+  const reconnected = daemons.b.statuses.indexOf(
+    connections(daemons.b)[1] as (typeof daemons.b.statuses)[number],
+  )
+  const caughtUp = daemons.b.statuses
     .slice(0, reconnected)
     .filter((status) => status.type === 'sync-applied')
     .map((status) => Number(status.cursor))
   assert.ok(Math.max(...caughtUp) > cursorBefore, 'the reconnection pulled what it had missed')
-  assert.equal(connections(upB)[1]?.cursor, Math.max(...caughtUp), 'and subscribed after it')
+  assert.equal(connections(daemons.b)[1]?.cursor, Math.max(...caughtUp), 'and subscribed after it')
   // A daemon's room records (its worktree state after its first overlap round) may still be on
   // their way: compare once bob has applied through the server's head (a skipped record would hold
   // his cursor below it for good).
-  const head = await settledCursor(upB, a)
-  const applied = upB.statuses
+  const head = await settledCursor(daemons.b, a)
+  const applied = daemons.b.statuses
     .filter((status) => status.type === 'sync-applied')
     .reduce((n, status) => n + Number(status.records), 0)
   assert.equal(applied, head, 'every record applied once: nothing skipped, nothing repeated')

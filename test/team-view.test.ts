@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { killAllServes } from '../server/test/helpers/serve-process.ts'
 import { claudeHuman, codexHuman, codexMeta } from './helpers/capture-transcripts.ts'
-import { fakeTurns, writeFakeVendor } from './helpers/fake-vendor.ts'
+import { fakeTurns, withFakeVendors } from './helpers/fake-vendor.ts'
 import { type CliResult, runCli } from './helpers/run-cli.ts'
 import { type Machine, type SyncWorld, sharedRemote, syncWorld } from './helpers/sync-world.ts'
 import { git } from './helpers/tmp-git-repo.ts'
@@ -59,16 +59,6 @@ interface LogJson {
   events: { type: string; lane: string | null; machine: string; machineName: string; human: string | null }[]
 }
 
-function withFakeVendors(machine: Machine): string {
-  const bin = join(machine.home, 'fake-bin')
-  writeFakeVendor(bin, 'claude')
-  writeFakeVendor(bin, 'codex')
-  const log = join(machine.home, 'fake-vendor.jsonl')
-  machine.env.PATH = `${bin}:${process.env.PATH}`
-  machine.env.FAKE_VENDOR_LOG = log
-  return log
-}
-
 async function ok(machine: Machine, args: readonly string[], input?: string): Promise<CliResult> {
   const result = await machine.cli(args, input)
   assert.equal(result.code, 0, `${machine.name}: sangam ${args.join(' ')}: ${result.stdout}${result.stderr}`)
@@ -86,8 +76,8 @@ async function makeTeam(): Promise<Team> {
   const { a, b } = world
   const origin = join(world.root.path, 'origin.git')
   for (const machine of [a, b]) git(machine.repo, 'config', `url.${origin}.insteadOf`, sharedRemote)
-  const logA = withFakeVendors(a)
-  const logB = withFakeVendors(b)
+  const logA = withFakeVendors(a, ['claude', 'codex'])
+  const logB = withFakeVendors(b, ['claude', 'codex'])
   await a.cliJson(['init', '--no-mcp', '--server', world.server.url])
   const line = (await runCli(['connection'], { cwd: a.repo, env: a.env })).stdout
   await ok(b, ['join'], line)

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { tmpDir } from '../../test/helpers/tmp-git-repo.ts'
+import { tmpStore } from '../../test/helpers/tmp-store.ts'
 import { openDatabaseFile } from '../project/store/project-database.ts'
 import { ErrorCode, isSangamError } from '../shared/sangam-error.ts'
 import { asStoreBusy } from './busy-error.ts'
@@ -131,45 +132,39 @@ test('IMMEDIATE takes the write lock at once: a second writer is STORE_BUSY afte
 })
 
 test("a writer's plain transaction holds the write lock from its start; a deferred one that reads first cannot write after another did", async () => {
-  await using dir = tmpDir()
-  const file = join(dir.path, 'sangam.db')
-  const mine = openDatabaseFile(file)
-  const other = openDatabaseFile(file)
-  try {
-    mine.exec('CREATE TABLE kv (k TEXT PRIMARY KEY, v INTEGER)')
-    mine.prepare("INSERT INTO kv VALUES ('a', 1)").run()
-    // Another process's write (a hook's presence) between our read and our write; one thread
-    // here, so it may not wait for us.
-    other.pragma('busy_timeout = 0')
-    const readThenWrite = (): { readonly otherWrote: boolean; readonly changes: number } => {
-      const v = mine.prepare("SELECT v FROM kv WHERE k = 'a'").pluck().get() as number
-      let otherWrote = true
-      try {
-        other.prepare("INSERT OR REPLACE INTO kv VALUES ('b', ?)").run(v)
-      } catch (error) {
-        assert.equal(sqliteErrorCode(error), 'SQLITE_BUSY')
-        otherWrote = false
-      }
-      return { otherWrote, changes: mine.prepare("UPDATE kv SET v = ? WHERE k = 'a'").run(v + 1).changes }
-    }
-    assert.deepEqual(mine.transaction(readThenWrite)(), { otherWrote: false, changes: 1 })
-    assert.equal(mine.prepare("SELECT v FROM kv WHERE k = 'a'").pluck().get(), 2)
-    // Deferred, the other write lands, and ours fails at once whatever our busy timeout: our
-    // snapshot is stale. This is how `option-set` failed beside a Claude Code Stop hook.
-    let caught: unknown
+  await using store = tmpStore()
+  const mine = store.open()
+  const other = store.open()
+  mine.exec('CREATE TABLE kv (k TEXT PRIMARY KEY, v INTEGER)')
+  mine.prepare("INSERT INTO kv VALUES ('a', 1)").run()
+  // Another process's write (a hook's presence) between our read and our write; one thread
+  // here, so it may not wait for us.
+  other.pragma('busy_timeout = 0')
+  const readThenWrite = (): { readonly otherWrote: boolean; readonly changes: number } => {
+    const v = mine.prepare("SELECT v FROM kv WHERE k = 'a'").pluck().get() as number
+    let otherWrote = true
     try {
-      mine.transaction(readThenWrite).deferred()
+      other.prepare("INSERT OR REPLACE INTO kv VALUES ('b', ?)").run(v)
     } catch (error) {
-      caught = error
+      assert.equal(sqliteErrorCode(error), 'SQLITE_BUSY')
+      otherWrote = false
     }
-    assert.equal(sqliteErrorCode(caught), 'SQLITE_BUSY', String(caught))
-    assert.equal(mine.inTransaction, false)
-    assert.equal(mine.prepare("SELECT v FROM kv WHERE k = 'a'").pluck().get(), 2)
-    assert.equal(mine.prepare("SELECT v FROM kv WHERE k = 'b'").pluck().get(), 2)
-  } finally {
-    mine.close()
-    other.close()
+    return { otherWrote, changes: mine.prepare("UPDATE kv SET v = ? WHERE k = 'a'").run(v + 1).changes }
   }
+  assert.deepEqual(mine.transaction(readThenWrite)(), { otherWrote: false, changes: 1 })
+  assert.equal(mine.prepare("SELECT v FROM kv WHERE k = 'a'").pluck().get(), 2)
+  // Deferred, the other write lands, and ours fails at once whatever our busy timeout: our
+  // snapshot is stale. This is how `option-set` failed beside a Claude Code Stop hook.
+  let caught: unknown
+  try {
+    mine.transaction(readThenWrite).deferred()
+  } catch (error) {
+    caught = error
+  }
+  assert.equal(sqliteErrorCode(caught), 'SQLITE_BUSY', String(caught))
+  assert.equal(mine.inTransaction, false)
+  assert.equal(mine.prepare("SELECT v FROM kv WHERE k = 'a'").pluck().get(), 2)
+  assert.equal(mine.prepare("SELECT v FROM kv WHERE k = 'b'").pluck().get(), 2)
 })
 
 test('every connection, read-only ones too, caches 16 MB of pages, as the store did on better-sqlite3', async () => {

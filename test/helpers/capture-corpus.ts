@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
+import { discoverTranscripts, type TranscriptLocation } from '../../src/agents/transcript-locations.ts'
 import { readerFor } from '../../src/agents/transcript-readers.ts'
+import { transcriptRoots } from '../../src/agents/vendors.ts'
 import { corpusFiles, readTranscriptFile } from './corpus.ts'
 
 /** Every transcript of the shared corpus (real and generated; not the hook payload files). */
@@ -84,4 +86,16 @@ function rewrite(text: string, copy: number, firstCwd: string | null, cwd: strin
     return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`
   })
   return firstCwd ? ids.split(firstCwd).join(cwd) : ids
+}
+
+/** The transcripts a catch-up finds below `home`, the vendors' folders laid out as under a user's home. */
+export function transcriptsUnder(home: string): TranscriptLocation[] {
+  return discoverTranscripts(
+    transcriptRoots({
+      claudeConfigDir: join(home, '.claude'),
+      codexHome: join(home, '.codex'),
+      geminiDir: join(home, '.gemini'),
+      sangamHome: join(home, 'sangam'),
+    }),
+  )
 }

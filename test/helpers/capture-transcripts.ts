@@ -66,9 +66,9 @@ export const transcriptTime = (seconds = 0): string => new Date(runStart + secon
 let uuid = 0
 const nextUuid = (): string => `00000000-0000-4000-8000-${String(++uuid).padStart(12, '0')}`
 
-/** One Claude Code `user` record typed by the human. */
-export function claudeHuman(fields: { cwd: string; session: string; text: string; at?: string }): string {
-  return `${JSON.stringify({
+/** The fields every Claude Code record of a main-branch session carries, in its order. */
+function claudeEnvelope(fields: { cwd: string; session: string }) {
+  return {
     parentUuid: null,
     isSidechain: false,
     userType: 'external',
@@ -76,6 +76,13 @@ export function claudeHuman(fields: { cwd: string; session: string; text: string
     sessionId: fields.session,
     version: '2.1.80',
     gitBranch: 'main',
+  }
+}
+
+/** One Claude Code `user` record typed by the human. */
+export function claudeHuman(fields: { cwd: string; session: string; text: string; at?: string }): string {
+  return `${JSON.stringify({
+    ...claudeEnvelope(fields),
     type: 'user',
     message: { role: 'user', content: fields.text },
     uuid: nextUuid(),
@@ -91,13 +98,7 @@ export function claudeAssistant(fields: {
   text: string
 }): string {
   return `${JSON.stringify({
-    parentUuid: null,
-    isSidechain: false,
-    userType: 'external',
-    cwd: fields.cwd,
-    sessionId: fields.session,
-    version: '2.1.80',
-    gitBranch: 'main',
+    ...claudeEnvelope(fields),
     type: 'assistant',
     message: {
       id: fields.messageId,

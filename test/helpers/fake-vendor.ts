@@ -1,5 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { isolatedEnv } from './run-cli.ts'
 
 /**
  * A real executable standing in for `claude` or `codex` on PATH (the real CLIs are driven by
@@ -68,4 +69,41 @@ export function fakeTurns(log: string): FakeTurn[] {
     .split('\n')
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line) as FakeTurn)
+}
+
+/**
+ * Asha's environment in `home`, with fake `vendors` first on PATH and their turns logged to `log`
+ * (read it with `fakeTurns`); `extra` adds variables (the `$FAKE_*` knobs above).
+ */
+export function fakeVendorEnv(
+  home: string,
+  vendors: readonly ('claude' | 'codex')[],
+  extra: Record<string, string> = {},
+): { env: Record<string, string | undefined>; log: string } {
+  const bin = join(home, 'fake-bin')
+  for (const vendor of vendors) writeFakeVendor(bin, vendor)
+  const log = join(home, 'fake-vendor.jsonl')
+  const env = isolatedEnv(home, {
+    SANGAM_USER: 'asha@example.com',
+    PATH: `${bin}:${process.env.PATH}`,
+    FAKE_VENDOR_LOG: log,
+    ...extra,
+  })
+  return { env, log }
+}
+
+/**
+ * Puts fake `vendors` first on the PATH of a sync-world machine, their turns logged to the file it
+ * returns. The machine's processes all read its one env object: every later CLI and daemon sees both.
+ */
+export function withFakeVendors(
+  machine: { readonly home: string; readonly env: Record<string, string | undefined> },
+  vendors: readonly ('claude' | 'codex')[],
+): string {
+  const bin = join(machine.home, 'fake-bin')
+  for (const vendor of vendors) writeFakeVendor(bin, vendor)
+  const log = join(machine.home, 'fake-vendor.jsonl')
+  machine.env.PATH = `${bin}:${process.env.PATH}`
+  machine.env.FAKE_VENDOR_LOG = log
+  return log
 }

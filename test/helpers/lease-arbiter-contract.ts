@@ -3,6 +3,7 @@ import { test } from 'node:test'
 import type { Actor } from '../../src/identity/protocol/actor.ts'
 import type { Lease, LeaseLogEntry, LeaseSettings } from '../../src/leases/protocol/lease.ts'
 import type { LeaseArbiter } from '../../src/leases/services/arbiter.ts'
+import { bob, claude, codex } from './sample-lease.ts'
 
 /** One arbiter under test, with a way to look at what it stored and to change project settings. */
 export interface ArbiterFixture extends AsyncDisposable {
@@ -40,9 +41,6 @@ export const serverArbiter: ArbiterDifferences = { sessionEndAction: 'released' 
 
 const minute = 60_000
 const alice: Actor = { human: 'alice@x.dev', vendor: null, sessionId: null }
-const claude: Actor = { human: 'alice@x.dev', vendor: 'claude', sessionId: 'c-1' }
-const codex: Actor = { human: 'alice@x.dev', vendor: 'codex', sessionId: 'x-1' }
-const bob: Actor = { human: 'bob@x.dev', vendor: null, sessionId: null }
 const bobsClaude: Actor = { human: 'bob@x.dev', vendor: 'claude', sessionId: 'b-1' }
 
 /**

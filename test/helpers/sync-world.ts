@@ -229,6 +229,39 @@ export async function attachBoth(
   assert.equal(joined.code, 0, joined.stderr)
 }
 
+/** Both machines' daemons, up and connected to the team server; disposing stops B's, then A's. */
+export interface ConnectedDaemons extends AsyncDisposable {
+  readonly a: UpProcess
+  readonly b: UpProcess
+}
+
+/**
+ * Attaches both machines (`attachBoth`), starts both daemons and waits until each has connected.
+ * A daemon that does not connect fails the caller, with both stopped.
+ */
+export async function connectedDaemons(
+  world: SyncWorld,
+  options: Parameters<typeof attachBoth>[1] = {},
+): Promise<ConnectedDaemons> {
+  await attachBoth(world, options)
+  const a = world.a.up()
+  const b = world.b.up()
+  const stop = async () => {
+    try {
+      await b.stop()
+    } finally {
+      await a.stop()
+    }
+  }
+  try {
+    await Promise.all([a.waitFor('sync-connected'), b.waitFor('sync-connected')])
+  } catch (error) {
+    await stop()
+    throw error
+  }
+  return { a, b, [Symbol.asyncDispose]: stop }
+}
+
 /** Every record on the team server, read with `machine`'s attachment. */
 export async function serverRecords(machine: Machine): Promise<SyncedRecord[]> {
   const attachment = JSON.parse(readFileSync(join(machine.projectDir, 'sync.json'), 'utf8')) as Attachment

@@ -33,17 +33,8 @@ const fields =
 /** node:sqlite's rows have a null prototype; callers get plain objects. */
 const fromRow = (row: DeliveryRow): DeliveryRow => ({ ...row })
 
-export interface NewDelivery {
-  readonly messageId: string
-  readonly vendor: string
-  readonly sessionId: string
-  readonly state: DeliveryState
-  readonly channel: DeliveryChannel | null
-  readonly reason: string | null
-  readonly sender: string
-  readonly senderKind: SenderKind
-  readonly mode: DeliveryMode
-}
+/** A row as it is first written: no turn yet, and its times are the moment it is added. */
+export type NewDelivery = Omit<DeliveryRow, 'turnId' | 'createdAt' | 'updatedAt'>
 
 /** Adds a row unless that (message, session) is already in the ledger. True when it was new. */
 export function addDelivery(db: Db, row: NewDelivery, now: number): boolean {

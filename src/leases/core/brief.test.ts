@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { sampleLease } from '../../../test/helpers/sample-lease.ts'
+import { bob, codex, sampleLease } from '../../../test/helpers/sample-lease.ts'
 import type { Actor } from '../../identity/protocol/actor.ts'
 import type { Lease, LeaseLogEntry } from '../protocol/lease.ts'
 import { leaseBriefSection } from './brief.ts'
@@ -9,8 +9,6 @@ const now = Date.parse('2026-11-30T10:00:00Z')
 const minute = 60_000
 const reader: Actor = { human: 'alice@x.dev', vendor: 'claude', sessionId: 'c-1' }
 const alice: Actor = { human: 'alice@x.dev', vendor: null, sessionId: null }
-const codex: Actor = { human: 'alice@x.dev', vendor: 'codex', sessionId: 'x-1' }
-const bob: Actor = { human: 'bob@x.dev', vendor: null, sessionId: null }
 
 function lease(holder: Actor, pattern: string, extra: Partial<Lease> = {}): Lease {
   return sampleLease(holder, pattern, now, extra)

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import picomatch from 'picomatch'
-import { sampleLease } from '../../../test/helpers/sample-lease.ts'
+import { claude, codex, sampleLease } from '../../../test/helpers/sample-lease.ts'
 import type { Actor } from '../../identity/protocol/actor.ts'
 import type { Lease, LeaseSettings } from '../protocol/lease.ts'
 import { decideEdit, type PathMatcher } from './edit.ts'
@@ -11,8 +11,6 @@ const now = Date.parse('2026-11-30T10:00:00Z')
 const minute = 60_000
 const matches: PathMatcher = (pattern, path) =>
   picomatch(pattern.toLowerCase(), { dot: true })(path.toLowerCase())
-const claude: Actor = { human: 'alice@x.dev', vendor: 'claude', sessionId: 'c-1' }
-const codex: Actor = { human: 'alice@x.dev', vendor: 'codex', sessionId: 'x-1' }
 const alice: Actor = { human: 'alice@x.dev', vendor: null, sessionId: null }
 const bob: Actor = { human: 'bob@x.dev', vendor: 'claude', sessionId: 'b-1' }
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { test } from 'node:test'
+import { bob, claude, codex } from '../../../test/helpers/sample-lease.ts'
 import { tmpDir, tmpGitRepo } from '../../../test/helpers/tmp-git-repo.ts'
-import type { Actor } from '../../identity/protocol/actor.ts'
 import { MemoryBrief } from '../../memory/services/memory-brief.ts'
 import { briefSections } from '../../project/services/brief-sections.ts'
 import { openDatabaseFile } from '../../project/store/project-database.ts'
@@ -11,9 +11,6 @@ import { LocalLeaseArbiter } from './local-arbiter.ts'
 import { writeLeaseSettings } from './settings.ts'
 
 const start = Date.parse('2026-11-30T10:00:00Z')
-const claude: Actor = { human: 'alice@x.dev', vendor: 'claude', sessionId: 'c-1' }
-const codex: Actor = { human: 'alice@x.dev', vendor: 'codex', sessionId: 'x-1' }
-const bob: Actor = { human: 'bob@x.dev', vendor: null, sessionId: null }
 
 test("every session's brief carries others' leases, forced releases and (under warn) collisions, once", async () => {
   await using repo = tmpGitRepo()

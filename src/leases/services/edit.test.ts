@@ -2,8 +2,9 @@ import assert from 'node:assert/strict'
 import { symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
+import { bob, claude, codex } from '../../../test/helpers/sample-lease.ts'
 import { tmpDir, tmpGitRepo } from '../../../test/helpers/tmp-git-repo.ts'
-import type { Actor } from '../../identity/protocol/actor.ts'
+import { tmpStore } from '../../../test/helpers/tmp-store.ts'
 import { openDatabaseFile } from '../../project/store/project-database.ts'
 import { ManualClock } from '../../shared/clock.ts'
 import { openConnection } from '../../store/connection.ts'
@@ -12,9 +13,6 @@ import { checkEdit, checkEditReadOnly } from './edit.ts'
 import { LocalLeaseArbiter } from './local-arbiter.ts'
 
 const start = Date.parse('2026-11-30T10:00:00Z')
-const claude: Actor = { human: 'alice@x.dev', vendor: 'claude', sessionId: 'c-1' }
-const codex: Actor = { human: 'alice@x.dev', vendor: 'codex', sessionId: 'x-1' }
-const bob: Actor = { human: 'bob@x.dev', vendor: null, sessionId: null }
 
 test('an edit through a symlink or with .. meets the lease on the real file', async () => {
   await using repo = tmpGitRepo()
@@ -58,36 +56,26 @@ test('a file outside the repository is allowed and never leased, even under a le
 
 test('the read-only check decides like the writing one and records nothing', async () => {
   await using repo = tmpGitRepo()
-  await using data = tmpDir()
-  const file = join(data.path, 'sangam.db')
-  const writer = openDatabaseFile(file)
-  const reader = openDatabaseFile(file, { readonly: true })
-  try {
-    const clock = new ManualClock(start)
-    const worktrees = [repo.path]
-    await checkEdit(new LocalLeaseArbiter(writer, clock), {
-      actor: claude,
-      file: 'src/a.ts',
-      cwd: repo.path,
-      worktrees,
-    })
-    const denied = checkEditReadOnly(
-      reader,
-      { actor: codex, file: 'src/a.ts', cwd: repo.path, worktrees },
-      clock,
-    )
-    assert.equal(denied.decision, 'deny')
-    const free = checkEditReadOnly(
-      reader,
-      { actor: codex, file: 'src/b.ts', cwd: repo.path, worktrees },
-      clock,
-    )
-    assert.deepEqual([free.decision, free.autoLease], ['allow', null])
-    assert.equal(readLeases(writer, start).length, 1)
-  } finally {
-    reader.close()
-    writer.close()
-  }
+  await using store = tmpStore()
+  const writer = store.open()
+  const reader = store.open({ readonly: true })
+  const clock = new ManualClock(start)
+  const worktrees = [repo.path]
+  await checkEdit(new LocalLeaseArbiter(writer, clock), {
+    actor: claude,
+    file: 'src/a.ts',
+    cwd: repo.path,
+    worktrees,
+  })
+  const denied = checkEditReadOnly(
+    reader,
+    { actor: codex, file: 'src/a.ts', cwd: repo.path, worktrees },
+    clock,
+  )
+  assert.equal(denied.decision, 'deny')
+  const free = checkEditReadOnly(reader, { actor: codex, file: 'src/b.ts', cwd: repo.path, worktrees }, clock)
+  assert.deepEqual([free.decision, free.autoLease], ['allow', null])
+  assert.equal(readLeases(writer, start).length, 1)
 })
 
 test('a read-only replica from before leases existed allows every edit', async () => {

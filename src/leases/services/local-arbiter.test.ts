@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import { leaseArbiterContract, localArbiter } from '../../../test/helpers/lease-arbiter-contract.ts'
 import { tmpDir } from '../../../test/helpers/tmp-git-repo.ts'
+import { tmpStore } from '../../../test/helpers/tmp-store.ts'
 import { openDatabaseFile } from '../../project/store/project-database.ts'
 import { ManualClock } from '../../shared/clock.ts'
 import { leaseLogActionSchema } from '../protocol/lease.ts'
@@ -34,48 +35,36 @@ leaseArbiterContract('LocalLeaseArbiter', localArbiter, async () => {
 })
 
 test('two connections to one replica see each other: the second overlapping claim loses', async () => {
-  await using dir = tmpDir()
-  const file = join(dir.path, 'sangam.db')
+  await using store = tmpStore()
   const clock = new ManualClock(start)
-  const one = openDatabaseFile(file)
-  const two = openDatabaseFile(file)
-  try {
-    const alice = { human: 'alice@x.dev', vendor: null, sessionId: null }
-    const bob = { human: 'bob@x.dev', vendor: null, sessionId: null }
-    const first = await new LocalLeaseArbiter(one, clock).claim({
-      actor: alice,
-      patterns: ['src/**'],
-      reason: 'a',
-      ttlMs: null,
-    })
-    const second = await new LocalLeaseArbiter(two, clock).claim({
-      actor: bob,
-      patterns: ['src/a.ts'],
-      reason: 'b',
-      ttlMs: null,
-    })
-    assert.ok(first.granted)
-    assert.ok(!second.granted)
-    assert.equal(second.conflicts[0]?.lease.token, first.leases[0]?.token)
-  } finally {
-    one.close()
-    two.close()
-  }
+  const one = store.open()
+  const two = store.open()
+  const alice = { human: 'alice@x.dev', vendor: null, sessionId: null }
+  const bob = { human: 'bob@x.dev', vendor: null, sessionId: null }
+  const first = await new LocalLeaseArbiter(one, clock).claim({
+    actor: alice,
+    patterns: ['src/**'],
+    reason: 'a',
+    ttlMs: null,
+  })
+  const second = await new LocalLeaseArbiter(two, clock).claim({
+    actor: bob,
+    patterns: ['src/a.ts'],
+    reason: 'b',
+    ttlMs: null,
+  })
+  assert.ok(first.granted)
+  assert.ok(!second.granted)
+  assert.equal(second.conflicts[0]?.lease.token, first.leases[0]?.token)
 })
 
 test('a writer holding the lock past the edit budget makes the edit check fail with STORE_BUSY, not hang', async () => {
-  await using dir = tmpDir()
-  const file = join(dir.path, 'sangam.db')
-  const holder = openDatabaseFile(file)
-  const checker = openDatabaseFile(file)
-  try {
-    holder.exec('BEGIN IMMEDIATE')
-    const arbiter = new LocalLeaseArbiter(checker, new ManualClock(start), { editBusyTimeoutMs: 50 })
-    const actor = { human: 'alice@x.dev', vendor: 'claude' as const, sessionId: 'c-1' }
-    await assert.rejects(arbiter.recordEdit(actor, ['src/a.ts']), { code: 'STORE_BUSY' })
-    holder.exec('ROLLBACK')
-  } finally {
-    holder.close()
-    checker.close()
-  }
+  await using store = tmpStore()
+  const holder = store.open()
+  const checker = store.open()
+  holder.exec('BEGIN IMMEDIATE')
+  const arbiter = new LocalLeaseArbiter(checker, new ManualClock(start), { editBusyTimeoutMs: 50 })
+  const actor = { human: 'alice@x.dev', vendor: 'claude' as const, sessionId: 'c-1' }
+  await assert.rejects(arbiter.recordEdit(actor, ['src/a.ts']), { code: 'STORE_BUSY' })
+  holder.exec('ROLLBACK')
 })

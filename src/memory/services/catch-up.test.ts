@@ -2,12 +2,10 @@ import assert from 'node:assert/strict'
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { test } from 'node:test'
-import { replicateCorpus } from '../../../test/helpers/capture-corpus.ts'
+import { replicateCorpus, transcriptsUnder } from '../../../test/helpers/capture-corpus.ts'
 import { eventIdentity } from '../../../test/helpers/capture-fixture.ts'
 import { tmpDir } from '../../../test/helpers/tmp-git-repo.ts'
-import { discoverTranscripts } from '../../agents/transcript-locations.ts'
 import { readerFor } from '../../agents/transcript-readers.ts'
-import { transcriptRoots } from '../../agents/vendors.ts'
 import { openDatabaseFile } from '../../project/store/project-database.ts'
 import { ManualClock } from '../../shared/clock.ts'
 import { silentLogger } from '../../shared/logger.ts'
@@ -57,14 +55,7 @@ for (const mode of ['backfill', 'live'] as const) {
   test(`a ${mode} catch-up read by a worker thread stores exactly what a single-threaded one stores`, async () => {
     await using home = tmpDir()
     replicateCorpus({ home: home.path, cwd: project, targetBytes: 6 * 1024 * 1024 })
-    const locations = discoverTranscripts(
-      transcriptRoots({
-        claudeConfigDir: join(home.path, '.claude'),
-        codexHome: join(home.path, '.codex'),
-        geminiDir: join(home.path, '.gemini'),
-        sangamHome: join(home.path, 'sangam'),
-      }),
-    )
+    const locations = transcriptsUnder(home.path)
     const alone = openDatabaseFile(join(home.path, 'alone.db'))
     const paired = openDatabaseFile(join(home.path, 'paired.db'))
     try {
@@ -84,15 +75,7 @@ test('a worker-thread catch-up after a rewrite, a move and appends stores exactl
   await using home = tmpDir()
   // Past the corpus's Claude Code transcripts (6 MB), so that some Codex rollouts are copied too.
   const corpus = replicateCorpus({ home: home.path, cwd: project, targetBytes: 6.5 * 1024 * 1024 })
-  const locate = () =>
-    discoverTranscripts(
-      transcriptRoots({
-        claudeConfigDir: join(home.path, '.claude'),
-        codexHome: join(home.path, '.codex'),
-        geminiDir: join(home.path, '.gemini'),
-        sangamHome: join(home.path, 'sangam'),
-      }),
-    )
+  const locate = () => transcriptsUnder(home.path)
   const alone = openDatabaseFile(join(home.path, 'alone.db'))
   const paired = openDatabaseFile(join(home.path, 'paired.db'))
   try {

@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { replicateCorpus } from '../../../test/helpers/capture-corpus.ts'
+import { replicateCorpus, transcriptsUnder } from '../../../test/helpers/capture-corpus.ts'
 import { tmpDir } from '../../../test/helpers/tmp-git-repo.ts'
-import { discoverTranscripts } from '../../agents/transcript-locations.ts'
 import { readerFor } from '../../agents/transcript-readers.ts'
-import { transcriptRoots } from '../../agents/vendors.ts'
 import { openDatabaseFile } from '../../project/store/project-database.ts'
 import { ManualClock } from '../../shared/clock.ts'
 import { silentLogger } from '../../shared/logger.ts'
@@ -30,17 +28,7 @@ test('over a real corpus, every hit of a many-hit search shows a snippet cut fro
       scope: { since: null, contains: (cwd) => cwd.startsWith(project) },
       author: 'dev@example.com',
       readerFor,
-    }).catchUp(
-      discoverTranscripts(
-        transcriptRoots({
-          claudeConfigDir: join(home.path, '.claude'),
-          codexHome: join(home.path, '.codex'),
-          geminiDir: join(home.path, '.gemini'),
-          sangamHome: join(home.path, 'sangam'),
-        }),
-      ),
-      { mode: 'backfill' },
-    )
+    }).catchUp(transcriptsUnder(home.path), { mode: 'backfill' })
     db.exec(`CREATE VIRTUAL TABLE temp.vocab USING fts5vocab (main, event_fts, 'row')`)
     // Words in many events but not in most: each query has many hits with different texts.
     const words = db

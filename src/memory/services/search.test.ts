@@ -10,6 +10,14 @@ const now = Date.parse('2026-11-10T12:00:00Z')
 const day = 24 * 60 * 60 * 1000
 const clock = new ManualClock(now)
 
+/** The ids of what a search finds, best first. */
+function rankedIds(
+  db: ConstructorParameters<typeof MemorySearch>[0],
+  input: Parameters<MemorySearch['search']>[0],
+) {
+  return new MemorySearch(db, clock).search(input).hits.map((hit) => hit.id)
+}
+
 test('identical text stored as tool output and as the human turn: the human turn ranks first', async () => {
   await using memory = memoryFixture()
   const text = 'rename the lease table to lease_grant and keep the fencing token column'
@@ -18,11 +26,7 @@ test('identical text stored as tool output and as the human turn: the human turn
     { kind: 'human', text, at: now - 5 * day },
     { kind: 'assistant', text, at: now - 4 * day },
   )
-  const hits = new MemorySearch(memory.db, clock).search({ text: 'fencing token' }).hits
-  assert.deepEqual(
-    hits.map((hit) => hit.id),
-    [humanId, assistantId, toolId],
-  )
+  assert.deepEqual(rankedIds(memory.db, { text: 'fencing token' }), [humanId, assistantId, toolId])
 })
 
 test('identical kind and text: the newer event ranks first', async () => {
@@ -33,11 +37,7 @@ test('identical kind and text: the newer event ranks first', async () => {
     { kind: 'assistant', text, at: now - 1 * day },
     { kind: 'assistant', text, at: now - 3 * day },
   )
-  const hits = new MemorySearch(memory.db, clock).search({ text: 'integration lock' }).hits
-  assert.deepEqual(
-    hits.map((hit) => hit.id),
-    [newer, middle, older],
-  )
+  assert.deepEqual(rankedIds(memory.db, { text: 'integration lock' }), [newer, middle, older])
 })
 
 test('more relevant text beats a heavier kind only when the difference is real', async () => {
@@ -53,11 +53,7 @@ test('more relevant text beats a heavier kind only when the difference is real',
       text: `we talked about many things today, and one was retry and backoff ${'x '.repeat(200)}`,
     },
   )
-  const hits = new MemorySearch(memory.db, clock).search({ text: 'retry backoff', since: 'all' }).hits
-  assert.deepEqual(
-    hits.map((hit) => hit.id),
-    [dense, passing],
-  )
+  assert.deepEqual(rankedIds(memory.db, { text: 'retry backoff', since: 'all' }), [dense, passing])
 })
 
 test('all words must occur, in any order; a quoted phrase must occur as written', async () => {

@@ -29,16 +29,8 @@ export interface SessionRow {
   readonly events: number
 }
 
-export interface SessionTouch {
-  readonly id: string
-  readonly vendor: string
-  readonly author: string
-  readonly cliVersion: string | null
-  readonly cwd: string | null
-  readonly branch: string | null
-  readonly at: number
-  readonly events: number
-}
+/** What one store of a session's events says about it: `at` is its newest (or oldest) event. */
+export type SessionTouch = Omit<SessionRow, 'firstAt' | 'lastAt'> & { readonly at: number }
 
 /** What storing `events` events of a session says about it, as of `event` (the session's latest or earliest). */
 export function sessionTouchOf(

@@ -34,6 +34,24 @@ const servedFields = {
   at: z.string(),
 }
 
+/**
+ * The draft of a client-authored type: a record of that type with that payload, its id a client's
+ * record id. A type with its own rule (the id is the payload's id, …) refines this schema.
+ */
+export function recordDraftSchema<const Name extends string, Payload extends z.ZodType>(
+  name: Name,
+  payload: Payload,
+) {
+  return z.object({
+    id: recordIdSchema,
+    type: z.literal(name),
+    actor: actorSchema,
+    /** ISO-8601: when the record happened on the client. */
+    at: isoTimeSchema,
+    payload,
+  })
+}
+
 /** A record before the log stamps it: what a client pushes, or what the server authors. */
 export interface RecordContent<Name extends string = string, Payload = unknown> {
   readonly id: string

@@ -56,6 +56,20 @@ const lease: Lease = {
   expiresAt: now + 3_600_000,
 }
 
+/** The server's record of `granted` (to its holder), the `gseq`th of the log, at 10:00. */
+function grantRecord(gseq: number, granted: Lease): SyncedRecord {
+  const at = '2026-11-29T10:00:00.000Z'
+  return {
+    gseq,
+    receivedAt: at,
+    id: `srv_${gseq}`,
+    type: 'lease.granted',
+    actor: granted.holder,
+    at,
+    payload: { lease: granted, renewed: false },
+  }
+}
+
 async function replica() {
   const dir = tmpDir()
   const db = openDatabaseFile(join(dir.path, 'sangam.db'))
@@ -143,15 +157,7 @@ test("this machine's own event coming back moves the cursor and changes nothing 
 
 test('lease records keep the lease mirror and the lease log', async () => {
   await using r = await replica()
-  const granted: SyncedRecord = {
-    gseq: 1,
-    receivedAt: '2026-11-29T10:00:00.000Z',
-    id: 'srv_1',
-    type: 'lease.granted',
-    actor: alice,
-    at: '2026-11-29T10:00:00.000Z',
-    payload: { lease, renewed: false },
-  }
+  const granted = grantRecord(1, lease)
   r.applier.apply([granted], now)
   assert.deepEqual(readLeases(r.db, now), [lease])
   const bob = { human: 'bob@x.dev', vendor: null, sessionId: null }
@@ -179,29 +185,7 @@ test('lease records keep the lease mirror and the lease log', async () => {
 test('a granted token held by a stale row replaces it instead of failing', async () => {
   await using r = await replica()
   const stale = { ...lease, pattern: 'docs/**', holder: { ...alice, sessionId: 'other' } }
-  r.applier.apply(
-    [
-      {
-        gseq: 1,
-        receivedAt: '2026-11-29T10:00:00.000Z',
-        id: 'srv_1',
-        type: 'lease.granted',
-        actor: stale.holder,
-        at: '2026-11-29T10:00:00.000Z',
-        payload: { lease: stale, renewed: false },
-      },
-      {
-        gseq: 2,
-        receivedAt: '2026-11-29T10:00:00.000Z',
-        id: 'srv_2',
-        type: 'lease.granted',
-        actor: alice,
-        at: '2026-11-29T10:00:00.000Z',
-        payload: { lease, renewed: false },
-      },
-    ],
-    now,
-  )
+  r.applier.apply([grantRecord(1, stale), grantRecord(2, lease)], now)
   assert.deepEqual(readLeases(r.db, now), [lease])
 })
 
@@ -231,15 +215,11 @@ test('a record of a type with no applier fails its whole batch: nothing applied,
 test('a record from an older server carrying a secret is applied with every free-text field redacted', async () => {
   await using r = await replica()
   const token = ['ghp', '_', 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8'].join('')
-  const granted: SyncedRecord = {
-    gseq: 1,
-    receivedAt: '2026-11-29T10:00:00.000Z',
-    id: 'srv_1',
-    type: 'lease.granted',
-    actor: alice,
-    at: '2026-11-29T10:00:00.000Z',
-    payload: { lease: { ...lease, pattern: `keys/${token}`, reason: `rotating ${token}` }, renewed: false },
-  }
+  const granted = grantRecord(1, {
+    ...lease,
+    pattern: `keys/${token}`,
+    reason: `rotating ${token}`,
+  })
   const event = served(2, remoteEvent('ev_secret', `the token is ${token}`, { branch: `fix/${token}` }))
   r.applier.apply([granted, event], now)
   const [stored] = readLeases(r.db, now)

@@ -127,20 +127,15 @@ test('no opencode database: nothing to copy, no journal made', async () => {
   assert.deepEqual(result, { appended: 0, sessions: 0, busy: false })
 })
 
+/** The files of opencode 1.1.65's `storage/` folder as it wrote them, by path inside it. */
+function legacyStorageFiles(): Record<string, string> {
+  const fixture = join(import.meta.dirname, '../../../../test/fixtures/opencode/storage-1.1.65.json')
+  return JSON.parse(readFileSync(fixture, 'utf8')) as Record<string, string>
+}
+
 /** opencode 1.1.65's `storage/` folder as it wrote it (test/fixtures/opencode/storage-1.1.65.json). */
 function legacyStorage(dataDir: string): string {
-  const fixture = join(
-    import.meta.dirname,
-    '..',
-    '..',
-    '..',
-    '..',
-    'test',
-    'fixtures',
-    'opencode',
-    'storage-1.1.65.json',
-  )
-  const files = JSON.parse(readFileSync(fixture, 'utf8')) as Record<string, string>
+  const files = legacyStorageFiles()
   const storage = join(dataDir, 'storage')
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(storage, path)), { recursive: true })
@@ -225,22 +220,7 @@ test('a storage file read mid-write waits for the next copy; the session opencod
   // opencode 1.2 copies the storage into its database, keeping every id.
   const db = new DatabaseSync(join(data, 'opencode.db'))
   db.exec(schema)
-  const files = JSON.parse(
-    readFileSync(
-      join(
-        import.meta.dirname,
-        '..',
-        '..',
-        '..',
-        '..',
-        'test',
-        'fixtures',
-        'opencode',
-        'storage-1.1.65.json',
-      ),
-      'utf8',
-    ),
-  ) as Record<string, string>
+  const files = legacyStorageFiles()
   const part = db.prepare('INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)')
   const message = db.prepare('INSERT INTO message VALUES (?, ?, ?, ?, ?)')
   for (const [path, text] of Object.entries(files)) {

@@ -1,18 +1,11 @@
-import { z } from 'zod'
-import { actorSchema } from '../../../identity/protocol/actor.ts'
-import { defineRecordType, isoTimeSchema, recordIdSchema } from '../../../records/protocol/record-type.ts'
+import type { z } from 'zod'
+import { defineRecordType, recordDraftSchema } from '../../../records/protocol/record-type.ts'
 import { integrationEventPayloadSchema } from '../integration-event.ts'
 
 const name = 'integration.event'
 
 /** What a machine pushes for each integration event it records (`integration:<machine>:<n>`). */
-export const integrationEventRecordDraftSchema = z.object({
-  id: recordIdSchema,
-  type: z.literal(name),
-  actor: actorSchema,
-  at: isoTimeSchema,
-  payload: integrationEventPayloadSchema,
-})
+export const integrationEventRecordDraftSchema = recordDraftSchema(name, integrationEventPayloadSchema)
 
 /** One integration event of one machine; every replica keeps each once. */
 export const integrationEventRecordType = defineRecordType({

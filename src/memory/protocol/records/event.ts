@@ -1,6 +1,5 @@
-import { z } from 'zod'
-import { actorSchema } from '../../../identity/protocol/actor.ts'
-import { defineRecordType, isoTimeSchema, recordIdSchema } from '../../../records/protocol/record-type.ts'
+import type { z } from 'zod'
+import { defineRecordType, recordDraftSchema } from '../../../records/protocol/record-type.ts'
 import { eventSchema } from '../event.ts'
 
 const name = 'event'
@@ -11,15 +10,7 @@ const name = 'event'
  * record. Events the client marked not shareable (tool output, unless the project opts in) are
  * refused, so a client bug cannot leak them.
  */
-export const eventRecordDraftSchema = z
-  .object({
-    id: recordIdSchema,
-    type: z.literal(name),
-    actor: actorSchema,
-    /** ISO-8601: when the record happened on the client (the event's own time). */
-    at: isoTimeSchema,
-    payload: eventSchema,
-  })
+export const eventRecordDraftSchema = recordDraftSchema(name, eventSchema)
   .refine((draft) => draft.id === draft.payload.id, {
     message: 'an event record carries its event id as its record id',
     path: ['id'],

@@ -1,18 +1,11 @@
-import { z } from 'zod'
-import { actorSchema } from '../../../identity/protocol/actor.ts'
-import { defineRecordType, isoTimeSchema, recordIdSchema } from '../../../records/protocol/record-type.ts'
+import type { z } from 'zod'
+import { defineRecordType, recordDraftSchema } from '../../../records/protocol/record-type.ts'
 import { machineNamePayloadSchema } from '../machine.ts'
 
 const name = 'room.machine'
 
 /** What a machine pushes when its readable name is new to the team or changed. */
-export const roomMachineRecordDraftSchema = z.object({
-  id: recordIdSchema,
-  type: z.literal(name),
-  actor: actorSchema,
-  at: isoTimeSchema,
-  payload: machineNamePayloadSchema,
-})
+export const roomMachineRecordDraftSchema = recordDraftSchema(name, machineNamePayloadSchema)
 
 /** A machine's readable name; the replica keeps the newest per machine. */
 export const roomMachineRecordType = defineRecordType({

@@ -1,6 +1,5 @@
 import { z } from 'zod'
-import { actorSchema } from '../../../identity/protocol/actor.ts'
-import { defineRecordType, isoTimeSchema, recordIdSchema } from '../../../records/protocol/record-type.ts'
+import { defineRecordType, recordDraftSchema } from '../../../records/protocol/record-type.ts'
 
 const name = 'room.option'
 
@@ -16,13 +15,7 @@ export const roomOptionPayloadSchema = z.object({
 })
 export type RoomOptionPayload = z.infer<typeof roomOptionPayloadSchema>
 
-export const roomOptionRecordDraftSchema = z.object({
-  id: recordIdSchema,
-  type: z.literal(name),
-  actor: actorSchema,
-  at: isoTimeSchema,
-  payload: roomOptionPayloadSchema,
-})
+export const roomOptionRecordDraftSchema = recordDraftSchema(name, roomOptionPayloadSchema)
 
 export const roomOptionRecordType = defineRecordType({
   name,

@@ -1,18 +1,11 @@
-import { z } from 'zod'
-import { actorSchema } from '../../../identity/protocol/actor.ts'
-import { defineRecordType, isoTimeSchema, recordIdSchema } from '../../../records/protocol/record-type.ts'
+import type { z } from 'zod'
+import { defineRecordType, recordDraftSchema } from '../../../records/protocol/record-type.ts'
 import { presencePayloadSchema } from '../presence.ts'
 
 const name = 'room.presence'
 
 /** What a client pushes when one of its sessions changes state, place or handle. */
-export const roomPresenceRecordDraftSchema = z.object({
-  id: recordIdSchema,
-  type: z.literal(name),
-  actor: actorSchema,
-  at: isoTimeSchema,
-  payload: presencePayloadSchema,
-})
+export const roomPresenceRecordDraftSchema = recordDraftSchema(name, presencePayloadSchema)
 
 /** A session's presence; the replica keeps the newest per vendor and session. */
 export const roomPresenceRecordType = defineRecordType({

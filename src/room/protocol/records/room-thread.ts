@@ -1,6 +1,5 @@
-import { z } from 'zod'
-import { actorSchema } from '../../../identity/protocol/actor.ts'
-import { defineRecordType, isoTimeSchema, recordIdSchema } from '../../../records/protocol/record-type.ts'
+import type { z } from 'zod'
+import { defineRecordType, recordDraftSchema } from '../../../records/protocol/record-type.ts'
 import { threadSchema } from '../thread.ts'
 
 const name = 'room.thread'
@@ -10,18 +9,13 @@ const name = 'room.thread'
  * `<thread id>@<updatedAt>`, so each change is one record (the log keeps the history) and a
  * re-push of the same change is the same record.
  */
-export const roomThreadRecordDraftSchema = z
-  .object({
-    id: recordIdSchema,
-    type: z.literal(name),
-    actor: actorSchema,
-    at: isoTimeSchema,
-    payload: threadSchema,
-  })
-  .refine((draft) => draft.id === draft.payload.id || draft.id.startsWith(`${draft.payload.id}@`), {
+export const roomThreadRecordDraftSchema = recordDraftSchema(name, threadSchema).refine(
+  (draft) => draft.id === draft.payload.id || draft.id.startsWith(`${draft.payload.id}@`),
+  {
     message: 'a room thread record id is the thread id, or "<thread id>@<updatedAt>"',
     path: ['id'],
-  })
+  },
+)
 
 export const roomThreadRecordType = defineRecordType({
   name,

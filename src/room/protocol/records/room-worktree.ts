@@ -1,18 +1,11 @@
-import { z } from 'zod'
-import { actorSchema } from '../../../identity/protocol/actor.ts'
-import { defineRecordType, isoTimeSchema, recordIdSchema } from '../../../records/protocol/record-type.ts'
+import type { z } from 'zod'
+import { defineRecordType, recordDraftSchema } from '../../../records/protocol/record-type.ts'
 import { worktreeStatePayloadSchema } from '../worktree.ts'
 
 const name = 'room.worktree'
 
 /** What a machine's daemon pushes when one of its worktrees' state changed. */
-export const roomWorktreeRecordDraftSchema = z.object({
-  id: recordIdSchema,
-  type: z.literal(name),
-  actor: actorSchema,
-  at: isoTimeSchema,
-  payload: worktreeStatePayloadSchema,
-})
+export const roomWorktreeRecordDraftSchema = recordDraftSchema(name, worktreeStatePayloadSchema)
 
 /** A worktree's state; the replica keeps the newest per machine and path. */
 export const roomWorktreeRecordType = defineRecordType({
