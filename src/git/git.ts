@@ -60,8 +60,37 @@ export function runGitAsync(
   input?: string,
   extraEnv?: Readonly<Record<string, string>>,
 ): Promise<GitResult> {
+  return spawnCollecting('git', args, cwd, input, extraEnv)
+}
+
+/**
+ * Runs `git -C <worktree> <args>` for each worktree in turn from one `sh`, their outputs one after
+ * another, stopping at the first that fails (its exit code is the answer). For many small calls: a
+ * process started from Node costs more than a small worktree's status (its page tables are copied
+ * at each fork, on the main thread), and sh starts git cheaply. Not `git for-each-repo`: git
+ * exports the repository it found from its own directory to its children, which then read the
+ * wrong index. The worktrees go in on stdin, a line each: one holding a newline fails, and the
+ * caller asks again one by one.
+ */
+export function runGitEachAsync(worktrees: readonly string[], args: readonly string[]): Promise<GitResult> {
+  const script = 'while IFS= read -r worktree; do git -C "$worktree" "$@" </dev/null || exit; done'
+  return spawnCollecting(
+    'sh',
+    ['-c', script, 'sh', ...args],
+    worktrees[0] ?? '/',
+    `${worktrees.join('\n')}\n`,
+  )
+}
+
+function spawnCollecting(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  input?: string,
+  extraEnv?: Readonly<Record<string, string>>,
+): Promise<GitResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, {
+    const child = spawn(command, args, {
       cwd,
       env: extraEnv === undefined ? gitEnvironment() : { ...gitEnvironment(), ...extraEnv },
       stdio: ['pipe', 'pipe', 'pipe'],

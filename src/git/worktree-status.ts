@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { runGit } from './git.ts'
+import { runGit, runGitEachAsync } from './git.ts'
 import { changesFromStatus, splitStatuses, statusArgs, worktreeChanges } from './worktree-changes.ts'
 
 /** What `targets` shows of one worktree on this machine. */
@@ -15,13 +15,16 @@ export interface WorktreeStatus {
 
 /**
  * Status of each worktree: one `git status --porcelain=v2 --branch` each (the index is per
- * worktree; its header names HEAD's commit), all of them run by one `git for-each-repo` (starting
- * a process from Node costs more than the status of a small worktree), then the dates of every
- * HEAD in one `git log --no-walk` run from the first worktree present.
+ * worktree; its header names HEAD's commit), run by two `sh` side by side, each for half of them
+ * (a process started from Node costs more than a small worktree's status, and sh starts git
+ * cheaply, so two at a time use both cores), then the dates of every HEAD in one `git log
+ * --no-walk` run from the first worktree present.
  */
-export function worktreeStatuses(paths: readonly string[]): WorktreeStatus[] {
+export async function worktreeStatuses(paths: readonly string[]): Promise<WorktreeStatus[]> {
   const present = paths.filter((path) => existsSync(path))
-  const statuses = statusesOf(present)
+  const half = Math.ceil(present.length / 2)
+  const halves = await Promise.all([present.slice(0, half), present.slice(half)].map(statusesOf))
+  const statuses = new Map(halves.flatMap((answers) => [...answers]))
   const heads = [
     ...new Set([...statuses.values()].flatMap((status) => (status.head === null ? [] : [status.head]))),
   ]
@@ -38,27 +41,16 @@ export function worktreeStatuses(paths: readonly string[]): WorktreeStatus[] {
   })
 }
 
-/** The config key that hands `for-each-repo` its worktrees; nobody else's config sets it. */
-const worktreeKey = 'sangam.statusworktree'
-
 type Status = { uncommitted: number | null; head: string | null }
 
 /**
- * One `git for-each-repo` running each worktree's status in turn. It stops at the first worktree
- * git cannot read, and a config of the user's own could add to its list: either way the outputs
- * do not match the worktrees one for one, and each worktree is asked on its own instead.
+ * Each worktree's status in turn, from one `sh` (`runGitEachAsync`). It stops at the first
+ * worktree git cannot read: then the outputs do not match the worktrees one for one, and each
+ * worktree is asked on its own instead.
  */
-function statusesOf(paths: readonly string[]): Map<string, Status> {
+async function statusesOf(paths: readonly string[]): Promise<Map<string, Status>> {
   if (paths.length > 1) {
-    const run = runGit(
-      [
-        ...paths.flatMap((path) => ['-c', `${worktreeKey}=${path}`]),
-        'for-each-repo',
-        `--config=${worktreeKey}`,
-        ...statusArgs,
-      ],
-      paths[0] as string,
-    )
+    const run = await runGitEachAsync(paths, statusArgs)
     const outputs = run.code === 0 ? splitStatuses(run.stdout) : []
     if (outputs.length === paths.length) {
       return new Map(

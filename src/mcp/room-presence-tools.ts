@@ -25,10 +25,10 @@ const targetsTool = defineTool({
   input: {},
   output: targetsViewSchema.shape,
   readOnly: true,
-  run(_input, context) {
+  async run(_input, context) {
     const project = context.project(onlyReads)
     const input = projectTargetsInput(project)
-    const targets = loadTargets(project.db, input)
+    const targets = await loadTargets(project.db, input)
     return {
       structured: targets,
       text: describeTargets(targets, input.machine),

@@ -44,7 +44,7 @@ const alertsTool = defineTool({
   async run(_input, context: McpContext) {
     const project = context.project(onlyReads)
     const collisions = await collisionsOnRead(project, { random: systemRandom })
-    const alerts = loadAlerts(project.db, {
+    const alerts = await loadAlerts(project.db, {
       machine: loadMachineId(project.env.sangamHome, systemRandom),
       worktrees: project.repo.worktrees,
       now: project.clock.now(),

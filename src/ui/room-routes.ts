@@ -74,7 +74,9 @@ export function roomRoutes(app: Hono, ctx: UiContext): void {
     ),
   )
 
-  app.get('/api/targets', (c) => c.json(loadTargets(ctx.project.db, projectTargetsInput(ctx.project))))
+  app.get('/api/targets', async (c) =>
+    c.json(await loadTargets(ctx.project.db, projectTargetsInput(ctx.project))),
+  )
 
   app.get('/api/messages', (c) => {
     const query = parseQuery(c, messagesQuery)

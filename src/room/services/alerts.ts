@@ -15,7 +15,7 @@ const handoffScan = 500
  * `alerts` and MCP `room_alerts`: the facts from the store and git (the worktrees' last commits,
  * as `targets` reads them), then `room/core/alerts.ts`. Reads only.
  */
-export function loadAlerts(db: Db, input: TargetsInput): Alert[] {
+export async function loadAlerts(db: Db, input: TargetsInput): Promise<Alert[]> {
   const since = input.now - alertWindowMs
   const closed = new Set(
     listThreads(db, { all: true })
@@ -43,7 +43,7 @@ export function loadAlerts(db: Db, input: TargetsInput): Alert[] {
   return deriveAlerts(
     {
       ...rules,
-      worktrees: needsWorktrees ? loadTargets(db, input).worktrees : [],
+      worktrees: needsWorktrees ? (await loadTargets(db, input)).worktrees : [],
       threads: listThreads(db, { all: false }),
       handoffs,
     },

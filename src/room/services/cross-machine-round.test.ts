@@ -114,11 +114,8 @@ test('two machines editing the same lines uncommitted: one conflict thread, open
   assert.equal(rowOnB?.conflicted, true, 'adjacent lines 4 and 5 of the same base conflict')
 
   // `targets` on B shows A's lane from A's shared state, not nulls.
-  const remoteLane = loadTargets(b.db, {
-    machine: 'm_b',
-    worktrees: [b.lane],
-    now: clock.now(),
-  }).worktrees.find((worktree) => worktree.machine === 'm_a' && worktree.path === a.lane)
+  const onB = await loadTargets(b.db, { machine: 'm_b', worktrees: [b.lane], now: clock.now() })
+  const remoteLane = onB.worktrees.find((worktree) => worktree.machine === 'm_a' && worktree.path === a.lane)
   assert.equal(remoteLane?.branch, 'lane-m_a')
   assert.equal(remoteLane?.uncommitted, 1)
   assert.equal(typeof remoteLane?.ageDays, 'number')

@@ -33,7 +33,7 @@ export interface TargetsInput {
 const dayMs = 24 * 60 * 60 * 1000
 
 /** Every agent and every worktree the room can address, with what git says of this machine's. */
-export function loadTargets(db: Db, input: TargetsInput): Targets {
+export async function loadTargets(db: Db, input: TargetsInput): Promise<Targets> {
   const idleClaude = readPresence(db).some((row) => row.vendor === 'claude' && row.state === 'idle')
   const directory = loadDirectory(db, {
     machine: input.machine,
@@ -45,15 +45,15 @@ export function loadTargets(db: Db, input: TargetsInput): Targets {
   })
   const shared = new Map(readWorktreePlaces(db).map((state) => [`${state.machine}\0${state.path}`, state]))
   const names = machineNames(db, { id: input.machine, name: input.machineName ?? input.machine })
-  return targetsOf(directory, input, shared, names)
+  return await targetsOf(directory, input, shared, names)
 }
 
-function targetsOf(
+async function targetsOf(
   directory: RoomDirectory,
   input: TargetsInput,
   shared: ReadonlyMap<string, WorktreePlace>,
   names: MachineNames,
-): Targets {
+): Promise<Targets> {
   const local = directory.worktrees.filter((worktree) => worktree.machine === input.machine)
   const round = input.daemonRoundAt ?? null
   // The daemon's round keeps a row for every worktree it read: those are read, the rest asked.
@@ -65,11 +65,10 @@ function targetsOf(
           return row === undefined ? [] : [[worktree.path, row] as const]
         }),
   )
-  const statuses = new Map(
-    worktreeStatuses(
-      local.filter((worktree) => !fromDaemon.has(worktree.path)).map((worktree) => worktree.path),
-    ).map((s) => [s.path, s]),
+  const asked = await worktreeStatuses(
+    local.filter((worktree) => !fromDaemon.has(worktree.path)).map((worktree) => worktree.path),
   )
+  const statuses = new Map(asked.map((s) => [s.path, s]))
   for (const [path, row] of fromDaemon) {
     statuses.set(path, {
       path,

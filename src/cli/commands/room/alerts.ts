@@ -13,7 +13,7 @@ export const run: CommandRun<typeof alertsInput> = async (ctx) => {
   })
   try {
     const collisions = await collisionsOnRead(project, { random: systemRandom })
-    const alerts = loadAlerts(project.db, projectTargetsInput(project))
+    const alerts = await loadAlerts(project.db, projectTargetsInput(project))
     return {
       json: { alerts, collisions },
       text: [describeAlerts(alerts), ...collisionsLines(collisions)].join('\n'),

@@ -68,35 +68,55 @@ async function converse(
     const arrived = chat.poll()
     if (arrived.length > 0) out.print(arrived.map((m) => messageLines(messageView(m))).join('\n'))
   }, pollMs)
+  // Set by /quit, Ctrl-C or a stop: lines typed after it are not answered (the end of input is no quit).
+  let quit = false
+  let failed: { readonly error: unknown } | null = null
+  const stop = (): void => {
+    quit = true
+    rl.close()
+  }
+  const answer = async (line: string): Promise<void> => {
+    const typed = line.trim()
+    if (quit) return
+    if (typed === '') return out.prompt()
+    if (typed.startsWith('/')) {
+      if ((await command(ctx, project, typed, out)) === 'quit') return stop()
+      return out.prompt()
+    }
+    try {
+      const posted = chat.say(typed)
+      // Shown by a read of the table, like everyone else's messages.
+      const arrived = chat.poll()
+      out.print(arrived.map((m) => messageLines(messageView(m))).join('\n'))
+      if (!arrived.some((m) => m.id === posted.id)) {
+        out.print(`(the same as your last message ${posted.id}: taken for a retry, not posted twice)`)
+      }
+    } catch (error) {
+      if (!isSangamError(error)) throw error
+      out.print(`not posted: ${error.message}`)
+    }
+  }
+  // One line at a time, in the order typed: a command that asks git (/targets) answers before the next line.
+  let turn: Promise<void> = Promise.resolve()
   try {
     await new Promise<void>((resolve) => {
-      const end = (): void => resolve()
-      rl.on('close', end)
-      rl.on('SIGINT', () => rl.close())
-      ctx.stopSignal.addEventListener('abort', () => rl.close(), { once: true })
+      rl.on('close', () => resolve())
+      rl.on('SIGINT', stop)
+      ctx.stopSignal.addEventListener('abort', stop, { once: true })
       rl.on('line', (line) => {
-        const typed = line.trim()
-        if (typed === '') return out.prompt()
-        if (typed.startsWith('/')) {
-          if (command(ctx, project, typed, out) === 'quit') return rl.close()
-          return out.prompt()
-        }
-        try {
-          const posted = chat.say(typed)
-          // Shown by a read of the table, like everyone else's messages.
-          const arrived = chat.poll()
-          out.print(arrived.map((m) => messageLines(messageView(m))).join('\n'))
-          if (!arrived.some((m) => m.id === posted.id)) {
-            out.print(`(the same as your last message ${posted.id}: taken for a retry, not posted twice)`)
-          }
-        } catch (error) {
-          if (!isSangamError(error)) throw error
-          out.print(`not posted: ${error.message}`)
-        }
+        turn = turn
+          .then(() => answer(line))
+          .catch((error: unknown) => {
+            failed = { error }
+            stop()
+          })
       })
-      if (ctx.stopSignal.aborted) rl.close()
+      if (ctx.stopSignal.aborted) stop()
       else out.prompt()
     })
+    // Lines typed (or piped) before the end are answered before the store closes.
+    await turn
+    if (failed !== null) throw (failed as { readonly error: unknown }).error
   } finally {
     clearInterval(follow)
     rl.close()
@@ -110,12 +130,12 @@ async function converse(
   }
 }
 
-function command(
+async function command(
   ctx: CommandContext,
   project: ProjectContext,
   typed: string,
   out: ChatOutput,
-): 'quit' | null {
+): Promise<'quit' | null> {
   const name = typed.split(/\s+/)[0]?.toLowerCase()
   switch (name) {
     case '/quit':
@@ -139,7 +159,7 @@ function command(
       return null
     case '/targets': {
       const input = projectTargetsInput(project)
-      out.print(describeTargets(loadTargets(project.db, input), input.machine))
+      out.print(describeTargets(await loadTargets(project.db, input), input.machine))
       return null
     }
     default:

@@ -11,7 +11,7 @@ export const run: CommandRun<typeof targetsInput> = async (ctx) => {
   })
   try {
     const input = projectTargetsInput(project)
-    const targets = loadTargets(project.db, input)
+    const targets = await loadTargets(project.db, input)
     return { json: targets, text: describeTargets(targets, input.machine) }
   } finally {
     project.close()
