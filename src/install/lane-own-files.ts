@@ -18,7 +18,7 @@ export const laneOwnFiles: readonly { readonly path: string; readonly kind: Entr
   { path: '.codex/hooks.json', kind: 'hooks' },
   { path: '.mcp.json', kind: 'mcp' },
   { path: '.gemini/settings.json', kind: 'settings' },
-  { path: 'opencode.json', kind: 'opencode' },
+  { path: 'opencode.json', kind: 'opencode-config' },
 ]
 
 /** One of the main worktree's files of sangam's that lanes get. */

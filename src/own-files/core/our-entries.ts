@@ -10,7 +10,7 @@ export const mcpServerName = 'sangam'
  * `.mcp.json`, a settings file holding both (Gemini CLI's `.gemini/settings.json`), or opencode's
  * `opencode.json`, whose MCP servers are under `mcp`.
  */
-export type EntriesKind = 'hooks' | 'mcp' | 'settings' | 'opencode'
+export type EntriesKind = 'hooks' | 'mcp' | 'settings' | 'opencode-config'
 
 /** opencode's config schema, which init names in an `opencode.json` it creates. */
 export const opencodeSchema = 'https://opencode.ai/config.json'
@@ -21,7 +21,7 @@ function onlyOpencodeSchema(rest: Readonly<Record<string, unknown>>): boolean {
 }
 
 /** Where a kind of file keeps its MCP servers. */
-function serversKey(kind: 'mcp' | 'opencode'): string {
+function serversKey(kind: 'mcp' | 'opencode-config'): string {
   return kind === 'mcp' ? 'mcpServers' : 'mcp'
 }
 
@@ -43,7 +43,7 @@ export function splitEntries(
     const mcp = hooks === null ? null : splitEntries('mcp', hooks.rest)
     return hooks === null || mcp === null ? null : { rest: mcp.rest, ours: [...hooks.ours, ...mcp.ours] }
   }
-  if (kind === 'mcp' || kind === 'opencode') {
+  if (kind === 'mcp' || kind === 'opencode-config') {
     const key = serversKey(kind)
     const servers = config[key]
     if (servers === undefined) return { rest: { ...config }, ours: [] }
@@ -52,7 +52,7 @@ export function splitEntries(
     const { [mcpServerName]: ours, ...others } = servers
     const { [key]: _servers, ...rest } = config
     // The `$schema` line init writes into an opencode.json it creates is as much sangam's.
-    if (kind === 'opencode' && Object.keys(others).length === 0 && onlyOpencodeSchema(rest))
+    if (kind === 'opencode-config' && Object.keys(others).length === 0 && onlyOpencodeSchema(rest))
       return { rest: {}, ours: [ours] }
     return { rest: Object.keys(others).length === 0 ? rest : { ...rest, [key]: others }, ours: [ours] }
   }
@@ -89,7 +89,7 @@ export function withOurEntriesOf(
   }
   const kept = splitEntries(kind, target)
   if (kept === null || splitEntries(kind, source) === null) return null
-  if (kind === 'mcp' || kind === 'opencode') {
+  if (kind === 'mcp' || kind === 'opencode-config') {
     const key = serversKey(kind)
     const from = source[key]
     const entry = isRecord(from) ? from[mcpServerName] : undefined

@@ -133,9 +133,9 @@ test("opencode.json is sangam's with only mcp.sangam (and the $schema init write
   assert.equal(isSangamsOwnChange('opencode.json', JSON.stringify(created), null), true)
   const theirs = { ...created, provider: { local: { npm: '@ai-sdk/openai-compatible' } } }
   assert.equal(isSangamsOwnChange('opencode.json', JSON.stringify(theirs), null), false)
-  assert.deepEqual(splitEntries('opencode', theirs)?.ours, [ours])
+  assert.deepEqual(splitEntries('opencode-config', theirs)?.ours, [ours])
   const lane = { model: 'local/m', mcp: { docs: { type: 'remote', url: 'http://127.0.0.1:9/mcp' } } }
-  assert.deepEqual(withOurEntriesOf('opencode', lane, theirs), {
+  assert.deepEqual(withOurEntriesOf('opencode-config', lane, theirs), {
     model: 'local/m',
     mcp: { docs: lane.mcp.docs, sangam: ours },
   })

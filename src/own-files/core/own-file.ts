@@ -5,7 +5,7 @@ import { mcpServerName, type SplitEntries, splitEntries } from './our-entries.ts
 export const instructionsMarker = '<!-- sangam-lane-instructions -->'
 
 /** What kind of file of sangam's a path is: a host's hook file, Claude Code's MCP file, lane instructions. */
-export type OwnFileKind = 'hooks' | 'mcp' | 'settings' | 'opencode' | 'instructions'
+export type OwnFileKind = 'hooks' | 'mcp' | 'settings' | 'opencode-config' | 'instructions'
 
 /**
  * The files sangam writes into a checkout, relative to the worktree's top level: `install-hooks`'s
@@ -19,7 +19,7 @@ export const ownFiles: Readonly<Record<string, OwnFileKind>> = {
   // Gemini CLI's project settings: sangam's hooks (install-hooks) and MCP server (init).
   '.gemini/settings.json': 'settings',
   // opencode's project config: sangam's MCP server under `mcp` (init).
-  'opencode.json': 'opencode',
+  'opencode.json': 'opencode-config',
   'AGENTS.md': 'instructions',
 }
 
@@ -59,7 +59,7 @@ export function isSangamsOwnChange(path: string, text: string | null, base: stri
  */
 export function mayHoldOurs(kind: OwnFileKind, text: string): boolean {
   if (kind === 'hooks') return text.includes('agent-hook-main')
-  if (kind === 'mcp' || kind === 'opencode') return text.includes(`"${mcpServerName}"`)
+  if (kind === 'mcp' || kind === 'opencode-config') return text.includes(`"${mcpServerName}"`)
   if (kind === 'settings') return mayHoldOurs('hooks', text) || mayHoldOurs('mcp', text)
   return text.startsWith(instructionsMarker)
 }
