@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { test } from 'node:test'
 import { isolatedEnv, runCli, runCliJson } from './helpers/run-cli.ts'
 import { git, tmpDir, tmpGitRepo } from './helpers/tmp-git-repo.ts'
@@ -137,6 +137,49 @@ test('moving main by hand is refused from any worktree, and sangam integration (
   const integrated = run(g.lane, g.integrator, 'update-ref', 'refs/heads/main', laneHead, before)
   assert.equal(integrated.status, 0, integrated.stderr)
   assert.equal(git(g.repo.path, 'rev-parse', 'main'), laneHead)
+})
+
+test('the guard finds its arming file with no git process, from main, a lane, and a lane whose .git names its git dir relatively', async () => {
+  await using g = await guarded()
+  const main = git(g.repo.path, 'rev-parse', 'main')
+  edit(g.lane, 'b.txt', 'lane work\n')
+  git(g.lane, 'commit', '-q', '-m', 'lane work')
+  const laneHead = git(g.lane, 'rev-parse', 'HEAD')
+  const hook = join(g.repo.path, '.git', 'hooks', 'reference-transaction')
+  // No git on PATH: an answer that needed `git rev-parse --git-common-dir` would find no arming
+  // file and let main move.
+  const prepared = (cwd: string) =>
+    spawnSync('/bin/sh', [hook, 'prepared'], {
+      cwd,
+      env: { PATH: '/nonexistent' },
+      input: `${main} ${laneHead} refs/heads/main\n`,
+      encoding: 'utf8',
+    })
+  const laneGitFile = join(g.lane, '.git')
+  const absolute = readFileSync(laneGitFile, 'utf8')
+  const gitDir = absolute.replace(/^gitdir: /, '').trim()
+  for (const [where, cwd, rewrite] of [
+    ['main', g.repo.path, null],
+    ['a lane', g.lane, null],
+    ['a lane, relative', g.lane, `gitdir: ${relative(g.lane, gitDir)}\n`],
+  ] as const) {
+    if (rewrite !== null) writeFileSync(laneGitFile, rewrite)
+    const answer = prepared(cwd)
+    assert.equal(answer.status, 1, `${where}: ${answer.stderr}`)
+    assert.match(answer.stderr, protectedMessage, where)
+  }
+  // git itself follows the relative file, and the guard still holds main from there.
+  const refused = run(g.lane, g.env, 'update-ref', 'refs/heads/main', laneHead)
+  assert.notEqual(refused.status, 0)
+  assert.match(refused.stderr, protectedMessage)
+  // A ref that is not main passes without git, as before.
+  const other = spawnSync('/bin/sh', [hook, 'prepared'], {
+    cwd: g.lane,
+    env: { PATH: '/nonexistent' },
+    input: `${main} ${laneHead} refs/heads/lane/a\n`,
+    encoding: 'utf8',
+  })
+  assert.equal(other.status, 0, other.stderr)
 })
 
 test('merge commits, rebases and applied patches on main are refused; the same on a lane are not', async () => {

@@ -89,7 +89,7 @@ case "$0" in */*) hooks="\${0%/*}" ;; *) hooks=. ;; esac
 chained="$hooks/${chained}"
 ${earlyExit(hook)}guard_main=''
 guard_token=''
-common="$(git rev-parse --git-common-dir 2>/dev/null)"
+${commonDirDiscovery}
 if [ -n "$common" ] && [ -f "$common/sangam/main-guard" ]; then
   while IFS='=' read -r key value; do
     case "$key" in
@@ -113,6 +113,32 @@ fi
 exit 0
 `
 }
+
+/**
+ * The repository's common dir, found without a git process where the layout is the usual one: a
+ * hook runs in its worktree's root (githooks(5)), where `.git` is the git dir itself (the main
+ * worktree) or a file naming it (a linked worktree, whose `commondir` names the common dir,
+ * either path maybe relative). reference-transaction runs for every ref git moves, and a
+ * `git rev-parse` there was most of a ref move's cost. Anything unusual (GIT_DIR and the like
+ * set, a bare repository, a push's hook run in the git dir) asks git as before.
+ */
+const commonDirDiscovery = `common=''
+if [ -z "\${GIT_DIR:-}\${GIT_COMMON_DIR:-}\${GIT_WORK_TREE:-}" ]; then
+  if [ -d .git ]; then
+    common="$PWD/.git"
+  elif [ -f .git ]; then
+    IFS= read -r gitdir < .git
+    gitdir="\${gitdir#gitdir: }"
+    case "$gitdir" in /*) ;; *) gitdir="$PWD/$gitdir" ;; esac
+    if [ -f "$gitdir/commondir" ]; then
+      IFS= read -r common < "$gitdir/commondir"
+      case "$common" in /*) ;; *) common="$gitdir/$common" ;; esac
+    elif [ -d "$gitdir" ]; then
+      common="$gitdir"
+    fi
+  fi
+fi
+if [ -z "$common" ]; then common="$(git rev-parse --git-common-dir 2>/dev/null)"; fi`
 
 /**
  * What a hook may answer before it asks git anything: reference-transaction runs two or three
