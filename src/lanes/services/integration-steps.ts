@@ -192,9 +192,15 @@ export async function checkAndPublish(
   await finish(world, lane, holder, move.to)
 }
 
-/** The facts a sync read at its start: main, the lane's HEAD, and whether it has uncommitted work. */
+/**
+ * The facts a sync read at its start: main, the lane's HEAD, whether it has uncommitted work,
+ * sangam's own changed files there (a snapshot leaves them out), and main's merge base with HEAD.
+ */
 export interface SyncStart {
   readonly main: string
   readonly head: string
   readonly dirty: boolean
+  readonly own: readonly string[]
+  /** null when main and the lane share no history. */
+  readonly base: string | null
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { gitOutput, gitOutputOrNull, runGit } from '../../git/git.ts'
 import { findGitLayout, headBranch, worktreeRoots } from '../../git/git-layout.ts'
 import { addAllBut, sangamsOwnChanges } from '../../git/own-changes.ts'
-import { commitFromFiles } from '../../git/ref-files.ts'
+import { commitFromFiles, openRefFiles } from '../../git/ref-files.ts'
 import { type WorktreeChanges, worktreeChanges } from '../../git/worktree-changes.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import type { DirtyFile } from '../core/worktree-dirt.ts'
@@ -85,13 +85,21 @@ export function commitOfIndex(worktree: string): string | null {
   return null
 }
 
+/** A worktree's HEAD, whether it holds uncommitted work, and sangam's own changed files. */
+export interface WorktreeState {
+  readonly head: string
+  readonly dirty: boolean
+  /** sangam's own changed files, which a snapshot of the work leaves out (`commitAll`). */
+  readonly own: readonly string[]
+}
+
 /** A worktree's HEAD commit and whether it has uncommitted changes, from one `git status`. */
-export function worktreeState(worktree: string): { readonly head: string; readonly dirty: boolean } {
+export function worktreeState(worktree: string): WorktreeState {
   const changes = changesOf(worktree)
   const { head } = changes
   if (head === null || !/^[0-9a-f]{40,64}$/.test(head))
     throw new SangamError(ErrorCode.GitFailed, `git status in ${worktree} named no HEAD commit`)
-  return { head, dirty: changes.uncommitted.length > 0 }
+  return { head, dirty: changes.uncommitted.length > 0, own: changes.own }
 }
 
 function changesOf(worktree: string): WorktreeChanges {
@@ -100,8 +108,10 @@ function changesOf(worktree: string): WorktreeChanges {
   return changes
 }
 
+/** The worktree's HEAD commit, read from its files where they can say (`RefFiles`). */
 export function headOf(worktree: string): string {
-  return gitOutput(['rev-parse', 'HEAD'], worktree)
+  const fromFiles = openRefFiles(worktree)?.head()?.commit
+  return typeof fromFiles === 'string' ? fromFiles : gitOutput(['rev-parse', 'HEAD'], worktree)
 }
 
 /** The commit `ref` names, or null; read from the ref files where they can say (`commitFromFiles`). */
@@ -130,12 +140,37 @@ export function changesNothing(cwd: string, base: string, head: string): boolean
 
 /**
  * Commits everything uncommitted in `worktree` (the lane's own identity, set per worktree) but
- * sangam's own changes (D311): a hook file naming this machine's path is never published.
+ * sangam's own changes (D311): a hook file naming this machine's path is never published. `own`
+ * is what the sync's status found of them (`worktreeState`), so no second status is asked.
  */
-export function commitAll(worktree: string, message: string): string {
-  must(runGit(['add', ...addAllBut(changesOf(worktree).own)], worktree), 'add -A')
+export function commitAll(worktree: string, message: string, own: readonly string[]): string {
+  stageAllBut(worktree, own)
   must(runGit(['commit', '-q', '--no-verify', '--no-gpg-sign', '-m', message], worktree), 'commit')
   return headOf(worktree)
+}
+
+/**
+ * A commit of everything uncommitted in `worktree` but sangam's own changes, on `head`, made
+ * without moving any ref (`git commit-tree`): the caller moves HEAD in the same ref transaction
+ * as the refs that must move with it (`writeRefs`), and a snapshot that is never kept moves
+ * nothing. No commit hook runs, as none runs for `commitAll`'s `--no-verify` snapshot either.
+ */
+export function snapshotCommit(
+  worktree: string,
+  head: string,
+  message: string,
+  own: readonly string[],
+): string {
+  stageAllBut(worktree, own)
+  const tree = must(runGit(['write-tree'], worktree), 'write-tree').trim()
+  return must(
+    runGit(['commit-tree', '--no-gpg-sign', '-p', head, '-m', message, tree], worktree),
+    'commit-tree',
+  ).trim()
+}
+
+function stageAllBut(worktree: string, own: readonly string[]): void {
+  must(runGit(['add', ...addAllBut(own)], worktree), 'add -A')
 }
 
 /** Moves the worktree's branch, index and files to `commit`; untracked files stay. */
@@ -148,10 +183,25 @@ export function resetMixed(worktree: string, commit: string): void {
   must(runGit(['reset', '-q', '--mixed', commit], worktree), `reset --mixed ${commit}`)
 }
 
-/** Writes every `[ref, commit]` (creating or moving each) in one git process and one transaction. */
-export function writeRefs(cwd: string, refs: readonly (readonly [string, string])[]): void {
-  const input = refs.map(([ref, commit]) => `update ${ref} ${commit}\n`).join('')
-  must(runGit(['update-ref', '--stdin'], cwd, input), `update-ref ${refs.map(([ref]) => ref).join(' ')}`)
+/**
+ * Writes every `[ref, commit]` (creating or moving each; with a third field, only if the ref still
+ * names that commit) in one git process and one transaction, run in `cwd`: `HEAD` is that
+ * worktree's, and moves the branch it names.
+ */
+export function writeRefs(
+  cwd: string,
+  refs: readonly (readonly [ref: string, commit: string, expected?: string])[],
+  reason?: string,
+): void {
+  const input = refs
+    .map(
+      ([ref, commit, expected]) => `update ${ref} ${commit}${expected === undefined ? '' : ` ${expected}`}\n`,
+    )
+    .join('')
+  must(
+    runGit(['update-ref', ...(reason === undefined ? [] : ['-m', reason]), '--stdin'], cwd, input),
+    `update-ref ${refs.map(([ref]) => ref).join(' ')}`,
+  )
 }
 
 /** Writes `ref` = `commit` (creating or moving it). */

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gitOutput, gitOutputOrNull, runGit } from '../../git/git.ts'
+import { mergeTrees } from '../../git/merge-tree.ts'
 import { taskId } from '../core/lane-name.ts'
 import { taskFileText, taskPrompt } from '../core/task-file.ts'
 import {
@@ -19,7 +20,14 @@ import {
   type SyncStart,
   undo,
 } from './integration-steps.ts'
-import { commitAll, isAncestor, resetHard, unsafeGitState, worktreeState, writeRefs } from './lane-git.ts'
+import {
+  isAncestor,
+  resetHard,
+  snapshotCommit,
+  unsafeGitState,
+  worktreeState,
+  writeRefs,
+} from './lane-git.ts'
 import { laneRefused } from './lane-refused.ts'
 import { type LaneWorld, laneTaskFolder } from './lane-world.ts'
 import { baseRef, snapshotRef } from './recovery-refs.ts'
@@ -45,36 +53,72 @@ export async function mergeOrStartTask(
     publishTo: null,
   }
   const holder = await begin(world, lane, journal)
-  const snapshot = dirty ? commitAll(lane.worktree, `sangam snapshot: ${lane.name} ${task}`) : start.head
-  writeRefs(world.root, [
-    [snapshotRef(task), snapshot],
-    [baseRef(task), main],
-  ])
+  const message = `sangam snapshot: ${lane.name} ${task}`
+  const snapshot = dirty ? snapshotCommit(lane.worktree, start.head, message, start.own) : start.head
+  // Asked of git without touching the worktree, so a merge that conflicts is never begun and
+  // never undone. A git before 2.38 has no `merge-tree --write-tree`: then the merge answers.
+  const trial = await mergeTrees(world.root, [[snapshot, main]]).then(
+    ([answer]) => answer ?? null,
+    () => null,
+  )
+  // The lane's HEAD moves to its snapshot in the transaction that keeps the recovery refs.
+  writeRefs(
+    lane.worktree,
+    [
+      ...(dirty ? [['HEAD', snapshot, start.head] as const] : []),
+      [snapshotRef(task), snapshot],
+      [baseRef(task), main],
+    ],
+    message,
+  )
   world.fault('snapshot')
+  const merge = trial === null || trial.clean ? mergeInLane(world, lane, { task, main, snapshot }) : null
+  world.fault('merged')
+  if (merge !== null && merge.candidate !== null) {
+    await checkAndPublish(world, lane, holder, journal, { from: main, to: merge.candidate })
+    return result('published-merge', { main: merge.candidate })
+  }
+  world.record('merge.fallback', lane.name, { task, reason: merge?.reason ?? 'conflict' })
+  return await startTask(world, lane, holder, journal, { task, main, snapshot, base: start.base }, result)
+}
+
+/**
+ * `git merge` of main into the lane: the merge commit when it is clean (no conflict, nothing left
+ * uncommitted, both sides in it, no conflict markers or whitespace damage), else the lane given
+ * back as it was before the merge and why.
+ */
+function mergeInLane(
+  world: LaneWorld,
+  lane: LaneRow,
+  input: { task: string; main: string; snapshot: string },
+): { candidate: string; reason: null } | { candidate: null; reason: string } {
   const merged = runGit(
     // --no-verify: as for its snapshot commit, sangam's own merge in the lane (never on main).
-    ['merge', '-q', '--no-ff', '--no-edit', '--no-verify', '-m', `sangam merge: ${lane.name} ${task}`, main],
+    [
+      'merge',
+      '-q',
+      '--no-ff',
+      '--no-edit',
+      '--no-verify',
+      '-m',
+      `sangam merge: ${lane.name} ${input.task}`,
+      input.main,
+    ],
     lane.worktree,
   )
   const after = worktreeState(lane.worktree)
-  const candidate = after.head
   const clean =
     merged.code === 0 &&
     unsafeGitState(lane.worktree) === null &&
     !after.dirty &&
-    bothSidesIn(world, candidate, snapshot, main) &&
-    runGit(['diff', '--check', main, candidate], world.root).code === 0
-  world.fault('merged')
-  if (clean) {
-    await checkAndPublish(world, lane, holder, journal, { from: main, to: candidate })
-    return result('published-merge', { main: candidate })
-  }
+    bothSidesIn(world, after.head, input.snapshot, input.main) &&
+    runGit(['diff', '--check', input.main, after.head], world.root).code === 0
+  if (clean) return { candidate: after.head, reason: null }
   if (unsafeGitState(lane.worktree) === 'MERGE_HEAD') runGit(['merge', '--abort'], lane.worktree)
-  world.record('merge.fallback', lane.name, {
-    task,
+  return {
+    candidate: null,
     reason: merged.code !== 0 ? 'conflict' : 'merge not clean (diff --check or ancestry)',
-  })
-  return await startTask(world, lane, holder, journal, { task, main, snapshot }, result)
+  }
 }
 
 /**
@@ -92,17 +136,19 @@ async function startTask(
   lane: LaneRow,
   holder: LockHolder,
   journal: IntegrationJournal,
-  input: { task: string; main: string; snapshot: string },
+  input: { task: string; main: string; snapshot: string; base: string | null },
   result: SyncAnswer,
 ): Promise<SyncResult> {
   const folder = laneTaskFolder(lane.worktree)
   mkdirSync(folder, { recursive: true })
   const file = join(folder, `${input.task}.md`)
   const validationFile = join(folder, `${input.task}.validation.md`)
+  // The snapshot is HEAD or a child of it, so main's merge base with HEAD is its merge base with
+  // the snapshot too, and a lane last synced at that base needs no ancestry question.
   const from =
-    lane.base !== null && isAncestor(world.root, lane.base, input.snapshot)
+    lane.base !== null && (lane.base === input.base || isAncestor(world.root, lane.base, input.snapshot))
       ? lane.base
-      : gitOutput(['merge-base', input.main, input.snapshot], world.root)
+      : (input.base ?? gitOutput(['merge-base', input.main, input.snapshot], world.root))
   const text = taskFileText({
     task: input.task,
     lane: lane.name,

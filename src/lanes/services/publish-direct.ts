@@ -27,7 +27,9 @@ export async function publishDirect(world: LaneWorld, lane: LaneRow, start: Sync
     publishTo: null,
   }
   const holder = await begin(world, lane, journal)
-  const candidate = dirty ? commitAll(lane.worktree, `sangam direct publish: ${lane.name}`) : start.head
+  const candidate = dirty
+    ? commitAll(lane.worktree, `sangam direct publish: ${lane.name}`, start.own)
+    : start.head
   world.fault('snapshot')
   if (mainCommit(world) !== main)
     await undo(

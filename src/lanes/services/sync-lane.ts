@@ -39,7 +39,7 @@ export async function syncLane(world: LaneWorld, input: SyncInput): Promise<Sync
   lane = readLane(world.db, lane.name) ?? lane
   const holder = await world.lock.current()
   if (holder !== null && holder.lane === lane.name) await world.lock.heartbeat(holder)
-  const { head, dirty } = worktreeState(lane.worktree)
+  const { head, dirty, own } = worktreeState(lane.worktree)
   // One merge-base answers both ancestries: it is main when main is in head, head when head is in main.
   const base = mergeBase(world.root, main, head)
   const headInMain = base === head
@@ -84,9 +84,11 @@ export async function syncLane(world: LaneWorld, input: SyncInput): Promise<Sync
     case 'busy':
       throw busy(world, lane, await world.lock.current())
     case 'publish-direct':
-      return result('published-direct', { main: await publishDirect(world, lane, { main, head, dirty }) })
+      return result('published-direct', {
+        main: await publishDirect(world, lane, { main, head, dirty, own, base }),
+      })
     case 'merge':
-      return await mergeOrStartTask(world, lane, { main, head, dirty }, result)
+      return await mergeOrStartTask(world, lane, { main, head, dirty, own, base }, result)
   }
 }
 
