@@ -164,6 +164,9 @@ const features: Record<string, Record<string, readonly string[]>> = {
     // A backfill first brings opencode's journal of its database up to date (a vendor's services).
     memory: ['agents', 'identity'],
     options: [],
+    // sangam's entries written into the hosts' own files (hook files, config files), and where the
+    // installed hooks find sangam: below the vendors' installers that write them.
+    'own-files': [],
     // The project composes the features: opening a project, the brief's sections, the board, lanes
     // with delivery and the team, the claim forecast, who arbitrates leases.
     project: ['delivery', 'identity', 'lanes', 'leases', 'memory', 'room', 'sync'],

@@ -1,5 +1,5 @@
+import { actorKey } from '../../src/identity/core/actor-names.ts'
 import { type Actor, actorSchema } from '../../src/identity/protocol/actor.ts'
-import { actorKey } from '../../src/leases/core/actor.ts'
 import { type PresenceEntry, presenceHorizonMs } from '../../src/sync/protocol/presence.ts'
 
 /** One actor's live connections, as counted from the object's subscribed sockets. */

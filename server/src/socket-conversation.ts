@@ -1,4 +1,4 @@
-import { actorKey } from '../../src/leases/core/actor.ts'
+import { actorKey } from '../../src/identity/core/actor-names.ts'
 import { type UpstreamMessage, upstreamMessageSchema } from '../../src/sync/protocol/upstream.ts'
 import type { ServerLimits } from './limits.ts'
 import type { Presence } from './presence.ts'

@@ -1,6 +1,6 @@
 import { z } from 'zod'
+import { actorKey } from '../../src/identity/core/actor-names.ts'
 import { type Actor, actorSchema } from '../../src/identity/protocol/actor.ts'
-import { actorKey } from '../../src/leases/core/actor.ts'
 import type { Random } from '../../src/shared/random.ts'
 import type { Connected } from './presence.ts'
 import type { RecordLog } from './record-log.ts'

@@ -1,4 +1,4 @@
-import type { EventKind } from '../memory/protocol/event.ts'
+import type { EventKind } from '../shared/event-kinds.ts'
 import type { VendorName } from '../shared/vendor-names.ts'
 
 /** The agent CLIs whose transcripts sangam reads: every vendor. */

@@ -1,3 +1,4 @@
+import { type HookPayload, parseHookPayload } from '../agents/hook-payload.ts'
 import { hookWorkDir } from '../config/data-paths.ts'
 import type { Environment } from '../config/environment.ts'
 import type { WorkSession } from '../hook-work/services/kept-work.ts'
@@ -9,7 +10,6 @@ import type { Random } from '../shared/random.ts'
 import type { VendorName } from '../shared/vendor-names.ts'
 import { editTargets } from './edit-targets.ts'
 import { failOpen, type HookAnswer, quiet, withContext, withKeptWork } from './hook-answer.ts'
-import { type HookPayload, parseHookPayload } from './hook-payload.ts'
 import type { HookWork } from './hook-work.ts'
 import { plannedSteps } from './planned-steps.ts'
 import type { PresenceMark } from './presence-mark.ts'
@@ -188,9 +188,18 @@ async function answerEvent(
       const { markPresence } = await import('./presence-mark.ts')
       markPresence({ ...mark, state: 'online' }, work.handle('presence'))
       if (run.host === 'codex' && run.env.codexEndpoint !== undefined) {
-        const { markCodexEndpoint } = await import('../agents/codex/hooks/codex-endpoint-mark.ts')
-        const endpoint = { project, sessionId: payload.sessionId, env: run.env, now: run.now }
-        markCodexEndpoint(endpoint, work.handle('codex-endpoint'))
+        const [{ codexEndpointWrite }, { writeHookStep }] = await Promise.all([
+          import('../agents/codex/hooks/codex-endpoint-mark.ts'),
+          import('./hook-store.ts'),
+        ])
+        const write = codexEndpointWrite({ sessionId: payload.sessionId, env: run.env, now: run.now })
+        if (write !== null)
+          writeHookStep(
+            project.databaseFile,
+            'codex endpoint not recorded',
+            write,
+            work.handle('codex-endpoint'),
+          )
       }
       const { briefForSession } = await import('./session-brief.ts')
       const answer = briefForSession({ ...mark, cwd })

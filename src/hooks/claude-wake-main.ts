@@ -3,6 +3,7 @@ import { writeSync } from 'node:fs'
 import { waitForWake } from '../agents/claude/hooks/claude-wake-waiter.ts'
 import { vendorFor } from '../agents/vendors.ts'
 import { readEnvironment } from '../config/environment.ts'
+import { locateProject } from './project-locator.ts'
 import { readStdin } from './read-stdin.ts'
 
 /**
@@ -20,12 +21,17 @@ async function main(): Promise<void> {
   const stdin = (await input.bytes).toString('utf8')
   let exitCode: 0 | 2 = 0
   try {
+    const env = readEnvironment(process.env)
     const result = await waitForWake({
       stdin,
-      env: readEnvironment(process.env),
+      env,
       version: vendorFor('claude').hostVersion(process.env),
       entrypoint: process.env.CLAUDE_CODE_ENTRYPOINT ?? null,
       cwd: process.cwd(),
+      projectDirOf: async (cwd) => {
+        const located = await locateProject(env.sangamHome, cwd, Date.now())
+        return located === null || 'missingDatabase' in located ? null : located.projectDir
+      },
       pid: process.pid,
       parentPid: () => process.ppid,
       now: () => Date.now(),

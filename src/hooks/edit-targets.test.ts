@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
+import { parseHookPayload } from '../agents/hook-payload.ts'
 import { editTargets } from './edit-targets.ts'
-import { parseHookPayload } from './hook-payload.ts'
 
 function payload(toolName: string, toolInput: unknown): ReturnType<typeof parseHookPayload> {
   return parseHookPayload(

@@ -1,6 +1,6 @@
 import { applyPatchPaths } from '../agents/codex/core/apply-patch-paths.ts'
-import type { HookPayload } from './hook-payload.ts'
-import { stringField } from './hook-payload.ts'
+import type { HookPayload } from '../agents/hook-payload.ts'
+import { stringField } from '../agents/hook-payload.ts'
 
 /**
  * The paths (as the tool gave them) that one tool call would write, or null when the call is not

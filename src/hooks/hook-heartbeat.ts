@@ -1,8 +1,8 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { stringField } from '../agents/hook-payload.ts'
 import { heartbeatDir } from '../config/data-paths.ts'
 import { isRecord } from '../shared/is-record.ts'
-import { stringField } from './hook-payload.ts'
 
 /**
  * Proof that a hook really runs: every run leaves one small file per host and event in the

@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
+import { writeTextAtomically } from '../own-files/services/config-file.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
-import { writeTextAtomically } from './config-file.ts'
 
 /**
  * One git hook of sangam's in a hooks directory, chained with the user's own: a hook that is not

@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { readText, writeTextAtomically } from './config-file.ts'
+import { readText, writeTextAtomically } from '../own-files/services/config-file.ts'
 
 /**
  * Keeps `pattern` (e.g. `/.mcp.json`) out of git on this machine only, in the repository's

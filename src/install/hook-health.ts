@@ -18,9 +18,9 @@ import { type GuardState, readGuardState } from '../lanes/services/guard-state.t
 import type { DoctorSection } from '../memory/services/capture-report.ts'
 import { addOurGroups, type HookGroup, ourHandlerPositions } from '../own-files/core/hook-config.ts'
 import { isOurAgentHandler } from '../own-files/core/our-handler.ts'
+import { readJsonObject } from '../own-files/services/config-file.ts'
+import type { HookEntries } from '../own-files/services/hook-entries.ts'
 import type { VendorName } from '../shared/vendor-names.ts'
-import { readJsonObject } from './config-file.ts'
-import type { HookEntries } from './hook-entries.ts'
 import { isOurPrePush } from './pre-push-installer.ts'
 
 /**

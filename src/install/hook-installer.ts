@@ -20,10 +20,15 @@ import {
 import { gitHooksDir } from '../git/hooks-dir.ts'
 import { readMainGuard } from '../lanes/services/main-guard-file.ts'
 import type { EntriesKind } from '../own-files/core/our-entries.ts'
+import type { HookEntries } from '../own-files/services/hook-entries.ts'
+import {
+  type HookFileChange,
+  holdsOurHooks,
+  installHookFile,
+  uninstallHookFile,
+} from '../own-files/services/hook-file.ts'
 import { systemRandom } from '../shared/random.ts'
 import { excludeFromGit } from './git-exclude.ts'
-import type { HookEntries } from './hook-entries.ts'
-import { type HookFileChange, holdsOurHooks, installHookFile, uninstallHookFile } from './hook-file.ts'
 import {
   type CodexAccess,
   type EquippedLane,

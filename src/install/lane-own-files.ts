@@ -4,7 +4,7 @@ import { type CodexTrustReport, trustCodexHooksIn } from '../agents/codex/instal
 import { findGitLayout, worktreeRoots } from '../git/git-layout.ts'
 import { type EntriesKind, splitEntries, withOurEntriesOf } from '../own-files/core/our-entries.ts'
 import { jsonObjectOf } from '../own-files/core/own-file.ts'
-import { readText, writeJsonObject, writeTextAtomically } from './config-file.ts'
+import { readText, writeJsonObject, writeTextAtomically } from '../own-files/services/config-file.ts'
 import { isTracked, keepOwnFileOutOfGit, type OwnFileInGit } from './own-file-git.ts'
 
 /**

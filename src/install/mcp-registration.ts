@@ -2,9 +2,9 @@ import { realpathSync } from 'node:fs'
 import { delimiter, dirname, join, resolve, sep } from 'node:path'
 import { parse as parseToml } from 'smol-toml'
 import { mcpServerName, opencodeSchema } from '../own-files/core/our-entries.ts'
+import { readText, writeTextAtomically } from '../own-files/services/config-file.ts'
 import { isRecord } from '../shared/is-record.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
-import { readText, writeTextAtomically } from './config-file.ts'
 
 /** How a host starts our MCP server. */
 export interface McpLaunch {

@@ -3,7 +3,7 @@ import { runGit } from '../git/git.ts'
 import type { EntriesKind } from '../own-files/core/our-entries.ts'
 import { namesMachinePath } from '../own-files/core/our-entries.ts'
 import { splitOf } from '../own-files/core/own-file.ts'
-import { readText } from './config-file.ts'
+import { readText } from '../own-files/services/config-file.ts'
 import { excludeFromGit } from './git-exclude.ts'
 
 /** How git sees a file of sangam's in a worktree once sangam has written it. */

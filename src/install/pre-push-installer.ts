@@ -1,4 +1,5 @@
 import { prePushMarker } from '../lanes/services/guard-state.ts'
+import { shellQuote } from '../own-files/services/hook-entries.ts'
 import {
   chainedHookName,
   type HookScriptChange,
@@ -6,7 +7,6 @@ import {
   readIfPresent,
   uninstallChainedHook,
 } from './chained-hook.ts'
-import { shellQuote } from './hook-entries.ts'
 
 /**
  * Installs the lease gate as git's `pre-push` hook. The hooks directory is whatever git uses for

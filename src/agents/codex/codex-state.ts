@@ -1,5 +1,5 @@
-import type { EventKind } from '../../memory/protocol/event.ts'
 import { scrubNullable, scrubSecrets } from '../../secrets/core/scrubber.ts'
+import type { EventKind } from '../../shared/event-kinds.ts'
 import { asFingerprint, fingerprint } from '../text-fingerprint.ts'
 import type { ReadEvent, ReadOutcome, SkipReason } from '../transcript-reader.ts'
 import { isObject } from './codex-record.ts'

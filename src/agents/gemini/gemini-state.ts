@@ -1,4 +1,4 @@
-import type { EventKind } from '../../memory/protocol/event.ts'
+import type { EventKind } from '../../shared/event-kinds.ts'
 import type { ReadEvent, ReadOutcome, SkipReason } from '../transcript-reader.ts'
 
 /**

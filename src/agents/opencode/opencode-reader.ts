@@ -1,5 +1,5 @@
-import type { EventKind } from '../../memory/protocol/event.ts'
 import { scrubNullable } from '../../secrets/core/scrubber.ts'
+import type { EventKind } from '../../shared/event-kinds.ts'
 import { isRecord } from '../../shared/is-record.ts'
 import type { ReadEvent, ReadOutcome, SkipReason, TranscriptReader } from '../transcript-reader.ts'
 

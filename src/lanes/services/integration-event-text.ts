@@ -1,5 +1,5 @@
-import { formatTime } from '../../leases/core/expiry.ts'
 import { oneLine } from '../../shared/terminal-text.ts'
+import { formatTime } from '../../shared/time-text.ts'
 import type { IntegrationEvent } from '../store/integration-event-table.ts'
 
 /**

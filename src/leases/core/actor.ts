@@ -1,6 +1,4 @@
-import { shortSession } from '../../identity/core/session-id.ts'
 import type { Actor } from '../../identity/protocol/actor.ts'
-import { oneLine } from '../../shared/terminal-text.ts'
 
 /**
  * Who a lease leaves alone. An actor is a path: human, then vendor, then session. A lease held at
@@ -18,20 +16,4 @@ export function leaseCovers(holder: Actor, actor: Actor): boolean {
 
 export function isSameActor(a: Actor, b: Actor): boolean {
   return a.human === b.human && a.vendor === b.vendor && a.sessionId === b.sessionId
-}
-
-/** A stable text key, as the brief cursor uses: `human:<name>`, `<vendor>:<session>`, `<vendor>:?:<name>`. */
-export function actorKey(actor: Actor): string {
-  if (actor.vendor === null) return `human:${actor.human}`
-  if (actor.sessionId === null) return `${actor.vendor}:?:${actor.human}`
-  return `${actor.vendor}:${actor.sessionId}`
-}
-
-/** How an actor is named to people: `alice@x.dev`, `alice@x.dev's claude session 1a2b3c4d`. */
-export function describeActor(actor: Actor): string {
-  // A teammate's name is any text the team server carried: it stays on this line (D290).
-  const human = oneLine(actor.human)
-  if (actor.vendor === null) return human
-  if (actor.sessionId === null) return `${human}'s ${oneLine(actor.vendor)} session (unidentified)`
-  return `${human}'s ${oneLine(actor.vendor)} session ${oneLine(shortSession(actor.sessionId))}`
 }

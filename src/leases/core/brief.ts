@@ -1,8 +1,9 @@
+import { describeActor } from '../../identity/core/actor-names.ts'
 import type { Actor } from '../../identity/protocol/actor.ts'
 import type { BriefSection } from '../../memory/core/brief-assembly.ts'
+import { formatIn, formatTime } from '../../shared/time-text.ts'
 import type { Lease, LeaseLogEntry } from '../protocol/lease.ts'
-import { describeActor, isSameActor, leaseCovers } from './actor.ts'
-import { formatIn, formatTime } from './expiry.ts'
+import { isSameActor, leaseCovers } from './actor.ts'
 
 /** Own leases ending sooner than this are worth a line: renew them or lose them. */
 export const endingSoonMs = 30 * 60 * 1000

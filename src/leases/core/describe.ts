@@ -1,7 +1,7 @@
+import { describeActor } from '../../identity/core/actor-names.ts'
 import { oneLine } from '../../shared/terminal-text.ts'
+import { formatIn, formatTime } from '../../shared/time-text.ts'
 import type { Lease, LeaseConflict, LeaseLogEntry } from '../protocol/lease.ts'
-import { describeActor } from './actor.ts'
-import { formatIn, formatTime } from './expiry.ts'
 
 /**
  * One-line accounts of leases, shared by the CLI, the MCP tools, the edit hook and the brief, so

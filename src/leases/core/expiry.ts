@@ -1,4 +1,3 @@
-import { formatDuration } from '../../shared/duration.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import type { Lease } from '../protocol/lease.ts'
 
@@ -45,17 +44,4 @@ export function parseTtl(text: string, label = 'the ttl'): number {
     )
   }
   return ms
-}
-
-/** `14:05 UTC` today, else `2026-11-30 14:05 UTC`: times are shown in UTC so a team reads one clock. */
-export function formatTime(at: number, now: number): string {
-  const iso = new Date(at).toISOString()
-  const sameDay = iso.slice(0, 10) === new Date(now).toISOString().slice(0, 10)
-  return `${sameDay ? '' : `${iso.slice(0, 10)} `}${iso.slice(11, 16)} UTC`
-}
-
-/** `in 23 min`, `in 2 h 5 min`, `in 3 d`, or `now` for what is already due. */
-export function formatIn(at: number, now: number): string {
-  const left = at - now
-  return left <= 0 ? 'now' : `in ${formatDuration(left)}`
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { type EventKind, eventKinds } from '../../shared/event-kinds.ts'
 import { vendorNames } from '../../shared/vendor-names.ts'
 
 /**
@@ -6,17 +7,8 @@ import { vendorNames } from '../../shared/vendor-names.ts'
  * write). This schema is the shape that leaves a process: `--json` output, MCP structured output,
  * and, once a server is attached, what is shared with the team.
  */
-export const eventKindSchema = z.enum([
-  'human',
-  'assistant',
-  'thinking',
-  'tool_call',
-  'tool_output',
-  'system',
-  'note',
-])
-export type EventKind = z.infer<typeof eventKindSchema>
-export const eventKinds: readonly EventKind[] = eventKindSchema.options
+export const eventKindSchema = z.enum(eventKinds)
+export type { EventKind }
 
 /** `sangam` is the vendor of notes: they come from sangam itself, not from an agent's transcript. */
 export const vendorSchema = z.enum([...vendorNames, 'sangam'])

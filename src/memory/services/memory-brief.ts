@@ -1,6 +1,6 @@
 import { findMainBranch, readHead } from '../../git/branch.ts'
+import { actorKey, describeActor } from '../../identity/core/actor-names.ts'
 import type { Actor } from '../../identity/protocol/actor.ts'
-import { actorKey, describeActor } from '../../leases/core/actor.ts'
 import type { Clock } from '../../shared/clock.ts'
 import type { Db } from '../../store/database.ts'
 import { type AssembledSection, assembleBrief } from '../core/brief-assembly.ts'

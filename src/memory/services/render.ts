@@ -1,5 +1,5 @@
-import { formatTime } from '../../leases/core/expiry.ts'
 import { oneLine } from '../../shared/terminal-text.ts'
+import { formatTime } from '../../shared/time-text.ts'
 import { describeAge } from '../core/brief-lines.ts'
 import type { SearchResult } from './search.ts'
 import type { ThreadItem, ThreadResult } from './thread.ts'

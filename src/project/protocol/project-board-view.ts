@@ -1,11 +1,8 @@
 import { z } from 'zod'
+import { boardLaneViewSchema } from '../../lanes/protocol/board-lane-view.ts'
 import { laneLockViewSchema } from '../../lanes/protocol/lane-status-view.ts'
 import { mainOutsideViewSchema } from '../../lanes/protocol/main-outside-view.ts'
-import {
-  boardColumnsViewSchema,
-  boardLaneViewSchema,
-  collisionsViewSchema,
-} from '../../room/protocol/board-view.ts'
+import { boardColumnsViewSchema, collisionsViewSchema } from '../../room/protocol/board-view.ts'
 import type { DeepReadonly } from '../../shared/deep-readonly.ts'
 
 /** `sangam board --json`, MCP `room_board` and the dashboard's `/api/board`: the columns, then the lanes and the lock. */

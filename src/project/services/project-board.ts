@@ -1,7 +1,7 @@
 import type { ProjectContext } from '../../identity/services/project-context.ts'
+import { boardLanesText } from '../../lanes/core/board-lanes.ts'
 import { outsideLine } from '../../lanes/core/main-record.ts'
 import { hasLaneTables, readLanes } from '../../lanes/store/lane-table.ts'
-import { boardLanesText } from '../../room/core/board-lanes.ts'
 import { boardText } from '../../room/core/board-text.ts'
 import { roomBoard } from '../../room/services/board.ts'
 import { collisionsLines, collisionsOnRead } from '../../room/services/collisions-on-read.ts'

@@ -22,24 +22,6 @@ export const boardColumnsViewSchema = z.object({
 export type Board = DeepReadonly<z.infer<typeof boardColumnsViewSchema>>
 export type BoardColumn = keyof Board
 
-/** A lane as the board shows it (`sangam status` reads it; the task is its id only). */
-export const boardLaneViewSchema = z.object({
-  name: z.string(),
-  /** `clean`, `dirty`, `task`, `integrating`, `deleting` or `missing` (as `status`). */
-  state: z.string(),
-  owner: z.string(),
-  /** The lane's agent command (`claude`, `codex`, …), null for a human's lane. */
-  agent: z.string().nullable(),
-  /** Commits on main the lane does not have. */
-  behind: z.number(),
-  dirty: z.boolean(),
-  /** The active semantic task's id. */
-  task: z.string().nullable(),
-  /** The lane's next safe step, in words. */
-  next: z.string(),
-})
-export type BoardLane = DeepReadonly<z.infer<typeof boardLaneViewSchema>>
-
 /**
  * How current the collisions a read shows are: the overlap picture and the conflict threads that
  * `board`, `threads` and `alerts` (and their MCP tools, and the dashboard's Board) read.

@@ -1,4 +1,4 @@
-import { describeActor } from '../../leases/core/actor.ts'
+import { describeActor } from '../../identity/core/actor-names.ts'
 import { hasLeaseTables, readLeaseLog } from '../../leases/store/lease-table.ts'
 import type { Rung } from '../../options/protocol/rung.ts'
 import { readOptionGroup } from '../../options/services/option-store.ts'

@@ -1,6 +1,6 @@
+import { describeActor } from '../../identity/core/actor-names.ts'
 import { shortSession } from '../../identity/core/session-id.ts'
 import { machineNames } from '../../identity/services/machine-names.ts'
-import { describeActor } from '../../leases/core/actor.ts'
 import type { BriefSection } from '../../memory/core/brief-assembly.ts'
 import { describeAge } from '../../memory/core/brief-lines.ts'
 import type { BriefSectionSource } from '../../memory/services/brief-section-source.ts'

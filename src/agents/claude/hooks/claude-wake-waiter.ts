@@ -3,9 +3,8 @@ import { createServer, type Socket } from 'node:net'
 import { dirname } from 'node:path'
 import { claudeWakeSocketFile } from '../../../config/data-paths.ts'
 import type { Environment } from '../../../config/environment.ts'
-import { parseHookPayload } from '../../../hooks/hook-payload.ts'
-import { locateProject } from '../../../hooks/project-locator.ts'
 import { escapeControls } from '../../../shared/terminal-text.ts'
+import { parseHookPayload } from '../../hook-payload.ts'
 import { isSameProcess, processStart } from '../../process-identity.ts'
 import { claudeWakeSupport } from '../core/claude-wake-support.ts'
 import { maxWakeRequestBytes, parseWakeRequest, wakeReplyLine } from '../services/claude-wake-protocol.ts'
@@ -40,6 +39,11 @@ export interface WaiterRun {
   readonly entrypoint: string | null
   /** The process's own cwd, used when the payload carries none. */
   readonly cwd: string
+  /**
+   * The folder of the sangam project `cwd` is in (the hooks' project locator, composed by the
+   * waiter's entry point), or null when it is in none that has a store; it may throw.
+   */
+  readonly projectDirOf: (cwd: string) => Promise<string | null>
   readonly pid: number
   /** The waiter's parent now (`process.ppid`): the Claude Code process while it runs. */
   readonly parentPid: () => number
@@ -66,14 +70,13 @@ export async function waitForWake(run: WaiterRun): Promise<WaiterResult> {
   if (payload === null || payload.eventName !== 'Stop') return quiet('not a Stop hook payload')
   const sessionId = payload.sessionId
   if (!isSafeSessionId(sessionId)) return quiet('not a Claude Code session id')
-  let located: Awaited<ReturnType<typeof locateProject>>
+  let projectDir: string | null
   try {
-    located = await locateProject(run.env.sangamHome, payload.cwd ?? run.cwd, run.now())
+    projectDir = await run.projectDirOf(payload.cwd ?? run.cwd)
   } catch {
     return quiet('cannot find the project')
   }
-  if (located === null || 'missingDatabase' in located) return quiet('not a sangam project')
-  const projectDir = located.projectDir
+  if (projectDir === null) return quiet('not a sangam project')
   const claudePid = run.parentPid()
   const record = (change: Partial<ClaudeWakeRecord>): void =>
     writeClaudeWakeRecord(

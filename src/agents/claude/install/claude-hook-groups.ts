@@ -1,7 +1,7 @@
 import { existsSync, realpathSync } from 'node:fs'
 import { basename, join } from 'node:path'
-import { agentHookFile, claudeWakeName, type HookEntries } from '../../../install/hook-entries.ts'
 import type { CommandHandler, HookGroup } from '../../../own-files/core/hook-config.ts'
+import { agentHookFile, claudeWakeName, type HookEntries } from '../../../own-files/services/hook-entries.ts'
 
 /**
  * How long Claude Code lets a wake waiter wait (seconds): a week. It ends the waiter at this

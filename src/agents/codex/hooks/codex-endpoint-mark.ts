@@ -1,43 +1,27 @@
 import type { Environment } from '../../../config/environment.ts'
-import { openHookStore } from '../../../hooks/hook-store.ts'
-import type { StepHandle } from '../../../hooks/hook-work.ts'
-import type { LocatedProject } from '../../../hooks/project-locator.ts'
+import type { Db } from '../../../store/db.ts'
 import { recordCodexEndpoint } from '../store/codex-endpoint-table.ts'
 
 export interface CodexEndpointMark {
-  readonly project: LocatedProject
   readonly sessionId: string | null
   readonly env: Environment
   readonly now: number
 }
 
-/** A short write, like presence: past this wait for the lock the hook goes on without it. */
-const busyTimeoutMs = 300
-
 /**
  * A Codex session whose app-server `sangam codex` started (its environment carries the endpoint and
- * the launcher's pid) records where it lives, so a tag can start a turn in it. Never throws: the
- * hook's answer must not depend on it. Returns what went wrong, for the heartbeat, or null.
+ * the launcher's pid) records where it lives, so a tag can start a turn in it. Returns that write,
+ * which the agent hook makes in the project's store as one of its planned steps (kept for
+ * afterwards when the store is busy), or null when the session has no endpoint to record.
  */
-export function markCodexEndpoint(mark: CodexEndpointMark, step?: StepHandle): string | null {
+export function codexEndpointWrite(mark: CodexEndpointMark): ((db: Db) => void) | null {
   const { env, sessionId } = mark
   if (sessionId === null || env.codexEndpoint === undefined || env.codexLauncherPid === undefined) return null
-  try {
-    const db = openHookStore(mark.project.databaseFile, busyTimeoutMs)
-    try {
-      recordCodexEndpoint(db, {
-        sessionId,
-        endpoint: env.codexEndpoint,
-        launcherPid: env.codexLauncherPid,
-        recordedAt: mark.now,
-      })
-    } finally {
-      db.close()
-    }
-    step?.done()
-    return null
-  } catch (error) {
-    step?.fail(error)
-    return `codex endpoint not recorded: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`
+  const endpoint = {
+    sessionId,
+    endpoint: env.codexEndpoint,
+    launcherPid: env.codexLauncherPid,
+    recordedAt: mark.now,
   }
+  return (db) => recordCodexEndpoint(db, endpoint)
 }

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
-import { stringField } from '../../../hooks/hook-payload.ts'
 import { isRecord } from '../../../shared/is-record.ts'
+import { stringField } from '../../hook-payload.ts'
 
 /**
  * Asks Codex itself which hooks it sees and whether each is trusted: `codex app-server` speaks

@@ -1,5 +1,5 @@
-import { shellQuote } from '../../../install/hook-entries.ts'
 import type { CommandHandler, HookGroup } from '../../../own-files/core/hook-config.ts'
+import { shellQuote } from '../../../own-files/services/hook-entries.ts'
 
 /** Codex runs `command` through a shell, so the path is quoted for sh. */
 export function codexGroups(entry: string): Record<string, HookGroup> {

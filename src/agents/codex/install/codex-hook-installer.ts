@@ -1,14 +1,14 @@
 import { readdirSync, realpathSync, rmdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { readJsonObject, readText, writeTextAtomically } from '../../../install/config-file.ts'
+import { ourHandlerPositions } from '../../../own-files/core/hook-config.ts'
+import { isOurAgentHandler } from '../../../own-files/core/our-handler.ts'
+import { readJsonObject, readText, writeTextAtomically } from '../../../own-files/services/config-file.ts'
 import {
   type HookFileChange,
   holdsOurHooks,
   installHookFile,
   uninstallHookFile,
-} from '../../../install/hook-file.ts'
-import { ourHandlerPositions } from '../../../own-files/core/hook-config.ts'
-import { isOurAgentHandler } from '../../../own-files/core/our-handler.ts'
+} from '../../../own-files/services/hook-file.ts'
 import { type CodexHookList, listCodexHooks } from './codex-app-server.ts'
 import { codexGroups } from './codex-hook-groups.ts'
 import { type TrustRecord, withoutTrustRecords, withTrustRecords } from './codex-trust.ts'

@@ -7,7 +7,6 @@ import {
 } from '../../../agents/opencode/install/opencode-plugin.ts'
 import { runGit } from '../../../git/git.ts'
 import { excludeFromGit } from '../../../install/git-exclude.ts'
-import { hookEntries } from '../../../install/hook-entries.ts'
 import {
   type EquippedLane,
   entriesLaneLacks,
@@ -20,6 +19,7 @@ import { checkLaneAgent } from '../../../lanes/services/lane-agent.ts'
 import { laneWorktreePath } from '../../../lanes/services/lane-world.ts'
 import { mainHere } from '../../../lanes/services/main-in-step.ts'
 import { lookAtMain, outsideText } from '../../../lanes/services/main-record.ts'
+import { hookEntries } from '../../../own-files/services/hook-entries.ts'
 import { systemRandom } from '../../../shared/random.ts'
 import type { CommandRun } from '../../command.ts'
 import type { laneInput } from './inputs.ts'

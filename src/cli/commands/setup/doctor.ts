@@ -2,7 +2,6 @@ import { runningDaemon } from '../../../config/daemon-discovery.ts'
 import { daemonFile, projectDir } from '../../../config/data-paths.ts'
 import { resolveHuman } from '../../../identity/services/human.ts'
 import { describeCheckoutStore, otherStoresOfCheckout } from '../../../identity/services/project-identity.ts'
-import { type HookEntries, hookEntries } from '../../../install/hook-entries.ts'
 import { describeHooks, hooksSection } from '../../../install/hook-health.ts'
 import {
   type CaptureSection,
@@ -12,6 +11,7 @@ import {
 import { checkTranscripts } from '../../../memory/services/check.ts'
 import { describeOtherProjects, otherProjectFiles } from '../../../memory/services/other-projects.ts'
 import { backfill } from '../../../memory/services/project-capture.ts'
+import { type HookEntries, hookEntries } from '../../../own-files/services/hook-entries.ts'
 import { openProject } from '../../../project/services/open-project.ts'
 import { openDatabaseFile } from '../../../project/store/project-database.ts'
 import { parseSince } from '../../../shared/time-window.ts'

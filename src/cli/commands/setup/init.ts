@@ -13,7 +13,6 @@ import {
   otherStoresOfCheckout,
 } from '../../../identity/services/project-identity.ts'
 import { excludeFromGit } from '../../../install/git-exclude.ts'
-import { hookEntries } from '../../../install/hook-entries.ts'
 import {
   giveOwnFiles,
   isMainWorktree,
@@ -32,6 +31,7 @@ import {
 } from '../../../install/mcp-registration.ts'
 import { keepOwnFileOutOfGit } from '../../../install/own-file-git.ts'
 import { readMainGuard } from '../../../lanes/services/main-guard-file.ts'
+import { hookEntries } from '../../../own-files/services/hook-entries.ts'
 import { openProject } from '../../../project/services/open-project.ts'
 import { systemRandom } from '../../../shared/random.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'

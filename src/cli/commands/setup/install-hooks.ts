@@ -1,5 +1,4 @@
 import { basename } from 'node:path'
-import { hookEntries } from '../../../install/hook-entries.ts'
 import {
   type HookInstallOptions,
   type HookInstallReport,
@@ -7,6 +6,7 @@ import {
   installHooks,
   uninstallHooks,
 } from '../../../install/hook-installer.ts'
+import { hookEntries } from '../../../own-files/services/hook-entries.ts'
 import { openProject } from '../../../project/services/open-project.ts'
 import type { CommandRun } from '../../command.ts'
 import { guardLines } from './guard-lines.ts'

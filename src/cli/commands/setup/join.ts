@@ -1,11 +1,11 @@
 import { projectDir } from '../../../config/data-paths.ts'
 import { openRepository } from '../../../git/repository.ts'
+import { describeActor } from '../../../identity/core/actor-names.ts'
 import {
   moveCheckoutTo,
   type ProjectMove,
   resolveProjectIdentity,
 } from '../../../identity/services/project-identity.ts'
-import { describeActor } from '../../../leases/core/actor.ts'
 import { openProject } from '../../../project/services/open-project.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
 import { type ConnectionLine, parseConnectionLine } from '../../../sync/core/connection-line.ts'

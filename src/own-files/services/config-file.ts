@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { isRecord } from '../shared/is-record.ts'
-import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
+import { isRecord } from '../../shared/is-record.ts'
+import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 
 /**
  * Reading and writing the hosts' own configuration files (Claude's settings.json, Codex's

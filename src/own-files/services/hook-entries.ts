@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
-import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
+import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 
 /**
  * Where installed hooks find sangam (each vendor's handlers that call it are its `install/*-hook-groups.ts`).

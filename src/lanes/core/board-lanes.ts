@@ -1,13 +1,13 @@
-import type { LaneLock as BoardLock } from '../../lanes/protocol/lane-status-view.ts'
-import type { BoardLane } from '../protocol/board-view.ts'
+import type { BoardLane } from '../protocol/board-lane-view.ts'
+import type { LaneLock as BoardLock } from '../protocol/lane-status-view.ts'
 
 /**
  * The board's lanes part: every managed lane and the integration lock, as `sangam status` reads
  * them, so the board shows who integrates what beside the threads. Empty (no lanes, lock null) in
  * a project without lanes, and then the text adds nothing.
  */
-export type { LaneLock as BoardLock } from '../../lanes/protocol/lane-status-view.ts'
-export type { BoardLane } from '../protocol/board-view.ts'
+export type { BoardLane } from '../protocol/board-lane-view.ts'
+export type { LaneLock as BoardLock } from '../protocol/lane-status-view.ts'
 
 /** The lanes part as text lines (none without lanes); each line is cut to `width`. */
 export function boardLanesText(

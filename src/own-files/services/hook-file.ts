@@ -1,11 +1,6 @@
 import { rmSync } from 'node:fs'
-import {
-  addOurGroups,
-  type HookGroup,
-  ourHandlerPositions,
-  removeOurGroups,
-} from '../own-files/core/hook-config.ts'
-import { isOurAgentHandler } from '../own-files/core/our-handler.ts'
+import { addOurGroups, type HookGroup, ourHandlerPositions, removeOurGroups } from '../core/hook-config.ts'
+import { isOurAgentHandler } from '../core/our-handler.ts'
 import { readJsonObject, writeJsonObject } from './config-file.ts'
 
 /** What an install or uninstall did to one host configuration file. */
