@@ -80,8 +80,8 @@ const features: Record<string, Record<string, readonly string[]>> = {
     // What every record is: its id, stamp, actor and served shape (defineRecordType).
     records: ['identity'],
     // The room's payloads: presence, messages, threads, rules (their rungs are options'), which
-    // tags wake a session.
-    room: ['options'],
+    // tags wake a session, machines (their names' shape is identity's).
+    room: ['identity', 'options'],
     'room/records': ['identity', 'records'],
     // record.ts derives the record unions from the one definition per type, in each feature.
     sync: [
@@ -173,9 +173,10 @@ const features: Record<string, Record<string, readonly string[]>> = {
     // The room's directory, presence, handles and targets; its house rules are project options
     // and a section of the brief; targets ask Claude Code which of its sessions are live.
     room: ['agents', 'identity', 'memory', 'options'],
-    // Team sync carries leases and notes, adds its sections to the brief, and has its options;
-    // it holds the team's integration lock (the lanes' IntegrationLock seam).
-    sync: ['identity', 'lanes', 'leases', 'memory', 'options'],
+    // Team sync carries leases and notes, adds its sections to the brief (naming machines as the
+    // room labels them), and has its options; it holds the team's integration lock (the lanes'
+    // IntegrationLock seam).
+    sync: ['identity', 'lanes', 'leases', 'memory', 'options', 'room'],
   },
   // The agent hooks mark a Codex session's app-server endpoint; the wake waiter is Claude Code's.
   hooks: { '': ['agents'] },

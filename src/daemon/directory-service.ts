@@ -1,7 +1,7 @@
 import type { MachineName } from '../identity/core/machine-labels.ts'
-import { shareMachineName } from '../identity/services/machine-names.ts'
 import { shareIntegrationBacklog } from '../lanes/services/integration-events.ts'
 import { registerCapturedSessions } from '../room/services/captured-sessions.ts'
+import { shareMachineName } from '../room/services/machine-names.ts'
 import type { Clock } from '../shared/clock.ts'
 import type { Logger } from '../shared/logger.ts'
 import type { Db } from '../store/database.ts'

@@ -3,12 +3,12 @@ import { realpathSync } from 'node:fs'
 import { isAbsolute, resolve } from 'node:path'
 import { hookLocatorsFile } from '../config/data-paths.ts'
 import { gitLocationOverridden } from '../config/git-environment.ts'
-import { normaliseRemoteUrl } from '../identity/core/remote-url.ts'
 import { ErrorCode, SangamError } from '../shared/sangam-error.ts'
 import { gitOutputOrNull, runGit } from './git.ts'
 import { findGitLayout, worktreeRoots } from './git-layout.ts'
 import { configMtimeOf, freshEntry, readLocators, writeLocators } from './locator-cache.ts'
 import { readRecordedProjectId } from './recorded-project-id.ts'
+import { normaliseRemoteUrl } from './remote-url.ts'
 
 /** What sangam needs to know about the repository it runs in. */
 export interface Repository {

@@ -9,6 +9,14 @@ export interface MachineName {
   readonly name: string
 }
 
+/** What the views call machines: every machine the replica knows, this one by its current name. */
+export interface MachineNames {
+  /** This machine's id ('' when the caller did not say). */
+  readonly here: string
+  /** The machine's readable label; its id when its name has not arrived; `-` for none. */
+  label(id: string | null): string
+}
+
 export function machineLabels(machines: readonly MachineName[]): Map<string, string> {
   const holders = new Map<string, number>()
   for (const machine of machines) holders.set(machine.name, (holders.get(machine.name) ?? 0) + 1)

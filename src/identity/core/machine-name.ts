@@ -1,4 +1,4 @@
-import { machineNamePattern, maxMachineNameChars } from '../../room/protocol/machine-name.ts'
+import { machineNamePattern, maxMachineNameChars } from '../protocol/machine-name.ts'
 
 /**
  * A machine's readable name is free text a person chose (or their hostname): every name that

@@ -3,8 +3,8 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import { tmpDir } from '../../../test/helpers/tmp-git-repo.ts'
 import { openDatabaseFile } from '../../project/store/project-database.ts'
+import { queuedRecords } from '../../records/store/record-outbox.ts'
 import { recordDraftSchema } from '../../sync/protocol/record.ts'
-import { queuedRecords } from '../../sync/store/record-outbox.ts'
 import { applyIntegrationEvent, readIntegrationEvents } from '../store/integration-event-table.ts'
 import {
   boundedDetail,

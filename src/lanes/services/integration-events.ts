@@ -1,7 +1,7 @@
 import type { Actor } from '../../identity/protocol/actor.ts'
+import { enqueueRecord } from '../../records/store/record-outbox.ts'
 import { redactAll, redactForWire } from '../../secrets/core/wire-fields.ts'
 import type { Db } from '../../store/db.ts'
-import { enqueueRecord } from '../../sync/store/record-outbox.ts'
 import type { IntegrationEventRecord } from '../protocol/records/integration-event.ts'
 import {
   appendIntegrationEvent,

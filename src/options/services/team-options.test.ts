@@ -3,12 +3,12 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import { tmpDir } from '../../../test/helpers/tmp-git-repo.ts'
 import { openDatabaseFile } from '../../project/store/project-database.ts'
+import { queuedRecords } from '../../records/store/record-outbox.ts'
 import { setRule } from '../../room/services/rule-change.ts'
 import { listRules } from '../../room/services/rules.ts'
 import { roomOptionApplier } from '../../room/store/records/room-option.ts'
 import { readSetting } from '../../store/project-table.ts'
 import type { SyncedRecordOf } from '../../sync/protocol/record.ts'
-import { queuedRecords } from '../../sync/store/record-outbox.ts'
 import { setProjectOption } from './project-options.ts'
 
 /** Team options travel as room.option records: two real replicas, records handed across as served. */

@@ -1,9 +1,9 @@
 import type { Actor } from '../../identity/protocol/actor.ts'
+import { enqueueRecord } from '../../records/store/record-outbox.ts'
 import { readOptionChange, writeOptionChange } from '../../room/store/option-change-table.ts'
 import { guardWrite } from '../../secrets/core/wire-fields.ts'
 import type { Db } from '../../store/database.ts'
 import { type RecordDraft, roomOptionRecordId } from '../../sync/protocol/record.ts'
-import { enqueueRecord } from '../../sync/store/record-outbox.ts'
 
 /** Who changes an option, and when: the team's record of the change carries both. */
 export interface OptionChangeBy {

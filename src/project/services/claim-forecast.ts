@@ -3,11 +3,11 @@ import { findMainBranch } from '../../git/branch.ts'
 import { touchedPaths } from '../../git/touched-paths.ts'
 import { type WorkingStateMemo, workingStates } from '../../git/working-state.ts'
 import { worktreeHeads } from '../../git/worktree-heads.ts'
-import { machineNames } from '../../identity/services/machine-names.ts'
 import type { ProjectContext } from '../../identity/services/project-context.ts'
 import { readLanes } from '../../lanes/store/lane-table.ts'
 import { matchLeasePath } from '../../leases/services/matcher.ts'
 import { projectDaemonRound, statesLine, type WorktreeStatesSeen } from '../../room/services/daemon-round.ts'
+import { machineNames } from '../../room/services/machine-names.ts'
 import {
   type MemoAnswer,
   readKeptStates,

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { machineNamePattern } from './machine-name.ts'
+import { machineNamePattern } from '../../identity/protocol/machine-name.ts'
 
 /**
  * A machine's readable name, as it tells the team: its hostname by default, or what its user set

@@ -1,5 +1,4 @@
 import { resolve, sep } from 'node:path'
-import { machineNames } from '../../identity/services/machine-names.ts'
 import { readOptionGroup } from '../../options/services/option-store.ts'
 import type { Db } from '../../store/database.ts'
 import { remoteWorktreeName } from '../core/cross-machine-overlap.ts'
@@ -8,6 +7,7 @@ import { roomOptions } from '../core/settings.ts'
 import { overlapsAt } from '../store/overlap-table.ts'
 import { readPresence } from '../store/presence-table.ts'
 import { readWorktreePlaces } from '../store/worktree-state-table.ts'
+import { machineNames } from './machine-names.ts'
 
 /** One edited file: the worktree it lies in and its repository-relative path. */
 export interface EditedFile {

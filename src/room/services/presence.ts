@@ -1,6 +1,6 @@
 import type { Actor } from '../../identity/protocol/actor.ts'
+import { enqueueRecord } from '../../records/store/record-outbox.ts'
 import type { Db } from '../../store/db.ts'
-import { enqueueRecord } from '../../sync/store/record-outbox.ts'
 import { defaultHandle, freeHandle, personHandle } from '../core/handles.ts'
 // Types only: the hooks bundle this file, and must not load zod (test/hooks-startup.test.ts).
 import type { PresencePayload, PresenceVendor, StoredPresenceState } from '../protocol/presence.ts'

@@ -1,6 +1,6 @@
 import { claudeLiveSessions } from '../../agents/claude/services/claude-live-sessions.ts'
 import { loadMachineId } from '../../config/machine-id.ts'
-import { loadMachineName } from '../../config/machine-name.ts'
+import { loadMachineName } from '../../identity/services/machine-name-file.ts'
 import type { ProjectContext } from '../../identity/services/project-context.ts'
 import { projectDaemonRound } from './daemon-round.ts'
 import type { TargetsInput } from './targets.ts'

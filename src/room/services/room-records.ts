@@ -1,9 +1,11 @@
+import type { z } from 'zod'
 import type { Actor } from '../../identity/protocol/actor.ts'
+import { enqueueRecord } from '../../records/store/record-outbox.ts'
 import { guardWrite } from '../../secrets/core/wire-fields.ts'
 import type { Db } from '../../store/db.ts'
-import type { RecordDraft } from '../../sync/protocol/record.ts'
-import { enqueueRecord } from '../../sync/store/record-outbox.ts'
 import type { RoomMessage } from '../protocol/message.ts'
+import type { roomMessageRecordDraftSchema } from '../protocol/records/room-message.ts'
+import type { roomThreadRecordDraftSchema } from '../protocol/records/room-thread.ts'
 import type { RoomThread } from '../protocol/thread.ts'
 import { insertMessage } from '../store/message-table.ts'
 import { writeThread } from '../store/thread-table.ts'
@@ -21,7 +23,7 @@ export function storeMessage(db: Db, message: RoomMessage, actor: Actor, now: nu
     actor,
     at: new Date(message.at).toISOString(),
     payload: message,
-  } satisfies RecordDraft)
+  } satisfies z.infer<typeof roomMessageRecordDraftSchema>)
   insertMessage(db, draft.payload, null)
   enqueueRecord(db, draft, now)
 }
@@ -34,7 +36,7 @@ export function storeThread(db: Db, thread: RoomThread, actor: Actor, now: numbe
     actor,
     at: new Date(thread.updatedAt).toISOString(),
     payload: thread,
-  } satisfies RecordDraft)
+  } satisfies z.infer<typeof roomThreadRecordDraftSchema>)
   writeThread(db, draft.payload, null)
   enqueueRecord(db, draft, now)
 }

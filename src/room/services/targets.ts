@@ -1,5 +1,5 @@
 import { worktreeStatuses } from '../../git/worktree-status.ts'
-import { type MachineNames, machineNames } from '../../identity/services/machine-names.ts'
+import type { MachineNames } from '../../identity/core/machine-labels.ts'
 import { oneLine } from '../../shared/terminal-text.ts'
 import type { Db } from '../../store/db.ts'
 import type { RoomDirectory } from '../core/directory.ts'
@@ -8,6 +8,7 @@ import { readPresence } from '../store/presence-table.ts'
 import { readWorktreePlaces, type WorktreePlace } from '../store/worktree-state-table.ts'
 import { statesLine, type WorktreeStatesSeen } from './daemon-round.ts'
 import { loadDirectory } from './directory.ts'
+import { machineNames } from './machine-names.ts'
 
 export type { TargetAgent, TargetPerson, Targets, TargetWorktree } from '../protocol/targets-view.ts'
 

@@ -1,6 +1,6 @@
+import type { QueuedRecord } from '../../records/store/record-outbox.ts'
 import { redactForWire } from '../../secrets/core/wire-fields.ts'
 import { type RecordDraft, recordDraftSchema } from '../protocol/record.ts'
-import type { QueuedRecord } from '../store/record-outbox.ts'
 
 /** A queued record that never leaves this machine, and why (for the log). */
 export interface KeptRecord {

@@ -1,5 +1,5 @@
+import { createRecordOutboxTable } from '../../records/store/record-outbox.ts'
 import type { Migration } from '../../store/migrations.ts'
-import { createRecordOutboxTable } from './record-outbox.ts'
 import { addSyncTimes, createSyncTables } from './state-table.ts'
 
 /** Team sync's migration steps (released: never edit one). */

@@ -1,6 +1,7 @@
-import { machineNames, thisMachine } from '../../../identity/services/machine-names.ts'
+import { thisMachine } from '../../../identity/services/this-machine.ts'
 import { describeIntegrationEvent } from '../../../lanes/services/integration-event-text.ts'
 import { laneLog } from '../../../lanes/services/lane-status.ts'
+import { machineNames } from '../../../room/services/machine-names.ts'
 import type { CommandRun } from '../../command.ts'
 import { openLaneCommand } from './lane-world-for.ts'
 

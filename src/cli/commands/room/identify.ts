@@ -1,7 +1,7 @@
 import { loadMachineId } from '../../../config/machine-id.ts'
-import { type MachineRename, renameMachine } from '../../../identity/services/machine-names.ts'
 import { openProject } from '../../../project/services/open-project.ts'
 import { type IdentifyOutcome, identifySession } from '../../../room/services/identify.ts'
+import { type MachineRename, renameMachine } from '../../../room/services/machine-names.ts'
 import { ErrorCode, SangamError } from '../../../shared/sangam-error.ts'
 import type { CommandRun } from '../../command.ts'
 import type { identifyInput } from './inputs.ts'

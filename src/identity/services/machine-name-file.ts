@@ -1,8 +1,8 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { dirname } from 'node:path'
-import { machineNameFromHostname, machineNameProblem } from '../identity/core/machine-name.ts'
-import { machineNameFile } from './data-paths.ts'
+import { machineNameFile } from '../../config/data-paths.ts'
+import { machineNameFromHostname, machineNameProblem } from '../core/machine-name.ts'
 
 /**
  * This data dir's readable machine name: the one its user set (`$SANGAM_HOME/machine-name`, 0600),

@@ -1,20 +1,15 @@
-import { loadMachineId } from '../../config/machine-id.ts'
-import { loadMachineName, saveMachineName } from '../../config/machine-name.ts'
-import type { RoomMachineRecord } from '../../room/protocol/records/room-machine.ts'
-import { type MachineRow, readMachine, readMachines, writeMachine } from '../../room/store/machine-table.ts'
+import type { MachineName, MachineNames } from '../../identity/core/machine-labels.ts'
+import { machineLabels } from '../../identity/core/machine-labels.ts'
+import { machineNameProblem } from '../../identity/core/machine-name.ts'
+import type { Actor } from '../../identity/protocol/actor.ts'
+import { saveMachineName } from '../../identity/services/machine-name-file.ts'
+import { thisMachine } from '../../identity/services/this-machine.ts'
+import { enqueueRecord } from '../../records/store/record-outbox.ts'
 import { refuseSecret } from '../../secrets/core/free-text-rule.ts'
-import type { Random } from '../../shared/random.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import type { Db } from '../../store/db.ts'
-import { enqueueRecord } from '../../sync/store/record-outbox.ts'
-import { type MachineName, machineLabels } from '../core/machine-labels.ts'
-import { machineNameProblem } from '../core/machine-name.ts'
-import type { Actor } from '../protocol/actor.ts'
-
-/** This machine: its id (one per data dir) and its readable name (set, else the hostname). */
-export function thisMachine(sangamHome: string, random?: Random): MachineName {
-  return { id: loadMachineId(sangamHome, random), name: loadMachineName(sangamHome) }
-}
+import type { RoomMachineRecord } from '../protocol/records/room-machine.ts'
+import { type MachineRow, readMachine, readMachines, writeMachine } from '../store/machine-table.ts'
 
 /**
  * Tells the team this machine's name and its person when the replica does not hold them yet, or
@@ -89,14 +84,6 @@ export function renameMachine(
   saveMachineName(sangamHome, name)
   shareMachineName(db, { id: before.id, name }, input.human, now)
   return { id: before.id, name, previous: before.name }
-}
-
-/** What the views call machines: every machine the replica knows, this one by its current name. */
-export interface MachineNames {
-  /** This machine's id ('' when the caller did not say). */
-  readonly here: string
-  /** The machine's readable label; its id when its name has not arrived; `-` for none. */
-  label(id: string | null): string
 }
 
 /**
