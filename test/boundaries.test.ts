@@ -168,8 +168,8 @@ const features: Record<string, Record<string, readonly string[]>> = {
     // installed hooks find sangam: below the vendors' installers that write them.
     'own-files': [],
     // The project composes the features: opening a project, the brief's sections, the board, lanes
-    // with delivery and the team, the claim forecast, who arbitrates leases.
-    project: ['delivery', 'identity', 'lanes', 'leases', 'memory', 'room', 'sync'],
+    // with delivery and the team, the claim forecast, who arbitrates leases, every option by name.
+    project: ['delivery', 'identity', 'lanes', 'leases', 'memory', 'options', 'room', 'sync'],
     // The room's directory, presence, handles and targets; its house rules are project options
     // and a section of the brief; targets ask Claude Code which of its sessions are live.
     room: ['agents', 'identity', 'memory', 'options'],

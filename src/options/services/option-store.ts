@@ -6,7 +6,7 @@ import { readStored, withDefaults } from '../core/option-group.ts'
 
 /**
  * Reads and writes one group of project options (`options/core/`) under its key of the `setting`
- * table, as the fields someone set. Apart from the catalog (`project-options.ts`), so that the edit
+ * table, as the fields someone set. Apart from the catalog (`options-by-name.ts`), so that the edit
  * hook, which reads the lease group, loads no other feature's options.
  */
 

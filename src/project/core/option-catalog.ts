@@ -1,9 +1,12 @@
 import { laneOptions } from '../../lanes/core/settings.ts'
 import { leaseOptions } from '../../leases/core/settings.ts'
-import type { AnyOptionGroup, OptionDefinition } from '../../options/core/option-group.ts'
+import {
+  type CatalogOption,
+  findOption as findOptionOf,
+  catalogOptions as optionsOf,
+} from '../../options/core/option-catalog.ts'
+import type { AnyOptionGroup } from '../../options/core/option-group.ts'
 import { roomOptions } from '../../room/core/settings.ts'
-import { closeNames } from '../../shared/close-names.ts'
-import { quoteInput } from '../../shared/quote-input.ts'
 import { syncOptions } from '../../sync/core/settings.ts'
 
 /**
@@ -12,41 +15,14 @@ import { syncOptions } from '../../sync/core/settings.ts'
  */
 export const optionGroups: readonly AnyOptionGroup[] = [leaseOptions, syncOptions, roomOptions, laneOptions]
 
-/** One option as the catalog knows it. */
-export interface CatalogOption {
-  /** `<group>.<name>`: `leases.auto-lease`. */
-  readonly fullName: string
-  readonly group: AnyOptionGroup
-  /** The field it is stored under in its group. */
-  readonly field: string
-  readonly option: OptionDefinition<unknown>
+export type { CatalogOption } from '../../options/core/option-catalog.ts'
+
+/** Every project option, in catalog order. */
+export function catalogOptions(): CatalogOption[] {
+  return optionsOf(optionGroups)
 }
 
-export function catalogOptions(groups: readonly AnyOptionGroup[] = optionGroups): CatalogOption[] {
-  return groups.flatMap((group) =>
-    Object.entries(group.options as Record<string, OptionDefinition<unknown>>).map(([field, option]) => ({
-      fullName: `${group.key}.${option.name}`,
-      group,
-      field,
-      option,
-    })),
-  )
-}
-
-/** The option named `fullName`, or why there is none (naming the options there are). */
-export function findOption(
-  fullName: string,
-  groups: readonly AnyOptionGroup[] = optionGroups,
-): { readonly ok: true; readonly found: CatalogOption } | { readonly ok: false; readonly problem: string } {
-  const all = catalogOptions(groups)
-  const found = all.find((entry) => entry.fullName === fullName.trim())
-  if (found !== undefined) return { ok: true, found }
-  const names = all.map((entry) => entry.fullName)
-  // Typed as its name within its group too: `stale-days` means `room.stale-days`.
-  const close = closeNames(fullName, names, { forms: (name) => [name, name.slice(name.indexOf('.') + 1)] })
-  const hint = close.length === 0 ? 'the' : `did you mean ${close.join(' or ')}? The`
-  return {
-    ok: false,
-    problem: `there is no project option ${quoteInput(fullName)}; ${hint} options are ${names.join(', ')}`,
-  }
+/** The project option named `fullName`, or why there is none (naming the options there are). */
+export function findOption(fullName: string): ReturnType<typeof findOptionOf> {
+  return findOptionOf(fullName, optionGroups)
 }

@@ -189,3 +189,8 @@ export function isTeamOption(fullName: string): boolean {
   if (fullName.startsWith(`${roomOptions.key}.`)) return true
   return ruleCatalog.some((rule) => optionName(rule) === fullName)
 }
+
+/** The groups every team option is stored in: the room's, and each group a rule's rung is in. */
+export const teamOptionGroups: readonly AnyOptionGroup[] = [
+  ...new Set([roomOptions, ...ruleCatalog.map((rule) => rule.group)]),
+]

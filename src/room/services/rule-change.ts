@@ -1,9 +1,9 @@
-import { setProjectOption } from '../../options/services/project-options.ts'
-import type { OptionChangeBy } from '../../options/services/team-options.ts'
+import { setOption } from '../../options/services/options-by-name.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import type { Db } from '../../store/database.ts'
-import { optionName, parseRuleChange, type RuleView } from '../core/rule-catalog.ts'
+import { optionName, parseRuleChange, type RuleView, teamOptionGroups } from '../core/rule-catalog.ts'
 import { listRules } from './rules.ts'
+import { type OptionChangeBy, shareTeamOptions } from './team-options.ts'
 
 /**
  * `rules set`: a project option change, so it goes wherever options go (`option-set` does the
@@ -13,6 +13,6 @@ import { listRules } from './rules.ts'
 export function setRule(db: Db, rule: string, rung: string, by: OptionChangeBy): RuleView[] {
   const change = parseRuleChange(rule, rung)
   if (!change.ok) throw new SangamError(ErrorCode.InvalidInput, change.problem)
-  setProjectOption(db, optionName(change.rule), change.rung, by)
+  setOption(db, teamOptionGroups, optionName(change.rule), change.rung, shareTeamOptions(db, by))
   return listRules(db)
 }

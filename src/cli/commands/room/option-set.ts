@@ -1,6 +1,6 @@
 import { resolveActor } from '../../../leases/services/actor.ts'
-import { setProjectOption } from '../../../options/services/project-options.ts'
 import { openProject } from '../../../project/services/open-project.ts'
+import { setProjectOption } from '../../../project/services/project-options.ts'
 import type { CommandRun } from '../../command.ts'
 import type { optionSetInput } from './inputs.ts'
 import { optionLine } from './options.ts'

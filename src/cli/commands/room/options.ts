@@ -1,5 +1,5 @@
-import { listProjectOptions, type ProjectOption } from '../../../options/services/project-options.ts'
 import { openProject } from '../../../project/services/open-project.ts'
+import { listProjectOptions, type ProjectOption } from '../../../project/services/project-options.ts'
 import type { CommandRun } from '../../command.ts'
 import type { optionsInput } from './inputs.ts'
 

@@ -1,8 +1,8 @@
+import { findOption } from '../../../options/core/option-catalog.ts'
 import { readStored } from '../../../options/core/option-group.ts'
-import { findOption } from '../../../project/core/option-catalog.ts'
 import type { RecordTypeApplier } from '../../../records/store/applier.ts'
 import { readSetting, writeSetting } from '../../../store/project-table.ts'
-import { isTeamOption } from '../../core/rule-catalog.ts'
+import { isTeamOption, teamOptionGroups } from '../../core/rule-catalog.ts'
 import type { roomOptionRecordType } from '../../protocol/records/room-option.ts'
 import { isNewerOptionChange, readOptionChange, writeOptionChange } from '../option-change-table.ts'
 
@@ -18,7 +18,7 @@ export const roomOptionApplier: RecordTypeApplier<typeof roomOptionRecordType> =
   open: (db) => ({
     apply(record) {
       const { name, value, setAt } = record.payload
-      const found = findOption(name)
+      const found = findOption(name, teamOptionGroups)
       if (!found.ok || !isTeamOption(found.found.fullName)) return false
       const checked = found.found.option.type.check(value)
       if (!checked.ok) return false

@@ -1,16 +1,15 @@
-import { type CatalogOption, catalogOptions, findOption } from '../../project/core/option-catalog.ts'
-import { isTeamOption } from '../../room/core/rule-catalog.ts'
 import { refuseSecret } from '../../secrets/core/free-text-rule.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import type { Db } from '../../store/database.ts'
 import { readSetting } from '../../store/project-table.ts'
-import { readStored } from '../core/option-group.ts'
+import { type CatalogOption, catalogOptions, findOption } from '../core/option-catalog.ts'
+import { type AnyOptionGroup, readStored } from '../core/option-group.ts'
 import { writeOptionGroup } from './option-store.ts'
-import { type OptionChangeBy, shareOptionChange } from './team-options.ts'
 
 /**
- * Every project option, for the room's `options` and `option-set`: the catalog's groups, read and
- * written through `option-store.ts`.
+ * Options of some groups read and written by their full name, through `option-store.ts`: the
+ * project's catalog for the room's `options` and `option-set` (project/services/project-options.ts),
+ * the team options for `rules set`.
  */
 
 /** One option as `options --json` will show it. */
@@ -24,10 +23,16 @@ export interface ProjectOption {
   readonly description: string
 }
 
-/** Every project option with its value, in catalog order. */
-export function listProjectOptions(db: Db): ProjectOption[] {
+/**
+ * What a write does with the value it set, in the write's transaction: the room queues a team
+ * option for the team (room/services/team-options.ts).
+ */
+export type OptionShare = (fullName: string, value: unknown) => void
+
+/** Every option of `groups` with its value, in their order. */
+export function listOptions(db: Db, groups: readonly AnyOptionGroup[]): ProjectOption[] {
   const stored = new Map<string, Record<string, unknown>>()
-  return catalogOptions().map((entry) => {
+  return catalogOptions(groups).map((entry) => {
     let set = stored.get(entry.group.key)
     if (set === undefined) {
       const read = readStored(entry.group, readSetting(db, entry.group.key) ?? {})
@@ -39,12 +44,18 @@ export function listProjectOptions(db: Db): ProjectOption[] {
 }
 
 /**
- * Sets one option from what a person typed: `setProjectOption(db, 'leases.auto-lease', 'warn', by)`.
- * An unknown option, or a value its type does not take, is INVALID_INPUT and writes nothing. A team
- * option (a rule's rung, a room setting) is also queued for the team, in the same transaction.
+ * Sets one option of `groups` from what a person typed: `setOption(db, groups, 'leases.auto-lease',
+ * 'warn', share)`. An unknown option, or a value its type does not take, is INVALID_INPUT and
+ * writes nothing. `share` is handed the new value in the same transaction.
  */
-export function setProjectOption(db: Db, fullName: string, text: string, by: OptionChangeBy): ProjectOption {
-  const found = findOption(fullName)
+export function setOption(
+  db: Db,
+  groups: readonly AnyOptionGroup[],
+  fullName: string,
+  text: string,
+  share: OptionShare,
+): ProjectOption {
+  const found = findOption(fullName, groups)
   if (!found.ok) throw new SangamError(ErrorCode.InvalidInput, found.problem)
   const { group, field, option } = found.found
   // Before parsing: a refused value is echoed in the error, and a secret must not be.
@@ -55,12 +66,7 @@ export function setProjectOption(db: Db, fullName: string, text: string, by: Opt
   const name = found.found.fullName
   const values = db.transaction(() => {
     const written = writeOptionGroup(db, group, { [field]: parsed.value }) as Record<string, unknown>
-    const value = parsed.value
-    if (
-      isTeamOption(name) &&
-      (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
-    )
-      shareOptionChange(db, name, value, by)
+    share(name, parsed.value)
     return written
   })()
   return describeOption(found.found, values, true)

@@ -1,9 +1,12 @@
+import type { z } from 'zod'
 import type { Actor } from '../../identity/protocol/actor.ts'
+import type { OptionShare } from '../../options/services/options-by-name.ts'
 import { enqueueRecord } from '../../records/store/record-outbox.ts'
-import { readOptionChange, writeOptionChange } from '../../room/store/option-change-table.ts'
 import { guardWrite } from '../../secrets/core/wire-fields.ts'
 import type { Db } from '../../store/database.ts'
-import { type RecordDraft, roomOptionRecordId } from '../../sync/protocol/record.ts'
+import { isTeamOption } from '../core/rule-catalog.ts'
+import { type roomOptionRecordDraftSchema, roomOptionRecordId } from '../protocol/records/room-option.ts'
+import { readOptionChange, writeOptionChange } from '../store/option-change-table.ts'
 
 /** Who changes an option, and when: the team's record of the change carries both. */
 export interface OptionChangeBy {
@@ -34,6 +37,20 @@ export function shareOptionChange(
     actor: by.actor,
     at: new Date(setAt).toISOString(),
     payload,
-  } satisfies RecordDraft)
+  } satisfies z.infer<typeof roomOptionRecordDraftSchema>)
   enqueueRecord(db, draft, by.now)
+}
+
+/**
+ * What an option write does with its new value: a team option (a rule's rung, a room setting) is
+ * queued for the team in the write's transaction; the others stay on this machine.
+ */
+export function shareTeamOptions(db: Db, by: OptionChangeBy): OptionShare {
+  return (name, value) => {
+    if (
+      isTeamOption(name) &&
+      (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+    )
+      shareOptionChange(db, name, value, by)
+  }
 }
