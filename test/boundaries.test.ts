@@ -66,13 +66,13 @@ const features: Record<string, Record<string, readonly string[]>> = {
     // Who acts: a human, or an agent session acting for one.
     identity: [],
     lanes: [],
-    // Each feature's records are built on the record type of records/ and name who acted.
-    'lanes/records': ['identity', 'records'],
+    // Each feature's records are built on the record type of records/ (which names who acted).
+    'lanes/records': ['records'],
     // A lease's holder is an actor; it carries its auto-lease rung.
     leases: ['identity', 'options'],
     'leases/records': ['records'],
     memory: [],
-    'memory/records': ['identity', 'records'],
+    'memory/records': ['records'],
     // The rungs every rule and rung-typed option takes (a lease's auto-lease rung among them).
     options: [],
     // The board's answer gathers the room's columns and the lanes' part; a claim's, the lease's outcome.
@@ -82,7 +82,7 @@ const features: Record<string, Record<string, readonly string[]>> = {
     // The room's payloads: presence, messages, threads, rules (their rungs are options'), which
     // tags wake a session, machines (their names' shape is identity's).
     room: ['identity', 'options'],
-    'room/records': ['identity', 'records'],
+    'room/records': ['records'],
     // record.ts derives the record unions from the one definition per type, in each feature.
     sync: [
       'identity',
@@ -157,7 +157,7 @@ const features: Record<string, Record<string, readonly string[]>> = {
     'hook-work': ['leases', 'project', 'room'],
     identity: [],
     // Lanes: lane settings are project options; the lanes section plugs into the brief.
-    lanes: ['identity', 'memory', 'options'],
+    lanes: ['memory', 'options'],
     // The lease section plugs into the brief; settings are options. A team's server arbitrates
     // through the LeaseArbiter seam, chosen in project/services/lease-arbiter.ts.
     leases: ['identity', 'memory', 'options'],
@@ -176,7 +176,7 @@ const features: Record<string, Record<string, readonly string[]>> = {
     // Team sync carries leases and notes, adds its sections to the brief (naming machines as the
     // room labels them), and has its options; it holds the team's integration lock (the lanes'
     // IntegrationLock seam).
-    sync: ['identity', 'lanes', 'leases', 'memory', 'options', 'room'],
+    sync: ['lanes', 'leases', 'memory', 'options', 'room'],
   },
   // The agent hooks mark a Codex session's app-server endpoint; the wake waiter is Claude Code's.
   hooks: { '': ['agents'] },

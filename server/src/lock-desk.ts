@@ -15,7 +15,7 @@ import {
   type ServerLockHolder,
   type TeamMain,
   teamMainSchema,
-} from '../../src/sync/protocol/integration-lock.ts'
+} from '../../src/lanes/protocol/integration-lock.ts'
 
 /**
  * The team's integration lock: one row (the holder, or none, and the last fencing token issued)

@@ -1,14 +1,14 @@
 import { DurableObject } from 'cloudflare:workers'
 import type { z } from 'zod'
-import type { WireShape } from '../../src/secrets/core/wire-fields.ts'
-import { systemRandom } from '../../src/shared/random.ts'
 import {
   lockAcquireRequestSchema,
   lockHeartbeatRequestSchema,
   lockMainRequestSchema,
   lockReleaseRequestSchema,
   lockTakeoverRequestSchema,
-} from '../../src/sync/protocol/integration-lock.ts'
+} from '../../src/lanes/protocol/integration-lock.ts'
+import type { WireShape } from '../../src/secrets/core/wire-fields.ts'
+import { systemRandom } from '../../src/shared/random.ts'
 import { serverClaimRequestSchema, serverReleaseRequestSchema } from '../../src/sync/protocol/lease.ts'
 import { maxPullPageBytes } from '../../src/sync/protocol/limits.ts'
 import type { ProjectInfo } from '../../src/sync/protocol/project.ts'

@@ -6,7 +6,7 @@ import type {
   LockMainAnswer,
   LockState,
   LockTakeoverAnswer,
-} from '../../src/sync/protocol/integration-lock.ts'
+} from '../../src/lanes/protocol/integration-lock.ts'
 import { expectOk, SyncClient } from './helpers/sync-client.ts'
 import { startTestServer, type TestServer } from './helpers/test-server.ts'
 

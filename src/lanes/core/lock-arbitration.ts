@@ -2,7 +2,7 @@ import type {
   LockAcquireRequest,
   LockTakeoverRequest,
   ServerLockHolder,
-} from '../../sync/protocol/integration-lock.ts'
+} from '../protocol/integration-lock.ts'
 
 /**
  * The team integration lock's rule, pure: one holder at most; a grant takes the next fencing

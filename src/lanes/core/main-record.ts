@@ -41,7 +41,7 @@ export function checkMain(record: MainRecord | null, branch: string, actual: str
   return { kind: 'outside', record, actual }
 }
 
-/** The team's record on the server (sync/protocol/integration-lock.ts carries it). */
+/** The team's record on the server (lanes/protocol/integration-lock.ts carries it). */
 export interface TeamMainRecord {
   readonly commit: string
   /** While a publish is under way: the remote's main it moves from. */

@@ -1,9 +1,8 @@
 import { realpathSync } from 'node:fs'
 import { relative } from 'node:path'
-import type { BriefSectionSource } from '../../memory/services/brief-section-source.ts'
+import type { BriefContext, BriefSectionSource } from '../../memory/services/brief-section-source.ts'
 import { readOptionGroup } from '../../options/services/option-store.ts'
 import type { Db } from '../../store/db.ts'
-import { readSyncState } from '../../sync/store/state-table.ts'
 import { lockText } from '../core/board-lanes.ts'
 import { laneOptions } from '../core/settings.ts'
 import { isLockStale } from '../core/sync-ladder.ts'
@@ -19,7 +18,18 @@ import { laneView } from './lane-status.ts'
  * lanes. Only the reader's own lane asks git (a `git status`, and a `rev-list` when main has
  * moved); the rest is the store's.
  */
-export const laneBrief: BriefSectionSource = ({ db, cwd, now, git }) => {
+export function laneBrief(attached: (db: Db) => boolean): BriefSectionSource {
+  return (context) => lanesSection(context, attached)
+}
+
+/**
+ * `attached`: whether this replica is attached to a team server. Sync's state says; the project,
+ * which composes both, asks it (lanes sit below sync).
+ */
+const lanesSection = (
+  { db, cwd, now, git }: BriefContext,
+  attached: (db: Db) => boolean,
+): ReturnType<BriefSectionSource> => {
   if (!hasLaneTables(db)) return []
   const lanes = readLanes(db)
   if (lanes.length === 0) return []
@@ -29,7 +39,7 @@ export const laneBrief: BriefSectionSource = ({ db, cwd, now, git }) => {
   // Attached to a team server, the lock is the server's (D216): a hook asks no server, so the
   // brief says who held it when this machine last asked (D307), rather than reporting the unused
   // local lock as free.
-  const team = readSyncState(db) !== null
+  const team = attached(db)
   const seen = team ? readTeamLockSeen(db) : null
   const lines: string[] = []
   if (mine !== undefined) {

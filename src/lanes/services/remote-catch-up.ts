@@ -1,6 +1,6 @@
 import { runGit } from '../../git/git.ts'
-import type { TeamMain } from '../../sync/protocol/integration-lock.ts'
 import { remoteMainInStep } from '../core/main-record.ts'
+import type { TeamMain } from '../protocol/integration-lock.ts'
 import { isAncestor, refCommit } from './lane-git.ts'
 import type { MainPublisher } from './main-publisher.ts'
 import type { RemoteMain } from './remote-main-publisher.ts'

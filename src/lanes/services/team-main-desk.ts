@@ -1,4 +1,4 @@
-import type { TeamMain } from '../../sync/protocol/integration-lock.ts'
+import type { TeamMain } from '../protocol/integration-lock.ts'
 
 /**
  * Where the team's main as sangam last moved it is kept (D302): the team server, beside the

@@ -4,6 +4,7 @@ import type { BriefSectionSource } from '../../memory/services/brief-section-sou
 import { activeSessions, landedCommits, recentNotes } from '../../memory/services/brief-sections.ts'
 import { captureStatus } from '../../memory/services/capture-status.ts'
 import { landedFromTeam, teamPresence } from '../../sync/services/brief-sections.ts'
+import { readSyncState } from '../../sync/store/state-table.ts'
 
 /**
  * The brief's sections, in order. Every feature hands its own (memory here;
@@ -13,7 +14,7 @@ import { landedFromTeam, teamPresence } from '../../sync/services/brief-sections
 export const briefSections: readonly BriefSectionSource[] = [
   captureStatus,
   leaseBrief,
-  laneBrief,
+  laneBrief((db) => readSyncState(db) !== null),
   activeSessions,
   teamPresence,
   landedCommits,

@@ -1,6 +1,4 @@
 import type { z } from 'zod'
-import type { ClaimResult } from '../../leases/protocol/lease.ts'
-import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import type {
   LockAcquireAnswer,
   LockAcquireRequest,
@@ -11,7 +9,9 @@ import type {
   LockState,
   LockTakeoverAnswer,
   LockTakeoverRequest,
-} from '../protocol/integration-lock.ts'
+} from '../../lanes/protocol/integration-lock.ts'
+import type { ClaimResult } from '../../leases/protocol/lease.ts'
+import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
 import type {
   LeasesResponse,
   ReleaseResult,
@@ -238,7 +238,7 @@ export class SyncHttpClient {
  */
 type AnswerSchema<T> = () => Promise<z.ZodType<T>>
 
-const lockSchemas = () => import('../protocol/integration-lock.ts')
+const lockSchemas = () => import('../../lanes/protocol/integration-lock.ts')
 
 /**
  * Requests besides GETs that mean the same when repeated. A push: the server keeps the first copy

@@ -1,7 +1,7 @@
+import type { ServerLockHolder, TeamMain } from '../../lanes/protocol/integration-lock.ts'
 import type { IntegrationLock, LockAnswer } from '../../lanes/services/integration-lock.ts'
 import type { TeamMainDesk } from '../../lanes/services/team-main-desk.ts'
 import { ErrorCode, SangamError } from '../../shared/sangam-error.ts'
-import type { ServerLockHolder, TeamMain } from '../protocol/integration-lock.ts'
 import type { SyncAnswer, SyncEndpoint, SyncHttpClient } from './http-client.ts'
 import { refusalError } from './refusal.ts'
 import { isUnreachable } from './unreachable.ts'
