@@ -184,7 +184,7 @@ export function guardState(world: LaneWorld): { installed: boolean; missing: str
 /** An integration event as `sangam log` and the dashboard show it: with the machine it happened on. */
 export interface LogEntry extends IntegrationEvent {
   readonly machine: string
-  /** The machine's readable name (services/machine-names.ts). */
+  /** The machine's readable name (room/services/machine-names.ts). */
   readonly machineName: string
 }
 

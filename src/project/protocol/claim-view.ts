@@ -11,7 +11,7 @@ export const claimForecastViewSchema = z.object({
   worktree: z.string(),
   /** Null for this machine's worktrees; else the machine whose `room.worktree` state says so. */
   machine: z.string().nullable(),
-  /** That machine's readable name (services/machine-names.ts); null for this machine's worktrees. */
+  /** That machine's readable name (room/services/machine-names.ts); null for this machine's worktrees. */
   machineName: z.string().nullable(),
   branch: z.string().nullable(),
   /** The lane it is, when it is one of this machine's lanes. */

@@ -14,7 +14,7 @@ export type { TargetAgent, TargetPerson, Targets, TargetWorktree } from '../prot
 
 export interface TargetsInput {
   readonly machine: string
-  /** This machine's readable name (config/machine-name.ts); its id when not given. */
+  /** This machine's readable name (identity/services/machine-name-file.ts); its id when not given. */
   readonly machineName?: string | undefined
   /** The human of this checkout: a person of the room even before any session of theirs. */
   readonly human?: string | undefined

@@ -18,7 +18,7 @@ export interface ServerLockOptions {
    * for the brief, which asks no server (D307).
    */
   readonly seen?: ((holder: (ServerLockHolder & { readonly elsewhere: boolean }) | null) => void) | undefined
-  /** Another machine's readable name (services/machine-names.ts); its id when not given. */
+  /** Another machine's readable name (room/services/machine-names.ts); its id when not given. */
   readonly machineLabel?: ((machine: string) => string) | undefined
 }
 
