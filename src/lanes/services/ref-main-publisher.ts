@@ -58,14 +58,19 @@ export class RefMainPublisher implements MainPublisher {
 }
 
 /**
- * Moves a worktree whose branch just moved from `from` to `to` along with it, when its index
- * still is `from`'s tree (otherwise it was already brought along). Also what the restart
- * normalisation runs after a publish interrupted between the ref and the files.
+ * Moves a worktree whose branch just moved from `from` to `to` along with it. Also what the
+ * restart normalisation runs after a publish interrupted between the ref and the files. A two-tree
+ * `read-tree -m -u` takes `to`'s version only of paths whose index entry is still `from`'s, so it
+ * is a no-op on a worktree already brought along and keeps what someone staged meanwhile; where it
+ * refuses (a staged change `to` also changes), the worktree is left as it is when its index is no
+ * longer `from`'s, as before, and only a refusal on `from`'s own index is an error.
  */
 export function bringWorktreeAlong(worktree: string, from: string, to: string): void {
-  // One question: does the index still hold `from`'s tree (exit 0), or not (1)?
+  const moved = runGit(['read-tree', '-m', '-u', from, to], worktree)
+  if (moved.code === 0) return
+  // Does the index still hold `from`'s tree (exit 0), or not (1)?
   const same = runGit(['diff-index', '--cached', '--quiet', from, '--'], worktree)
   if (same.code === 1) return
   must(same, `diff-index --cached ${from}`)
-  must(runGit(['read-tree', '-m', '-u', from, to], worktree), 'read-tree -m -u')
+  must(moved, 'read-tree -m -u')
 }
