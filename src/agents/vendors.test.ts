@@ -52,7 +52,7 @@ const nameSwitchesLeft: Readonly<Record<string, number>> = {
   'hooks/agent-hook.ts': 1,
   'hooks/planned-steps.ts': 1,
   // Codex's hook trust, asked of Codex's app-server.
-  'install/hook-health.ts': 1,
+  'install/hooks-section.ts': 1,
   // Codex's exec output is split into its command and output.
   'memory/services/thread.ts': 1,
   // Claude Code's idle sessions are told from its own list (core: no registry).
