@@ -47,7 +47,7 @@ const nameSwitchesLeft: Readonly<Record<string, number>> = {
   // The decision's channels: Codex's queue, Claude Code's background session (core: no registry).
   'delivery/core/delivery-decision.ts': 2,
   // Codex's queue runs only with Codex's daemon.
-  'delivery/services/delivery-router.ts': 1,
+  'delivery/services/vendor-cli.ts': 1,
   // The agent hook marks a Codex session's app-server endpoint.
   'hooks/agent-hook.ts': 1,
   'hooks/planned-steps.ts': 1,
