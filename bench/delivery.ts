@@ -1,40 +1,19 @@
-/**
- * Delivery: tag posted → turn started, p50/p95 over N tags, through the compiled CLI and daemon.
- *
- * - resume (one machine): `sangam up` running; each tag names its own dormant Claude Code session
- *   (a distinct session per tag, so the cooldown never holds one back); the `claude` on PATH is a
- *   shell script that appends the moment it starts (`date +%s%3N`) and exits.
- * - wake in place (one machine): idle Codex sessions whose hooks recorded an app-server endpoint
- *   (as under `sangam codex`); the app-server is a WebSocket server on a Unix socket in this process
- *   speaking the JSON-RPC codex-wake.ts sends, and it notes the moment `turn/start` arrives.
- * - across two machines: two SANGAM_HOMEs and clones attached to one local `sangam serve`
- *   (workerd on 127.0.0.1), each running `sangam up`; the tag is posted on B for a session on A
- *   (resume and wake).
- *
- * "Posted" is the message's own `at` (the poster's clock when it committed the post; one host, one
- * clock). Beside it, in the same run: the real vendor CLIs' start-up (time to first output of
- * `--version`, the cached pinned CLIs of test/agents/), so the target can be read: p95 < 1 s plus
- * the vendor CLI's own start-up. And the daemon's CPU while idle with 20 sessions known (20
- * transcripts), from /proc/<pid>/stat, beside an idle `node -e "setInterval(()=>{},1000)"`.
- *
- *   npm run build && ROUNDS=20 IDLE_SECONDS=30 node --import tsx bench/delivery.ts
- */
-import { spawn, spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { killAllServes } from '../server/test/helpers/serve-process.ts'
 import { openConnection } from '../src/store/connection.ts'
-import { agentClisDir, agentClisIn } from '../test/agents/agent-clis.ts'
 import { claudeHuman, codexHuman, codexMeta } from '../test/helpers/capture-transcripts.ts'
 import { fakeAppServer } from '../test/helpers/fake-app-server.ts'
 import { isolatedEnv, runCli, runCliJson } from '../test/helpers/run-cli.ts'
 import { syncWorld } from '../test/helpers/sync-world.ts'
 import { tmpDir, tmpGitRepo } from '../test/helpers/tmp-git-repo.ts'
-import { startUp, type UpProcess } from '../test/helpers/up-process.ts'
+import { startUp } from '../test/helpers/up-process.ts'
 import { runAgentHook } from '../test/hooks-agent-run.ts'
+import { idleCpu } from './helpers/idle-cpu.ts'
 import { percentile } from './helpers/transcript-sentences.ts'
+import { vendorStartup } from './helpers/vendor-startup.ts'
 
 const rounds = Number(process.env.ROUNDS ?? process.env.N ?? 20)
 const idleSeconds = Number(process.env.IDLE_SECONDS ?? 30)
@@ -210,85 +189,6 @@ const p95 = (values: readonly number[]): number =>
     95,
   )
 
-// ---- the vendor CLIs' own start-up ---------------------------------------------------------
-
-/** Time to the first byte of `<bin> --version` on stdout, ms. */
-function firstOutputMs(bin: string, env: Env): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const began = performance.now()
-    const child = spawn(bin, ['--version'], {
-      env: env as NodeJS.ProcessEnv,
-      stdio: ['ignore', 'pipe', 'ignore'],
-    })
-    let at: number | null = null
-    child.stdout.once('data', () => {
-      at = performance.now() - began
-    })
-    child.on('error', reject)
-    child.on('close', (code) =>
-      at === null ? reject(new Error(`${bin} --version exited ${code}`)) : resolve(at),
-    )
-  })
-}
-
-async function vendorStartup(): Promise<Map<string, number | null>> {
-  const clis = agentClisIn(agentClisDir(process.env))
-  await using scratch = tmpDir('sangam-bench-vendor-')
-  const env = { PATH: process.env.PATH, HOME: scratch.path, CODEX_HOME: join(scratch.path, '.codex') }
-  mkdirSync(env.CODEX_HOME, { recursive: true })
-  const found = new Map<string, number | null>()
-  for (const [name, bin] of [
-    ['claude', clis.claude],
-    ['codex', clis.codex],
-  ] as const) {
-    if (!existsSync(bin)) {
-      found.set(name, null)
-      continue
-    }
-    await firstOutputMs(bin, env) // the first start warms the page cache
-    const times: number[] = []
-    for (let i = 0; i < 5; i++) times.push(await firstOutputMs(bin, env))
-    found.set(
-      name,
-      percentile(
-        times.sort((x, y) => x - y),
-        50,
-      ),
-    )
-  }
-  return found
-}
-
-// ---- the daemon's CPU while idle ------------------------------------------------------------
-
-const ticksPerSecond = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100
-
-/** CPU seconds a process (all its threads, and the children it waited for) has used. */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-  // Fields after the command name (which may hold spaces) in parentheses; utime is field 14.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  const ticks = [11, 12, 13, 14].reduce((sum, index) => sum + Number(fields[index]), 0)
-  return ticks / ticksPerSecond
-}
-
-async function idleCpu(up: UpProcess): Promise<{ daemon: number; baseline: number }> {
-  const baseline = spawn(process.execPath, ['-e', 'setInterval(()=>{},1000)'], { stdio: 'ignore' })
-  await sleep(2000)
-  const daemonPid = up.child.pid ?? 0
-  const baselinePid = baseline.pid ?? 0
-  const before = [cpuSeconds(daemonPid), cpuSeconds(baselinePid)] as const
-  const began = performance.now()
-  await sleep(idleSeconds * 1000)
-  const seconds = (performance.now() - began) / 1000
-  const after = [cpuSeconds(daemonPid), cpuSeconds(baselinePid)] as const
-  baseline.kill('SIGTERM')
-  return {
-    daemon: (100 * (after[0] - before[0])) / seconds,
-    baseline: (100 * (after[1] - before[1])) / seconds,
-  }
-}
-
 // ---- one machine ------------------------------------------------------------------------------
 
 async function oneMachine(out: string[]): Promise<{ resume: number[]; wake: number[] }> {
@@ -323,7 +223,7 @@ async function oneMachine(out: string[]): Promise<{ resume: number[]; wake: numb
     cwd: repo.path,
     env,
   })
-  const cpu = await idleCpu(up)
+  const cpu = await idleCpu(up, idleSeconds)
   out.push(
     `daemon CPU while idle: sangam up knowing ${known.sessions.length} sessions (20 transcripts), over ${idleSeconds} s`,
     `  ${cpu.daemon.toFixed(2)} % of one core; baseline idle node -e "setInterval(()=>{},1000)" ${cpu.baseline.toFixed(2)} % (same window)`,

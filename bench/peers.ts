@@ -18,19 +18,14 @@
  *
  *   npm run build && npm run bench:peers
  */
-import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process'
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs'
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gitCallLog } from '../test/helpers/git-call-log.ts'
+import { cocodexLanes } from './helpers/cocodex-lanes.ts'
+import { freshRepo, git, write } from './helpers/peer-repo.ts'
+import { type Measured, table } from './helpers/peer-table.ts'
 import { percentile } from './helpers/transcript-sentences.ts'
 
 const runs = Number(process.env.RUNS ?? 9)
@@ -87,28 +82,6 @@ function run(
     throw new Error(`${command} ${args.join(' ')} in ${cwd}: exit ${result.status}\n${result.stderr}`)
   }
   return result.stdout
-}
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8' }).trim()
-}
-
-function write(dir: string, path: string, text: string): void {
-  mkdirSync(join(dir, path, '..'), { recursive: true })
-  writeFileSync(join(dir, path), text)
-}
-
-/** A repository of 200 files on main, committed. */
-function freshRepo(path: string): void {
-  mkdirSync(path, { recursive: true })
-  git(path, 'init', '-q', '-b', 'main')
-  git(path, 'config', 'user.name', 'Dev')
-  git(path, 'config', 'user.email', 'dev@example.com')
-  git(path, 'config', 'commit.gpgsign', 'false')
-  for (let i = 0; i < 200; i += 1) write(path, `src/m${i}.js`, `export const v${i} = ${i}\n`)
-  write(path, 'app.txt', 'base\n')
-  git(path, 'add', '-A')
-  git(path, 'commit', '-q', '-m', 'initial')
 }
 
 /** The room's fixture: 20 lanes with a commit each, four dirty, two pairs on one file each. */
@@ -227,14 +200,6 @@ function roomRows(): Row[] {
   ]
 }
 
-interface Measured {
-  readonly name: string
-  readonly peerName: string
-  readonly sangamMs: number
-  readonly peerMs: number | null
-  readonly gitCalls: number | null
-}
-
 function timeOnce(body: () => void): number {
   const started = performance.now()
   body()
@@ -304,7 +269,7 @@ function syncRow(): Measured | null {
     run(process.execPath, [cli, 'sync', '--json'], worktree, undefined, sangamEnv)
   sangamSync(ours.alice)
   sangamSync(ours.bob)
-  const theirs = hasCocodex ? cocodexLanes(join(scratch, 'sync-cocodex')) : null
+  const theirs = hasCocodex ? cocodexLanes(join(scratch, 'sync-cocodex'), cocodexDir as string, env) : null
   const times = { sangam: [] as number[], peer: [] as number[] }
   try {
     for (let i = 0; i < runs + 1; i += 1) {
@@ -343,83 +308,6 @@ function syncRow(): Measured | null {
   }
 }
 
-/** cocodex as its release harness runs it: its daemon up, two joined sessions with `sleep` as the agent. */
-function cocodexLanes(dir: string): {
-  alice: string
-  bob: string
-  sync: (lane: string) => void
-  close: () => void
-} {
-  const path = join(dir, 'repo')
-  freshRepo(path)
-  const pyEnv = {
-    ...env,
-    PYTHONPATH: join(cocodexDir as string, 'src'),
-    PYTHONUNBUFFERED: '1',
-    COCODEX_NO_TMUX: '1',
-    COCODEX_HEADLESS_PROMPT_OK: '1',
-  }
-  const py = (args: string[], cwd = path) =>
-    execFileSync('python3', ['-m', 'cocodex', ...args], { cwd, env: pyEnv, encoding: 'utf8' })
-  py(['init', '--main', 'main'])
-  const configFile = join(path, '.cocodex', 'config.json')
-  const config = JSON.parse(readFileSync(configFile, 'utf8'))
-  config.dirty_interval_s = 0.5
-  config.developers = Object.fromEntries(
-    ['alice', 'bob'].map((name) => [
-      name,
-      { git_user_name: name, git_user_email: `${name}@example.test`, command: ['sleep', '600'] },
-    ]),
-  )
-  writeFileSync(configFile, `${JSON.stringify(config, null, 2)}\n`)
-  const children: ChildProcess[] = []
-  const start = (args: string[]) => {
-    children.push(spawn('python3', ['-m', 'cocodex', ...args], { cwd: path, env: pyEnv, stdio: 'ignore' }))
-  }
-  start(['daemon'])
-  waitFor(() => existsSync(join(path, '.cocodex', 'cocodex.sock')))
-  for (const name of ['alice', 'bob']) {
-    start(['join', name])
-    waitFor(() => cocodexConnected(path, name))
-  }
-  const sync = (lane: string) => void py(['sync'], lane)
-  const alice = join(path, '.cocodex', 'worktrees', 'alice')
-  const bob = join(path, '.cocodex', 'worktrees', 'bob')
-  sync(alice)
-  sync(bob)
-  return {
-    alice,
-    bob,
-    sync,
-    close: () => {
-      for (const child of children) child.kill('SIGTERM')
-    },
-  }
-}
-
-function cocodexConnected(path: string, name: string): boolean {
-  const out = spawnSync(
-    'python3',
-    [
-      '-c',
-      'import sqlite3,sys;r=sqlite3.connect(sys.argv[1]).execute("select connected from sessions where name=?",(sys.argv[2],)).fetchone();print(r[0] if r else 0)',
-      join(path, '.cocodex', 'state.sqlite'),
-      name,
-    ],
-    { encoding: 'utf8' },
-  )
-  return out.stdout.trim() === '1'
-}
-
-/** Waits on a condition the peer's own processes bring about (its socket, its sessions joined). */
-function waitFor(ok: () => boolean): void {
-  const until = Date.now() + 20_000
-  while (!ok()) {
-    if (Date.now() > until) throw new Error('timed out waiting for cocodex')
-    spawnSync('sleep', ['0.1'])
-  }
-}
-
 /** `sangam up` until its first round is in, so targets and ready read its states. */
 async function withDaemon<T>(body: () => T): Promise<T> {
   const up = spawn(process.execPath, [cli, 'up', '--json'], {
@@ -442,25 +330,6 @@ async function withDaemon<T>(body: () => T): Promise<T> {
     up.kill('SIGTERM')
     await new Promise((resolve) => up.once('close', resolve))
   }
-}
-
-function table(rows: readonly Measured[]): void {
-  const cells = rows.map((row) => [
-    row.name,
-    `${row.sangamMs.toFixed(0)} ms`,
-    row.gitCalls === null ? '-' : String(row.gitCalls),
-    row.peerMs === null ? '-' : `${row.peerName} ${row.peerMs.toFixed(0)} ms`,
-    row.peerMs === null ? '-' : `${(row.sangamMs / row.peerMs).toFixed(2)}×`,
-  ])
-  const header = ['command', 'sangam (median)', 'git processes', 'peer (median)', 'sangam/peer']
-  const widths = header.map((title, i) =>
-    Math.max(title.length, ...cells.map((cell) => (cell[i] ?? '').length)),
-  )
-  const line = (cell: readonly string[]) =>
-    `| ${cell.map((text, i) => text.padEnd(widths[i] ?? 0)).join(' | ')} |`
-  print(line(header))
-  print(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`)
-  for (const cell of cells) print(line(cell))
 }
 
 try {
@@ -499,7 +368,7 @@ try {
     { ...(rows[7] as Row), name: `ready, sangam up running` },
   ]
   const daemonMeasured = await withDaemon(() => countGit(daemonRows, measure(daemonRows)))
-  table([...measured, ...daemonMeasured, ...(sync === null ? [] : [sync])])
+  table([...measured, ...daemonMeasured, ...(sync === null ? [] : [sync])], print)
 } finally {
   rmSync(scratch, { recursive: true, force: true })
 }

@@ -25,21 +25,20 @@
  * MemorySearch per query, as `ctx_search` and the dashboard do on the connection they keep.
  */
 import { spawnSync } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { buildSearchQuery } from '../src/memory/core/search-query.ts'
-import { searchTokens } from '../src/memory/core/search-tokens.ts'
-import type { EventKind, Vendor } from '../src/memory/protocol/event.ts'
 import { MemorySearch, type SearchInput } from '../src/memory/services/search.ts'
 import { getEventById } from '../src/memory/store/event-table.ts'
 import { openDatabaseFile } from '../src/project/store/project-database.ts'
 import { ManualClock } from '../src/shared/clock.ts'
-import type { Db } from '../src/store/database.ts'
 import { isolatedEnv, runCliJson } from '../test/helpers/run-cli.ts'
 import { tmpDir, tmpGitRepo } from '../test/helpers/tmp-git-repo.ts'
+import { queryPairs } from './helpers/query-pairs.ts'
+import { buildStore } from './helpers/search-store.ts'
 import { hasGnuTime, timedNode } from './helpers/timed-node.ts'
-import { percentile, seededRandom, transcriptSentences } from './helpers/transcript-sentences.ts'
+import { percentile, transcriptSentences } from './helpers/transcript-sentences.ts'
 
 const cliArgs = process.argv.slice(2)
 const baselineAt = cliArgs.indexOf('--baseline')
@@ -49,105 +48,6 @@ const print = (...parts: string[]): void => {
   process.stdout.write(`${parts.join(' ')}\n`)
 }
 const now = Date.parse('2026-11-15T12:00:00Z')
-const spanMs = 30 * 24 * 60 * 60 * 1000
-const kinds: readonly [EventKind, number][] = [
-  ['human', 0.05],
-  ['assistant', 0.25],
-  ['thinking', 0.1],
-  ['tool_call', 0.25],
-  ['tool_output', 0.33],
-  ['system', 0.02],
-]
-
-function buildStore(file: string): void {
-  const sentences = transcriptSentences()
-  const random = seededRandom(42)
-  const pick = (): string => sentences[Math.floor(random() * sentences.length)] ?? ''
-  const kindAt = (r: number): EventKind => {
-    let total = 0
-    for (const [kind, share] of kinds) {
-      total += share
-      if (r < total) return kind
-    }
-    return 'tool_output'
-  }
-  const partial = `${file}.partial`
-  rmSync(partial, { force: true })
-  const db = openDatabaseFile(partial)
-  db.pragma('synchronous = OFF')
-  const insert = db.prepare(
-    /*sql*/ `INSERT INTO event (id, kind, vendor, cli_version, session_id, author, cwd, branch, at, part, text, full_size, shareable)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, 1)`,
-  )
-  const batch = db.transaction((from: number, to: number) => {
-    for (let i = from; i < to; i++) {
-      const kind = kindAt(random())
-      const count = kind === 'tool_output' ? 3 + Math.floor(random() * 6) : 1 + Math.floor(random() * 3)
-      const text = Array.from({ length: count }, pick).join(' ')
-      const session = Math.floor((i / eventCount) * 2000)
-      const vendor: Vendor = session % 3 === 0 ? 'codex' : 'claude'
-      const at = now - spanMs + Math.floor((i / eventCount) * spanMs)
-      insert.run(
-        `ev_${i}`,
-        kind,
-        vendor,
-        '2.1.0',
-        `s${session}`,
-        'dev@example.com',
-        '/work/widget',
-        'main',
-        at,
-        text,
-        text.length,
-      )
-    }
-  })
-  const started = performance.now()
-  for (let from = 0; from < eventCount; from += 50_000) batch(from, Math.min(eventCount, from + 50_000))
-  db.exec(`INSERT INTO event_fts (event_fts) VALUES ('rebuild')`)
-  db.close()
-  renameSync(partial, file)
-  print(`built ${eventCount} events in ${((performance.now() - started) / 1000).toFixed(0)} s`)
-}
-
-/**
- * Two-word queries as people type them: both words from one real sentence, so they occur together.
- * Common words are in over 2% of events; rare ones in 200–2,000 of them (0.02–0.2%).
- */
-function queryPairs(db: Db, sentences: readonly string[]): Record<string, string[]> {
-  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.vocab USING fts5vocab(main, event_fts, 'row')`)
-  const documents = new Map(
-    (db.prepare(`SELECT term, doc FROM temp.vocab`).all() as { term: string; doc: number }[]).map((row) => [
-      row.term,
-      row.doc,
-    ]),
-  )
-  const isCommon = (word: string): boolean =>
-    (documents.get(word) ?? 0) > eventCount * 0.02 && word.length > 2
-  const isRare = (word: string): boolean => {
-    const n = documents.get(word) ?? 0
-    return n >= 200 && n <= 2000 && /^[a-z]{4,}$/.test(word)
-  }
-  const pairs: Record<string, string[]> = {
-    'two common words': [],
-    'two rare words': [],
-    'common + rare': [],
-  }
-  const random = seededRandom(7)
-  const one = (words: readonly string[]): string => words[Math.floor(random() * words.length)] ?? ''
-  for (const sentence of sentences) {
-    const words = [...new Set(searchTokens(sentence))]
-    const common = words.filter(isCommon)
-    const rare = words.filter(isRare)
-    if (common.length >= 2)
-      pairs['two common words']?.push(`${one(common)} ${one(common.filter((w) => w !== common[0]))}`)
-    if (rare.length >= 2) pairs['two rare words']?.push(`${rare[0]} ${rare[1]}`)
-    if (common.length >= 1 && rare.length >= 1) pairs['common + rare']?.push(`${one(common)} ${one(rare)}`)
-  }
-  for (const list of Object.values(pairs)) list.sort(() => random() - 0.5)
-  return pairs
-}
-
 interface Samples {
   /** Wall-clock milliseconds per call, sorted. */
   readonly wall: number[]
@@ -174,12 +74,12 @@ function time(runs: number, run: (i: number) => unknown): Samples {
 const dir = join(tmpdir(), 'sangam-bench')
 mkdirSync(dir, { recursive: true })
 const file = join(dir, `search-${eventCount}-v1.db`)
-if (!existsSync(file)) buildStore(file)
+if (!existsSync(file)) buildStore(file, eventCount, now, print)
 const baselineBefore = baseline === null ? null : runBaseline(baseline)
 const db = openDatabaseFile(file)
 const search = new MemorySearch(db, new ManualClock(now))
 const runs = 300
-const queries = queryPairs(db, transcriptSentences())
+const queries = queryPairs(db, transcriptSentences(), eventCount)
 const rareWords = (queries['two rare words'] ?? []).map((pair) => pair.split(' ')[0] ?? '')
 const rows: [string, Samples][] = []
 const searchWith = (texts: string[], extra: Partial<SearchInput>) => (i: number) =>

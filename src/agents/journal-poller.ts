@@ -1,5 +1,6 @@
 import type { Clock } from '../shared/clock.ts'
 import type { Logger } from '../shared/logger.ts'
+import { PeriodicLoop } from '../shared/periodic-loop.ts'
 
 /**
  * The daemon's copier of a journal (opencode's database and storage, Gemini CLI's whole-file
@@ -32,8 +33,7 @@ const quietCopyMs = 60_000
 export class JournalPoller {
   readonly id: string
   readonly #options: JournalPollerOptions
-  readonly #stop = new AbortController()
-  #running: Promise<void> | null = null
+  readonly #loop = new PeriodicLoop()
 
   constructor(options: JournalPollerOptions) {
     this.id = options.id
@@ -41,13 +41,11 @@ export class JournalPoller {
   }
 
   run(): Promise<void> {
-    this.#running ??= this.#run()
-    return this.#running
+    return this.#loop.start(() => this.#run())
   }
 
-  async stop(): Promise<void> {
-    this.#stop.abort()
-    await this.#running
+  stop(): Promise<void> {
+    return this.#loop.stop()
   }
 
   async #run(): Promise<void> {
@@ -57,28 +55,24 @@ export class JournalPoller {
     let seen = ''
     let copiedAt = 0
     let wait = interval
-    while (!this.#stop.signal.aborted) {
-      const now = clock.now()
-      try {
-        const marks = this.#options.marks()
-        wait = marks === seen ? Math.min(wait * 2, idleInterval) : interval
-        if (marks !== seen || now - copiedAt >= quietCopyMs) {
-          if (!this.#options.copy(now).busy) {
-            seen = marks
-            copiedAt = now
+    await this.#loop.every(
+      () => wait,
+      () => {
+        const now = clock.now()
+        try {
+          const marks = this.#options.marks()
+          wait = marks === seen ? Math.min(wait * 2, idleInterval) : interval
+          if (marks !== seen || now - copiedAt >= quietCopyMs) {
+            if (!this.#options.copy(now).busy) {
+              seen = marks
+              copiedAt = now
+            }
           }
+        } catch (error) {
+          log.warn(`could not copy ${this.#options.what}`, { error: (error as Error).message })
+          copiedAt = now
         }
-      } catch (error) {
-        log.warn(`could not copy ${this.#options.what}`, { error: (error as Error).message })
-        copiedAt = now
-      }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, wait)
-        this.#stop.signal.addEventListener('abort', () => {
-          clearTimeout(timer)
-          resolve()
-        })
-      })
-    }
+      },
+    )
   }
 }

@@ -47,12 +47,12 @@ const nameSwitchesLeft: Readonly<Record<string, number>> = {
   // The decision's channels: Codex's queue, Claude Code's background session (core: no registry).
   'delivery/core/delivery-decision.ts': 2,
   // Codex's queue runs only with Codex's daemon.
-  'delivery/services/delivery-router.ts': 1,
+  'delivery/services/vendor-cli.ts': 1,
   // The agent hook marks a Codex session's app-server endpoint.
   'hooks/agent-hook.ts': 1,
   'hooks/planned-steps.ts': 1,
   // Codex's hook trust, asked of Codex's app-server.
-  'install/hook-health.ts': 1,
+  'install/hooks-section.ts': 1,
   // Codex's exec output is split into its command and output.
   'memory/services/thread.ts': 1,
   // Claude Code's idle sessions are told from its own list (core: no registry).

@@ -9,6 +9,7 @@ import type { Capture, CatchUpSummary } from '../memory/services/capture.ts'
 import type { FileSyncResult } from '../memory/services/transcript-file.ts'
 import type { Clock } from '../shared/clock.ts'
 import type { Logger } from '../shared/logger.ts'
+import { PeriodicLoop } from '../shared/periodic-loop.ts'
 import { ErrorCode, isSangamError } from '../shared/sangam-error.ts'
 import type { Service } from './service.ts'
 import { TranscriptWatcher } from './transcript-watcher.ts'
@@ -56,11 +57,10 @@ export class CaptureTailer implements Service {
   readonly #seen = new Map<string, Seen>()
   readonly #dirty = new Set<string>()
   readonly #retries = new Map<string, NodeJS.Timeout>()
-  readonly #stop = new AbortController()
-  #wake: (() => void) | null = null
+  /** Nudged when a file is marked dirty; its rounds sync the dirty files. */
+  readonly #loop = new PeriodicLoop()
   #sweepTimer: NodeJS.Timeout | null = null
   #sweepSoon: NodeJS.Timeout | null = null
-  #running: Promise<void> | null = null
 
   constructor(options: TailerOptions) {
     this.#options = options
@@ -76,14 +76,11 @@ export class CaptureTailer implements Service {
   }
 
   run(): Promise<void> {
-    this.#running ??= this.#run()
-    return this.#running
+    return this.#loop.start(() => this.#run())
   }
 
-  async stop(): Promise<void> {
-    this.#stop.abort()
-    this.#wake?.()
-    await this.#running
+  stop(): Promise<void> {
+    return this.#loop.stop()
   }
 
   async #run(): Promise<void> {
@@ -91,10 +88,13 @@ export class CaptureTailer implements Service {
       for (const root of this.#watcher.ensureWatching())
         this.#options.onStatus({ type: 'watching', root: root.path })
       const summary = await this.#catchUp()
-      if (this.#stop.signal.aborted) return
+      if (this.#loop.signal.aborted) return
       this.#options.onStatus({ type: 'ready', ...summary })
-      this.#sweepTimer = setInterval(() => this.#sweep(), this.#options.sweepMs ?? 2000)
-      await this.#loop()
+      const sweepMs = this.#options.sweepMs ?? 2000
+      this.#sweepTimer = setInterval(() => this.#sweep(), sweepMs)
+      // A dirty file nudges the loop, so its nap (as long as a sweep, which marks what it finds
+      // dirty) only bounds a round that finds nothing.
+      await this.#loop.every(sweepMs, () => this.#drain())
     } finally {
       this.#watcher.close()
       if (this.#sweepTimer) clearInterval(this.#sweepTimer)
@@ -115,7 +115,7 @@ export class CaptureTailer implements Service {
       try {
         const summary: CatchUpSummary = await this.#options.capture.catchUp(locations, {
           mode: 'live',
-          signal: this.#stop.signal,
+          signal: this.#loop.signal,
           onFile: (location, result) => this.#after(location, result),
         })
         return {
@@ -126,7 +126,7 @@ export class CaptureTailer implements Service {
       } catch (error) {
         // Another writer held the database past the busy timeout: what was committed stays, and
         // the catch-up starts over from there rather than taking the daemon down.
-        if (!isSangamError(error) || error.code !== ErrorCode.StoreBusy || this.#stop.signal.aborted)
+        if (!isSangamError(error) || error.code !== ErrorCode.StoreBusy || this.#loop.signal.aborted)
           throw error
         this.#log.warn('database busy during catch-up; trying again', { error: error.message })
         this.#options.onStatus({ type: 'error', path: null, message: error.message })
@@ -135,16 +135,11 @@ export class CaptureTailer implements Service {
     }
   }
 
-  async #loop(): Promise<void> {
-    while (!this.#stop.signal.aborted) {
+  /** Syncs the dirty files one at a time until none is left or the tailer stops. */
+  async #drain(): Promise<void> {
+    for (;;) {
       const path = this.#dirty.values().next().value
-      if (path === undefined) {
-        await new Promise<void>((resolve) => {
-          this.#wake = resolve
-        })
-        this.#wake = null
-        continue
-      }
+      if (path === undefined || this.#loop.signal.aborted) return
       this.#dirty.delete(path)
       await this.#sync(path)
     }
@@ -160,7 +155,7 @@ export class CaptureTailer implements Service {
       for (;;) {
         const result = this.#options.capture.syncFile(location, { mode: 'live', maxCommits: 1 })
         inserted += result.inserted
-        if (result.status !== 'more' || this.#stop.signal.aborted) {
+        if (result.status !== 'more' || this.#loop.signal.aborted) {
           this.#after(location, { ...result, inserted })
           return
         }
@@ -196,13 +191,13 @@ export class CaptureTailer implements Service {
   }
 
   #schedule(path: string): void {
-    if (this.#stop.signal.aborted) return
+    if (this.#loop.signal.aborted) return
     this.#dirty.add(path)
-    this.#wake?.()
+    this.#loop.nudge()
   }
 
   #sweepShortly(): void {
-    if (this.#sweepSoon || this.#stop.signal.aborted) return
+    if (this.#sweepSoon || this.#loop.signal.aborted) return
     this.#sweepSoon = setTimeout(() => {
       this.#sweepSoon = null
       this.#sweep()
@@ -211,7 +206,7 @@ export class CaptureTailer implements Service {
 
   /** Rescans the roots and stats every file: anything new or changed since it was read is synced. */
   #sweep(): void {
-    if (this.#stop.signal.aborted) return
+    if (this.#loop.signal.aborted) return
     for (const root of this.#watcher.ensureWatching()) {
       this.#options.onStatus({ type: 'watching', root: root.path })
     }

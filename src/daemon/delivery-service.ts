@@ -9,7 +9,7 @@ import { liveTurns } from '../delivery/store/delivery-turn-table.ts'
 import type { ProjectContext } from '../identity/services/project-context.ts'
 import { lastMessageSeq } from '../room/store/message-table.ts'
 import type { Logger } from '../shared/logger.ts'
-import { NudgeableSleep } from '../shared/nudgeable-sleep.ts'
+import { PeriodicLoop } from '../shared/periodic-loop.ts'
 import { systemRandom } from '../shared/random.ts'
 import type { Db } from '../store/database.ts'
 import type { Service } from './service.ts'
@@ -57,12 +57,10 @@ const failedLooksWorthSaying = 3
 export class DeliveryService implements Service {
   readonly id = 'delivery'
   readonly #options: DeliveryServiceOptions
-  readonly #stop = new AbortController()
-  readonly #nap = new NudgeableSleep()
-  #running: Promise<void> | null = null
+  /** Nudged by a write to the store (read the newest seq again before sleeping) and by `nudge()`. */
+  readonly #loop = new PeriodicLoop()
+  /** Records arrived from the team server since the last look: look even if the newest seq stayed. */
   #nudged = false
-  /** A write to the store was seen since the newest seq was last read: read it again before sleeping. */
-  #stored = false
   #failedLooks = 0
 
   constructor(options: DeliveryServiceOptions) {
@@ -70,20 +68,17 @@ export class DeliveryService implements Service {
   }
 
   run(): Promise<void> {
-    this.#running ??= this.#run()
-    return this.#running
+    return this.#loop.start(() => this.#run())
   }
 
-  async stop(): Promise<void> {
-    this.#stop.abort()
-    this.#nap.nudge()
-    await this.#running
+  stop(): Promise<void> {
+    return this.#loop.stop()
   }
 
   /** Records arrived from the team server: look now. */
   nudge(): void {
     this.#nudged = true
-    this.#nap.nudge()
+    this.#loop.nudge()
   }
 
   async #run(): Promise<void> {
@@ -108,14 +103,12 @@ export class DeliveryService implements Service {
       // A look that failed (the store busy past its timeout while capture catches up) has not
       // scanned its messages into the ledger yet, so nothing else would bring it back: retry it.
       let failedLook = false
-      while (!this.#stop.signal.aborted) {
+      // A write seen during a look (a post landing meanwhile) nudges the loop: it is read now, not
+      // at the next poll.
+      await this.#loop.every(pollMs, async () => {
         const now = this.#options.project.clock.now()
         const due = now - lastLook >= retryMs
-        if (failedLook && !due) {
-          await this.#nap.sleep(pollMs, this.#stop.signal)
-          continue
-        }
-        this.#stored = false
+        if (failedLook && !due) return
         const seq = lastMessageSeq(db)
         const waiting = due && (pendingDeliveries(db, 1).length > 0 || liveTurns(db).length > 0)
         if (seq !== seenSeq || this.#nudged || waiting || failedLook) {
@@ -124,9 +117,7 @@ export class DeliveryService implements Service {
           lastLook = now
           failedLook = !(await this.#look(router, log))
         }
-        // A write seen during the look (a post landing meanwhile) is read now, not at the next poll.
-        if (!this.#stored) await this.#nap.sleep(pollMs, this.#stop.signal)
-      }
+      })
     } finally {
       watcher?.close()
       db.close()
@@ -144,10 +135,7 @@ export class DeliveryService implements Service {
     const { env, repo } = this.#options.project
     const file = databasePath(env.sangamHome, repo.projectId)
     const name = basename(file)
-    const changed = (): void => {
-      this.#stored = true
-      this.#nap.nudge()
-    }
+    const changed = (): void => this.#loop.nudge()
     try {
       const watcher = watch(dirname(file), { persistent: false }, (_event, changedName) => {
         // `sangam.db`, `sangam.db-wal`; a platform that names no file may have meant either.

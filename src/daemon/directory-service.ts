@@ -4,8 +4,8 @@ import { registerCapturedSessions } from '../room/services/captured-sessions.ts'
 import { shareMachineName } from '../room/services/machine-names.ts'
 import type { Clock } from '../shared/clock.ts'
 import type { Logger } from '../shared/logger.ts'
+import { PeriodicLoop } from '../shared/periodic-loop.ts'
 import type { Db } from '../store/database.ts'
-import { PeriodicLoop } from './periodic-loop.ts'
 import type { Service } from './service.ts'
 
 export interface DirectoryServiceOptions {

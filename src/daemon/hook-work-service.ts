@@ -3,9 +3,9 @@ import { type DrainReport, drainHookWork } from '../hook-work/services/work-drai
 import { journalEntries } from '../hook-work/services/work-journal.ts'
 import type { Clock } from '../shared/clock.ts'
 import type { Logger } from '../shared/logger.ts'
+import { PeriodicLoop } from '../shared/periodic-loop.ts'
 import { isAlive } from '../shared/process-alive.ts'
 import type { Db } from '../store/database.ts'
-import { PeriodicLoop } from './periodic-loop.ts'
 import type { Service } from './service.ts'
 
 /** A drain that did something: steps done, dropped as moot, or met another lease. */

@@ -1,8 +1,8 @@
 import type { MainOutside } from '../lanes/core/main-record.ts'
 import type { LockKept } from '../lanes/services/lock-keeper.ts'
 import type { Logger } from '../shared/logger.ts'
+import { PeriodicLoop } from '../shared/periodic-loop.ts'
 import type { Db } from '../store/database.ts'
-import { PeriodicLoop } from './periodic-loop.ts'
 import type { Service } from './service.ts'
 
 export interface LaneLockServiceOptions {

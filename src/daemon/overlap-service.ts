@@ -6,8 +6,8 @@ import {
 } from '../room/services/overlap-round.ts'
 import type { BaseChangesMemo } from '../room/services/worktree-states.ts'
 import type { Logger } from '../shared/logger.ts'
+import { PeriodicLoop } from '../shared/periodic-loop.ts'
 import type { Db } from '../store/database.ts'
-import { PeriodicLoop } from './periodic-loop.ts'
 import type { Service } from './service.ts'
 
 /**

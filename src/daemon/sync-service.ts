@@ -1,6 +1,6 @@
 import type { Clock } from '../shared/clock.ts'
 import type { Logger } from '../shared/logger.ts'
-import { NudgeableSleep } from '../shared/nudgeable-sleep.ts'
+import { PeriodicLoop } from '../shared/periodic-loop.ts'
 import { systemRandom } from '../shared/random.ts'
 import type { Db } from '../store/database.ts'
 import { reconnectDelayMs } from '../sync/core/backoff.ts'
@@ -37,10 +37,9 @@ export class SyncService implements Service {
   readonly id = 'sync'
   readonly #options: SyncServiceOptions
   readonly #log: Logger
-  readonly #stop = new AbortController()
+  /** Its naps are the backoff between connections and the polls of the attachment file. */
+  readonly #loop = new PeriodicLoop()
   #replicator: Replicator | null = null
-  readonly #nap = new NudgeableSleep()
-  #running: Promise<void> | null = null
   #settle: () => void = () => undefined
   readonly #settled = new Promise<void>((resolve) => {
     this.#settle = resolve
@@ -59,15 +58,13 @@ export class SyncService implements Service {
   }
 
   run(): Promise<void> {
-    this.#running ??= this.#run()
-    return this.#running
+    return this.#loop.start(() => this.#run())
   }
 
   async stop(): Promise<void> {
-    this.#stop.abort()
+    const stopped = this.#loop.stop()
     this.#replicator?.end()
-    this.#nap.nudge()
-    await this.#running
+    await stopped
   }
 
   /**
@@ -87,7 +84,7 @@ export class SyncService implements Service {
     const db = this.#options.openDb()
     try {
       let failures = 0
-      while (!this.#stop.signal.aborted) {
+      while (!this.#loop.signal.aborted) {
         const stamp = attachmentStamp(this.#options.projectDir)
         const attachment = this.#readAttachment()
         if (attachment === null) {
@@ -96,7 +93,7 @@ export class SyncService implements Service {
           continue
         }
         const outcome = await this.#connect(db, attachment, stamp)
-        if (this.#stop.signal.aborted) return
+        if (this.#loop.signal.aborted) return
         if (outcome.kind === 'refused') {
           this.#options.onStatus({
             type: 'sync-refused',
@@ -130,7 +127,7 @@ export class SyncService implements Service {
     // Loaded at the first connection: the client (ws, the protocol's zod schemas) is most of what
     // `up` would load at start, and a replica that is not attached never needs it.
     const { isFatalRefusal, Replicator } = await import('../sync/services/replicator.ts')
-    if (this.#stop.signal.aborted) return { kind: 'ended', connected: false, message: 'stopped' }
+    if (this.#loop.signal.aborted) return { kind: 'ended', connected: false, message: 'stopped' }
     let connected = false
     const replicator = new Replicator({
       db,
@@ -178,11 +175,11 @@ export class SyncService implements Service {
 
   /** Waits until `changed()` holds (checked at the poll interval) or the service stops. */
   async #until(changed: () => boolean): Promise<void> {
-    while (!this.#stop.signal.aborted && !changed()) await this.#sleep(this.#options.attachmentPollMs ?? 2000)
+    while (!this.#loop.signal.aborted && !changed()) await this.#sleep(this.#options.attachmentPollMs ?? 2000)
   }
 
   #sleep(ms: number): Promise<void> {
-    return this.#nap.sleep(ms, this.#stop.signal)
+    return this.#loop.nap(ms)
   }
 }
 

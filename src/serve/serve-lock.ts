@@ -72,11 +72,26 @@ function write(path: string, content: LockContent): void {
   writeFileSync(path, `${JSON.stringify(content)}\n`, { mode: 0o600 })
 }
 
-async function stopProcess(pid: number): Promise<void> {
-  process.kill(pid, 'SIGTERM')
+/**
+ * Stops `pid`: SIGTERM, then SIGKILL after 5 s. A process gone before a signal reaches it (the
+ * orphan's watchdog killed it between the check and the kill) is stopped already, not a failure.
+ */
+export async function stopProcess(pid: number): Promise<void> {
+  if (!signal(pid, 'SIGTERM')) return
   for (let waited = 0; waited < 5000; waited += 50) {
     if (!isAlive(pid)) return
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
-  process.kill(pid, 'SIGKILL')
+  signal(pid, 'SIGKILL')
+}
+
+/** Sends `name` to `pid`; false when there is no such process (ESRCH). */
+function signal(pid: number, name: NodeJS.Signals): boolean {
+  try {
+    process.kill(pid, name)
+    return true
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false
+    throw error
+  }
 }

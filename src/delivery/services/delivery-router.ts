@@ -1,12 +1,10 @@
 import { questionWaitingId, restingBackgroundId } from '../../agents/claude/services/claude-background.ts'
 import type { ClaudeAgent } from '../../agents/claude/services/claude-live-sessions.ts'
-import { codexDaemonListens } from '../../agents/codex/services/codex-daemon.ts'
 import { processStart } from '../../agents/process-identity.ts'
 import { deliveryOf, vendorFor, vendorNamed } from '../../agents/vendors.ts'
 import type { WakeInPlace } from '../../agents/wake-in-place.ts'
 import { readOptionGroup } from '../../options/services/option-store.ts'
 import { roomOptions } from '../../room/core/settings.ts'
-import type { StoredMessage } from '../../room/store/message-table.ts'
 import { readSessionPresence } from '../../room/store/presence-table.ts'
 import type { Clock } from '../../shared/clock.ts'
 import type { Logger } from '../../shared/logger.ts'
@@ -17,7 +15,7 @@ import {
   type SessionFact,
   type VendorAbilities,
 } from '../core/delivery-decision.ts'
-import { deliveryPrompt, maxArgvPromptChars } from '../core/delivery-prompt.ts'
+import { maxArgvPromptChars } from '../core/delivery-prompt.ts'
 import { type DeliveryVendor, isDeliveryVendor } from '../core/delivery-vocabulary.ts'
 import { deliverySince, paneOf, pendingDeliveries } from '../store/delivery-ledger.ts'
 import {
@@ -30,11 +28,11 @@ import {
   turnById,
 } from '../store/delivery-turn-table.ts'
 import { scanMessages, sweepTurns } from './ledger-scan.ts'
-import { pendingTagsOf, type SessionKey } from './session-tags.ts'
+import { pendingTagsOf, type SessionKey, tagsPrompt } from './session-tags.ts'
 import { refuseTags, settleTags } from './tag-settlement.ts'
 import { type SpawnContext, spawnTurn } from './turn-spawn.ts'
 import { startTurn, type TurnStartContext } from './turn-start.ts'
-import { findVendorCli, type VendorCli, type VendorCliPlaces } from './vendor-cli.ts'
+import { abilitiesFor, findVendorCli, type VendorCli, type VendorCliPlaces } from './vendor-cli.ts'
 
 /** A tag older than this when first weighed is not delivered as a turn (the machine was away). */
 export const staleTagMs = 24 * 60 * 60_000
@@ -133,29 +131,73 @@ export class DeliveryRouter {
     scanMessages(db, clock, { machine, worktrees, since: this.#since })
   }
 
-  /** Weighs one session's pending tags: the guards, the channel, and the turn when one starts. */
+  /**
+   * Weighs one session's pending tags in named steps: what is known of the session, the decision
+   * (the guards, then the channel), the refused tags settled, then the carried ones settled or
+   * their turn started.
+   */
   async weighSession(session: SessionKey): Promise<SessionOutcome> {
     const { db, clock } = this.#options
     const now = clock.now()
     const { rows, tags, messages, wakeFailed } = pendingTagsOf(db, session, now)
-    const presence = readSessionPresence(db, session.vendor, session.sessionId)
-    const empty: SessionOutcome = {
-      ...session,
-      decision: { refused: [], carried: [], humanCause: false, action: { kind: 'none' } },
-      turn: null,
-      problem: null,
-    }
-    if (tags.length === 0) return empty
-    const settings = readOptionGroup(db, roomOptions)
+    if (tags.length === 0) return { ...session, decision: nothingToDo, turn: null, problem: null }
     const mode = rows.some((row) => row.mode === 'send') ? 'send' : 'tag'
-    const prompt = deliveryPrompt(
-      tags.map((tag) => {
-        const message = messages.get(tag.messageId) as StoredMessage
-        // Answered by its `@handle` when a session posted it; else the thread, or `@human`.
-        return { ...message, fromAgent: message.session !== null }
-      }),
-      mode,
+    const prompt = tagsPrompt(tags, messages, mode)
+    const known = this.#sessionFact(session, wakeFailed)
+    // Waking in place needs no vendor CLI, and finding one runs its `--help` (half a second to
+    // more than one under load): a wakeable session is weighed without it.
+    const cli = known.live ? null : this.vendorCli(session.vendor)
+    const settings = readOptionGroup(db, roomOptions)
+    const decision = decideDelivery(
+      {
+        session: known.fact,
+        tags,
+        abilities: abilitiesFor(session.vendor, cli, this.#options.vendorEnv),
+        policy: {
+          wakeOnTag: settings.wakeOnTag,
+          cooldownMs: settings.deliveryCooldown * 1000,
+          loopBudget: settings.deliveryLoopBudget,
+          staleMs: staleTagMs,
+        },
+        mode,
+        promptFitsArgv: prompt.length <= maxArgvPromptChars,
+      },
+      now,
     )
+    refuseTags(db, session, decision.refused, known.remote, now)
+    const carriedRows = rows.filter((row) => decision.carried.includes(row.messageId))
+    const action = decision.action
+    if (action.kind !== 'start') {
+      const problem = settleTags(db, carriedRows, action, {
+        vendor: session.vendor,
+        prompt,
+        env: this.#options.vendorEnv,
+        now,
+      })
+      return { ...session, decision, turn: null, problem }
+    }
+    const [turn, problem] = await startTurn(
+      this.#turnContext(),
+      session,
+      carriedRows,
+      action.channel,
+      decision,
+      prompt,
+      known.worktree,
+      cli,
+      known.resting,
+    )
+    return { ...session, decision, turn, problem }
+  }
+
+  /**
+   * What delivery knows of a session: its presence here (none when it lives on another machine),
+   * its turns, whether it can be woken in place, whether its vendor lists it as open elsewhere or
+   * waiting at a question, its tmux pane.
+   */
+  #sessionFact(session: SessionKey, wakeFailed: boolean): KnownSession {
+    const { db } = this.#options
+    const presence = readSessionPresence(db, session.vendor, session.sessionId)
     const remote = presence !== null && presence.machine !== this.#options.machine
     // At rest with a waiter or app-server listening: Claude Code's own list (`claude agents`, a
     // second or more to spawn) is not asked, since a session whose Stop ran waits at no question.
@@ -192,69 +234,7 @@ export class DeliveryRouter {
         presence.state !== 'offline' &&
         this.atQuestion(session.sessionId) !== null,
     }
-    // Waking in place needs no vendor CLI, and finding one runs its `--help` (half a second to
-    // more than one under load): a wakeable session is weighed without it.
-    const cli = live ? null : this.vendorCli(session.vendor)
-    const decision = decideDelivery(
-      {
-        session: fact,
-        tags,
-        // `codex queue --resume` runs a turn only on Codex's own daemon (codex-daemon.ts): without
-        // it the message is only queued, so the session is resumed instead.
-        abilities:
-          cli === null
-            ? null
-            : session.vendor === 'codex' &&
-                cli.abilities.queue &&
-                !codexDaemonListens(this.#options.vendorEnv)
-              ? { ...cli.abilities, queue: false }
-              : cli.abilities,
-        policy: {
-          wakeOnTag: settings.wakeOnTag,
-          cooldownMs: settings.deliveryCooldown * 1000,
-          loopBudget: settings.deliveryLoopBudget,
-          staleMs: staleTagMs,
-        },
-        mode,
-        promptFitsArgv: prompt.length <= maxArgvPromptChars,
-      },
-      now,
-    )
-    refuseTags(db, session, decision.refused, remote, now)
-    const carriedRows = rows.filter((row) => decision.carried.includes(row.messageId))
-    const action = decision.action
-    switch (action.kind) {
-      case 'none':
-      case 'wait':
-      case 'refuse':
-      case 'fail':
-      case 'paste':
-        return {
-          ...session,
-          decision,
-          turn: null,
-          problem: settleTags(db, carriedRows, action, {
-            vendor: session.vendor,
-            prompt,
-            env: this.#options.vendorEnv,
-            now,
-          }),
-        }
-      case 'start': {
-        const [turn, problem] = await startTurn(
-          this.#turnContext(),
-          session,
-          carriedRows,
-          action.channel,
-          decision,
-          prompt,
-          presence?.worktree ?? null,
-          cli,
-          resting,
-        )
-        return { ...session, decision, turn, problem }
-      }
-    }
+    return { fact, remote, live, resting, worktree: presence?.worktree ?? null }
   }
 
   /**
@@ -387,3 +367,23 @@ export class DeliveryRouter {
 }
 
 export type { VendorAbilities }
+
+/** What `weighSession` learnt of a session before deciding. */
+interface KnownSession {
+  readonly fact: SessionFact
+  /** Its presence is another machine's: its tags are refused here as remote. */
+  readonly remote: boolean
+  /** It can be woken in place now. */
+  readonly live: boolean
+  /** A resting background session to stop before a turn starts (`claude stop <id>`). */
+  readonly resting: string | null
+  readonly worktree: string | null
+}
+
+/** The decision of a session with no tag pending. */
+const nothingToDo: DeliveryDecision = {
+  refused: [],
+  carried: [],
+  humanCause: false,
+  action: { kind: 'none' },
+}

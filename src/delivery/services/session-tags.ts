@@ -2,6 +2,7 @@ import { readContextCursor } from '../../room/store/context-cursor-table.ts'
 import { messageById, type StoredMessage } from '../../room/store/message-table.ts'
 import type { Db } from '../../store/db.ts'
 import type { TagFact } from '../core/delivery-decision.ts'
+import { deliveryPrompt } from '../core/delivery-prompt.ts'
 import type { DeliveryVendor } from '../core/delivery-vocabulary.ts'
 import { type DeliveryRow, moveDelivery, pendingDeliveries } from '../store/delivery-ledger.ts'
 
@@ -62,4 +63,19 @@ export function pendingTagsOf(db: Db, session: SessionKey, now: number): Session
     })
   }
   return { rows, tags, messages, wakeFailed }
+}
+
+/** The prompt the tags are delivered as; each answered by its `@handle` when a session posted it, else the thread, or `@human`. */
+export function tagsPrompt(
+  tags: SessionTags['tags'],
+  messages: SessionTags['messages'],
+  mode: 'send' | 'tag',
+): string {
+  return deliveryPrompt(
+    tags.map((tag) => {
+      const message = messages.get(tag.messageId) as StoredMessage
+      return { ...message, fromAgent: message.session !== null }
+    }),
+    mode,
+  )
 }

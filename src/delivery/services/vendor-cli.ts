@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { accessSync, constants, statSync } from 'node:fs'
 import { delimiter, join } from 'node:path'
+import { codexDaemonListens } from '../../agents/codex/services/codex-daemon.ts'
 import { deliveryOf, vendorFor } from '../../agents/vendors.ts'
 import type { VendorAbilities } from '../core/delivery-decision.ts'
 import type { DeliveryVendor } from '../core/delivery-vocabulary.ts'
@@ -74,4 +75,20 @@ function locate(name: string, places: VendorCliPlaces): string | null {
     }
   }
   return null
+}
+
+/**
+ * What the vendor CLI can do, as the decision weighs it; null when it was not looked up. `codex
+ * queue --resume` runs a turn only on Codex's own daemon (codex-daemon.ts): without it the
+ * message is only queued, so the session is resumed instead.
+ */
+export function abilitiesFor(
+  vendor: DeliveryVendor,
+  cli: VendorCli | null,
+  vendorEnv: Readonly<Record<string, string>>,
+): VendorAbilities | null {
+  if (cli === null) return null
+  return vendor === 'codex' && cli.abilities.queue && !codexDaemonListens(vendorEnv)
+    ? { ...cli.abilities, queue: false }
+    : cli.abilities
 }

@@ -1,3 +1,4 @@
+import { LruMap } from '../../shared/lru-map.ts'
 import { type CharSet, type PatternItem, type PatternShape, parsePattern, type SegmentToken } from './glob.ts'
 import { patternKey } from './pattern.ts'
 
@@ -26,14 +27,16 @@ export function findOverlap(a: string, b: string): Overlap {
   const key = `${patternKey(a)}\u0000${patternKey(b)}`
   const known = answers.get(key)
   if (known !== undefined) return known
-  if (answers.size >= 16_384) answers.clear()
   const answer = analyse(a, b)
   answers.set(key, answer)
   return answer
 }
 
-/** Answers by folded pattern pair: every claim compares its patterns with the same live leases. */
-const answers = new Map<string, Overlap>()
+/**
+ * Answers by folded pattern pair: every claim compares its patterns with the same live leases.
+ * Bounded, since this runs for as long as the daemon or the team server's Durable Object does.
+ */
+const answers = new LruMap<string, Overlap>(16_384)
 
 function analyse(a: string, b: string): Overlap {
   const left = shapeOf(a)
@@ -53,13 +56,12 @@ function analyse(a: string, b: string): Overlap {
 }
 
 /** Parsed shapes by folded pattern; arbitration compares the same few patterns over and over. */
-const shapes = new Map<string, PatternShape>()
+const shapes = new LruMap<string, PatternShape>(4096)
 
 function shapeOf(pattern: string): PatternShape {
   const key = patternKey(pattern)
   const known = shapes.get(key)
   if (known !== undefined) return known
-  if (shapes.size >= 4096) shapes.clear()
   const shape = parsePattern(key)
   shapes.set(key, shape)
   return shape

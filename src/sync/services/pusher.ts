@@ -2,7 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises'
 import { acknowledgeRecords, queuedRecords } from '../../records/store/record-outbox.ts'
 import type { Clock } from '../../shared/clock.ts'
 import type { Logger } from '../../shared/logger.ts'
-import type { NudgeableSleep } from '../../shared/nudgeable-sleep.ts'
+import type { PeriodicLoop } from '../../shared/periodic-loop.ts'
 import type { Db } from '../../store/database.ts'
 import { type PushBudgetState, takePush } from '../core/backoff.ts'
 import { planPush } from '../core/push-plan.ts'
@@ -35,10 +35,11 @@ export interface PusherOptions {
   /** How often the outbox is looked at when nothing nudged. */
   readonly pollMs?: number | undefined
   readonly origin: SyncOrigin
-  /** The connection's end: the loop stops and a wait is cut short. */
-  readonly signal: AbortSignal
-  /** Nudged when something new may be in the outbox; it cuts an idle wait short. */
-  readonly nap: NudgeableSleep
+  /**
+   * The connection: its stop ends the loop and cuts a wait short; it is nudged when something new
+   * may be in the outbox, which cuts an idle wait short.
+   */
+  readonly connection: PeriodicLoop
 }
 
 /**
@@ -52,7 +53,7 @@ export class Pusher {
   readonly #origin: SyncOrigin
   readonly #outbox: OutboxReader
   readonly #signal: AbortSignal
-  readonly #nap: NudgeableSleep
+  readonly #connection: PeriodicLoop
   /** A push was refused QUOTA_EXCEEDED and none has been taken since. */
   #atBudget = false
 
@@ -61,8 +62,8 @@ export class Pusher {
     this.#log = options.log
     this.#origin = options.origin
     this.#outbox = new OutboxReader(options.db)
-    this.#signal = options.signal
-    this.#nap = options.nap
+    this.#signal = options.connection.signal
+    this.#connection = options.connection
   }
 
   async run(http: SyncHttpClient, limits: SyncLimits): Promise<void> {
@@ -222,7 +223,7 @@ export class Pusher {
 
   /** Waits `ms`, or less when nudged or ended. */
   #idle(ms: number): Promise<void> {
-    return this.#nap.sleep(ms, this.#signal)
+    return this.#connection.nap(ms)
   }
 
   /** Waits `ms` whatever happens, unless ended (pacing and retry delays are not cut short by nudges). */

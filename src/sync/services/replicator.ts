@@ -3,7 +3,7 @@ import { replaceMirror } from '../../leases/store/lease-mirror.ts'
 import { redactServedLease } from '../../secrets/core/wire-fields.ts'
 import type { Clock } from '../../shared/clock.ts'
 import type { Logger } from '../../shared/logger.ts'
-import { NudgeableSleep } from '../../shared/nudgeable-sleep.ts'
+import { PeriodicLoop } from '../../shared/periodic-loop.ts'
 import type { Db } from '../../store/database.ts'
 import type { DownstreamMessage } from '../protocol/downstream.ts'
 import type { SyncedRecord } from '../protocol/record.ts'
@@ -48,9 +48,9 @@ export class Replicator {
   readonly #origin: SyncOrigin
   readonly #applier: RecordApplier
   readonly #actor: Actor
-  readonly #ended = new AbortController()
+  /** The connection's life: the pusher's loop, its naps, and the signal that ends it. */
+  readonly #connection = new PeriodicLoop()
   #socket: SyncSocket | null = null
-  readonly #nap = new NudgeableSleep()
   #awaitingWelcome = true
   #failure: unknown = null
 
@@ -64,18 +64,17 @@ export class Replicator {
 
   /** Something new may be in the outbox (capture committed, a note was written). */
   nudge(): void {
-    this.#nap.nudge()
+    this.#connection.nudge()
   }
 
   /** Ends the connection; a request in flight is abandoned (resent on the next connection, ids dedupe it). */
   end(): void {
-    this.#ended.abort()
-    this.#nap.nudge()
+    void this.#connection.stop()
   }
 
   async run(): Promise<void> {
     const { attachment, db, clock } = this.#options
-    const http = new SyncHttpClient(attachment, { signal: this.#ended.signal, timeoutMs: 30_000 })
+    const http = new SyncHttpClient(attachment, { signal: this.#connection.signal, timeoutMs: 30_000 })
     try {
       const { limits } = await http.health()
       startSyncState(db, attachment.url, attachment.projectId, clock.now())
@@ -88,12 +87,11 @@ export class Replicator {
           ...this.#options,
           log: this.#log,
           origin: this.#origin,
-          signal: this.#ended.signal,
-          nap: this.#nap,
+          connection: this.#connection,
         }).run(http, limits)
       } catch (error) {
         // A push cut short because the connection ended is resent on the next one; ids dedupe it.
-        if (!this.#ended.signal.aborted) throw error
+        if (!this.#connection.signal.aborted) throw error
       } finally {
         clearInterval(presence)
       }
@@ -108,7 +106,7 @@ export class Replicator {
       const cursor = this.#cursor()
       const page = expect(await http.pull(cursor, pullPage), this.#options.attachment.url)
       if (page.records.length > 0) this.#apply(page.records)
-      if (!page.hasMore || this.#ended.signal.aborted) return
+      if (!page.hasMore || this.#connection.signal.aborted) return
     }
   }
 

@@ -2,7 +2,8 @@ import { runningDaemon } from '../../../config/daemon-discovery.ts'
 import { daemonFile, projectDir } from '../../../config/data-paths.ts'
 import { resolveHuman } from '../../../identity/services/human.ts'
 import { describeCheckoutStore, otherStoresOfCheckout } from '../../../identity/services/project-identity.ts'
-import { describeHooks, hooksSection } from '../../../install/hook-health.ts'
+import { describeHooks } from '../../../install/describe-hooks.ts'
+import { hooksSection } from '../../../install/hooks-section.ts'
 import {
   type CaptureSection,
   captureSection,

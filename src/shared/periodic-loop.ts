@@ -1,7 +1,8 @@
-import { NudgeableSleep } from '../shared/nudgeable-sleep.ts'
+import { NudgeableSleep } from './nudgeable-sleep.ts'
 
 /**
- * The loop the daemon's periodic services share: a round, then a nap of the service's interval
+ * The loop every long-running service shares (the daemon's services, the journal copiers, the
+ * capture tailer, a sync connection's pusher): a round, then a nap of the service's interval
  * that a nudge or a stop cuts short. A nudge during a round is kept, since that round may have read
  * its inputs before the news came: the next round starts at once. The loop runs once however often
  * it is started; `stop` lets the round in hand finish (a transaction is never cut in half) and
@@ -24,12 +25,15 @@ export class PeriodicLoop {
     return this.#running
   }
 
-  /** A round every `intervalMs`, or sooner when nudged, until stopped. */
-  async every(intervalMs: number, round: () => Promise<void> | void): Promise<void> {
+  /**
+   * A round every `intervalMs`, or sooner when nudged, until stopped. A function is asked after
+   * each round, for services whose wait depends on what the round found.
+   */
+  async every(intervalMs: number | (() => number), round: () => Promise<void> | void): Promise<void> {
     while (!this.#stop.signal.aborted) {
       this.#nudged = false
       await round()
-      if (!this.#nudged) await this.nap(intervalMs)
+      if (!this.#nudged) await this.nap(typeof intervalMs === 'number' ? intervalMs : intervalMs())
     }
   }
 
