@@ -3,7 +3,9 @@ import { type ChildProcess, spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
+import type { DeliveriesJson } from '../../helpers/deliveries-json.ts'
 import { cliEntry, spawnCli } from '../../helpers/run-cli.ts'
+import type { TargetsJson } from '../../helpers/targets-json.ts'
 import { agentClisDir, agentClisIn } from '../agent-clis.ts'
 import { type AgentLab, openAgentLab, transcriptLines } from '../agent-lab.ts'
 
@@ -15,21 +17,6 @@ import { type AgentLab, openAgentLab, transcriptLines } from '../agent-lab.ts'
  * tells each user turn of a conversation apart, so "once, as the second user turn" is an exact
  * assertion on what the model was asked.
  */
-
-interface Targets {
-  agents: { handle: string; vendor: string; sessionId: string }[]
-}
-
-interface Ledger {
-  deliveries: {
-    messageId: string
-    sessionId: string
-    state: string
-    channel: string | null
-    reason: string | null
-  }[]
-  turns: { sessionId: string; channel: string; state: string; detail: string | null; messages: string[] }[]
-}
 
 const claudeBin = agentClisIn(agentClisDir(process.env)).claude
 
@@ -81,7 +68,7 @@ function agentState(lab: AgentLab, sessionId: string): string | null {
 }
 
 async function handleOf(lab: AgentLab, sessionId: string): Promise<string> {
-  const targets = await lab.sangamJson<Targets>(['targets'])
+  const targets = await lab.sangamJson<TargetsJson>(['targets'])
   const handle = targets.agents.find((agent) => agent.sessionId === sessionId)?.handle
   assert.ok(handle, `no handle for ${sessionId}: ${JSON.stringify(targets)}\n${lab.heartbeats()}`)
   return handle
@@ -120,10 +107,13 @@ async function until(ready: () => boolean, explain: () => string): Promise<void>
 }
 
 /** The ledger once `ready` holds of it (polled, 60 s at most). */
-async function ledgerWhen(lab: AgentLab, ready: (ledger: Ledger) => boolean): Promise<Ledger> {
+async function ledgerWhen(
+  lab: AgentLab,
+  ready: (ledger: DeliveriesJson) => boolean,
+): Promise<DeliveriesJson> {
   const deadline = Date.now() + 60_000
   for (;;) {
-    const ledger = await lab.sangamJson<Ledger>(['deliveries'])
+    const ledger = await lab.sangamJson<DeliveriesJson>(['deliveries'])
     if (ready(ledger)) return ledger
     if (Date.now() > deadline) assert.fail(JSON.stringify(ledger, null, 2))
     await new Promise((done) => setTimeout(done, 200))
@@ -185,7 +175,7 @@ test('a tag to an idle real Claude Code session is resumed once, in the backgrou
       [[sessionId, 'background']],
       'Claude Code runs it as a background session under the same id',
     )
-    const ledger = await lab.sangamJson<Ledger>(['deliveries'])
+    const ledger = await lab.sangamJson<DeliveriesJson>(['deliveries'])
     assert.deepEqual(
       ledger.turns.filter((turn) => turn.sessionId === sessionId).map((turn) => turn.channel),
       ['background'],
@@ -221,7 +211,7 @@ test('a tag to an idle real Claude Code session is resumed once, in the backgrou
       'the model received the second tag once, as the third user turn of the same session',
     )
     assert.equal(lab.anthropic.promptsWith('BGNOTE-3c1').length, 1, 'the first is not carried again')
-    const second = await lab.sangamJson<Ledger>(['deliveries'])
+    const second = await lab.sangamJson<DeliveriesJson>(['deliveries'])
     assert.deepEqual(
       second.turns.filter((turn) => turn.sessionId === sessionId).map((turn) => [turn.channel, turn.state]),
       [
@@ -334,7 +324,7 @@ test('a real background session blocked at an API key never approved: later tags
     )
     // Three more looks of the daemon (every 2 s while a tag waits): still nothing started.
     await new Promise((done) => setTimeout(done, 6500))
-    const later = await lab.sangamJson<Ledger>(['deliveries'])
+    const later = await lab.sangamJson<DeliveriesJson>(['deliveries'])
     assert.deepEqual(
       later.turns.map((turn) => turn.channel),
       ['background'],
@@ -421,7 +411,7 @@ test('a tag arriving during a real Claude Code turn is handed over at its Stop, 
 
     // Whatever the daemon and a manual look do now, the tag has been carried.
     await lab.sangamJson(['deliveries', '--deliver'])
-    const ledger = await lab.sangamJson<Ledger>(['deliveries'])
+    const ledger = await lab.sangamJson<DeliveriesJson>(['deliveries'])
     assert.deepEqual(
       ledger.turns.filter((turn) => turn.sessionId === sessionId).map((turn) => turn.channel),
       ['hand-over'],

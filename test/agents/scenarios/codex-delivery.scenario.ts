@@ -3,7 +3,9 @@ import { spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
+import type { DeliveriesJson } from '../../helpers/deliveries-json.ts'
 import { cliEntry, spawnCli } from '../../helpers/run-cli.ts'
+import type { TargetsJson } from '../../helpers/targets-json.ts'
 import { agentClisDir, agentClisIn } from '../agent-clis.ts'
 import { type AgentLab, openAgentLab, transcriptLines } from '../agent-lab.ts'
 import type { CodexStep } from '../fake-openai.ts'
@@ -15,35 +17,6 @@ import { openTmuxPane } from '../tmux-pane.ts'
  * `codex queue --resume` while Codex's own app-server daemon listens; and two real sessions whose
  * (scripted) model makes each tag the other back in every turn, which the ledger's guards stop.
  */
-
-interface Targets {
-  agents: { handle: string; vendor: string; sessionId: string; state: string }[]
-}
-
-interface Ledger {
-  deliveries: {
-    messageId: string
-    sessionId: string
-    state: string
-    channel: string | null
-    reason: string | null
-    senderKind: string
-    turnId: number | null
-  }[]
-  turns: {
-    id: number
-    sessionId: string
-    channel: string
-    state: string
-    cause: string
-    why: string
-    messages: string[]
-    exitCode: number | null
-    detail: string | null
-    startedAt: string
-    endedAt: string | null
-  }[]
-}
 
 /** `sangam up` in the lab, once it has caught up with the room (D173: it delivers what follows). */
 async function startDaemon(lab: AgentLab) {
@@ -93,7 +66,7 @@ async function dormantSession(lab: AgentLab, prompt: string): Promise<{ sessionI
   assert.equal(first.code, 0, first.stderr)
   const sessionId = first.sessionId
   assert.ok(sessionId, first.stdout)
-  const targets = await lab.sangamJson<Targets>(['targets'])
+  const targets = await lab.sangamJson<TargetsJson>(['targets'])
   const agent = targets.agents.find((entry) => entry.sessionId === sessionId)
   assert.ok(agent, `${JSON.stringify(targets)}\n${lab.heartbeats()}`)
   assert.equal(agent.state, 'offline', 'its SessionEnd ran: dormant')
@@ -145,7 +118,7 @@ async function deliveredOnce(
   const ledger = await until(
     'the turn ending in the ledger',
     async () => {
-      const now = await lab.sangamJson<Ledger>(['deliveries'])
+      const now = await lab.sangamJson<DeliveriesJson>(['deliveries'])
       return now.turns.length > 0 && now.turns.every((turn) => turn.state === 'ended') ? now : null
     },
     60_000,
@@ -207,7 +180,7 @@ test('with Codex’s own app-server daemon running, a tag to a dormant real Code
   const { sessionId, handle } = await dormantSession(lab, 'Start here.')
   await using codexDaemon = startCodexDaemon(lab)
   await deliveredOnce(lab, sessionId, handle, 'QUEUED-NOTE-9e4 the build is red', 'queue')
-  const ledger = await lab.sangamJson<Ledger>(['deliveries'])
+  const ledger = await lab.sangamJson<DeliveriesJson>(['deliveries'])
   assert.match(ledger.turns[0]?.detail ?? '', /handed to the codex CLI's own queue/)
   assert.ok(codexDaemon.pids().length > 0, 'the turn ran on Codex’s daemon')
 })
@@ -363,7 +336,7 @@ test('two real Codex sessions that tag each other back stop within the loop budg
   await until(
     'a tag refused by the loop budget',
     async () => {
-      const ledger = await lab.sangamJson<Ledger>(['deliveries'])
+      const ledger = await lab.sangamJson<DeliveriesJson>(['deliveries'])
       return ledger.deliveries.some((row) => row.reason === 'loop-budget') ? true : null
     },
     120_000,
@@ -373,7 +346,7 @@ test('two real Codex sessions that tag each other back stop within the loop budg
   const settled = await until(
     'every turn ending',
     async () => {
-      const ledger = await lab.sangamJson<Ledger>(['deliveries'])
+      const ledger = await lab.sangamJson<DeliveriesJson>(['deliveries'])
       return ledger.turns.every((turn) => turn.state !== 'starting' && turn.state !== 'running')
         ? ledger
         : null
@@ -383,7 +356,7 @@ test('two real Codex sessions that tag each other back stop within the loop budg
   )
   const seen = lab.openai.turns().length
   await sleep(5000)
-  const ledger = await lab.sangamJson<Ledger>(['deliveries'])
+  const ledger = await lab.sangamJson<DeliveriesJson>(['deliveries'])
   assert.equal(lab.openai.turns().length, seen, `the loop stopped\n${await context()}`)
   assert.equal(ledger.turns.length, settled.turns.length, 'no turn started after it settled')
 

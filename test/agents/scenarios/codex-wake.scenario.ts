@@ -7,6 +7,7 @@ import { version } from '../../../src/config/version.ts'
 import { openDatabaseFile } from '../../../src/project/store/project-database.ts'
 import { isSangamError } from '../../../src/shared/sangam-error.ts'
 import { cliEntry, spawnCli } from '../../helpers/run-cli.ts'
+import type { TargetsJson } from '../../helpers/targets-json.ts'
 import { openAgentLab, transcriptLines } from '../agent-lab.ts'
 import { openTmuxPane } from '../tmux-pane.ts'
 
@@ -79,10 +80,6 @@ test('a real Codex TUI under sangam codex takes a turn woken in place over its s
   }
 })
 
-interface Targets {
-  agents: { handle: string; vendor: string; sessionId: string }[]
-}
-
 /** Issue 10, scenario 2: a tag posted in the room reaches a live Codex session through the daemon. */
 test('a tag to a real Codex session open under sangam codex is delivered by the daemon as a turn in place, once', async () => {
   await using lab = await openAgentLab()
@@ -98,7 +95,7 @@ test('a tag to a real Codex session open under sangam codex is delivered by the 
   await pane.waitFor(/READY-first-turn/, 'the first reply')
   const sessionId = lab.openai.turns()[0]?.sessionId ?? null
   assert.ok(sessionId)
-  const targets = await lab.sangamJson<Targets>(['targets'])
+  const targets = await lab.sangamJson<TargetsJson>(['targets'])
   const handle = targets.agents.find((agent) => agent.sessionId === sessionId)?.handle
   assert.ok(handle, `${JSON.stringify(targets)}\n${lab.heartbeats()}`)
 

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict'
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { test } from 'node:test'
+import type { DeliveriesJson } from '../../helpers/deliveries-json.ts'
+import type { TargetsJson } from '../../helpers/targets-json.ts'
 import { geminiCliDir, geminiCliIn } from '../agent-clis.ts'
 import { type AgentLab, openAgentLab } from '../agent-lab.ts'
 import { startLabDaemon, until } from '../lab-daemon.ts'
@@ -12,30 +14,6 @@ import { startLabDaemon, until } from '../lab-daemon.ts'
  * `-p`, no approval flag: the turn runs under the user's own settings, D405); a second tag inside
  * the cooldown starts no second turn and waits in the ledger.
  */
-
-interface Ledger {
-  deliveries: {
-    messageId: string
-    sessionId: string
-    state: string
-    channel: string | null
-    reason: string | null
-    turnId: number | null
-  }[]
-  turns: {
-    id: number
-    sessionId: string
-    channel: string
-    state: string
-    cause: string
-    why: string
-    exitCode: number | null
-  }[]
-}
-
-interface Targets {
-  agents: { handle: string; vendor: string; sessionId: string; state: string }[]
-}
 
 /** The main-loop requests that carry `marker`, and how many times each carries it. */
 function requestsWith(lab: AgentLab, marker: string): number[] {
@@ -70,7 +48,7 @@ test('a tag to a dormant real Gemini CLI session resumes it once through its hea
   assert.equal(first.code, 0, first.stderr)
   const sessionId = first.sessionId
   assert.ok(sessionId && first.transcript, first.stderr)
-  const targets = await lab.sangamJson<Targets>(['targets'])
+  const targets = await lab.sangamJson<TargetsJson>(['targets'])
   const agent = targets.agents.find((entry) => entry.vendor === 'gemini' && entry.sessionId === sessionId)
   assert.ok(agent, `no gemini session in targets: ${JSON.stringify(targets)}\n${lab.heartbeats()}`)
   assert.equal(agent.state, 'offline', `its SessionEnd ran: dormant\n${lab.heartbeats()}`)
@@ -96,7 +74,7 @@ test('a tag to a dormant real Gemini CLI session resumes it once through its hea
   const ledger = await until(
     'the turn ending in the ledger',
     async () => {
-      const now = await lab.sangamJson<Ledger>(['deliveries'])
+      const now = await lab.sangamJson<DeliveriesJson>(['deliveries'])
       return now.turns.length > 0 && now.turns.every((turn) => turn.state === 'ended') ? now : null
     },
     90_000,
@@ -131,7 +109,7 @@ test('a tag to a dormant real Gemini CLI session resumes it once through its hea
   const waiting = await until(
     'the second tag weighed',
     async () => {
-      const now = await lab.sangamJson<Ledger>(['deliveries'])
+      const now = await lab.sangamJson<DeliveriesJson>(['deliveries'])
       return now.deliveries.some((row) => row.reason === 'cooldown') ? now : null
     },
     60_000,
@@ -170,7 +148,7 @@ test('sangam start --vendor gemini starts a new real Gemini CLI session under th
   const turn = await until(
     'the started turn ending',
     async () => {
-      const now = await lab.sangamJson<Ledger>(['deliveries', '--deliver'])
+      const now = await lab.sangamJson<DeliveriesJson>(['deliveries', '--deliver'])
       const row = now.turns.find((each) => each.id === started.turn.id)
       return row !== undefined && row.state !== 'starting' && row.state !== 'running' ? row : null
     },

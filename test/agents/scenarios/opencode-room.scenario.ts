@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { test } from 'node:test'
+import type { DeliveriesJson } from '../../helpers/deliveries-json.ts'
+import type { TargetsJson } from '../../helpers/targets-json.ts'
 import { type AgentLab, openAgentLab } from '../agent-lab.ts'
 import { startLabDaemon, until } from '../lab-daemon.ts'
 
@@ -11,33 +13,10 @@ import { startLabDaemon, until } from '../lab-daemon.ts'
  * `opencode run --session <id>`, the prompt on stdin.
  */
 
-interface Targets {
-  agents: { handle: string; vendor: string; sessionId: string; state: string }[]
-}
-
-interface Ledger {
-  deliveries: {
-    messageId: string
-    sessionId: string
-    state: string
-    channel: string | null
-    turnId: number | null
-  }[]
-  turns: {
-    id: number
-    sessionId: string
-    channel: string
-    state: string
-    cause: string
-    why: string
-    exitCode: number | null
-  }[]
-}
-
 /** The session's entry in `targets`, after a first `opencode run` ended. */
 async function agentOf(lab: AgentLab, sessionId: string | null) {
   assert.ok(sessionId, 'opencode named its session')
-  const targets = await lab.sangamJson<Targets>(['targets'])
+  const targets = await lab.sangamJson<TargetsJson>(['targets'])
   const agent = targets.agents.find((entry) => entry.vendor === 'opencode' && entry.sessionId === sessionId)
   assert.ok(agent, `no opencode session in targets: ${JSON.stringify(targets)}\n${lab.heartbeats()}`)
   return agent
@@ -146,7 +125,7 @@ test('a tag to a dormant real opencode session is resumed once by the daemon thr
   const ledger = await until(
     'the resumed turn ending in the ledger',
     async () => {
-      const now = await lab.sangamJson<Ledger>(['deliveries'])
+      const now = await lab.sangamJson<DeliveriesJson>(['deliveries'])
       // The exit code comes with the turn's end, or just after it when the daemon's sweep saw it first.
       return now.turns.length > 0 &&
         now.turns.every((turn) => turn.state !== 'running' && turn.exitCode !== null)

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { test } from 'node:test'
+import type { DeliveriesJson } from '../../helpers/deliveries-json.ts'
 import { offlineConfigFolder, openAgentLab } from '../agent-lab.ts'
 import { until } from '../lab-daemon.ts'
 
@@ -32,10 +33,6 @@ test('the brief, with the leases, reaches the first model request of a real open
   )
 })
 
-interface Ledger {
-  turns: { id: number; sessionId: string; channel: string; state: string }[]
-}
-
 /**
  * `sangam start --vendor opencode`: a new headless session through `opencode run --format json`,
  * its first prompt on stdin; opencode names the session, and the ledger's turn learns that id from
@@ -57,7 +54,7 @@ test('sangam start --vendor opencode starts a new real opencode session, the pro
   const turn = await until(
     'the started turn ending',
     async () => {
-      const now = await lab.sangamJson<Ledger>(['deliveries', '--deliver'])
+      const now = await lab.sangamJson<DeliveriesJson>(['deliveries', '--deliver'])
       const row = now.turns.find((each) => each.id === started.turn.id)
       return row !== undefined && row.state !== 'starting' && row.state !== 'running' ? row : null
     },

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { test } from 'node:test'
+import type { TargetsJson } from '../../helpers/targets-json.ts'
 import { type AgentLab, openAgentLab } from '../agent-lab.ts'
 import type { LoggedRequest } from '../fake-model-server.ts'
 
@@ -13,12 +14,8 @@ import type { LoggedRequest } from '../fake-model-server.ts'
  * test keeps one Claude Code process running (stream-json input), so there it is UserPromptSubmit.
  */
 
-interface Targets {
-  agents: { handle: string; vendor: string; sessionId: string }[]
-}
-
 async function handleOf(lab: AgentLab, vendor: string, sessionId: string): Promise<string> {
-  const targets = await lab.sangamJson<Targets>(['targets'])
+  const targets = await lab.sangamJson<TargetsJson>(['targets'])
   const agent = targets.agents.find((a) => a.vendor === vendor && a.sessionId === sessionId)
   assert.ok(
     agent,
