@@ -8,6 +8,7 @@ import { cliEntry, spawnCli } from '../../helpers/run-cli.ts'
 import type { TargetsJson } from '../../helpers/targets-json.ts'
 import { agentClisDir, agentClisIn } from '../agent-clis.ts'
 import { type AgentLab, openAgentLab, transcriptLines } from '../agent-lab.ts'
+import { definedEnv } from '../defined-env.ts'
 
 /**
  * Issue 10 with the real Claude Code 2.1.332: a tag to an idle session resumes it once (through
@@ -19,12 +20,6 @@ import { type AgentLab, openAgentLab, transcriptLines } from '../agent-lab.ts'
  */
 
 const claudeBin = agentClisIn(agentClisDir(process.env)).claude
-
-function definedEnv(env: Record<string, string | undefined>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
-  )
-}
 
 /** The real `claude` with the lab's environment (its config dir, the fake server). */
 function claudeCli(

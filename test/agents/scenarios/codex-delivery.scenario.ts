@@ -4,11 +4,13 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import type { DeliveriesJson } from '../../helpers/deliveries-json.ts'
-import { cliEntry, spawnCli } from '../../helpers/run-cli.ts'
+import { cliEntry } from '../../helpers/run-cli.ts'
 import type { TargetsJson } from '../../helpers/targets-json.ts'
 import { agentClisDir, agentClisIn } from '../agent-clis.ts'
 import { type AgentLab, openAgentLab, transcriptLines } from '../agent-lab.ts'
+import { definedEnv } from '../defined-env.ts'
 import type { CodexStep } from '../fake-openai.ts'
+import { startLabDaemon, until } from '../lab-daemon.ts'
 import { openTmuxPane } from '../tmux-pane.ts'
 
 /**
@@ -17,46 +19,6 @@ import { openTmuxPane } from '../tmux-pane.ts'
  * `codex queue --resume` while Codex's own app-server daemon listens; and two real sessions whose
  * (scripted) model makes each tag the other back in every turn, which the ledger's guards stop.
  */
-
-/** `sangam up` in the lab, once it has caught up with the room (D173: it delivers what follows). */
-async function startDaemon(lab: AgentLab) {
-  const daemon = spawnCli(['up'], { cwd: lab.repo.path, env: lab.env })
-  let out = ''
-  const collect = (chunk: Buffer): void => {
-    out += chunk.toString('utf8')
-  }
-  daemon.stdout?.on('data', collect)
-  daemon.stderr?.on('data', collect)
-  const closed = new Promise((resolve) => daemon.once('close', resolve))
-  const deadline = Date.now() + 60_000
-  while (!/tailing/.test(out)) {
-    assert.ok(Date.now() < deadline, `the daemon never caught up:\n${out}`)
-    await new Promise((done) => setTimeout(done, 100))
-  }
-  return {
-    output: () => out,
-    async [Symbol.asyncDispose]() {
-      daemon.kill('SIGTERM')
-      await closed
-    },
-  }
-}
-
-/** Polls `probe` until it answers non-null; past the timeout fails with `context()`. */
-async function until<T>(
-  what: string,
-  probe: () => Promise<T | null>,
-  timeoutMs: number,
-  context: () => Promise<string>,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value !== null) return value
-    if (Date.now() > deadline) throw new Error(`${what} never happened\n${await context()}`)
-    await new Promise((done) => setTimeout(done, 200))
-  }
-}
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms))
 
@@ -104,7 +66,7 @@ async function deliveredOnce(
   note: string,
   channel: string,
 ) {
-  await using daemon = await startDaemon(lab)
+  await using daemon = await startLabDaemon(lab)
   await lab.sangamJson(['post', '--to', `@${handle}`, note], { SANGAM_USER: 'bob@example.com' })
   const context = async () =>
     `daemon:\n${daemon.output()}\nledger:\n${(await lab.sangam(['deliveries', '--json'])).stdout}`
@@ -287,12 +249,6 @@ function codexSandbox(lab: AgentLab, mode: string): void {
   writeFileSync(file, `sandbox_mode = "${mode}"\n${readFileSync(file, 'utf8')}`)
 }
 
-function definedEnv(env: Record<string, string | undefined>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
-  )
-}
-
 /**
  * Issue 10, scenario 4: two real Codex sessions whose model, in every delivered turn, runs
  * `sangam post --to @<the other> …` in the agent's shell (Codex gives the command CODEX_THREAD_ID,
@@ -327,7 +283,7 @@ test('two real Codex sessions that tag each other back stop within the loop budg
     return [{ shell: post }, { text: `Tagged @${to}.` }]
   })
 
-  await using daemon = await startDaemon(lab)
+  await using daemon = await startLabDaemon(lab)
   await lab.sangamJson(['post', '--to', `@${a.handle}`, 'LOOP-START ping-pong, please'], {
     SANGAM_USER: 'bob@example.com',
   })

@@ -7,6 +7,7 @@ import type { DeliveriesJson } from '../../helpers/deliveries-json.ts'
 import { runCli } from '../../helpers/run-cli.ts'
 import { git } from '../../helpers/tmp-git-repo.ts'
 import { type AgentLab, openAgentLab, transcriptLines } from '../agent-lab.ts'
+import { definedEnv } from '../defined-env.ts'
 import type { ClaudeStep } from '../fake-anthropic.ts'
 import type { CodexStep } from '../fake-openai.ts'
 
@@ -427,9 +428,3 @@ test('the other way round: the Codex lane publishes first and the semantic task 
     })
   }
 })
-
-function definedEnv(env: Record<string, string | undefined>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
-  )
-}

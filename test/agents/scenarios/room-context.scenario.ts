@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process'
 import { test } from 'node:test'
 import type { TargetsJson } from '../../helpers/targets-json.ts'
 import { type AgentLab, openAgentLab } from '../agent-lab.ts'
+import { definedEnv } from '../defined-env.ts'
 import type { LoggedRequest } from '../fake-model-server.ts'
 
 /**
@@ -146,12 +147,6 @@ function streamingClaude(lab: AgentLab) {
       })
     },
   }
-}
-
-function definedEnv(env: Record<string, string | undefined>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
-  )
 }
 
 test('in one running Claude Code session, UserPromptSubmit carries a message posted between two prompts, once', async () => {
