@@ -4,6 +4,7 @@ import { test } from 'node:test'
 import type { DeliveriesJson } from '../../helpers/deliveries-json.ts'
 import type { TargetsJson } from '../../helpers/targets-json.ts'
 import { type AgentLab, openAgentLab } from '../agent-lab.ts'
+import { assertAutoLeaseEnded } from '../auto-lease-ended.ts'
 import { startLabDaemon, until } from '../lab-daemon.ts'
 
 /**
@@ -76,25 +77,7 @@ test("a real opencode session's end marks it offline and releases its auto-lease
   assert.equal(run.code, 0, run.stderr)
   const agent = await agentOf(lab, run.sessionId)
   assert.equal(agent.state, 'offline', `its SessionEnd ran when opencode stopped\n${lab.heartbeats()}`)
-  const overview = await lab.sangamJson<{
-    leases: unknown[]
-    history: {
-      action: string
-      pattern: string
-      holder: { vendor: string | null; sessionId: string | null }
-    }[]
-  }>(['leases'])
-  assert.deepEqual(overview.leases, [], 'no lease outlives the session')
-  assert.deepEqual(
-    overview.history.map((entry) => [
-      entry.action,
-      entry.pattern,
-      entry.holder.vendor,
-      entry.holder.sessionId,
-    ]),
-    [['session-ended', 'src/c.ts', 'opencode', run.sessionId]],
-    `the auto-lease its edit took ended with it\n${lab.heartbeats()}`,
-  )
+  await assertAutoLeaseEnded(lab, 'src/c.ts', 'opencode', run.sessionId)
   const events = lab.heartbeats()
   for (const event of ['UserPromptSubmit', 'Stop', 'SessionEnd'])
     assert.match(events, new RegExp(`"event":"${event}"`), `the plugin sent ${event}`)
