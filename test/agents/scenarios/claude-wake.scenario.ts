@@ -8,6 +8,7 @@ import { type AgentLab, openAgentLab } from '../agent-lab.ts'
 import { openClaudeTui } from '../claude-tui.ts'
 import type { ClaudeStep } from '../fake-anthropic.ts'
 import { startLabDaemon, until } from '../lab-daemon.ts'
+import { waitForTagStep } from '../wait-for-tag-step.ts'
 
 /**
  * Issue 25 with the real Claude Code 2.1.332 in its TUI under tmux, started with its prompt in
@@ -126,16 +127,7 @@ test('a tag arriving while a real Claude Code TUI is in a turn reaches the model
   await lab.sangamJson(['install-hooks'])
   const posted = join(lab.home, 'tag-posted')
   lab.anthropic.scriptTurns([
-    [
-      {
-        tool: 'Bash',
-        input: {
-          command: `for i in $(seq 600); do [ -f '${posted}' ] && break; sleep 0.1; done; echo tag-seen`,
-          description: 'Wait for the tag',
-        },
-      },
-      { text: 'FIRST-TURN-DONE.' },
-    ],
+    [waitForTagStep(posted), { text: 'FIRST-TURN-DONE.' }],
     [{ text: 'HANDED-OVER rebasing now.' }],
     [{ text: 'NEVER-AGAIN.' }],
   ])

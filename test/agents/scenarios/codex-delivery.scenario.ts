@@ -11,6 +11,7 @@ import { type AgentLab, openAgentLab, transcriptLines } from '../agent-lab.ts'
 import { definedEnv } from '../defined-env.ts'
 import type { CodexStep } from '../fake-openai.ts'
 import { startLabDaemon, until } from '../lab-daemon.ts'
+import { ledgerWhen, turnsEnded } from '../ledger-waits.ts'
 import { openTmuxPane } from '../tmux-pane.ts'
 
 /**
@@ -77,15 +78,7 @@ async function deliveredOnce(
     60_000,
     context,
   )
-  const ledger = await until(
-    'the turn ending in the ledger',
-    async () => {
-      const now = await lab.sangamJson<DeliveriesJson>(['deliveries'])
-      return now.turns.length > 0 && now.turns.every((turn) => turn.state === 'ended') ? now : null
-    },
-    60_000,
-    context,
-  )
+  const ledger = await ledgerWhen(lab, 'the turn ending in the ledger', turnsEnded, { context })
   // The reply the model scripted lands in the rollout once the turn completes.
   await until(
     'the turn completing in the rollout',

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict'
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { test } from 'node:test'
-import type { DeliveriesJson } from '../../helpers/deliveries-json.ts'
 import type { TargetsJson } from '../../helpers/targets-json.ts'
 import { geminiCliDir, geminiCliIn } from '../agent-clis.ts'
 import { type AgentLab, openAgentLab } from '../agent-lab.ts'
 import { startLabDaemon, until } from '../lab-daemon.ts'
+import { ledgerWhen, settledTurn, turnsEnded } from '../ledger-waits.ts'
 
 /**
  * Issue 22, delivery for Gemini CLI with the real 0.61.0 offline: a tag to a dormant session's
@@ -71,15 +71,10 @@ test('a tag to a dormant real Gemini CLI session resumes it once through its hea
     90_000,
     context,
   )
-  const ledger = await until(
-    'the turn ending in the ledger',
-    async () => {
-      const now = await lab.sangamJson<DeliveriesJson>(['deliveries'])
-      return now.turns.length > 0 && now.turns.every((turn) => turn.state === 'ended') ? now : null
-    },
-    90_000,
+  const ledger = await ledgerWhen(lab, 'the turn ending in the ledger', turnsEnded, {
+    timeoutMs: 90_000,
     context,
-  )
+  })
   assert.deepEqual(
     ledger.turns.map((turn) => [turn.sessionId, turn.channel, turn.cause, turn.why, turn.exitCode]),
     [[sessionId, 'resume', 'agent', 'tag', 0]],
@@ -106,14 +101,11 @@ test('a tag to a dormant real Gemini CLI session resumes it once through its hea
   await lab.sangamJson(['post', '--to', `@${agent.handle}`, 'GEMTAG-second a follow-up'], {
     SANGAM_USER: 'bob@example.com',
   })
-  const waiting = await until(
+  const waiting = await ledgerWhen(
+    lab,
     'the second tag weighed',
-    async () => {
-      const now = await lab.sangamJson<DeliveriesJson>(['deliveries'])
-      return now.deliveries.some((row) => row.reason === 'cooldown') ? now : null
-    },
-    60_000,
-    context,
+    (now) => now.deliveries.some((row) => row.reason === 'cooldown'),
+    { context },
   )
   assert.equal(waiting.turns.length, 1, `no second turn\n${await context()}`)
   assert.deepEqual(
@@ -145,16 +137,10 @@ test('sangam start --vendor gemini starts a new real Gemini CLI session under th
   const sessionId = started.turn.sessionId
   const context = async () =>
     `ledger:\n${(await lab.sangam(['deliveries', '--json'])).stdout}\nheartbeats:\n${lab.heartbeats()}`
-  const turn = await until(
-    'the started turn ending',
-    async () => {
-      const now = await lab.sangamJson<DeliveriesJson>(['deliveries', '--deliver'])
-      const row = now.turns.find((each) => each.id === started.turn.id)
-      return row !== undefined && row.state !== 'starting' && row.state !== 'running' ? row : null
-    },
-    90_000,
+  const turn = await settledTurn(lab, 'the started turn ending', (each) => each.id === started.turn.id, {
+    timeoutMs: 90_000,
     context,
-  )
+  })
   assert.equal(turn.state, 'ended', await context())
   assert.deepEqual(requestsWith(lab, 'STARTNOTE-3b1'), [1], 'the first prompt reached the model once')
   const files = sessionFiles(join(lab.home, '.gemini', 'tmp'), sessionId.slice(0, 8))

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import type { DeliveriesJson } from '../../helpers/deliveries-json.ts'
 import type { TargetsJson } from '../../helpers/targets-json.ts'
 import { type AgentLab, openAgentLab } from '../agent-lab.ts'
 import { assertAutoLeaseEnded } from '../auto-lease-ended.ts'
-import { startLabDaemon, until } from '../lab-daemon.ts'
+import { startLabDaemon } from '../lab-daemon.ts'
+import { ledgerWhen } from '../ledger-waits.ts'
 
 /**
  * The room and delivery with the real opencode 1.18.33 offline: sangam's plugin sends the agent
@@ -105,18 +105,13 @@ test('a tag to a dormant real opencode session is resumed once by the daemon thr
   })
   const context = async () =>
     `daemon:\n${daemon.output()}\nledger:\n${(await lab.sangam(['deliveries', '--json'])).stdout}\nhooks:\n${lab.heartbeats()}`
-  const ledger = await until(
+  const ledger = await ledgerWhen(
+    lab,
     'the resumed turn ending in the ledger',
-    async () => {
-      const now = await lab.sangamJson<DeliveriesJson>(['deliveries'])
-      // The exit code comes with the turn's end, or just after it when the daemon's sweep saw it first.
-      return now.turns.length > 0 &&
-        now.turns.every((turn) => turn.state !== 'running' && turn.exitCode !== null)
-        ? now
-        : null
-    },
-    90_000,
-    context,
+    // The exit code comes with the turn's end, or just after it when the daemon's sweep saw it first.
+    (now) =>
+      now.turns.length > 0 && now.turns.every((turn) => turn.state !== 'running' && turn.exitCode !== null),
+    { timeoutMs: 90_000, context },
   )
   assert.deepEqual(
     ledger.turns.map((turn) => [turn.sessionId, turn.channel, turn.state, turn.why, turn.exitCode]),

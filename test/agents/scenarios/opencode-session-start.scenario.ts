@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import type { DeliveriesJson } from '../../helpers/deliveries-json.ts'
 import { offlineConfigFolder, openAgentLab } from '../agent-lab.ts'
-import { until } from '../lab-daemon.ts'
+import { settledTurn } from '../ledger-waits.ts'
 
 /**
  * sangam's opencode plugin asks the hook for the session's brief when opencode assembles the first
@@ -51,16 +50,10 @@ test('sangam start --vendor opencode starts a new real opencode session, the pro
   assert.deepEqual([started.turn.vendor, started.turn.channel], ['opencode', 'new'])
   const context = async () =>
     `ledger:\n${(await lab.sangam(['deliveries', '--json'])).stdout}\nheartbeats:\n${lab.heartbeats()}`
-  const turn = await until(
-    'the started turn ending',
-    async () => {
-      const now = await lab.sangamJson<DeliveriesJson>(['deliveries', '--deliver'])
-      const row = now.turns.find((each) => each.id === started.turn.id)
-      return row !== undefined && row.state !== 'starting' && row.state !== 'running' ? row : null
-    },
-    90_000,
+  const turn = await settledTurn(lab, 'the started turn ending', (each) => each.id === started.turn.id, {
+    timeoutMs: 90_000,
     context,
-  )
+  })
   // Its exit code is known only to a waiter that outlived it (`start` does not wait; a daemon would).
   assert.equal(turn.state, 'ended', await context())
   assert.match(
