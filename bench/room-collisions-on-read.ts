@@ -13,11 +13,10 @@
  *
  *   npm run build && node --import tsx bench/room-collisions-on-read.ts [runs] [worktrees…]
  */
-import { spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { openConnection } from '../src/store/connection.ts'
+import { benchScratch } from './helpers/bench-scratch.ts'
 import { percentile } from './helpers/transcript-sentences.ts'
 
 const runs = Number(process.argv[2] ?? 9)
@@ -29,23 +28,7 @@ const lines = (count: number, tag: string) =>
   Array.from({ length: count }, (_, i) => `export const ${tag}${i} = ${i}\n`).join('')
 
 async function measure(worktrees: number): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'sangam-bench-look-'))
-  const env = {
-    ...process.env,
-    HOME: dir,
-    SANGAM_HOME: join(dir, 'sangam'),
-    SANGAM_USER: 'bench',
-    SANGAM_LOG: 'warn',
-    GIT_AUTHOR_NAME: 'b',
-    GIT_AUTHOR_EMAIL: 'b@x',
-    GIT_COMMITTER_NAME: 'b',
-    GIT_COMMITTER_EMAIL: 'b@x',
-  }
-  const run = (command: string, args: readonly string[], cwd: string) => {
-    const result = spawnSync(command, args, { cwd, env, encoding: 'utf8' })
-    if (result.status !== 0) throw new Error(`${command} ${args.join(' ')}: ${result.stderr}`)
-    return result.stdout
-  }
+  const { dir, run } = benchScratch('look', { gitIdentity: true })
   try {
     const repo = join(dir, 'repo')
     run('git', ['init', '-q', '-b', 'main', repo], dir)

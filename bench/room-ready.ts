@@ -12,8 +12,7 @@
  *   npm run build && node --import tsx bench/room-ready.ts [runs]
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { openDatabaseFile } from '../src/project/store/project-database.ts'
 import { overlapRound } from '../src/room/services/overlap-round.ts'
@@ -22,6 +21,7 @@ import { ManualClock } from '../src/shared/clock.ts'
 import { systemRandom } from '../src/shared/random.ts'
 import { openConnection } from '../src/store/connection.ts'
 import { gitCallLog } from '../test/helpers/git-call-log.ts'
+import { benchScratch } from './helpers/bench-scratch.ts'
 import { percentile } from './helpers/transcript-sentences.ts'
 
 const runs = Number(process.argv[2] ?? 9)
@@ -33,23 +33,7 @@ const peer = process.env.SANGAM_BENCH_PEER
 /** The issue's figure for chat-room's cold `ready` on the CEO's machine (not measured here). */
 const ceoPeerColdMs = 1905
 
-const dir = mkdtempSync(join(tmpdir(), 'sangam-bench-ready-'))
-const env = {
-  ...process.env,
-  HOME: dir,
-  SANGAM_HOME: join(dir, 'sangam'),
-  SANGAM_USER: 'bench',
-  SANGAM_LOG: 'warn',
-  GIT_AUTHOR_NAME: 'b',
-  GIT_AUTHOR_EMAIL: 'b@x',
-  GIT_COMMITTER_NAME: 'b',
-  GIT_COMMITTER_EMAIL: 'b@x',
-}
-const run = (command: string, args: readonly string[], cwd: string) => {
-  const result = spawnSync(command, args, { cwd, env, encoding: 'utf8' })
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')}: ${result.stderr}`)
-  return result.stdout
-}
+const { dir, run } = benchScratch('ready', { gitIdentity: true })
 const lines = (count: number, tag: string) =>
   Array.from({ length: count }, (_, i) => `export const ${tag}${i} = ${i}\n`).join('')
 
