@@ -21,15 +21,7 @@ export function ledgerWhen(
   ready: (ledger: DeliveriesJson) => boolean,
   wait: LedgerWait = {},
 ): Promise<DeliveriesJson> {
-  return until(
-    what,
-    async () => {
-      const ledger = await lab.sangamJson<DeliveriesJson>(['deliveries'])
-      return ready(ledger) ? ledger : null
-    },
-    wait.timeoutMs ?? 60_000,
-    wait.context ?? ledgerContext(lab),
-  )
+  return pollLedger(lab, what, [], (ledger) => (ready(ledger) ? ledger : null), wait)
 }
 
 /** At least one turn started, and every one has ended. */
@@ -48,19 +40,26 @@ export function settledTurn(
   matches: (turn: Turn) => boolean,
   wait: LedgerWait = {},
 ): Promise<Turn> {
-  return until(
-    what,
-    async () => {
-      const ledger = await lab.sangamJson<DeliveriesJson>(['deliveries', '--deliver'])
-      const turn = ledger.turns.find(matches)
-      return turn !== undefined && turn.state !== 'starting' && turn.state !== 'running' ? turn : null
-    },
-    wait.timeoutMs ?? 60_000,
-    wait.context ?? ledgerContext(lab),
-  )
+  const settled = (ledger: DeliveriesJson): Turn | null => {
+    const turn = ledger.turns.find(matches)
+    return turn !== undefined && turn.state !== 'starting' && turn.state !== 'running' ? turn : null
+  }
+  return pollLedger(lab, what, ['--deliver'], settled, wait)
 }
 
-function ledgerContext(lab: AgentLab): () => Promise<string> {
-  return async () =>
+function pollLedger<T>(
+  lab: AgentLab,
+  what: string,
+  flags: readonly string[],
+  pick: (ledger: DeliveriesJson) => T | null,
+  wait: LedgerWait,
+): Promise<T> {
+  const context = async () =>
     `ledger:\n${(await lab.sangam(['deliveries', '--json'])).stdout}\nheartbeats:\n${lab.heartbeats()}`
+  return until(
+    what,
+    async () => pick(await lab.sangamJson<DeliveriesJson>(['deliveries', ...flags])),
+    wait.timeoutMs ?? 60_000,
+    wait.context ?? context,
+  )
 }
