@@ -12,7 +12,7 @@ import { definedEnv } from '../defined-env.ts'
 import type { CodexStep } from '../fake-openai.ts'
 import { startLabDaemon, until } from '../lab-daemon.ts'
 import { ledgerWhen, turnsEnded } from '../ledger-waits.ts'
-import { openTmuxPane } from '../tmux-pane.ts'
+import { openSangamCodex } from '../sangam-codex-pane.ts'
 
 /**
  * Issue 10 with the real Codex 0.171.0 offline, past what codex-wake covers: a dormant session
@@ -149,13 +149,8 @@ test('a SIGKILLed sangam codex leaves no real Codex app-server running', async (
   await using lab = await openAgentLab()
   const tuiEnv = lab.codexTui()
   lab.openai.scriptTurns([[{ text: 'READY-first-turn.' }]])
-  await using pane = openTmuxPane(
-    lab.home,
-    lab.repo.path,
-    `${process.execPath} ${cliEntry} codex "Start here."`,
-    tuiEnv,
-  )
-  await pane.waitFor(/READY-first-turn/, 'the first reply')
+  // The pane stays open (the TUI running) until the test ends.
+  await using _pane = await openSangamCodex(lab, tuiEnv)
   const socketDir = join(lab.env.SANGAM_HOME ?? '', 'codex')
   const [socketName, ...more] = readdirSync(socketDir)
   assert.ok(socketName !== undefined && more.length === 0, `one socket: ${readdirSync(socketDir).join(', ')}`)

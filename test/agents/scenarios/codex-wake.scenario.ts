@@ -6,10 +6,10 @@ import { codexWake, socketPathOf } from '../../../src/agents/codex/services/code
 import { version } from '../../../src/config/version.ts'
 import { openDatabaseFile } from '../../../src/project/store/project-database.ts'
 import { isSangamError } from '../../../src/shared/sangam-error.ts'
-import { cliEntry, spawnCli } from '../../helpers/run-cli.ts'
+import { spawnCli } from '../../helpers/run-cli.ts'
 import type { TargetsJson } from '../../helpers/targets-json.ts'
 import { openAgentLab, transcriptLines } from '../agent-lab.ts'
-import { openTmuxPane } from '../tmux-pane.ts'
+import { openSangamCodex } from '../sangam-codex-pane.ts'
 
 /**
  * `sangam codex` runs the real Codex 0.171.0 TUI against its app-server on a private socket; the
@@ -23,13 +23,7 @@ test('a real Codex TUI under sangam codex takes a turn woken in place over its s
   const tuiEnv = lab.codexTui()
   await lab.sangamJson(['install-hooks'])
   lab.openai.scriptTurns([[{ text: 'READY-first-turn.' }], [{ text: 'WOKEN-second-turn on it.' }]])
-  await using pane = openTmuxPane(
-    lab.home,
-    lab.repo.path,
-    `${process.execPath} ${cliEntry} codex --json "Start here."`,
-    tuiEnv,
-  )
-  await pane.waitFor(/READY-first-turn/, 'the first reply')
+  await using pane = await openSangamCodex(lab, tuiEnv, ['--json'])
   const sessionId = lab.openai.turns()[0]?.sessionId ?? null
   assert.ok(sessionId, 'the model request names its thread')
 
@@ -86,13 +80,7 @@ test('a tag to a real Codex session open under sangam codex is delivered by the 
   const tuiEnv = lab.codexTui()
   await lab.sangamJson(['install-hooks'])
   lab.openai.scriptTurns([[{ text: 'READY-first-turn.' }], [{ text: 'DAEMON-WOKEN on it.' }]])
-  await using pane = openTmuxPane(
-    lab.home,
-    lab.repo.path,
-    `${process.execPath} ${cliEntry} codex "Start here."`,
-    tuiEnv,
-  )
-  await pane.waitFor(/READY-first-turn/, 'the first reply')
+  await using pane = await openSangamCodex(lab, tuiEnv)
   const sessionId = lab.openai.turns()[0]?.sessionId ?? null
   assert.ok(sessionId)
   const targets = await lab.sangamJson<TargetsJson>(['targets'])
