@@ -54,12 +54,15 @@ function pollLedger<T>(
   pick: (ledger: DeliveriesJson) => T | null,
   wait: LedgerWait,
 ): Promise<T> {
-  const context = async () =>
-    `ledger:\n${(await lab.sangam(['deliveries', '--json'])).stdout}\nheartbeats:\n${lab.heartbeats()}`
   return until(
     what,
     async () => pick(await lab.sangamJson<DeliveriesJson>(['deliveries', ...flags])),
     wait.timeoutMs ?? 60_000,
-    wait.context ?? context,
+    wait.context ?? (() => ledgerContext(lab)),
   )
+}
+
+/** What a delivery scenario's failure prints unless it says more: the ledger and the hooks' heartbeats. */
+export async function ledgerContext(lab: AgentLab): Promise<string> {
+  return `ledger:\n${(await lab.sangam(['deliveries', '--json'])).stdout}\nheartbeats:\n${lab.heartbeats()}`
 }

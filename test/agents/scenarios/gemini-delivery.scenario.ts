@@ -6,7 +6,8 @@ import type { TargetsJson } from '../../helpers/targets-json.ts'
 import { geminiCliDir, geminiCliIn } from '../agent-clis.ts'
 import { type AgentLab, openAgentLab } from '../agent-lab.ts'
 import { startLabDaemon, until } from '../lab-daemon.ts'
-import { ledgerWhen, settledTurn, turnsEnded } from '../ledger-waits.ts'
+import { ledgerWhen, turnsEnded } from '../ledger-waits.ts'
+import { startedTurnEnded } from '../started-turn.ts'
 
 /**
  * Issue 22, delivery for Gemini CLI with the real 0.61.0 offline: a tag to a dormant session's
@@ -130,18 +131,8 @@ test('sangam start --vendor gemini starts a new real Gemini CLI session under th
   lab.env.PATH = `${dirname(geminiCliIn(geminiCliDir(process.env)))}:${lab.env.PATH ?? ''}`
   await lab.sangamJson(['install-hooks'])
   lab.geminiApi.script([{ text: 'STARTED-REPLY on it.' }])
-  const started = await lab.sangamJson<{
-    turn: { id: number; sessionId: string; channel: string; vendor: string }
-  }>(['start', '--vendor', 'gemini', 'STARTNOTE-3b1 look at the failing test'])
-  assert.deepEqual([started.turn.vendor, started.turn.channel], ['gemini', 'new'])
-  const sessionId = started.turn.sessionId
-  const context = async () =>
-    `ledger:\n${(await lab.sangam(['deliveries', '--json'])).stdout}\nheartbeats:\n${lab.heartbeats()}`
-  const turn = await settledTurn(lab, 'the started turn ending', (each) => each.id === started.turn.id, {
-    timeoutMs: 90_000,
-    context,
-  })
-  assert.equal(turn.state, 'ended', await context())
+  const { started } = await startedTurnEnded(lab, 'gemini', 'STARTNOTE-3b1 look at the failing test')
+  const sessionId = started.sessionId
   assert.deepEqual(requestsWith(lab, 'STARTNOTE-3b1'), [1], 'the first prompt reached the model once')
   const files = sessionFiles(join(lab.home, '.gemini', 'tmp'), sessionId.slice(0, 8))
   const transcript = files.map((path) => readFileSync(path, 'utf8')).join('\n')
