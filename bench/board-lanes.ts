@@ -8,16 +8,10 @@
  *
  *   npm run build && node --import tsx bench/board-lanes.ts [runs]
  */
-import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { readEnvironment } from '../src/config/environment.ts'
-import { openProject } from '../src/project/services/open-project.ts'
-import { openRoom } from '../src/room/services/open-room.ts'
-import { closeThread, openThread } from '../src/room/services/threads.ts'
-import { systemClock } from '../src/shared/clock.ts'
-import { systemRandom } from '../src/shared/random.ts'
+import { benchScratch } from './helpers/bench-scratch.ts'
+import { openBenchThreads } from './helpers/bench-threads.ts'
 import { percentile } from './helpers/transcript-sentences.ts'
 
 const runs = Number(process.argv[2] ?? 15)
@@ -25,19 +19,7 @@ const threadCount = 20
 const cli = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js')
 const before = process.env.SANGAM_BENCH_BEFORE
 
-const dir = mkdtempSync(join(tmpdir(), 'sangam-bench-board-lanes-'))
-const env = {
-  ...process.env,
-  HOME: dir,
-  SANGAM_HOME: join(dir, 'sangam'),
-  SANGAM_USER: 'bench@x.dev',
-  SANGAM_LOG: 'warn',
-}
-const run = (command: string, args: readonly string[], cwd: string): string => {
-  const result = spawnSync(command, args, { cwd, env, encoding: 'utf8' })
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')}: ${result.stderr}`)
-  return result.stdout
-}
+const { dir, env, run } = benchScratch('board-lanes', { user: 'bench@x.dev' })
 const git = (cwd: string, ...args: string[]) =>
   run('git', ['-c', 'user.email=b@x', '-c', 'user.name=b', ...args], cwd)
 /**
@@ -68,29 +50,7 @@ function project(name: string): string {
   git(repo, 'add', '-A')
   git(repo, 'commit', '-q', '-m', 'init')
   run(process.execPath, [cli, 'init', '--no-mcp', '--json'], repo)
-  const opened = openProject(readEnvironment(env), repo, systemClock)
-  try {
-    const scope = openRoom(
-      opened,
-      { human: 'bench', vendor: null, sessionId: null },
-      repo,
-      systemRandom,
-      'human',
-    )
-    for (let i = 0; i < threadCount; i += 1) {
-      const thread = openThread(scope, {
-        title: `thread ${i}: the projection rewrite, part ${i}`,
-        reason: i % 3 === 0 ? `reason ${i}` : null,
-        audience: i % 4 === 1 ? 'human-loop' : 'agents',
-        lifetime: 'durable',
-        participants: i % 2 === 0 ? ['@human'] : [],
-        paths: [`src/part-${i}.ts`],
-      })
-      if (i % 4 === 0) closeThread(scope, thread.id)
-    }
-  } finally {
-    opened.close()
-  }
+  openBenchThreads(env, repo, threadCount)
   return repo
 }
 

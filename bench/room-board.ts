@@ -9,15 +9,10 @@
  *   npm run build && node --import tsx bench/room-board.ts [threads] [runs]
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { readEnvironment } from '../src/config/environment.ts'
-import { openProject } from '../src/project/services/open-project.ts'
-import { openRoom } from '../src/room/services/open-room.ts'
-import { closeThread, openThread } from '../src/room/services/threads.ts'
-import { systemClock } from '../src/shared/clock.ts'
-import { systemRandom } from '../src/shared/random.ts'
+import { benchScratch } from './helpers/bench-scratch.ts'
+import { openBenchThreads } from './helpers/bench-threads.ts'
 import { percentile } from './helpers/transcript-sentences.ts'
 
 const threadCount = Number(process.argv[2] ?? 100)
@@ -28,19 +23,7 @@ const peer = process.env.SANGAM_BENCH_PEER
 /** The issue's figures for the peer on the CEO's machine (not measured here). */
 const ceoPeer = { board: 1013, postRead: 424 }
 
-const dir = mkdtempSync(join(tmpdir(), 'sangam-bench-board-'))
-const env = {
-  ...process.env,
-  HOME: dir,
-  SANGAM_HOME: join(dir, 'sangam'),
-  SANGAM_USER: 'bench',
-  SANGAM_LOG: 'warn',
-}
-const run = (command: string, args: readonly string[], cwd: string) => {
-  const result = spawnSync(command, args, { cwd, env, encoding: 'utf8' })
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')}: ${result.stderr}`)
-  return result.stdout
-}
+const { dir, env, run, emptyRepo } = benchScratch('board')
 const time = (samples: number, once: (i: number) => void): number[] => {
   once(-1) // warm the page cache
   const times: number[] = []
@@ -55,37 +38,9 @@ const line = (what: string, times: readonly number[]) =>
   `${what}: median ${percentile(times, 50).toFixed(0)} ms, p95 ${percentile(times, 95).toFixed(0)} ms over ${times.length} runs`
 
 try {
-  const repo = join(dir, 'repo')
-  run('git', ['init', '-q', '-b', 'main', repo], dir)
-  run(
-    'git',
-    ['-c', 'user.email=b@x', '-c', 'user.name=b', 'commit', '-q', '--allow-empty', '-m', 'init'],
-    repo,
-  )
+  const repo = emptyRepo('repo')
   run(process.execPath, [cli, 'init', '--no-mcp', '--json'], repo)
-  const project = openProject(readEnvironment(env), repo, systemClock)
-  try {
-    const scope = openRoom(
-      project,
-      { human: 'bench', vendor: null, sessionId: null },
-      repo,
-      systemRandom,
-      'human',
-    )
-    for (let i = 0; i < threadCount; i += 1) {
-      const thread = openThread(scope, {
-        title: `thread ${i}: the projection rewrite, part ${i}`,
-        reason: i % 3 === 0 ? `reason ${i}` : null,
-        audience: i % 4 === 1 ? 'human-loop' : 'agents',
-        lifetime: 'durable',
-        participants: i % 2 === 0 ? ['@human'] : [],
-        paths: [`src/part-${i}.ts`],
-      })
-      if (i % 4 === 0) closeThread(scope, thread.id)
-    }
-  } finally {
-    project.close()
-  }
+  openBenchThreads(env, repo, threadCount)
   const board = time(runs, () => run(process.execPath, [cli, 'board', '--json'], repo))
   const p50 = percentile(board, 50)
   process.stdout.write(

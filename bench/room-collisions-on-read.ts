@@ -13,11 +13,11 @@
  *
  *   npm run build && node --import tsx bench/room-collisions-on-read.ts [runs] [worktrees…]
  */
-import { spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { openConnection } from '../src/store/connection.ts'
+import { benchScratch } from './helpers/bench-scratch.ts'
+import { numberedLines, writeSourceTree } from './helpers/merge-fixture.ts'
 import { percentile } from './helpers/transcript-sentences.ts'
 
 const runs = Number(process.argv[2] ?? 9)
@@ -25,49 +25,27 @@ const sizes = process.argv.length > 3 ? process.argv.slice(3).map(Number) : [3, 
 const root = join(import.meta.dirname, '..')
 const cli = join(root, 'dist', 'cli', 'main.js')
 
-const lines = (count: number, tag: string) =>
-  Array.from({ length: count }, (_, i) => `export const ${tag}${i} = ${i}\n`).join('')
-
 async function measure(worktrees: number): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'sangam-bench-look-'))
-  const env = {
-    ...process.env,
-    HOME: dir,
-    SANGAM_HOME: join(dir, 'sangam'),
-    SANGAM_USER: 'bench',
-    SANGAM_LOG: 'warn',
-    GIT_AUTHOR_NAME: 'b',
-    GIT_AUTHOR_EMAIL: 'b@x',
-    GIT_COMMITTER_NAME: 'b',
-    GIT_COMMITTER_EMAIL: 'b@x',
-  }
-  const run = (command: string, args: readonly string[], cwd: string) => {
-    const result = spawnSync(command, args, { cwd, env, encoding: 'utf8' })
-    if (result.status !== 0) throw new Error(`${command} ${args.join(' ')}: ${result.stderr}`)
-    return result.stdout
-  }
+  const { dir, run } = benchScratch('look', { gitIdentity: true })
   try {
     const repo = join(dir, 'repo')
     run('git', ['init', '-q', '-b', 'main', repo], dir)
-    for (let i = 0; i < 300; i += 1) {
-      mkdirSync(join(repo, 'src', `m${i % 10}`), { recursive: true })
-      writeFileSync(join(repo, 'src', `m${i % 10}`, `f${i}.ts`), lines(40, 'v'))
-    }
-    writeFileSync(join(repo, 'shared.ts'), lines(worktrees * 10, 's'))
+    writeSourceTree(repo)
+    writeFileSync(join(repo, 'shared.ts'), numberedLines(worktrees * 10, 's'))
     run('git', ['add', '-A'], repo)
     run('git', ['commit', '-q', '-m', 'base'], repo)
     // Linked worktrees: the main worktree makes one more.
     for (let i = 0; i < worktrees - 1; i += 1) {
       const path = join(dir, `lane-${i}`)
       run('git', ['worktree', 'add', '-q', path, '-b', `lane-${i}`], repo)
-      writeFileSync(join(path, `own-${i}.ts`), lines(5, 'o'))
+      writeFileSync(join(path, `own-${i}.ts`), numberedLines(5, 'o'))
       run('git', ['add', '-A'], path)
       run('git', ['commit', '-q', '-m', `lane ${i}`], path)
       // Lanes 0 and 1, 2 and 3, … edit the same line: each pair conflicts.
       const pair = Math.floor(i / 2) * 10
       writeFileSync(
         join(path, 'shared.ts'),
-        lines(worktrees * 10, 's').replace(
+        numberedLines(worktrees * 10, 's').replace(
           `export const s${pair} = ${pair}\n`,
           `export const s${pair} = -${i + 1}\n`,
         ),

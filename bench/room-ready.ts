@@ -12,8 +12,7 @@
  *   npm run build && node --import tsx bench/room-ready.ts [runs]
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { openDatabaseFile } from '../src/project/store/project-database.ts'
 import { overlapRound } from '../src/room/services/overlap-round.ts'
@@ -22,6 +21,8 @@ import { ManualClock } from '../src/shared/clock.ts'
 import { systemRandom } from '../src/shared/random.ts'
 import { openConnection } from '../src/store/connection.ts'
 import { gitCallLog } from '../test/helpers/git-call-log.ts'
+import { benchScratch } from './helpers/bench-scratch.ts'
+import { numberedLines, writeSourceTree } from './helpers/merge-fixture.ts'
 import { percentile } from './helpers/transcript-sentences.ts'
 
 const runs = Number(process.argv[2] ?? 9)
@@ -33,45 +34,24 @@ const peer = process.env.SANGAM_BENCH_PEER
 /** The issue's figure for chat-room's cold `ready` on the CEO's machine (not measured here). */
 const ceoPeerColdMs = 1905
 
-const dir = mkdtempSync(join(tmpdir(), 'sangam-bench-ready-'))
-const env = {
-  ...process.env,
-  HOME: dir,
-  SANGAM_HOME: join(dir, 'sangam'),
-  SANGAM_USER: 'bench',
-  SANGAM_LOG: 'warn',
-  GIT_AUTHOR_NAME: 'b',
-  GIT_AUTHOR_EMAIL: 'b@x',
-  GIT_COMMITTER_NAME: 'b',
-  GIT_COMMITTER_EMAIL: 'b@x',
-}
-const run = (command: string, args: readonly string[], cwd: string) => {
-  const result = spawnSync(command, args, { cwd, env, encoding: 'utf8' })
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')}: ${result.stderr}`)
-  return result.stdout
-}
-const lines = (count: number, tag: string) =>
-  Array.from({ length: count }, (_, i) => `export const ${tag}${i} = ${i}\n`).join('')
+const { dir, run } = benchScratch('ready', { gitIdentity: true })
 
 try {
   const repo = join(dir, 'repo')
   run('git', ['init', '-q', '-b', 'main', repo], dir)
-  for (let i = 0; i < 300; i += 1) {
-    mkdirSync(join(repo, 'src', `m${i % 10}`), { recursive: true })
-    writeFileSync(join(repo, 'src', `m${i % 10}`, `f${i}.ts`), lines(40, 'v'))
-  }
-  writeFileSync(join(repo, 'common.ts'), lines(laneCount * 10, 'c'))
-  for (let g = 0; g < groups; g += 1) writeFileSync(join(repo, `group-${g}.ts`), lines(20, 'g'))
+  writeSourceTree(repo)
+  writeFileSync(join(repo, 'common.ts'), numberedLines(laneCount * 10, 'c'))
+  for (let g = 0; g < groups; g += 1) writeFileSync(join(repo, `group-${g}.ts`), numberedLines(20, 'g'))
   run('git', ['add', '-A'], repo)
   run('git', ['commit', '-q', '-m', 'base'], repo)
   for (let i = 0; i < laneCount; i += 1) {
     const path = join(dir, `lane-${i}`)
     run('git', ['worktree', 'add', '-q', path, '-b', `lane-${i}`], repo)
-    const group = lines(20, 'g').replace('export const g0 = 0\n', `export const g0 = ${100 + i}\n`)
+    const group = numberedLines(20, 'g').replace('export const g0 = 0\n', `export const g0 = ${100 + i}\n`)
     writeFileSync(join(path, `group-${i % groups}.ts`), group)
     run('git', ['commit', '-q', '-am', `lane ${i}`], path)
     // Uncommitted: its own line of the shared file, ten lines from the next lane's.
-    const common = lines(laneCount * 10, 'c').replace(
+    const common = numberedLines(laneCount * 10, 'c').replace(
       `export const c${i * 10} = ${i * 10}\n`,
       `export const c${i * 10} = -1\n`,
     )

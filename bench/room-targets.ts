@@ -8,9 +8,9 @@
  *   npm run build && node --import tsx bench/room-targets.ts [runs]
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { benchScratch } from './helpers/bench-scratch.ts'
 import { percentile } from './helpers/transcript-sentences.ts'
 
 const runs = Number(process.argv[2] ?? 15)
@@ -22,28 +22,10 @@ const peer = process.env.SANGAM_BENCH_PEER
 /** The issue's figure for the peer on the CEO's machine (not measured here). */
 const ceoPeerMs = 920
 
-const dir = mkdtempSync(join(tmpdir(), 'sangam-bench-targets-'))
-const env = {
-  ...process.env,
-  HOME: dir,
-  SANGAM_HOME: join(dir, 'sangam'),
-  SANGAM_USER: 'bench',
-  SANGAM_LOG: 'warn',
-}
-const run = (command: string, args: readonly string[], cwd: string, input?: string) => {
-  const result = spawnSync(command, args, { cwd, env, input, encoding: 'utf8' })
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')}: ${result.stderr}`)
-  return result.stdout
-}
+const { dir, run, emptyRepo } = benchScratch('targets')
 
 try {
-  const repo = join(dir, 'repo')
-  run('git', ['init', '-q', '-b', 'main', repo], dir)
-  run(
-    'git',
-    ['-c', 'user.email=b@x', '-c', 'user.name=b', 'commit', '-q', '--allow-empty', '-m', 'init'],
-    repo,
-  )
+  const repo = emptyRepo('repo')
   const worktrees = [repo]
   for (let i = 1; i < worktreeCount; i += 1) {
     const path = join(dir, `lane-${i}`)

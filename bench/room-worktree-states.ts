@@ -44,31 +44,24 @@ const target = resolveTarget(repo.path, null)
 const commonDir = join(repo.path, '.git')
 
 const baseMemo = new Map()
+/** One daemon round of this machine; the warm one adds the merge-base memo kept between rounds. */
+const round = {
+  db,
+  cwd: repo.path,
+  clock: systemClock,
+  random: systemRandom,
+  human: 'b@x.dev',
+  commonDir,
+  machine: 'm_a',
+}
 const roundMs: number[] = []
 const warmMs: number[] = []
 const statesMs: number[] = []
 for (let i = -1; i < samples; i += 1) {
   const startRound = performance.now()
-  await overlapRound({
-    db,
-    cwd: repo.path,
-    clock: systemClock,
-    random: systemRandom,
-    human: 'b@x.dev',
-    commonDir,
-    machine: 'm_a',
-  })
+  await overlapRound(round)
   const roundEnd = performance.now()
-  await overlapRound({
-    db,
-    cwd: repo.path,
-    clock: systemClock,
-    random: systemRandom,
-    human: 'b@x.dev',
-    commonDir,
-    machine: 'm_a',
-    baseMemo,
-  })
+  await overlapRound({ ...round, baseMemo })
   const warmEnd = performance.now()
   const answers = await laneAnswers(db, repo.path, target, { excludeTarget: false, now: Date.now() })
   const heads = new Map(worktreeHeads(repo.path).map((head) => [head.path, head.head]))

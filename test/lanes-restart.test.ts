@@ -4,16 +4,8 @@ import { copyFileSync, existsSync } from 'node:fs'
 import { test } from 'node:test'
 import { laneProject } from './helpers/lane-fixture.ts'
 import { isolatedEnv, spawnCli } from './helpers/run-cli.ts'
+import type { RefusalJson, SyncJson } from './helpers/sync-json.ts'
 import { tmuxMissing, tmuxServer } from './helpers/tmux-server.ts'
-
-interface Sync {
-  outcome: string
-  task: { id: string; file: string; validationFile: string } | null
-  channel: string | null
-}
-interface Refusal {
-  error: { code: string; message: string; next: string }
-}
 
 async function upOnce(p: Awaited<ReturnType<typeof laneProject>>): Promise<void> {
   const up = spawnCli(['up', '--json'], {
@@ -33,7 +25,7 @@ test('C12: a lane another live sync is integrating is refused, nothing moved', a
     db.prepare(`UPDATE lane SET state = 'integrating', pid = ? WHERE name = 'alice'`).run(process.pid),
   )
   const before = p.main()
-  const refused = await p.json<Refusal>(['sync'], { cwd: alice, code: 12 })
+  const refused = await p.json<RefusalJson>(['sync'], { cwd: alice, code: 12 })
   assert.equal(refused.error.code, 'sync-in-progress')
   assert.match(refused.error.next, /wait for it to finish/)
   assert.equal(p.main(), before)
@@ -45,7 +37,7 @@ test('C15: a lane whose base is unknown, with committed work ahead of main, publ
   p.write(alice, 'a.txt', 'alice\n')
   const candidate = p.commit(alice, 'alice ahead')
   p.db((db) => db.prepare(`UPDATE lane SET base = NULL WHERE name = 'alice'`).run())
-  const synced = await p.json<Sync>(['sync'], { cwd: alice, code: 0 })
+  const synced = await p.json<SyncJson>(['sync'], { cwd: alice, code: 0 })
   assert.equal(synced.outcome, 'published-direct')
   assert.equal(p.main(), candidate)
   const base = p.db(
@@ -59,7 +51,7 @@ test('C18: at start, a lock naming another task of the same lane whose file exis
   await using p = await laneProject()
   const alice = await p.lane('alice')
   const bob = await p.lane('bob')
-  const started = await p.conflict<Sync>(alice, bob)
+  const started = await p.conflict<SyncJson>(alice, bob)
   assert.ok(started.task !== null)
   const other = `${started.task.id}-b`
   const otherFile = started.task.file.replace('.md', '-b.md')
@@ -97,7 +89,7 @@ test("a semantic task is pasted into the lane agent's tmux pane, Enter never pre
   )
   assert.equal(entered.agent.started, true)
   const bob = entered.lane.worktree
-  const started = await p.conflict<Sync>(alice, bob, { env })
+  const started = await p.conflict<SyncJson>(alice, bob, { env })
   assert.equal(started.outcome, 'task-started')
   assert.equal(started.channel, `tmux:${entered.agent.pane}`)
   let screen = ''

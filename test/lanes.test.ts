@@ -5,19 +5,8 @@ import { join } from 'node:path'
 import { test } from 'node:test'
 import { laneProject, recoverable } from './helpers/lane-fixture.ts'
 import { isolatedEnv, spawnCli } from './helpers/run-cli.ts'
+import type { RefusalJson, SyncJson } from './helpers/sync-json.ts'
 import { git } from './helpers/tmp-git-repo.ts'
-
-interface Sync {
-  lane: string
-  outcome: string
-  main: string
-  task: { id: string; file: string; validationFile: string } | null
-  channel: string | null
-  taskText: string | null
-}
-interface Refusal {
-  error: { code: string; message: string; next: string }
-}
 
 const report = 'Checked greet on main and the snapshot.\n## Commands\n- `node --check src/app.js` → passed\n'
 
@@ -65,7 +54,7 @@ test('C2: a lane is a git-excluded worktree on lane/<name> with its owner identi
     assert.ok(agents.includes(phrase), phrase)
   const bad = await p.cli(['lane', '../x'])
   assert.equal(bad.code, 2)
-  const outside = await p.json<Refusal>(['sync'], { code: 12 })
+  const outside = await p.json<RefusalJson>(['sync'], { code: 12 })
   assert.equal(outside.error.code, 'not-a-lane')
   assert.match(outside.error.next, /inside a lane/)
   await p.checkInvariants()
@@ -77,20 +66,20 @@ test('C5/C6: catch-up moves only the caller, a dirty lane on main publishes dire
   const bob = await p.lane('bob')
   const carol = await p.lane('carol')
   p.write(alice, 'a.txt', 'alice\n')
-  const direct = await p.json<Sync>(['sync'], { cwd: alice, code: 0 })
+  const direct = await p.json<SyncJson>(['sync'], { cwd: alice, code: 0 })
   assert.equal(direct.outcome, 'published-direct')
   assert.equal(p.main(), p.head(alice))
   assert.equal(git(p.repo.path, 'log', '-1', '--format=%ae', 'main'), 'dev@example.com')
   assert.ok(existsSync(join(p.repo.path, 'a.txt')), 'the main worktree follows main')
   assert.equal(git(p.repo.path, 'status', '--porcelain'), '')
   const carolBefore = p.head(carol)
-  const caught = await p.json<Sync>(['sync'], { cwd: bob, code: 0 })
+  const caught = await p.json<SyncJson>(['sync'], { cwd: bob, code: 0 })
   assert.equal(caught.outcome, 'caught-up')
   assert.equal(p.head(bob), p.main())
   assert.equal(p.head(carol), carolBefore, 'another lane is never moved')
-  assert.equal((await p.json<Sync>(['sync'], { cwd: bob, code: 0 })).outcome, 'already-synced')
+  assert.equal((await p.json<SyncJson>(['sync'], { cwd: bob, code: 0 })).outcome, 'already-synced')
   p.write(carol, 'c.txt', 'carol\n')
-  const merged = await p.json<Sync>(['sync'], { cwd: carol, code: 0 })
+  const merged = await p.json<SyncJson>(['sync'], { cwd: carol, code: 0 })
   assert.equal(merged.outcome, 'published-merge')
   assert.equal(
     git(p.repo.path, 'rev-list', '--parents', '-n', '1', 'main').split(' ').length,
@@ -110,10 +99,10 @@ test('C5/C11/C19: a conflict starts a semantic task under the lock; others are b
   const bob = await p.lane('bob')
   const carol = await p.lane('carol')
   p.write(alice, 'src/app.js', 'export function greet() {\n  return "hello, alice"\n}\n')
-  await p.json<Sync>(['sync'], { cwd: alice, code: 0 })
+  await p.json<SyncJson>(['sync'], { cwd: alice, code: 0 })
   p.write(bob, 'src/app.js', 'export function greet() {\n  return "hello, bob"\n}\n')
   const mainBefore = p.main()
-  const started = await p.json<Sync>(['sync'], { cwd: bob, code: 0 })
+  const started = await p.json<SyncJson>(['sync'], { cwd: bob, code: 0 })
   assert.equal(started.outcome, 'task-started')
   assert.equal(started.main, mainBefore, 'main is not moved')
   assert.equal(started.channel, 'printed')
@@ -130,7 +119,7 @@ test('C5/C11/C19: a conflict starts a semantic task under the lock; others are b
   // Another lane with work to publish is busy; nothing moves.
   p.write(carol, 'c.txt', 'carol\n')
   const carolHead = p.head(carol)
-  const busy = await p.json<Refusal>(['sync'], { cwd: carol, code: 12 })
+  const busy = await p.json<RefusalJson>(['sync'], { cwd: carol, code: 12 })
   assert.equal(busy.error.code, 'integration-busy')
   assert.match(busy.error.message, /lane bob/)
   assert.match(busy.error.next, /sangam sync again/)
@@ -151,31 +140,34 @@ test('C5/C11/C19: a conflict starts a semantic task under the lock; others are b
   assert.ok(bobView?.task?.snapshot && bobView.task.base === mainBefore)
 
   // No candidate yet, then a candidate without a report, then a short one.
-  assert.equal((await p.json<Refusal>(['sync'], { cwd: bob, code: 12 })).error.code, 'task-no-candidate')
+  assert.equal((await p.json<RefusalJson>(['sync'], { cwd: bob, code: 12 })).error.code, 'task-no-candidate')
   p.write(
     bob,
     'src/app.js',
     'export function greet(who = "alice") {\n  return "hello, " + who // bob: who is configurable\n}\n',
   )
-  const dirty = await p.json<Refusal>(['sync'], { cwd: bob, code: 12 })
+  const dirty = await p.json<RefusalJson>(['sync'], { cwd: bob, code: 12 })
   assert.equal(dirty.error.code, 'task-dirty')
   assert.match(dirty.error.message, /uncommitted changes \(M src\/app\.js \(1 file\)\)/, 'it names the file')
   p.commit(bob, 'union of alice and bob')
-  const missing = await p.json<Refusal>(['sync'], { cwd: bob, code: 12 })
+  const missing = await p.json<RefusalJson>(['sync'], { cwd: bob, code: 12 })
   assert.equal(missing.error.code, 'validation-missing')
   assert.match(missing.error.next, /stay in lane bob/)
   writeFileSync(task.validationFile, 'ok')
-  assert.equal((await p.json<Refusal>(['sync'], { cwd: bob, code: 12 })).error.code, 'validation-incomplete')
+  assert.equal(
+    (await p.json<RefusalJson>(['sync'], { cwd: bob, code: 12 })).error.code,
+    'validation-incomplete',
+  )
   assert.equal(p.main(), mainBefore, 'no refusal moved main')
   await p.checkInvariants()
   writeFileSync(task.validationFile, report)
-  const published = await p.json<Sync>(['sync'], { cwd: bob, code: 0 })
+  const published = await p.json<SyncJson>(['sync'], { cwd: bob, code: 0 })
   assert.equal(published.outcome, 'published-task')
   assert.equal(p.main(), p.head(bob))
   assert.equal((await p.json<{ lock: unknown }>(['status'], { code: 0 })).lock, null)
 
   // carol's retry now merges cleanly.
-  assert.equal((await p.json<Sync>(['sync'], { cwd: carol, code: 0 })).outcome, 'published-merge')
+  assert.equal((await p.json<SyncJson>(['sync'], { cwd: carol, code: 0 })).outcome, 'published-merge')
   assert.ok(existsSync(join(p.repo.path, 'c.txt')))
   assert.match(readFileSync(join(p.repo.path, 'src/app.js'), 'utf8'), /bob: who is configurable/)
   await p.checkInvariants()
@@ -188,7 +180,7 @@ test('C8/C10: a dirty main worktree refuses the publish without a lasting block;
   p.repo.write('scratch.txt', 'untracked in main\n')
   const before = p.main()
   for (const n of [1, 2, 3, 4, 5, 6]) p.repo.write(`notes/${n}.txt`, `${n}\n`)
-  const refused = await p.json<Refusal>(['sync'], { cwd: alice, code: 12 })
+  const refused = await p.json<RefusalJson>(['sync'], { cwd: alice, code: 12 })
   assert.equal(refused.error.code, 'main-dirty')
   assert.match(refused.error.message, /\(\?\? notes\/1\.txt, \?\? notes\/2\.txt, .* and 2 more \(7 files\)\)/)
   assert.match(refused.error.next, /nothing was moved/)
@@ -198,7 +190,7 @@ test('C8/C10: a dirty main worktree refuses the publish without a lasting block;
   await p.checkInvariants()
   rmSync(join(p.repo.path, 'scratch.txt'))
   rmSync(join(p.repo.path, 'notes'), { recursive: true })
-  assert.equal((await p.json<Sync>(['sync'], { cwd: alice, code: 0 })).outcome, 'published-direct')
+  assert.equal((await p.json<SyncJson>(['sync'], { cwd: alice, code: 0 })).outcome, 'published-direct')
 })
 
 test("a main worktree holding exactly another commit's files staged (a refused move half-run) is named, with the command that puts it back", async () => {
@@ -210,7 +202,7 @@ test("a main worktree holding exactly another commit's files staged (a refused m
   // rewrote the files (a guard from before D304): the lane commit's files, staged over main.
   execFileSync('git', ['read-tree', '-m', '-u', 'HEAD', laneCommit], { cwd: p.repo.path })
   const before = p.main()
-  const refused = await p.json<Refusal>(['sync'], { cwd: alice, code: 12 })
+  const refused = await p.json<RefusalJson>(['sync'], { cwd: alice, code: 12 })
   assert.equal(refused.error.code, 'main-dirty')
   assert.match(refused.error.message, /\(A a\.txt \(1 file\)\)/)
   assert.match(refused.error.message, new RegExp(`exactly commit ${laneCommit.slice(0, 12)}'s files`))
@@ -218,7 +210,7 @@ test("a main worktree holding exactly another commit's files staged (a refused m
   assert.ok(command, refused.error.next)
   execFileSync('sh', ['-c', command])
   assert.equal(p.main(), before, 'the command the refusal gave passes the guard and moves nothing')
-  assert.equal((await p.json<Sync>(['sync'], { cwd: alice, code: 0 })).outcome, 'published-direct')
+  assert.equal((await p.json<SyncJson>(['sync'], { cwd: alice, code: 0 })).outcome, 'published-direct')
 })
 
 test('C14: a task that cannot reach an agent lane (no tmux) is refused and the lane restored as it was', async () => {
@@ -226,12 +218,12 @@ test('C14: a task that cannot reach an agent lane (no tmux) is refused and the l
   const alice = await p.lane('alice')
   const bob = await p.lane('bob', 'codex')
   p.write(alice, 'src/app.js', 'alice\n')
-  await p.json<Sync>(['sync'], { cwd: alice, code: 0 })
+  await p.json<SyncJson>(['sync'], { cwd: alice, code: 0 })
   p.write(bob, 'src/app.js', 'bob\n')
   p.write(bob, 'notes/new.txt', 'untracked work\n')
   const before = p.main()
   const bobHead = p.head(bob)
-  const refused = await p.json<Refusal>(['sync'], { cwd: bob, code: 12 })
+  const refused = await p.json<RefusalJson>(['sync'], { cwd: bob, code: 12 })
   assert.equal(refused.error.code, 'task-undeliverable')
   assert.match(refused.error.next, /tmux/)
   assert.equal(p.main(), before)
@@ -253,14 +245,14 @@ test('a project check command runs on every candidate; a failing one refuses and
   await p.json(['option-set', 'lanes.check-command', 'test ! -e broken.txt'], { code: 0 })
   p.write(alice, 'broken.txt', 'x\n')
   const before = p.main()
-  const refused = await p.json<Refusal>(['sync'], { cwd: alice, code: 12 })
+  const refused = await p.json<RefusalJson>(['sync'], { cwd: alice, code: 12 })
   assert.equal(refused.error.code, 'check-failed')
   assert.equal(p.main(), before)
   assert.ok(existsSync(join(alice, 'broken.txt')), 'the work is back as it was')
   assert.equal(p.head(alice), before)
   rmSync(join(alice, 'broken.txt'))
   p.write(alice, 'fine.txt', 'x\n')
-  assert.equal((await p.json<Sync>(['sync'], { cwd: alice, code: 0 })).outcome, 'published-direct')
+  assert.equal((await p.json<SyncJson>(['sync'], { cwd: alice, code: 0 })).outcome, 'published-direct')
   await p.checkInvariants()
 })
 
@@ -268,13 +260,13 @@ test('C16/C17: a task without its file is refused with the lock kept; sangam up 
   await using p = await laneProject()
   const alice = await p.lane('alice')
   const bob = await p.lane('bob')
-  const started = await p.conflict<Sync>(alice, bob)
+  const started = await p.conflict<SyncJson>(alice, bob)
   assert.ok(started.task !== null)
   p.write(bob, 'src/app.js', 'bob, half merged\n')
   p.commit(bob, 'half')
   p.write(bob, 'wip.txt', 'dirty candidate work\n')
   rmSync(started.task.file)
-  const refused = await p.json<Refusal>(['sync'], { cwd: bob, code: 12 })
+  const refused = await p.json<RefusalJson>(['sync'], { cwd: bob, code: 12 })
   assert.equal(refused.error.code, 'task-file-missing')
   assert.equal((await p.json<{ lock: { lane: string } }>(['status'], { code: 0 })).lock.lane, 'bob')
   await p.checkInvariants()
@@ -307,7 +299,7 @@ test("C20: a stale lock is taken over with a reason after its owner's work is sa
   await p.conflict(alice, bob)
   p.write(bob, 'src/app.js', 'bob, mid-task\n')
   p.write(carol, 'c.txt', 'carol\n')
-  const fresh = await p.json<Refusal>(['sync', '--takeover', '--reason', 'bob is away'], {
+  const fresh = await p.json<RefusalJson>(['sync', '--takeover', '--reason', 'bob is away'], {
     cwd: carol,
     code: 12,
   })
@@ -317,9 +309,9 @@ test("C20: a stale lock is taken over with a reason after its owner's work is sa
       .prepare('UPDATE integration_lock SET heartbeat_at = heartbeat_at - 3600000, since = since - 3600000')
       .run(),
   )
-  const busy = await p.json<Refusal>(['sync'], { cwd: carol, code: 12 })
+  const busy = await p.json<RefusalJson>(['sync'], { cwd: carol, code: 12 })
   assert.match(busy.error.next, /--takeover/)
-  const took = await p.json<Sync & { takeover: { from: string; backupRefs: string[] } }>(
+  const took = await p.json<SyncJson & { takeover: { from: string; backupRefs: string[] } }>(
     ['sync', '--takeover', '--reason', 'bob is away'],
     { cwd: carol, code: 0 },
   )
@@ -341,7 +333,7 @@ test('C22: re-entering reports local work or being behind, and never moves the w
     (await p.json<{ notices: string[] }>(['lane', 'alice'], { code: 0 })).notices[0] ?? '',
     /local work that is not integrated/,
   )
-  await p.json<Sync>(['sync'], { cwd: alice, code: 0 })
+  await p.json<SyncJson>(['sync'], { cwd: alice, code: 0 })
   const bobHead = p.head(bob)
   assert.match(
     (await p.json<{ notices: string[] }>(['lane', 'bob'], { code: 0 })).notices[0] ?? '',
@@ -368,12 +360,15 @@ test('C4: delete saves head and dirty work, writes a manifest, removes worktree 
   assert.equal(git(p.repo.path, 'branch', '--list', 'lane/alice'), '')
   assert.ok(recoverable(p, 'a.txt', 'committed') && recoverable(p, 'b.txt', 'dirty'))
   await p.conflict(carol, bob)
-  assert.equal((await p.json<Refusal>(['delete', 'bob'], { code: 12 })).error.code, 'lane-owns-lock')
+  assert.equal((await p.json<RefusalJson>(['delete', 'bob'], { code: 12 })).error.code, 'lane-owns-lock')
   p.write(carol, 'build/out.bin', 'x')
   writeFileSync(join(carol, '.gitignore'), 'build/\n')
   p.commit(carol, 'ignore build')
   p.write(carol, 'build/out.bin', 'x')
-  assert.equal((await p.json<Refusal>(['delete', 'carol'], { code: 12 })).error.code, 'lane-ignored-files')
-  assert.equal((await p.json<Refusal>(['delete', 'nobody'], { code: 12 })).error.code, 'unknown-lane')
+  assert.equal(
+    (await p.json<RefusalJson>(['delete', 'carol'], { code: 12 })).error.code,
+    'lane-ignored-files',
+  )
+  assert.equal((await p.json<RefusalJson>(['delete', 'nobody'], { code: 12 })).error.code, 'unknown-lane')
   await p.checkInvariants()
 })

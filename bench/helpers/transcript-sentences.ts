@@ -11,40 +11,31 @@ export const corpusDir = join(import.meta.dirname, '..', '..', '..', 'shared', '
  */
 export function transcriptSentences(): string[] {
   const sentences = new Set<string>()
-  const collect = (value: unknown): void => {
-    if (typeof value === 'string') {
-      for (const piece of value.split(/(?<=[.!?])\s+|\n+/)) {
-        const sentence = piece.trim()
-        // Ids and timestamps are strings too; a sentence has words.
-        const words = sentence.split(/\s+/).length
-        if (sentence.length >= 20 && sentence.length <= 300 && words >= 3) sentences.add(sentence)
-      }
-    } else if (Array.isArray(value)) value.forEach(collect)
-    else if (value !== null && typeof value === 'object') Object.values(value).forEach(collect)
-  }
-  for (const dir of ['claude', 'codex', 'generated']) {
-    for (const name of readdirSync(join(corpusDir, dir))) {
-      if (!name.endsWith('.jsonl')) continue
-      for (const line of readFileSync(join(corpusDir, dir, name), 'utf8').split('\n')) {
-        if (line.trim() === '') continue
-        try {
-          collect(JSON.parse(line))
-        } catch {
-          // A torn or multi-object line: the sentences of other lines are plenty.
-        }
-      }
+  eachCorpusString((value) => {
+    for (const piece of value.split(/(?<=[.!?])\s+|\n+/)) {
+      const sentence = piece.trim()
+      // Ids and timestamps are strings too; a sentence has words.
+      const words = sentence.split(/\s+/).length
+      if (sentence.length >= 20 && sentence.length <= 300 && words >= 3) sentences.add(sentence)
     }
-  }
+  })
   return [...sentences]
 }
 
 /** Every string field of the corpus, whole: what capture hands the scrubber. */
 export function transcriptFields(): string[] {
   const fields: string[] = []
+  eachCorpusString((value) => {
+    if (value !== '') fields.push(value)
+  })
+  return fields
+}
+
+/** Hands `visit` every string value, at any depth, of every line of the corpus transcripts. */
+function eachCorpusString(visit: (value: string) => void): void {
   const collect = (value: unknown): void => {
-    if (typeof value === 'string') {
-      if (value !== '') fields.push(value)
-    } else if (Array.isArray(value)) value.forEach(collect)
+    if (typeof value === 'string') visit(value)
+    else if (Array.isArray(value)) value.forEach(collect)
     else if (value !== null && typeof value === 'object') Object.values(value).forEach(collect)
   }
   for (const dir of ['claude', 'codex', 'generated']) {
@@ -55,12 +46,11 @@ export function transcriptFields(): string[] {
         try {
           collect(JSON.parse(line))
         } catch {
-          // See above.
+          // A torn or multi-object line: the strings of other lines are plenty.
         }
       }
     }
   }
-  return fields
 }
 
 /** A small seeded generator (mulberry32), so every run builds the same data. */

@@ -77,23 +77,7 @@ export function geminiCliIn(dir: string): string {
 export function ensureGeminiCli(dir: string, scratchHome: string, log: (line: string) => void): string {
   if (installedVersion(dir, '@google/gemini-cli') !== geminiVersion) {
     log(`installing @google/gemini-cli@${geminiVersion} into ${dir}`)
-    mkdirSync(dir, { recursive: true })
-    if (!existsSync(join(dir, 'package.json')))
-      writeFileSync(join(dir, 'package.json'), '{"name":"sangam-gemini-cli","private":true}\n')
-    const npm = spawnSync(
-      'npm',
-      [
-        'install',
-        '--prefix',
-        dir,
-        '--no-audit',
-        '--no-fund',
-        '--save-exact',
-        `@google/gemini-cli@${geminiVersion}`,
-      ],
-      { stdio: ['ignore', 'inherit', 'inherit'], encoding: 'utf8' },
-    )
-    if (npm.status !== 0) throw new Error(`npm install of Gemini CLI failed (exit ${npm.status})`)
+    npmInstallExact(dir, 'sangam-gemini-cli', [`@google/gemini-cli@${geminiVersion}`], 'Gemini CLI')
   }
   const gemini = geminiCliIn(dir)
   const result = spawnSync(gemini, ['--version'], {
@@ -121,29 +105,38 @@ export function ensureAgentClis(dir: string, log: (line: string) => void): Agent
   log(
     `installing @anthropic-ai/claude-code@${claudeVersion}, @openai/codex@${codexVersion} and opencode-ai@${opencodeVersion} into ${dir}`,
   )
-  mkdirSync(dir, { recursive: true })
-  if (!existsSync(join(dir, 'package.json'))) {
-    writeFileSync(join(dir, 'package.json'), '{"name":"sangam-agent-clis","private":true}\n')
-  }
-  const npm = spawnSync(
-    'npm',
+  npmInstallExact(
+    dir,
+    'sangam-agent-clis',
     [
-      'install',
-      '--prefix',
-      dir,
-      '--no-audit',
-      '--no-fund',
-      '--save-exact',
       `@anthropic-ai/claude-code@${claudeVersion}`,
       `@openai/codex@${codexVersion}`,
       `opencode-ai@${opencodeVersion}`,
     ],
-    { stdio: ['ignore', 'inherit', 'inherit'], encoding: 'utf8' },
+    'the agent CLIs',
   )
-  if (npm.status !== 0) throw new Error(`npm install of the agent CLIs failed (exit ${npm.status})`)
   placeClaudeBinary(dir)
   placeOpencodeBinary(dir)
   return clis
+}
+
+/**
+ * `npm install` of exact versions into the cache folder `dir`, made a private package of its own
+ * (`name`) so that npm installs there and not into an enclosing project.
+ */
+function npmInstallExact(dir: string, name: string, specs: readonly string[], what: string): void {
+  mkdirSync(dir, { recursive: true })
+  if (!existsSync(join(dir, 'package.json')))
+    writeFileSync(join(dir, 'package.json'), `{"name":"${name}","private":true}\n`)
+  const npm = spawnSync(
+    'npm',
+    ['install', '--prefix', dir, '--no-audit', '--no-fund', '--save-exact', ...specs],
+    {
+      stdio: ['ignore', 'inherit', 'inherit'],
+      encoding: 'utf8',
+    },
+  )
+  if (npm.status !== 0) throw new Error(`npm install of ${what} failed (exit ${npm.status})`)
 }
 
 /** Runs `--version` of each CLI and checks it is the pinned one. */

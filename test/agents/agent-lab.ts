@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path'
 import { type CliResult, isolatedEnv, runCli, runCliJson } from '../helpers/run-cli.ts'
 import { type TmpRepo, tmpDir, tmpGitRepo } from '../helpers/tmp-git-repo.ts'
 import { type AgentClis, agentClisDir, agentClisIn, geminiCliDir, geminiCliIn } from './agent-clis.ts'
+import { definedEnv } from './defined-env.ts'
 import { type ClaudeStep, type FakeAnthropic, startFakeAnthropic } from './fake-anthropic.ts'
 import { type FakeGemini, type GeminiStep, startFakeGemini } from './fake-gemini.ts'
 import { type CodexStep, type FakeOpenAi, startFakeOpenAi } from './fake-openai.ts'
@@ -405,7 +406,7 @@ function runProcess(
   return new Promise((resolve, reject) => {
     const child = spawn(bin, args, {
       cwd,
-      env: defined(env),
+      env: definedEnv(env),
       stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     })
     if (stdin !== undefined) child.stdin?.end(stdin)
@@ -526,12 +527,6 @@ function safeList(dir: string): string[] {
   } catch {
     return []
   }
-}
-
-function defined(env: Record<string, string | undefined>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
-  )
 }
 
 /**

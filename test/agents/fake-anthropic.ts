@@ -1,6 +1,11 @@
 import type { ServerResponse } from 'node:http'
-import { type FakeModelServer, headerValue, sendEvent, startFakeModelServer } from './fake-model-server.ts'
-import { locate, perTurn, type Script, stepFor, type TurnPosition } from './user-turns.ts'
+import { headerValue, sendEvent, sendJson } from './fake-model-server.ts'
+import {
+  type ScriptedModelServer,
+  startScriptedModelServer,
+  type ToolOrTextStep,
+} from './scripted-model-server.ts'
+import { historyIn, locate, type TurnPosition } from './user-turns.ts'
 
 /**
  * A fake Anthropic Messages API for the real Claude Code CLI: `POST /v1/messages` answered as a
@@ -10,51 +15,34 @@ import { locate, perTurn, type Script, stepFor, type TurnPosition } from './user
  * step whose index is the number of assistant messages since that prompt: each prompt of a
  * session (the first, a resume, a Stop hook's hand-over) walks its script from the start.
  */
-export type ClaudeStep =
-  | { readonly tool: string; readonly input: Readonly<Record<string, unknown>> }
-  | { readonly text: string }
+export type ClaudeStep = ToolOrTextStep
 
-export interface FakeAnthropic extends FakeModelServer {
-  /** Sets the replies for the turns that follow: one list for every turn, or a choice per turn. */
-  script(script: Script<ClaudeStep>): void
-  /** User turn `n` of a session walks `turns[n]` (the last list for every later turn). */
-  scriptTurns(turns: readonly (readonly ClaudeStep[])[]): void
-}
+export type FakeAnthropic = ScriptedModelServer<ClaudeStep>
 
-export async function startFakeAnthropic(): Promise<FakeAnthropic> {
-  let current: Script<ClaudeStep> = [{ text: 'Done.' }]
-  let counter = 0
-  const id = (prefix: string): string => `${prefix}_fake${(counter++).toString(36).padStart(6, '0')}`
-  const server = await startFakeModelServer(({ method, path, body, headers }, response) => {
-    if (method === 'POST' && path.endsWith('/v1/messages/count_tokens')) {
-      response.writeHead(200, { 'content-type': 'application/json' })
-      response.end(JSON.stringify({ input_tokens: 100 }))
-      return { kind: 'other' }
-    }
-    if (method !== 'POST' || !path.endsWith('/v1/messages')) {
-      response.writeHead(404, { 'content-type': 'application/json' })
-      response.end(
-        JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `no route ${path}` } }),
-      )
-      return { kind: 'other' }
-    }
-    if (!isMainLoop(body)) {
-      stream(response, { text: 'Scripted session' }, id)
-      return { kind: 'side' }
-    }
-    const turn = positionOf(body, headerValue(headers, 'x-claude-code-session-id'))
-    stream(response, stepFor(current, turn, { text: 'Done.' }), id)
-    return { kind: 'main', turn }
-  })
-  return {
-    ...server,
-    script(next) {
-      current = next
+export function startFakeAnthropic(): Promise<FakeAnthropic> {
+  return startScriptedModelServer<ClaudeStep>(
+    { text: 'Done.' },
+    ({ method, path, body, headers }, response, player) => {
+      if (method === 'POST' && path.endsWith('/v1/messages/count_tokens')) {
+        sendJson(response, 200, { input_tokens: 100 })
+        return { kind: 'other' }
+      }
+      if (method !== 'POST' || !path.endsWith('/v1/messages')) {
+        sendJson(response, 404, {
+          type: 'error',
+          error: { type: 'not_found_error', message: `no route ${path}` },
+        })
+        return { kind: 'other' }
+      }
+      if (!isMainLoop(body)) {
+        stream(response, { text: 'Scripted session' }, player.id)
+        return { kind: 'side' }
+      }
+      const turn = positionOf(body, headerValue(headers, 'x-claude-code-session-id'))
+      stream(response, player.stepAt(turn), player.id)
+      return { kind: 'main', turn }
     },
-    scriptTurns(turns) {
-      current = perTurn(turns)
-    },
-  }
+  )
 }
 
 interface Message {
@@ -63,10 +51,8 @@ interface Message {
 }
 
 function positionOf(body: unknown, sessionId: string | null): TurnPosition {
-  const messages = (body as { messages?: unknown } | null)?.messages
-  const list = Array.isArray(messages) ? (messages as Message[]) : []
   return locate(
-    list,
+    historyIn<Message>(body, 'messages'),
     sessionId,
     (message) => message.role === 'user' && promptOf(message) !== null,
     (message) => promptOf(message) ?? '',

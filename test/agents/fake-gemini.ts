@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http'
-import { type FakeModelServer, startFakeModelServer } from './fake-model-server.ts'
-import { locate, perTurn, type Script, stepFor, type TurnPosition } from './user-turns.ts'
+import { sendJson } from './fake-model-server.ts'
+import { type ScriptedModelServer, startScriptedModelServer } from './scripted-model-server.ts'
+import { historyIn, locate, type TurnPosition } from './user-turns.ts'
 
 /**
  * A fake Gemini API (`generativelanguage` v1beta) for the real Gemini CLI, which honours
@@ -15,48 +16,32 @@ export type GeminiStep =
   | { readonly tool: string; readonly args: Readonly<Record<string, unknown>> }
   | { readonly text: string }
 
-export interface FakeGemini extends FakeModelServer {
-  script(script: Script<GeminiStep>): void
-  scriptTurns(turns: readonly (readonly GeminiStep[])[]): void
-}
+export type FakeGemini = ScriptedModelServer<GeminiStep>
 
 /** The tools only the agent loop offers; a side request offers none of them. */
 const mainLoopTools = new Set(['write_file', 'replace', 'run_shell_command', 'read_file'])
 
-export async function startFakeGemini(): Promise<FakeGemini> {
-  let current: Script<GeminiStep> = [{ text: 'Done.' }]
-  const server = await startFakeModelServer(({ method, path, body }, response) => {
-    if (method === 'POST' && path.endsWith(':countTokens')) {
-      json(response, { totalTokens: 100 })
-      return { kind: 'other' }
-    }
-    const streaming = path.endsWith(':streamGenerateContent')
-    if (method !== 'POST' || !(streaming || path.endsWith(':generateContent'))) {
-      response.writeHead(404, { 'content-type': 'application/json' })
-      response.end(JSON.stringify({ error: { code: 404, message: `no route ${path}`, status: 'NOT_FOUND' } }))
-      return { kind: 'other' }
-    }
-    if (!isMainLoop(body)) {
-      const text = sideAnswer(body)
-      if (streaming) stream(response, { text })
-      else json(response, candidate({ text }))
-      return { kind: 'side' }
-    }
-    const turn = positionOf(body)
-    const step = stepFor(current, turn, { text: 'Done.' })
-    if (streaming) stream(response, step)
-    else json(response, candidate(step))
-    return { kind: 'main', turn }
-  })
-  return {
-    ...server,
-    script(next) {
-      current = next
+export function startFakeGemini(): Promise<FakeGemini> {
+  return startScriptedModelServer<GeminiStep>(
+    { text: 'Done.' },
+    ({ method, path, body }, response, player) => {
+      if (method === 'POST' && path.endsWith(':countTokens')) {
+        sendJson(response, 200, { totalTokens: 100 })
+        return { kind: 'other' }
+      }
+      const streaming = path.endsWith(':streamGenerateContent')
+      if (method !== 'POST' || !(streaming || path.endsWith(':generateContent'))) {
+        sendJson(response, 404, { error: { code: 404, message: `no route ${path}`, status: 'NOT_FOUND' } })
+        return { kind: 'other' }
+      }
+      // A side request (routing, next speaker, loop check) is no turn of the conversation.
+      const turn = isMainLoop(body) ? positionOf(body) : null
+      const step = turn === null ? { text: sideAnswer(body) } : player.stepAt(turn)
+      if (streaming) stream(response, step)
+      else sendJson(response, 200, candidate(step))
+      return turn === null ? { kind: 'side' } : { kind: 'main', turn }
     },
-    scriptTurns(turns) {
-      current = perTurn(turns)
-    },
-  }
+  )
 }
 
 interface Part {
@@ -76,10 +61,8 @@ function partsOf(content: Content): Part[] {
 }
 
 function positionOf(body: unknown): TurnPosition {
-  const contents = (body as { contents?: unknown } | null)?.contents
-  const list = Array.isArray(contents) ? (contents as Content[]) : []
   return locate(
-    list,
+    historyIn<Content>(body, 'contents'),
     null,
     (content) => promptOf(content) !== null,
     (content) => promptOf(content) ?? '',
@@ -142,11 +125,6 @@ function candidate(step: GeminiStep): unknown {
     usageMetadata: { promptTokenCount: 100, candidatesTokenCount: 20, totalTokenCount: 120 },
     modelVersion: 'gemini-fake',
   }
-}
-
-function json(response: ServerResponse, body: unknown): void {
-  response.writeHead(200, { 'content-type': 'application/json' })
-  response.end(JSON.stringify(body))
 }
 
 /**

@@ -94,6 +94,12 @@ export function headerValue(
   return typeof value === 'string' && value !== '' ? value : null
 }
 
+/** Answers with a JSON body: the protocols' plain answers, and each one's own 404 shape. */
+export function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { 'content-type': 'application/json' })
+  response.end(JSON.stringify(body))
+}
+
 /** Writes one server-sent event. */
 export function sendEvent(response: ServerResponse, event: string, data: unknown): void {
   response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)

@@ -1,6 +1,11 @@
 import type { ServerResponse } from 'node:http'
-import { type FakeModelServer, headerValue, startFakeModelServer } from './fake-model-server.ts'
-import { locate, perTurn, type Script, stepFor, type TurnPosition } from './user-turns.ts'
+import { headerValue, sendJson } from './fake-model-server.ts'
+import {
+  type ScriptedModelServer,
+  startScriptedModelServer,
+  type ToolOrTextStep,
+} from './scripted-model-server.ts'
+import { historyIn, locate, type TurnPosition } from './user-turns.ts'
 
 /**
  * A fake OpenAI-compatible Chat Completions API for the real opencode CLI (a custom provider whose
@@ -10,49 +15,34 @@ import { locate, perTurn, type Script, stepFor, type TurnPosition } from './user
  * is the number of assistant tool-call messages since it. Requests that offer no tools (the
  * session title opencode asks for) are side requests and get plain text.
  */
-export type ChatStep =
-  | { readonly tool: string; readonly input: Readonly<Record<string, unknown>> }
-  | { readonly text: string }
+export type ChatStep = ToolOrTextStep
 
-export interface FakeOpenAiChat extends FakeModelServer {
-  /** Sets the replies for the turns that follow: one list for every turn, or a choice per turn. */
-  script(script: Script<ChatStep>): void
-  /** User turn `n` of a session walks `turns[n]` (the last list for every later turn). */
-  scriptTurns(turns: readonly (readonly ChatStep[])[]): void
-}
+export type FakeOpenAiChat = ScriptedModelServer<ChatStep>
 
-export async function startFakeOpenAiChat(): Promise<FakeOpenAiChat> {
-  let current: Script<ChatStep> = [{ text: 'Done.' }]
-  let counter = 0
-  const id = (prefix: string): string => `${prefix}_fake${(counter++).toString(36).padStart(6, '0')}`
-  const server = await startFakeModelServer(({ method, path, body, headers }, response) => {
-    if (method === 'GET' && path.endsWith('/models')) {
-      response.writeHead(200, { 'content-type': 'application/json' })
-      response.end(JSON.stringify({ object: 'list', data: [{ id: 'fake-model', object: 'model' }] }))
-      return { kind: 'other' }
-    }
-    if (method !== 'POST' || !path.endsWith('/chat/completions')) {
-      response.writeHead(404, { 'content-type': 'application/json' })
-      response.end(JSON.stringify({ error: { message: `no route ${path}`, type: 'not_found' } }))
-      return { kind: 'other' }
-    }
-    if (!isMainLoop(body)) {
-      stream(response, { text: 'Scripted session' }, id)
-      return { kind: 'side' }
-    }
-    const turn = positionOf(body, headerValue(headers, 'x-session-id') ?? headerValue(headers, 'session_id'))
-    stream(response, stepFor(current, turn, { text: 'Done.' }), id)
-    return { kind: 'main', turn }
-  })
-  return {
-    ...server,
-    script(next) {
-      current = next
+export function startFakeOpenAiChat(): Promise<FakeOpenAiChat> {
+  return startScriptedModelServer<ChatStep>(
+    { text: 'Done.' },
+    ({ method, path, body, headers }, response, player) => {
+      if (method === 'GET' && path.endsWith('/models')) {
+        sendJson(response, 200, { object: 'list', data: [{ id: 'fake-model', object: 'model' }] })
+        return { kind: 'other' }
+      }
+      if (method !== 'POST' || !path.endsWith('/chat/completions')) {
+        sendJson(response, 404, { error: { message: `no route ${path}`, type: 'not_found' } })
+        return { kind: 'other' }
+      }
+      if (!isMainLoop(body)) {
+        stream(response, { text: 'Scripted session' }, player.id)
+        return { kind: 'side' }
+      }
+      const turn = positionOf(
+        body,
+        headerValue(headers, 'x-session-id') ?? headerValue(headers, 'session_id'),
+      )
+      stream(response, player.stepAt(turn), player.id)
+      return { kind: 'main', turn }
     },
-    scriptTurns(turns) {
-      current = perTurn(turns)
-    },
-  }
+  )
 }
 
 interface Message {
@@ -62,10 +52,8 @@ interface Message {
 }
 
 function positionOf(body: unknown, sessionId: string | null): TurnPosition {
-  const messages = (body as { messages?: unknown } | null)?.messages
-  const list = Array.isArray(messages) ? (messages as Message[]) : []
   return locate(
-    list,
+    historyIn<Message>(body, 'messages'),
     sessionId,
     (message) => message.role === 'user',
     (message) => textOf(message.content),

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http'
-import { type FakeModelServer, headerValue, sendEvent, startFakeModelServer } from './fake-model-server.ts'
-import { locate, perTurn, type Script, stepFor, type TurnPosition } from './user-turns.ts'
+import { headerValue, sendEvent, sendJson } from './fake-model-server.ts'
+import { type ScriptedModelServer, startScriptedModelServer } from './scripted-model-server.ts'
+import { historyIn, locate, type TurnPosition } from './user-turns.ts'
 
 /**
  * A fake OpenAI Responses API for the real Codex CLI: `POST /v1/responses` answered as a stream of
@@ -12,49 +13,33 @@ import { locate, perTurn, type Script, stepFor, type TurnPosition } from './user
  */
 export type CodexStep = { readonly patch: string } | { readonly shell: string } | { readonly text: string }
 
-export interface FakeOpenAi extends FakeModelServer {
-  /** Sets the replies for the turns that follow: one list for every turn, or a choice per turn. */
-  script(script: Script<CodexStep>): void
-  /** User turn `n` of a thread walks `turns[n]` (the last list for every later turn). */
-  scriptTurns(turns: readonly (readonly CodexStep[])[]): void
-}
+export type FakeOpenAi = ScriptedModelServer<CodexStep>
 
 const callTypes = new Set(['function_call', 'custom_tool_call', 'local_shell_call'])
 const shellTools = new Set(['exec_command', 'shell', 'shell_command'])
 
-export async function startFakeOpenAi(): Promise<FakeOpenAi> {
-  let current: Script<CodexStep> = [{ text: 'Done.' }]
-  let counter = 0
-  const id = (prefix: string): string => `${prefix}_fake${(counter++).toString(36).padStart(6, '0')}`
-  const server = await startFakeModelServer(({ method, path, body, headers }, response) => {
-    if (method === 'GET' && path.endsWith('/models')) {
-      response.writeHead(200, { 'content-type': 'application/json' })
-      response.end(JSON.stringify({ object: 'list', data: [] }))
-      return { kind: 'other' }
-    }
-    if (method !== 'POST' || !path.endsWith('/responses')) {
-      response.writeHead(404, { 'content-type': 'application/json' })
-      response.end(JSON.stringify({ error: { message: `no route ${path}`, type: 'not_found' } }))
-      return { kind: 'other' }
-    }
-    if (!isMainLoop(body)) {
-      stream(response, itemFor({ text: 'Scripted session' }, id), id)
-      return { kind: 'side' }
-    }
-    const sessionId = headerValue(headers, 'thread-id') ?? headerValue(headers, 'session-id')
-    const turn = positionOf(body, sessionId)
-    stream(response, itemFor(stepFor(current, turn, { text: 'Done.' }), id), id)
-    return { kind: 'main', turn }
-  })
-  return {
-    ...server,
-    script(next) {
-      current = next
+export function startFakeOpenAi(): Promise<FakeOpenAi> {
+  return startScriptedModelServer<CodexStep>(
+    { text: 'Done.' },
+    ({ method, path, body, headers }, response, player) => {
+      if (method === 'GET' && path.endsWith('/models')) {
+        sendJson(response, 200, { object: 'list', data: [] })
+        return { kind: 'other' }
+      }
+      if (method !== 'POST' || !path.endsWith('/responses')) {
+        sendJson(response, 404, { error: { message: `no route ${path}`, type: 'not_found' } })
+        return { kind: 'other' }
+      }
+      if (!isMainLoop(body)) {
+        stream(response, itemFor({ text: 'Scripted session' }, player.id), player.id)
+        return { kind: 'side' }
+      }
+      const sessionId = headerValue(headers, 'thread-id') ?? headerValue(headers, 'session-id')
+      const turn = positionOf(body, sessionId)
+      stream(response, itemFor(player.stepAt(turn), player.id), player.id)
+      return { kind: 'main', turn }
     },
-    scriptTurns(turns) {
-      current = perTurn(turns)
-    },
-  }
+  )
 }
 
 interface InputItem {
@@ -64,10 +49,8 @@ interface InputItem {
 }
 
 function positionOf(body: unknown, sessionId: string | null): TurnPosition {
-  const input = (body as { input?: unknown } | null)?.input
-  const items = Array.isArray(input) ? (input as InputItem[]) : []
   return locate(
-    items,
+    historyIn<InputItem>(body, 'input'),
     sessionId,
     (item) => promptOf(item) !== null,
     (item) => promptOf(item) ?? '',

@@ -7,6 +7,8 @@ import type { AgentLab } from './agent-lab.ts'
  */
 export interface LabDaemon extends AsyncDisposable {
   output(): string
+  /** Stops it now (before the scenario's own clean-up), once; disposing after is a no-op. */
+  stop(): Promise<void>
 }
 
 export async function startLabDaemon(lab: AgentLab): Promise<LabDaemon> {
@@ -24,13 +26,11 @@ export async function startLabDaemon(lab: AgentLab): Promise<LabDaemon> {
     60_000,
     async () => out,
   )
-  return {
-    output: () => out,
-    async [Symbol.asyncDispose]() {
-      if (daemon.exitCode === null) daemon.kill('SIGTERM')
-      await closed
-    },
+  const stop = async (): Promise<void> => {
+    if (daemon.exitCode === null) daemon.kill('SIGTERM')
+    await closed
   }
+  return { output: () => out, stop, [Symbol.asyncDispose]: stop }
 }
 
 /** Polls `probe` every 200 ms until it answers non-null; past `timeoutMs` (a hang) fails with `context()`. */

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
+import { definedEnv } from './defined-env.ts'
 
 /**
  * An interactive CLI (the Codex TUI under `sangam codex`) in a detached tmux pane of a private
@@ -27,11 +28,7 @@ export function openTmuxPane(
   env: Record<string, string | undefined>,
 ): TmuxPane {
   const socket = join(dir, 'tmux.sock')
-  const defined = Object.fromEntries(
-    Object.entries({ ...env, TERM: 'xterm-256color' }).filter(
-      (entry): entry is [string, string] => entry[1] !== undefined,
-    ),
-  )
+  const defined = definedEnv({ ...env, TERM: 'xterm-256color' })
   const tmux = (...args: string[]) =>
     spawnSync('tmux', ['-S', socket, ...args], { env: defined, encoding: 'utf8', timeout: 10_000 })
   // remain-on-exit keeps the pane (and what the command printed last) after the command ends.

@@ -34,6 +34,12 @@ export function perTurn<Step>(turns: readonly (readonly Step[])[]): Script<Step>
   return (turn) => turns[Math.min(turn.index, turns.length - 1)] ?? []
 }
 
+/** The history a request body carries as a list under `key` (empty when it carries none). */
+export function historyIn<Item>(body: unknown, key: string): Item[] {
+  const list = (body as Record<string, unknown> | null)?.[key]
+  return Array.isArray(list) ? (list as Item[]) : []
+}
+
 /**
  * Locates a request in its conversation: `items` is the history in order, `isPrompt` tells a user
  * prompt apart, `promptText` reads it, `isToolCall` marks the agent's calls.

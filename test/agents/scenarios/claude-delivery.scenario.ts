@@ -1,11 +1,17 @@
 import assert from 'node:assert/strict'
-import { type ChildProcess, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { cliEntry, spawnCli } from '../../helpers/run-cli.ts'
+import type { DeliveriesJson } from '../../helpers/deliveries-json.ts'
+import { cliEntry } from '../../helpers/run-cli.ts'
+import type { TargetsJson } from '../../helpers/targets-json.ts'
 import { agentClisDir, agentClisIn } from '../agent-clis.ts'
 import { type AgentLab, openAgentLab, transcriptLines } from '../agent-lab.ts'
+import { definedEnv } from '../defined-env.ts'
+import { startLabDaemon } from '../lab-daemon.ts'
+import { ledgerWhen } from '../ledger-waits.ts'
+import { waitForTagStep } from '../wait-for-tag-step.ts'
 
 /**
  * Issue 10 with the real Claude Code 2.1.332: a tag to an idle session resumes it once (through
@@ -16,28 +22,7 @@ import { type AgentLab, openAgentLab, transcriptLines } from '../agent-lab.ts'
  * assertion on what the model was asked.
  */
 
-interface Targets {
-  agents: { handle: string; vendor: string; sessionId: string }[]
-}
-
-interface Ledger {
-  deliveries: {
-    messageId: string
-    sessionId: string
-    state: string
-    channel: string | null
-    reason: string | null
-  }[]
-  turns: { sessionId: string; channel: string; state: string; detail: string | null; messages: string[] }[]
-}
-
 const claudeBin = agentClisIn(agentClisDir(process.env)).claude
-
-function definedEnv(env: Record<string, string | undefined>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
-  )
-}
 
 /** The real `claude` with the lab's environment (its config dir, the fake server). */
 function claudeCli(
@@ -81,33 +66,10 @@ function agentState(lab: AgentLab, sessionId: string): string | null {
 }
 
 async function handleOf(lab: AgentLab, sessionId: string): Promise<string> {
-  const targets = await lab.sangamJson<Targets>(['targets'])
+  const targets = await lab.sangamJson<TargetsJson>(['targets'])
   const handle = targets.agents.find((agent) => agent.sessionId === sessionId)?.handle
   assert.ok(handle, `no handle for ${sessionId}: ${JSON.stringify(targets)}\n${lab.heartbeats()}`)
   return handle
-}
-
-/** `sangam up`, once it has caught up with the room (it delivers what is posted after, D173). */
-async function startDaemon(lab: AgentLab): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawnCli(['up'], { cwd: lab.repo.path, env: lab.env })
-  let output = ''
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString('utf8')
-  })
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString('utf8')
-  })
-  await until(
-    () => /tailing/.test(output),
-    () => `the daemon never caught up:\n${output}`,
-  )
-  return { child, output: () => output }
-}
-
-async function stopDaemon(daemon: { child: ChildProcess }): Promise<void> {
-  if (daemon.child.exitCode !== null) return
-  daemon.child.kill('SIGTERM')
-  await new Promise((resolve) => daemon.child.once('close', resolve))
 }
 
 /** Polls `ready` every 100 ms, 60 s at most (a hang, not a timing claim). */
@@ -116,17 +78,6 @@ async function until(ready: () => boolean, explain: () => string): Promise<void>
   while (!ready()) {
     if (Date.now() > deadline) assert.fail(explain())
     await new Promise((done) => setTimeout(done, 100))
-  }
-}
-
-/** The ledger once `ready` holds of it (polled, 60 s at most). */
-async function ledgerWhen(lab: AgentLab, ready: (ledger: Ledger) => boolean): Promise<Ledger> {
-  const deadline = Date.now() + 60_000
-  for (;;) {
-    const ledger = await lab.sangamJson<Ledger>(['deliveries'])
-    if (ready(ledger)) return ledger
-    if (Date.now() > deadline) assert.fail(JSON.stringify(ledger, null, 2))
-    await new Promise((done) => setTimeout(done, 200))
   }
 }
 
@@ -156,7 +107,7 @@ test('a tag to an idle real Claude Code session is resumed once, in the backgrou
   assert.deepEqual(JSON.parse(listed.stdout), [], 'no open session after claude --print ended')
 
   const handle = await handleOf(lab, sessionId)
-  const daemon = await startDaemon(lab)
+  const daemon = await startLabDaemon(lab)
   try {
     const note = 'BGNOTE-3c1 bob: the API tests are red'
     await lab.sangamJson(['post', '--to', `@${handle}`, note], { SANGAM_USER: 'bob@example.com' })
@@ -185,7 +136,7 @@ test('a tag to an idle real Claude Code session is resumed once, in the backgrou
       [[sessionId, 'background']],
       'Claude Code runs it as a background session under the same id',
     )
-    const ledger = await lab.sangamJson<Ledger>(['deliveries'])
+    const ledger = await lab.sangamJson<DeliveriesJson>(['deliveries'])
     assert.deepEqual(
       ledger.turns.filter((turn) => turn.sessionId === sessionId).map((turn) => turn.channel),
       ['background'],
@@ -221,7 +172,7 @@ test('a tag to an idle real Claude Code session is resumed once, in the backgrou
       'the model received the second tag once, as the third user turn of the same session',
     )
     assert.equal(lab.anthropic.promptsWith('BGNOTE-3c1').length, 1, 'the first is not carried again')
-    const second = await lab.sangamJson<Ledger>(['deliveries'])
+    const second = await lab.sangamJson<DeliveriesJson>(['deliveries'])
     assert.deepEqual(
       second.turns.filter((turn) => turn.sessionId === sessionId).map((turn) => [turn.channel, turn.state]),
       [
@@ -231,7 +182,7 @@ test('a tag to an idle real Claude Code session is resumed once, in the backgrou
       JSON.stringify(second, null, 2),
     )
   } finally {
-    await stopDaemon(daemon)
+    await daemon.stop()
     // The background session and Claude Code's transient daemon are this test's: end them.
     claudeCli(lab, ['daemon', 'stop', '--any'])
   }
@@ -246,7 +197,7 @@ test('where claude --bg refuses (a workspace never trusted), the tag resumes the
   assert.ok(first.sessionId, first.stdout)
   const sessionId = first.sessionId
   const handle = await handleOf(lab, sessionId)
-  const daemon = await startDaemon(lab)
+  const daemon = await startLabDaemon(lab)
   try {
     const note = 'RESNOTE-8e2 bob: the schema moved'
     await lab.sangamJson(['post', '--to', `@${handle}`, note], { SANGAM_USER: 'bob@example.com' })
@@ -261,7 +212,7 @@ test('where claude --bg refuses (a workspace never trusted), the tag resumes the
     )
     assert.match(transcriptLines(first.transcript, 'RESNOTE-8e2'), /"type":"user"/)
     // The headless turn's process is gone once its reply is in the transcript; its exit is recorded after.
-    const ledger = await ledgerWhen(lab, (now) =>
+    const ledger = await ledgerWhen(lab, 'the resumed turn ending', (now) =>
       now.turns.some((turn) => turn.channel === 'resume' && turn.state === 'ended'),
     )
     const turns = ledger.turns.filter((turn) => turn.sessionId === sessionId).reverse()
@@ -284,7 +235,7 @@ test('where claude --bg refuses (a workspace never trusted), the tag resumes the
       [[sessionId, 'delivered', 'resume']],
     )
   } finally {
-    await stopDaemon(daemon)
+    await daemon.stop()
   }
 })
 
@@ -304,7 +255,7 @@ test('a real background session blocked at an API key never approved: later tags
   projects[lab.repo.path] = { ...(projects[lab.repo.path] ?? {}), hasTrustDialogAccepted: true }
   writeFileSync(file, JSON.stringify({ ...config, projects }))
   const handle = await handleOf(lab, sessionId)
-  const daemon = await startDaemon(lab)
+  const daemon = await startLabDaemon(lab)
   const listing = () =>
     JSON.parse(claudeCli(lab, ['agents', '--json']).stdout || '[]') as {
       id: string
@@ -315,7 +266,7 @@ test('a real background session blocked at an API key never approved: later tags
     await lab.sangamJson(['post', '--to', `@${handle}`, 'QNOTE-1 bob: the API tests are red'], {
       SANGAM_USER: 'bob@example.com',
     })
-    await ledgerWhen(lab, (now) =>
+    await ledgerWhen(lab, 'the background turn ending', (now) =>
       now.turns.some((turn) => turn.channel === 'background' && turn.state === 'ended'),
     )
     await until(
@@ -329,12 +280,12 @@ test('a real background session blocked at an API key never approved: later tags
     await lab.sangamJson(['post', '--to', `@${handle}`, 'QNOTE-2 carol: and the lint'], {
       SANGAM_USER: 'carol@example.com',
     })
-    const ledger = await ledgerWhen(lab, (now) =>
+    const ledger = await ledgerWhen(lab, 'the tag waiting at the question', (now) =>
       now.deliveries.some((row) => row.state === 'pending' && row.reason === 'at-question'),
     )
     // Three more looks of the daemon (every 2 s while a tag waits): still nothing started.
     await new Promise((done) => setTimeout(done, 6500))
-    const later = await lab.sangamJson<Ledger>(['deliveries'])
+    const later = await lab.sangamJson<DeliveriesJson>(['deliveries'])
     assert.deepEqual(
       later.turns.map((turn) => turn.channel),
       ['background'],
@@ -354,7 +305,7 @@ test('a real background session blocked at an API key never approved: later tags
     assert.equal(view?.delivery, 'active-elsewhere')
     assert.match(view?.why ?? '', new RegExp(`claude attach ${shortId}`))
   } finally {
-    await stopDaemon(daemon)
+    await daemon.stop()
     claudeCli(lab, ['daemon', 'stop', '--any'])
   }
 })
@@ -365,19 +316,10 @@ test('a tag arriving during a real Claude Code turn is handed over at its Stop, 
   const posted = join(lab.home, 'tag-posted')
   // The first turn's tool call holds the turn open until the test has posted the tag.
   lab.anthropic.scriptTurns([
-    [
-      {
-        tool: 'Bash',
-        input: {
-          command: `for i in $(seq 600); do [ -f '${posted}' ] && break; sleep 0.1; done; echo tag-seen`,
-          description: 'Wait for the tag',
-        },
-      },
-      { text: 'FIRST-TURN-DONE.' },
-    ],
+    [waitForTagStep(posted), { text: 'FIRST-TURN-DONE.' }],
     [{ text: 'HANDOVER-REPLY rebasing now.' }],
   ])
-  const daemon = await startDaemon(lab)
+  const daemon = await startLabDaemon(lab)
   try {
     const running = lab.claude('Start here.', undefined)
     await until(
@@ -392,7 +334,7 @@ test('a tag arriving during a real Claude Code turn is handed over at its Stop, 
       SANGAM_USER: 'bob@example.com',
     })
     // The daemon has weighed it: the session is in a turn, so the tag waits for its Stop.
-    await ledgerWhen(lab, (ledger) =>
+    await ledgerWhen(lab, 'the tag waiting for the hand-over', (ledger) =>
       ledger.deliveries.some(
         (row) => row.messageId === post.message.id && row.state === 'pending' && row.channel === 'hand-over',
       ),
@@ -421,7 +363,7 @@ test('a tag arriving during a real Claude Code turn is handed over at its Stop, 
 
     // Whatever the daemon and a manual look do now, the tag has been carried.
     await lab.sangamJson(['deliveries', '--deliver'])
-    const ledger = await lab.sangamJson<Ledger>(['deliveries'])
+    const ledger = await lab.sangamJson<DeliveriesJson>(['deliveries'])
     assert.deepEqual(
       ledger.turns.filter((turn) => turn.sessionId === sessionId).map((turn) => turn.channel),
       ['hand-over'],
@@ -432,6 +374,6 @@ test('a tag arriving during a real Claude Code turn is handed over at its Stop, 
       [[post.message.id, 'delivered', 'hand-over']],
     )
   } finally {
-    await stopDaemon(daemon)
+    await daemon.stop()
   }
 })

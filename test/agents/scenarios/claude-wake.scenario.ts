@@ -2,11 +2,13 @@ import assert from 'node:assert/strict'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
+import type { DeliveriesJson } from '../../helpers/deliveries-json.ts'
 import { cliEntry } from '../../helpers/run-cli.ts'
 import { type AgentLab, openAgentLab } from '../agent-lab.ts'
 import { openClaudeTui } from '../claude-tui.ts'
 import type { ClaudeStep } from '../fake-anthropic.ts'
 import { startLabDaemon, until } from '../lab-daemon.ts'
+import { waitForTagStep } from '../wait-for-tag-step.ts'
 
 /**
  * Issue 25 with the real Claude Code 2.1.332 in its TUI under tmux, started with its prompt in
@@ -15,28 +17,6 @@ import { startLabDaemon, until } from '../lab-daemon.ts'
  * waiter's exit 2 into a turn of the open session; the fake Anthropic server tells each user turn
  * of a conversation apart, so "once, as the session's second user turn" is exact.
  */
-
-interface Ledger {
-  deliveries: {
-    messageId: string
-    sessionId: string
-    state: string
-    channel: string | null
-    reason: string | null
-    senderKind: string
-    turnId: number | null
-  }[]
-  turns: {
-    id: number
-    sessionId: string
-    channel: string
-    state: string
-    cause: string
-    detail: string | null
-    startedAt: string
-    endedAt: string | null
-  }[]
-}
 
 interface Sessions {
   sessions: { id: string; handle: string | null; presence: string; delivery: string; why: string }[]
@@ -108,7 +88,7 @@ test('a tag to an idle real Claude Code TUI starts one turn in place; a second i
   )
   assert.match(transcriptOf(lab, sessionId), /WAKENOTE-5c3/, 'the transcript has it')
   assert.doesNotMatch(pane.screen(), /WAKENOTE-5c3 bob/, 'nothing typed or pasted into the prompt')
-  const ledger = await lab.sangamJson<Ledger>(['deliveries'])
+  const ledger = await lab.sangamJson<DeliveriesJson>(['deliveries'])
   assert.deepEqual(
     ledger.turns.map((turn) => [turn.sessionId, turn.channel, turn.state]),
     [[sessionId, 'wake', 'ended']],
@@ -129,7 +109,7 @@ test('a tag to an idle real Claude Code TUI starts one turn in place; a second i
   const waiting = await until(
     'the second tag weighed',
     async () => {
-      const now = await lab.sangamJson<Ledger>(['deliveries'])
+      const now = await lab.sangamJson<DeliveriesJson>(['deliveries'])
       const row = now.deliveries.find((candidate) => candidate.messageId === second.message.id)
       return row?.state === 'pending' && row.reason === 'cooldown' ? now : null
     },
@@ -147,16 +127,7 @@ test('a tag arriving while a real Claude Code TUI is in a turn reaches the model
   await lab.sangamJson(['install-hooks'])
   const posted = join(lab.home, 'tag-posted')
   lab.anthropic.scriptTurns([
-    [
-      {
-        tool: 'Bash',
-        input: {
-          command: `for i in $(seq 600); do [ -f '${posted}' ] && break; sleep 0.1; done; echo tag-seen`,
-          description: 'Wait for the tag',
-        },
-      },
-      { text: 'FIRST-TURN-DONE.' },
-    ],
+    [waitForTagStep(posted), { text: 'FIRST-TURN-DONE.' }],
     [{ text: 'HANDED-OVER rebasing now.' }],
     [{ text: 'NEVER-AGAIN.' }],
   ])
@@ -180,7 +151,7 @@ test('a tag arriving while a real Claude Code TUI is in a turn reaches the model
   await until(
     'the tag waiting for the turn’s Stop',
     async () => {
-      const ledger = await lab.sangamJson<Ledger>(['deliveries'])
+      const ledger = await lab.sangamJson<DeliveriesJson>(['deliveries'])
       return ledger.deliveries.some(
         (row) => row.messageId === post.message.id && row.state === 'pending' && row.channel === 'hand-over',
       )
@@ -204,7 +175,7 @@ test('a tag arriving while a real Claude Code TUI is in a turn reaches the model
     `the model received the tag once\n${await context()}`,
   )
   assert.equal(lab.anthropic.turns().length, 2, 'no wake after the hand-over')
-  const ledger = await lab.sangamJson<Ledger>(['deliveries'])
+  const ledger = await lab.sangamJson<DeliveriesJson>(['deliveries'])
   assert.deepEqual(
     ledger.turns.map((turn) => turn.channel),
     ['hand-over'],
@@ -257,7 +228,7 @@ test('two real Claude Code TUIs that tag each other back stop within the loop bu
   await until(
     'a tag refused by the loop budget',
     async () => {
-      const ledger = await lab.sangamJson<Ledger>(['deliveries'])
+      const ledger = await lab.sangamJson<DeliveriesJson>(['deliveries'])
       return ledger.deliveries.some((row) => row.reason === 'loop-budget') ? true : null
     },
     180_000,
@@ -267,10 +238,10 @@ test('two real Claude Code TUIs that tag each other back stop within the loop bu
   await wakeable(lab, a)
   await wakeable(lab, b)
   const seen = lab.anthropic.turns().length
-  const settled = await lab.sangamJson<Ledger>(['deliveries'])
+  const settled = await lab.sangamJson<DeliveriesJson>(['deliveries'])
   // Several of the daemon's looks (every 2 s while tags wait) and cooldowns pass: still nothing.
   await new Promise((done) => setTimeout(done, 6000))
-  const ledger = await lab.sangamJson<Ledger>(['deliveries'])
+  const ledger = await lab.sangamJson<DeliveriesJson>(['deliveries'])
   assert.equal(lab.anthropic.turns().length, seen, `the loop stopped\n${await context()}`)
   assert.equal(ledger.turns.length, settled.turns.length, 'no turn started after it settled')
 

@@ -3,11 +3,16 @@ import { spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { cliEntry, spawnCli } from '../../helpers/run-cli.ts'
+import type { DeliveriesJson } from '../../helpers/deliveries-json.ts'
+import { cliEntry } from '../../helpers/run-cli.ts'
+import type { TargetsJson } from '../../helpers/targets-json.ts'
 import { agentClisDir, agentClisIn } from '../agent-clis.ts'
 import { type AgentLab, openAgentLab, transcriptLines } from '../agent-lab.ts'
+import { definedEnv } from '../defined-env.ts'
 import type { CodexStep } from '../fake-openai.ts'
-import { openTmuxPane } from '../tmux-pane.ts'
+import { startLabDaemon, until } from '../lab-daemon.ts'
+import { ledgerWhen, turnsEnded } from '../ledger-waits.ts'
+import { openSangamCodex } from '../sangam-codex-pane.ts'
 
 /**
  * Issue 10 with the real Codex 0.171.0 offline, past what codex-wake covers: a dormant session
@@ -15,75 +20,6 @@ import { openTmuxPane } from '../tmux-pane.ts'
  * `codex queue --resume` while Codex's own app-server daemon listens; and two real sessions whose
  * (scripted) model makes each tag the other back in every turn, which the ledger's guards stop.
  */
-
-interface Targets {
-  agents: { handle: string; vendor: string; sessionId: string; state: string }[]
-}
-
-interface Ledger {
-  deliveries: {
-    messageId: string
-    sessionId: string
-    state: string
-    channel: string | null
-    reason: string | null
-    senderKind: string
-    turnId: number | null
-  }[]
-  turns: {
-    id: number
-    sessionId: string
-    channel: string
-    state: string
-    cause: string
-    why: string
-    messages: string[]
-    exitCode: number | null
-    detail: string | null
-    startedAt: string
-    endedAt: string | null
-  }[]
-}
-
-/** `sangam up` in the lab, once it has caught up with the room (D173: it delivers what follows). */
-async function startDaemon(lab: AgentLab) {
-  const daemon = spawnCli(['up'], { cwd: lab.repo.path, env: lab.env })
-  let out = ''
-  const collect = (chunk: Buffer): void => {
-    out += chunk.toString('utf8')
-  }
-  daemon.stdout?.on('data', collect)
-  daemon.stderr?.on('data', collect)
-  const closed = new Promise((resolve) => daemon.once('close', resolve))
-  const deadline = Date.now() + 60_000
-  while (!/tailing/.test(out)) {
-    assert.ok(Date.now() < deadline, `the daemon never caught up:\n${out}`)
-    await new Promise((done) => setTimeout(done, 100))
-  }
-  return {
-    output: () => out,
-    async [Symbol.asyncDispose]() {
-      daemon.kill('SIGTERM')
-      await closed
-    },
-  }
-}
-
-/** Polls `probe` until it answers non-null; past the timeout fails with `context()`. */
-async function until<T>(
-  what: string,
-  probe: () => Promise<T | null>,
-  timeoutMs: number,
-  context: () => Promise<string>,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value !== null) return value
-    if (Date.now() > deadline) throw new Error(`${what} never happened\n${await context()}`)
-    await new Promise((done) => setTimeout(done, 200))
-  }
-}
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms))
 
@@ -93,7 +29,7 @@ async function dormantSession(lab: AgentLab, prompt: string): Promise<{ sessionI
   assert.equal(first.code, 0, first.stderr)
   const sessionId = first.sessionId
   assert.ok(sessionId, first.stdout)
-  const targets = await lab.sangamJson<Targets>(['targets'])
+  const targets = await lab.sangamJson<TargetsJson>(['targets'])
   const agent = targets.agents.find((entry) => entry.sessionId === sessionId)
   assert.ok(agent, `${JSON.stringify(targets)}\n${lab.heartbeats()}`)
   assert.equal(agent.state, 'offline', 'its SessionEnd ran: dormant')
@@ -131,7 +67,7 @@ async function deliveredOnce(
   note: string,
   channel: string,
 ) {
-  await using daemon = await startDaemon(lab)
+  await using daemon = await startLabDaemon(lab)
   await lab.sangamJson(['post', '--to', `@${handle}`, note], { SANGAM_USER: 'bob@example.com' })
   const context = async () =>
     `daemon:\n${daemon.output()}\nledger:\n${(await lab.sangam(['deliveries', '--json'])).stdout}`
@@ -142,15 +78,7 @@ async function deliveredOnce(
     60_000,
     context,
   )
-  const ledger = await until(
-    'the turn ending in the ledger',
-    async () => {
-      const now = await lab.sangamJson<Ledger>(['deliveries'])
-      return now.turns.length > 0 && now.turns.every((turn) => turn.state === 'ended') ? now : null
-    },
-    60_000,
-    context,
-  )
+  const ledger = await ledgerWhen(lab, 'the turn ending in the ledger', turnsEnded, { context })
   // The reply the model scripted lands in the rollout once the turn completes.
   await until(
     'the turn completing in the rollout',
@@ -207,7 +135,7 @@ test('with Codex’s own app-server daemon running, a tag to a dormant real Code
   const { sessionId, handle } = await dormantSession(lab, 'Start here.')
   await using codexDaemon = startCodexDaemon(lab)
   await deliveredOnce(lab, sessionId, handle, 'QUEUED-NOTE-9e4 the build is red', 'queue')
-  const ledger = await lab.sangamJson<Ledger>(['deliveries'])
+  const ledger = await lab.sangamJson<DeliveriesJson>(['deliveries'])
   assert.match(ledger.turns[0]?.detail ?? '', /handed to the codex CLI's own queue/)
   assert.ok(codexDaemon.pids().length > 0, 'the turn ran on Codex’s daemon')
 })
@@ -221,13 +149,8 @@ test('a SIGKILLed sangam codex leaves no real Codex app-server running', async (
   await using lab = await openAgentLab()
   const tuiEnv = lab.codexTui()
   lab.openai.scriptTurns([[{ text: 'READY-first-turn.' }]])
-  await using pane = openTmuxPane(
-    lab.home,
-    lab.repo.path,
-    `${process.execPath} ${cliEntry} codex "Start here."`,
-    tuiEnv,
-  )
-  await pane.waitFor(/READY-first-turn/, 'the first reply')
+  // The pane stays open (the TUI running) until the test ends.
+  await using _pane = await openSangamCodex(lab, tuiEnv)
   const socketDir = join(lab.env.SANGAM_HOME ?? '', 'codex')
   const [socketName, ...more] = readdirSync(socketDir)
   assert.ok(socketName !== undefined && more.length === 0, `one socket: ${readdirSync(socketDir).join(', ')}`)
@@ -314,12 +237,6 @@ function codexSandbox(lab: AgentLab, mode: string): void {
   writeFileSync(file, `sandbox_mode = "${mode}"\n${readFileSync(file, 'utf8')}`)
 }
 
-function definedEnv(env: Record<string, string | undefined>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
-  )
-}
-
 /**
  * Issue 10, scenario 4: two real Codex sessions whose model, in every delivered turn, runs
  * `sangam post --to @<the other> …` in the agent's shell (Codex gives the command CODEX_THREAD_ID,
@@ -354,7 +271,7 @@ test('two real Codex sessions that tag each other back stop within the loop budg
     return [{ shell: post }, { text: `Tagged @${to}.` }]
   })
 
-  await using daemon = await startDaemon(lab)
+  await using daemon = await startLabDaemon(lab)
   await lab.sangamJson(['post', '--to', `@${a.handle}`, 'LOOP-START ping-pong, please'], {
     SANGAM_USER: 'bob@example.com',
   })
@@ -363,7 +280,7 @@ test('two real Codex sessions that tag each other back stop within the loop budg
   await until(
     'a tag refused by the loop budget',
     async () => {
-      const ledger = await lab.sangamJson<Ledger>(['deliveries'])
+      const ledger = await lab.sangamJson<DeliveriesJson>(['deliveries'])
       return ledger.deliveries.some((row) => row.reason === 'loop-budget') ? true : null
     },
     120_000,
@@ -373,7 +290,7 @@ test('two real Codex sessions that tag each other back stop within the loop budg
   const settled = await until(
     'every turn ending',
     async () => {
-      const ledger = await lab.sangamJson<Ledger>(['deliveries'])
+      const ledger = await lab.sangamJson<DeliveriesJson>(['deliveries'])
       return ledger.turns.every((turn) => turn.state !== 'starting' && turn.state !== 'running')
         ? ledger
         : null
@@ -383,7 +300,7 @@ test('two real Codex sessions that tag each other back stop within the loop budg
   )
   const seen = lab.openai.turns().length
   await sleep(5000)
-  const ledger = await lab.sangamJson<Ledger>(['deliveries'])
+  const ledger = await lab.sangamJson<DeliveriesJson>(['deliveries'])
   assert.equal(lab.openai.turns().length, seen, `the loop stopped\n${await context()}`)
   assert.equal(ledger.turns.length, settled.turns.length, 'no turn started after it settled')
 

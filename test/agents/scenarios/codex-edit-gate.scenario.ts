@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { openAgentLab, transcriptLines } from '../agent-lab.ts'
+import { assertAutoLeaseEnded } from '../auto-lease-ended.ts'
 
 /**
  * The real Codex 0.171.0, hooks installed and trusted by `sangam install-hooks` alone (no
@@ -50,23 +51,5 @@ test('a real Codex apply_patch of a free file goes through under an auto-lease, 
   ])
   assert.equal(run.code, 0, run.stderr)
   assert.equal(readFileSync(join(lab.repo.path, 'src', 'b.ts'), 'utf8'), 'export const b = 2\n')
-  const overview = await lab.sangamJson<{
-    leases: unknown[]
-    history: {
-      action: string
-      pattern: string
-      holder: { vendor: string | null; sessionId: string | null }
-    }[]
-  }>(['leases'])
-  assert.deepEqual(overview.leases, [], 'SessionEnd released it')
-  assert.deepEqual(
-    overview.history.map((entry) => [
-      entry.action,
-      entry.pattern,
-      entry.holder.vendor,
-      entry.holder.sessionId,
-    ]),
-    [['session-ended', 'src/b.ts', 'codex', run.sessionId]],
-    `the auto-lease was recorded (hooks saw:\n${lab.heartbeats()})`,
-  )
+  await assertAutoLeaseEnded(lab, 'src/b.ts', 'codex', run.sessionId)
 })

@@ -6,9 +6,10 @@ import { codexWake, socketPathOf } from '../../../src/agents/codex/services/code
 import { version } from '../../../src/config/version.ts'
 import { openDatabaseFile } from '../../../src/project/store/project-database.ts'
 import { isSangamError } from '../../../src/shared/sangam-error.ts'
-import { cliEntry, spawnCli } from '../../helpers/run-cli.ts'
+import { spawnCli } from '../../helpers/run-cli.ts'
+import type { TargetsJson } from '../../helpers/targets-json.ts'
 import { openAgentLab, transcriptLines } from '../agent-lab.ts'
-import { openTmuxPane } from '../tmux-pane.ts'
+import { openSangamCodex } from '../sangam-codex-pane.ts'
 
 /**
  * `sangam codex` runs the real Codex 0.171.0 TUI against its app-server on a private socket; the
@@ -22,13 +23,7 @@ test('a real Codex TUI under sangam codex takes a turn woken in place over its s
   const tuiEnv = lab.codexTui()
   await lab.sangamJson(['install-hooks'])
   lab.openai.scriptTurns([[{ text: 'READY-first-turn.' }], [{ text: 'WOKEN-second-turn on it.' }]])
-  await using pane = openTmuxPane(
-    lab.home,
-    lab.repo.path,
-    `${process.execPath} ${cliEntry} codex --json "Start here."`,
-    tuiEnv,
-  )
-  await pane.waitFor(/READY-first-turn/, 'the first reply')
+  await using pane = await openSangamCodex(lab, tuiEnv, ['--json'])
   const sessionId = lab.openai.turns()[0]?.sessionId ?? null
   assert.ok(sessionId, 'the model request names its thread')
 
@@ -79,26 +74,16 @@ test('a real Codex TUI under sangam codex takes a turn woken in place over its s
   }
 })
 
-interface Targets {
-  agents: { handle: string; vendor: string; sessionId: string }[]
-}
-
 /** Issue 10, scenario 2: a tag posted in the room reaches a live Codex session through the daemon. */
 test('a tag to a real Codex session open under sangam codex is delivered by the daemon as a turn in place, once', async () => {
   await using lab = await openAgentLab()
   const tuiEnv = lab.codexTui()
   await lab.sangamJson(['install-hooks'])
   lab.openai.scriptTurns([[{ text: 'READY-first-turn.' }], [{ text: 'DAEMON-WOKEN on it.' }]])
-  await using pane = openTmuxPane(
-    lab.home,
-    lab.repo.path,
-    `${process.execPath} ${cliEntry} codex "Start here."`,
-    tuiEnv,
-  )
-  await pane.waitFor(/READY-first-turn/, 'the first reply')
+  await using pane = await openSangamCodex(lab, tuiEnv)
   const sessionId = lab.openai.turns()[0]?.sessionId ?? null
   assert.ok(sessionId)
-  const targets = await lab.sangamJson<Targets>(['targets'])
+  const targets = await lab.sangamJson<TargetsJson>(['targets'])
   const handle = targets.agents.find((agent) => agent.sessionId === sessionId)?.handle
   assert.ok(handle, `${JSON.stringify(targets)}\n${lab.heartbeats()}`)
 

@@ -2,9 +2,12 @@ import assert from 'node:assert/strict'
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { test } from 'node:test'
+import type { TargetsJson } from '../../helpers/targets-json.ts'
 import { geminiCliDir, geminiCliIn } from '../agent-clis.ts'
 import { type AgentLab, openAgentLab } from '../agent-lab.ts'
 import { startLabDaemon, until } from '../lab-daemon.ts'
+import { ledgerWhen, turnsEnded } from '../ledger-waits.ts'
+import { startedTurnEnded } from '../started-turn.ts'
 
 /**
  * Issue 22, delivery for Gemini CLI with the real 0.61.0 offline: a tag to a dormant session's
@@ -12,30 +15,6 @@ import { startLabDaemon, until } from '../lab-daemon.ts'
  * `-p`, no approval flag: the turn runs under the user's own settings, D405); a second tag inside
  * the cooldown starts no second turn and waits in the ledger.
  */
-
-interface Ledger {
-  deliveries: {
-    messageId: string
-    sessionId: string
-    state: string
-    channel: string | null
-    reason: string | null
-    turnId: number | null
-  }[]
-  turns: {
-    id: number
-    sessionId: string
-    channel: string
-    state: string
-    cause: string
-    why: string
-    exitCode: number | null
-  }[]
-}
-
-interface Targets {
-  agents: { handle: string; vendor: string; sessionId: string; state: string }[]
-}
 
 /** The main-loop requests that carry `marker`, and how many times each carries it. */
 function requestsWith(lab: AgentLab, marker: string): number[] {
@@ -70,7 +49,7 @@ test('a tag to a dormant real Gemini CLI session resumes it once through its hea
   assert.equal(first.code, 0, first.stderr)
   const sessionId = first.sessionId
   assert.ok(sessionId && first.transcript, first.stderr)
-  const targets = await lab.sangamJson<Targets>(['targets'])
+  const targets = await lab.sangamJson<TargetsJson>(['targets'])
   const agent = targets.agents.find((entry) => entry.vendor === 'gemini' && entry.sessionId === sessionId)
   assert.ok(agent, `no gemini session in targets: ${JSON.stringify(targets)}\n${lab.heartbeats()}`)
   assert.equal(agent.state, 'offline', `its SessionEnd ran: dormant\n${lab.heartbeats()}`)
@@ -93,15 +72,10 @@ test('a tag to a dormant real Gemini CLI session resumes it once through its hea
     90_000,
     context,
   )
-  const ledger = await until(
-    'the turn ending in the ledger',
-    async () => {
-      const now = await lab.sangamJson<Ledger>(['deliveries'])
-      return now.turns.length > 0 && now.turns.every((turn) => turn.state === 'ended') ? now : null
-    },
-    90_000,
+  const ledger = await ledgerWhen(lab, 'the turn ending in the ledger', turnsEnded, {
+    timeoutMs: 90_000,
     context,
-  )
+  })
   assert.deepEqual(
     ledger.turns.map((turn) => [turn.sessionId, turn.channel, turn.cause, turn.why, turn.exitCode]),
     [[sessionId, 'resume', 'agent', 'tag', 0]],
@@ -128,14 +102,11 @@ test('a tag to a dormant real Gemini CLI session resumes it once through its hea
   await lab.sangamJson(['post', '--to', `@${agent.handle}`, 'GEMTAG-second a follow-up'], {
     SANGAM_USER: 'bob@example.com',
   })
-  const waiting = await until(
+  const waiting = await ledgerWhen(
+    lab,
     'the second tag weighed',
-    async () => {
-      const now = await lab.sangamJson<Ledger>(['deliveries'])
-      return now.deliveries.some((row) => row.reason === 'cooldown') ? now : null
-    },
-    60_000,
-    context,
+    (now) => now.deliveries.some((row) => row.reason === 'cooldown'),
+    { context },
   )
   assert.equal(waiting.turns.length, 1, `no second turn\n${await context()}`)
   assert.deepEqual(
@@ -160,24 +131,8 @@ test('sangam start --vendor gemini starts a new real Gemini CLI session under th
   lab.env.PATH = `${dirname(geminiCliIn(geminiCliDir(process.env)))}:${lab.env.PATH ?? ''}`
   await lab.sangamJson(['install-hooks'])
   lab.geminiApi.script([{ text: 'STARTED-REPLY on it.' }])
-  const started = await lab.sangamJson<{
-    turn: { id: number; sessionId: string; channel: string; vendor: string }
-  }>(['start', '--vendor', 'gemini', 'STARTNOTE-3b1 look at the failing test'])
-  assert.deepEqual([started.turn.vendor, started.turn.channel], ['gemini', 'new'])
-  const sessionId = started.turn.sessionId
-  const context = async () =>
-    `ledger:\n${(await lab.sangam(['deliveries', '--json'])).stdout}\nheartbeats:\n${lab.heartbeats()}`
-  const turn = await until(
-    'the started turn ending',
-    async () => {
-      const now = await lab.sangamJson<Ledger>(['deliveries', '--deliver'])
-      const row = now.turns.find((each) => each.id === started.turn.id)
-      return row !== undefined && row.state !== 'starting' && row.state !== 'running' ? row : null
-    },
-    90_000,
-    context,
-  )
-  assert.equal(turn.state, 'ended', await context())
+  const { started } = await startedTurnEnded(lab, 'gemini', 'STARTNOTE-3b1 look at the failing test')
+  const sessionId = started.sessionId
   assert.deepEqual(requestsWith(lab, 'STARTNOTE-3b1'), [1], 'the first prompt reached the model once')
   const files = sessionFiles(join(lab.home, '.gemini', 'tmp'), sessionId.slice(0, 8))
   const transcript = files.map((path) => readFileSync(path, 'utf8')).join('\n')

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { openAgentLab, transcriptLines } from '../agent-lab.ts'
+import { assertAutoLeaseEnded } from '../auto-lease-ended.ts'
 
 /**
  * The real Gemini CLI 0.61.0 with the hooks `sangam install-hooks` wrote into the project's
@@ -51,25 +52,7 @@ test('a real Gemini CLI edit of a free file goes through under an auto-lease, re
   ])
   assert.equal(run.code, 0, run.stderr)
   assert.equal(readFileSync(file, 'utf8'), 'export const b = 2\n')
-  const overview = await lab.sangamJson<{
-    leases: unknown[]
-    history: {
-      action: string
-      pattern: string
-      holder: { vendor: string | null; sessionId: string | null }
-    }[]
-  }>(['leases'])
-  assert.deepEqual(overview.leases, [], 'SessionEnd released it')
-  assert.deepEqual(
-    overview.history.map((entry) => [
-      entry.action,
-      entry.pattern,
-      entry.holder.vendor,
-      entry.holder.sessionId,
-    ]),
-    [['session-ended', 'src/b.ts', 'gemini', run.sessionId]],
-    `the auto-lease was recorded (hooks saw:\n${lab.heartbeats()})`,
-  )
+  await assertAutoLeaseEnded(lab, 'src/b.ts', 'gemini', run.sessionId)
 })
 
 test("install-hooks --uninstall takes the Gemini hooks out again, leaving the user's settings", async () => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { test } from 'node:test'
+import type { DeliveriesJson } from '../../helpers/deliveries-json.ts'
 import { runCli } from '../../helpers/run-cli.ts'
 import { git } from '../../helpers/tmp-git-repo.ts'
 import { geminiCliDir, geminiCliIn } from '../agent-clis.ts'
@@ -32,17 +33,6 @@ interface Sync {
   outcome: string
   task: { id: string; file: string; validationFile: string } | null
   channel: string | null
-}
-interface Ledger {
-  deliveries: { sessionId: string; state: string; channel: string | null }[]
-  turns: {
-    sessionId: string
-    vendor: string
-    channel: string
-    state: string
-    exitCode: number | null
-    logFile: string | null
-  }[]
 }
 
 async function sync(lab: AgentLab, worktree: string): Promise<Sync> {
@@ -140,9 +130,9 @@ test("a Gemini CLI lane: lane --agent gemini, and a semantic task reaches the la
     `the task went to lane b's own Gemini session through delivery: ${JSON.stringify(started)}`,
   )
   const deadline = Date.now() + 90_000
-  let ledger: Ledger
+  let ledger: DeliveriesJson
   for (;;) {
-    ledger = await lab.sangamJson<Ledger>(['deliveries', '--deliver'])
+    ledger = await lab.sangamJson<DeliveriesJson>(['deliveries', '--deliver'])
     const turn = ledger.turns.find((row) => row.sessionId === gemini.sessionId)
     if (turn !== undefined && turn.state !== 'starting' && turn.state !== 'running') break
     assert.ok(

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { openAgentLab } from '../agent-lab.ts'
+import { type InitJson, initEveryHost } from '../init-every-host.ts'
 
 /**
  * `sangam init --yes` registers the MCP server in the project's `.gemini/settings.json`; the real
@@ -8,23 +9,8 @@ import { openAgentLab } from '../agent-lab.ts'
  */
 test('a real Gemini CLI starts the registered sangam MCP server and its tool call reaches sangam', async () => {
   await using lab = await openAgentLab()
-  const init = await lab.sangamJson<{ mcp: { hosts: { host: string; outcome: string }[] } }>([
-    'init',
-    '--yes',
-  ])
-  assert.deepEqual(
-    init.mcp.hosts.map((host) => [host.host, host.outcome]),
-    [
-      ['claude', 'added'],
-      ['codex', 'added'],
-      ['gemini', 'added'],
-      ['opencode', 'added'],
-    ],
-  )
-  const again = await lab.sangamJson<{ mcp: { hosts: { host: string; outcome: string }[] } }>([
-    'init',
-    '--yes',
-  ])
+  await initEveryHost(lab)
+  const again = await lab.sangamJson<InitJson>(['init', '--yes'])
   assert.equal(again.mcp.hosts.find((host) => host.host === 'gemini')?.outcome, 'registered', 'idempotent')
   await lab.sangamJson(['note', 'The integration lock is a file under .git, not a database row.'])
   const run = await lab.gemini('What did we decide about the integration lock?', [

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
+import { accountedCaptureFile, type DoctorJson } from '../../helpers/doctor-json.ts'
 import { openAgentLab } from '../agent-lab.ts'
 
 /**
@@ -51,31 +52,7 @@ test("a real Gemini CLI session, resumed, is captured line for line and searchab
     search.hits.map((hit) => [hit.kind, hit.vendor, hit.sessionId]),
     [['human', 'gemini', first.sessionId]],
   )
-  const doctor = await lab.sangamJson<{
-    sections: {
-      name: string
-      files?: {
-        vendor: string
-        lines: number
-        captured: number
-        skipped: number
-        unknown: number
-        unparseable: number
-        events: number
-      }[]
-    }[]
-  }>(['doctor'])
-  const files = doctor.sections.find((section) => section.name === 'capture')?.files ?? []
-  const gemini = files.filter((file) => file.vendor === 'gemini')
-  assert.equal(gemini.length, 1, JSON.stringify(files))
-  const [file] = gemini
-  assert.ok(file !== undefined)
-  assert.equal(
-    file.lines,
-    file.captured + file.skipped,
-    `every line is accounted for: ${JSON.stringify(file)}`,
-  )
-  assert.deepEqual([file.unknown, file.unparseable], [0, 0])
+  const file = accountedCaptureFile(await lab.sangamJson<DoctorJson>(['doctor']), 'gemini')
   // Two prompts, a call and its output, two answers: each once, though Gemini CLI repeats messages.
   assert.equal(file.events, 6, JSON.stringify(file))
 })

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { runCliJson } from '../../helpers/run-cli.ts'
 import { openAgentLab } from '../agent-lab.ts'
+import { syncLane } from '../sync-lane.ts'
 
 /**
  * An agent starting in a lane is told, before it edits, where its lane stands and who holds the
@@ -19,12 +19,7 @@ test('a real Claude Code and Codex session in a lane get its state, next step an
     (await lab.sangamJson<{ lane: { worktree: string } }>(['lane', name, '--no-agent'])).lane.worktree
   const alice = await lane('alice')
   const bob = await lane('bob')
-  const sync = (worktree: string) =>
-    runCliJson<{ outcome: string; task: { id: string } | null }>(['sync'], {
-      cwd: worktree,
-      env: lab.env,
-      timeoutMs: 120_000,
-    })
+  const sync = (worktree: string) => syncLane(lab, worktree)
   writeFileSync(join(alice, 'src', 'a.ts'), 'export const a = "alice"\n')
   assert.equal((await sync(alice)).outcome, 'published-direct')
   // bob changed the same line: his lane gets a semantic task, and with it the lock.

@@ -3,9 +3,11 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { test } from 'node:test'
+import type { DeliveriesJson } from '../../helpers/deliveries-json.ts'
 import { runCli } from '../../helpers/run-cli.ts'
 import { git } from '../../helpers/tmp-git-repo.ts'
 import { type AgentLab, openAgentLab, transcriptLines } from '../agent-lab.ts'
+import { definedEnv } from '../defined-env.ts'
 import type { ClaudeStep } from '../fake-anthropic.ts'
 import type { CodexStep } from '../fake-openai.ts'
 
@@ -45,18 +47,6 @@ interface Sync {
   task: { id: string; file: string; validationFile: string } | null
   channel: string | null
 }
-interface Ledger {
-  deliveries: { sessionId: string; state: string; channel: string | null; reason: string | null }[]
-  turns: {
-    sessionId: string
-    vendor: string
-    channel: string
-    state: string
-    logFile: string | null
-    pid: number | null
-    worktree: string | null
-  }[]
-}
 interface Status {
   main: string
   lock: unknown
@@ -74,11 +64,11 @@ async function sync(lab: AgentLab, worktree: string, context = ''): Promise<Sync
 }
 
 /** Polls the delivery ledger until the session's turn has ended (a hang is a failure, not a timing claim). */
-async function turnEnded(lab: AgentLab, sessionId: string): Promise<Ledger['turns'][number]> {
+async function turnEnded(lab: AgentLab, sessionId: string): Promise<DeliveriesJson['turns'][number]> {
   const deadline = Date.now() + 60_000
   for (;;) {
     // `--deliver` looks as the daemon does: a turn whose process has ended is recorded so.
-    const ledger = await lab.sangamJson<Ledger>(['deliveries', '--deliver'])
+    const ledger = await lab.sangamJson<DeliveriesJson>(['deliveries', '--deliver'])
     const turn = ledger.turns.find((row) => row.sessionId === sessionId)
     if (turn !== undefined && turn.state !== 'starting' && turn.state !== 'running') return turn
     if (Date.now() > deadline) {
@@ -242,7 +232,7 @@ test('three real lanes, both vendors: two edit one function, the semantic task r
   const turn = await turnEnded(lab, codex.sessionId)
   const log = turn.logFile !== null && existsSync(turn.logFile) ? readFileSync(turn.logFile, 'utf8') : ''
   assert.equal(turn.state, 'ended', `the resumed Codex turn:\n${log}`)
-  const ledger = await lab.sangamJson<Ledger>(['deliveries'])
+  const ledger = await lab.sangamJson<DeliveriesJson>(['deliveries'])
   assert.deepEqual(
     ledger.deliveries
       .filter((row) => row.sessionId === codex.sessionId)
@@ -438,9 +428,3 @@ test('the other way round: the Codex lane publishes first and the semantic task 
     })
   }
 })
-
-function definedEnv(env: Record<string, string | undefined>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
-  )
-}

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { openAgentLab } from '../agent-lab.ts'
+import { initEveryHost } from '../init-every-host.ts'
 
 /**
  * `sangam init --yes` registers the MCP server; the real Claude Code then starts it and calls
@@ -11,19 +12,7 @@ import { openAgentLab } from '../agent-lab.ts'
  */
 test('real Claude Code and Codex start the registered sangam MCP server and use its tools', async () => {
   await using lab = await openAgentLab()
-  const init = await lab.sangamJson<{ mcp: { hosts: { host: string; outcome: string }[] } }>([
-    'init',
-    '--yes',
-  ])
-  assert.deepEqual(
-    init.mcp.hosts.map((host) => [host.host, host.outcome]),
-    [
-      ['claude', 'added'],
-      ['codex', 'added'],
-      ['gemini', 'added'],
-      ['opencode', 'added'],
-    ],
-  )
+  await initEveryHost(lab)
   await lab.sangamJson(['note', 'The integration lock is a file under .git, not a database row.'])
   // What a user does once when Claude Code asks: trust the project's servers and allow the tools.
   const claudeConfig = lab.env.CLAUDE_CONFIG_DIR ?? ''

@@ -1,17 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
+import { accountedCaptureFile, type DoctorJson } from '../../helpers/doctor-json.ts'
 import { openAgentLab } from '../agent-lab.ts'
-
-interface CaptureFile {
-  path: string
-  vendor: string
-  lines: number
-  captured: number
-  skipped: number
-  unknown: number
-  unparseable: number
-  events: number
-}
 
 /**
  * The real opencode 1.18.33 keeps its session in its SQLite database; `sangam index` copies it
@@ -57,14 +47,6 @@ test('a real opencode session is captured from its database: searchable with its
   const again = await lab.sangamJson<{ hits: unknown[] }>(['search', 'zeppelin parser'])
   assert.equal(again.hits.length, hits.hits.length)
 
-  const doctor = await lab.sangamJson<{ sections: { name: string; files?: CaptureFile[] }[] }>(['doctor'])
-  const files = doctor.sections.find((section) => section.name === 'capture')?.files ?? []
-  const journal = files.filter((file) => file.vendor === 'opencode')
-  assert.equal(journal.length, 1, JSON.stringify(files))
-  const [file] = journal
-  assert.ok(file)
-  assert.equal(file.lines, file.captured + file.skipped + file.unknown + file.unparseable)
-  assert.equal(file.unknown, 0, JSON.stringify(file))
-  assert.equal(file.unparseable, 0)
+  const file = accountedCaptureFile(await lab.sangamJson<DoctorJson>(['doctor']), 'opencode')
   assert.ok(file.events >= 6, JSON.stringify(file))
 })

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
-import { runCliJson } from '../../helpers/run-cli.ts'
 import { openAgentLab } from '../agent-lab.ts'
+import { syncLane } from '../sync-lane.ts'
 
 /**
  * `lane --agent opencode` gives the lane the main worktree's opencode plugin (D415), so a real
@@ -18,12 +18,7 @@ test("a lane's semantic task reaches the real opencode session that worked in th
       .worktree
   const alice = await lane('alice')
   const bob = await lane('bob')
-  const sync = (worktree: string) =>
-    runCliJson<{ outcome: string; task: { id: string } | null }>(['sync'], {
-      cwd: worktree,
-      env: lab.env,
-      timeoutMs: 120_000,
-    })
+  const sync = (worktree: string) => syncLane(lab, worktree)
   // bob's opencode session works in his lane first (its presence names the lane's worktree).
   const first = await lab.opencode('Where does my lane stand?', [{ text: 'Clean.' }], undefined, bob)
   assert.equal(first.code, 0, first.stderr)

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { openAgentLab } from '../agent-lab.ts'
+import { initEveryHost } from '../init-every-host.ts'
 
 /**
  * `sangam init --yes` registers the MCP server in the project's opencode.json; the real opencode
@@ -10,19 +11,7 @@ import { openAgentLab } from '../agent-lab.ts'
  */
 test('the real opencode starts the sangam MCP server registered by init and its tool call reaches sangam', async () => {
   await using lab = await openAgentLab()
-  const init = await lab.sangamJson<{ mcp: { hosts: { host: string; outcome: string }[] } }>([
-    'init',
-    '--yes',
-  ])
-  assert.deepEqual(
-    init.mcp.hosts.map((host) => [host.host, host.outcome]),
-    [
-      ['claude', 'added'],
-      ['codex', 'added'],
-      ['gemini', 'added'],
-      ['opencode', 'added'],
-    ],
-  )
+  await initEveryHost(lab)
   const config = JSON.parse(readFileSync(join(lab.repo.path, 'opencode.json'), 'utf8'))
   assert.equal(config.mcp.sangam.type, 'local')
   await lab.sangamJson(['note', 'The integration lock is a file under .git, not a database row.'])

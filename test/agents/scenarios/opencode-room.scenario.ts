@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { test } from 'node:test'
+import type { TargetsJson } from '../../helpers/targets-json.ts'
 import { type AgentLab, openAgentLab } from '../agent-lab.ts'
-import { startLabDaemon, until } from '../lab-daemon.ts'
+import { assertAutoLeaseEnded } from '../auto-lease-ended.ts'
+import { startLabDaemon } from '../lab-daemon.ts'
+import { ledgerWhen } from '../ledger-waits.ts'
 
 /**
  * The room and delivery with the real opencode 1.18.33 offline: sangam's plugin sends the agent
@@ -11,33 +14,10 @@ import { startLabDaemon, until } from '../lab-daemon.ts'
  * `opencode run --session <id>`, the prompt on stdin.
  */
 
-interface Targets {
-  agents: { handle: string; vendor: string; sessionId: string; state: string }[]
-}
-
-interface Ledger {
-  deliveries: {
-    messageId: string
-    sessionId: string
-    state: string
-    channel: string | null
-    turnId: number | null
-  }[]
-  turns: {
-    id: number
-    sessionId: string
-    channel: string
-    state: string
-    cause: string
-    why: string
-    exitCode: number | null
-  }[]
-}
-
 /** The session's entry in `targets`, after a first `opencode run` ended. */
 async function agentOf(lab: AgentLab, sessionId: string | null) {
   assert.ok(sessionId, 'opencode named its session')
-  const targets = await lab.sangamJson<Targets>(['targets'])
+  const targets = await lab.sangamJson<TargetsJson>(['targets'])
   const agent = targets.agents.find((entry) => entry.vendor === 'opencode' && entry.sessionId === sessionId)
   assert.ok(agent, `no opencode session in targets: ${JSON.stringify(targets)}\n${lab.heartbeats()}`)
   return agent
@@ -97,25 +77,7 @@ test("a real opencode session's end marks it offline and releases its auto-lease
   assert.equal(run.code, 0, run.stderr)
   const agent = await agentOf(lab, run.sessionId)
   assert.equal(agent.state, 'offline', `its SessionEnd ran when opencode stopped\n${lab.heartbeats()}`)
-  const overview = await lab.sangamJson<{
-    leases: unknown[]
-    history: {
-      action: string
-      pattern: string
-      holder: { vendor: string | null; sessionId: string | null }
-    }[]
-  }>(['leases'])
-  assert.deepEqual(overview.leases, [], 'no lease outlives the session')
-  assert.deepEqual(
-    overview.history.map((entry) => [
-      entry.action,
-      entry.pattern,
-      entry.holder.vendor,
-      entry.holder.sessionId,
-    ]),
-    [['session-ended', 'src/c.ts', 'opencode', run.sessionId]],
-    `the auto-lease its edit took ended with it\n${lab.heartbeats()}`,
-  )
+  await assertAutoLeaseEnded(lab, 'src/c.ts', 'opencode', run.sessionId)
   const events = lab.heartbeats()
   for (const event of ['UserPromptSubmit', 'Stop', 'SessionEnd'])
     assert.match(events, new RegExp(`"event":"${event}"`), `the plugin sent ${event}`)
@@ -143,18 +105,13 @@ test('a tag to a dormant real opencode session is resumed once by the daemon thr
   })
   const context = async () =>
     `daemon:\n${daemon.output()}\nledger:\n${(await lab.sangam(['deliveries', '--json'])).stdout}\nhooks:\n${lab.heartbeats()}`
-  const ledger = await until(
+  const ledger = await ledgerWhen(
+    lab,
     'the resumed turn ending in the ledger',
-    async () => {
-      const now = await lab.sangamJson<Ledger>(['deliveries'])
-      // The exit code comes with the turn's end, or just after it when the daemon's sweep saw it first.
-      return now.turns.length > 0 &&
-        now.turns.every((turn) => turn.state !== 'running' && turn.exitCode !== null)
-        ? now
-        : null
-    },
-    90_000,
-    context,
+    // The exit code comes with the turn's end, or just after it when the daemon's sweep saw it first.
+    (now) =>
+      now.turns.length > 0 && now.turns.every((turn) => turn.state !== 'running' && turn.exitCode !== null),
+    { timeoutMs: 90_000, context },
   )
   assert.deepEqual(
     ledger.turns.map((turn) => [turn.sessionId, turn.channel, turn.state, turn.why, turn.exitCode]),

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { offlineConfigFolder, openAgentLab } from '../agent-lab.ts'
-import { until } from '../lab-daemon.ts'
+import { ledgerContext } from '../ledger-waits.ts'
+import { startedTurnEnded } from '../started-turn.ts'
 
 /**
  * sangam's opencode plugin asks the hook for the session's brief when opencode assembles the first
@@ -32,10 +33,6 @@ test('the brief, with the leases, reaches the first model request of a real open
   )
 })
 
-interface Ledger {
-  turns: { id: number; sessionId: string; channel: string; state: string }[]
-}
-
 /**
  * `sangam start --vendor opencode`: a new headless session through `opencode run --format json`,
  * its first prompt on stdin; opencode names the session, and the ledger's turn learns that id from
@@ -48,28 +45,11 @@ test('sangam start --vendor opencode starts a new real opencode session, the pro
   offlineConfigFolder(join(lab.repo.path, '.opencode'))
   lab.chat.script([{ text: 'STARTED-REPLY on it.' }])
   const marker = 'STARTNOTE-oc5d look at the failing test'
-  const started = await lab.sangamJson<{
-    turn: { id: number; sessionId: string; channel: string; vendor: string }
-  }>(['start', '--vendor', 'opencode', marker])
-  assert.deepEqual([started.turn.vendor, started.turn.channel], ['opencode', 'new'])
-  const context = async () =>
-    `ledger:\n${(await lab.sangam(['deliveries', '--json'])).stdout}\nheartbeats:\n${lab.heartbeats()}`
-  const turn = await until(
-    'the started turn ending',
-    async () => {
-      const now = await lab.sangamJson<Ledger>(['deliveries', '--deliver'])
-      const row = now.turns.find((each) => each.id === started.turn.id)
-      return row !== undefined && row.state !== 'starting' && row.state !== 'running' ? row : null
-    },
-    90_000,
-    context,
-  )
-  // Its exit code is known only to a waiter that outlived it (`start` does not wait; a daemon would).
-  assert.equal(turn.state, 'ended', await context())
+  const { turn } = await startedTurnEnded(lab, 'opencode', marker)
   assert.match(
     turn.sessionId,
     /^ses_[0-9A-Za-z]+$/,
-    `the turn learned opencode's session id\n${await context()}`,
+    `the turn learned opencode's session id\n${await ledgerContext(lab)}`,
   )
   const main = lab.chat.requests.filter((request) => request.kind === 'main')
   assert.equal(

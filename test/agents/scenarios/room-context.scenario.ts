@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { test } from 'node:test'
+import type { TargetsJson } from '../../helpers/targets-json.ts'
 import { type AgentLab, openAgentLab } from '../agent-lab.ts'
+import { definedEnv } from '../defined-env.ts'
 import type { LoggedRequest } from '../fake-model-server.ts'
 
 /**
@@ -13,12 +15,8 @@ import type { LoggedRequest } from '../fake-model-server.ts'
  * test keeps one Claude Code process running (stream-json input), so there it is UserPromptSubmit.
  */
 
-interface Targets {
-  agents: { handle: string; vendor: string; sessionId: string }[]
-}
-
 async function handleOf(lab: AgentLab, vendor: string, sessionId: string): Promise<string> {
-  const targets = await lab.sangamJson<Targets>(['targets'])
+  const targets = await lab.sangamJson<TargetsJson>(['targets'])
   const agent = targets.agents.find((a) => a.vendor === vendor && a.sessionId === sessionId)
   assert.ok(
     agent,
@@ -149,12 +147,6 @@ function streamingClaude(lab: AgentLab) {
       })
     },
   }
-}
-
-function definedEnv(env: Record<string, string | undefined>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
-  )
 }
 
 test('in one running Claude Code session, UserPromptSubmit carries a message posted between two prompts, once', async () => {
