@@ -93,6 +93,43 @@ test('C5/C6: catch-up moves only the caller, a dirty lane on main publishes dire
   await p.checkInvariants()
 })
 
+test("a clean merge is committed from git's trial and checked out in the lane; an ignored file in its way is overwritten as git merge does", async () => {
+  await using p = await laneProject()
+  const alice = await p.lane('alice')
+  const bob = await p.lane('bob')
+  p.write(alice, 'build/out.txt', 'published by alice\n')
+  assert.equal((await p.json<SyncJson>(['sync'], { cwd: alice, code: 0 })).outcome, 'published-direct')
+  // bob has diverged, and holds an ignored file where main now has a tracked one.
+  p.write(bob, 'b.txt', 'bob\n')
+  const exclude = join(git(bob, 'rev-parse', '--git-common-dir'), 'info', 'exclude')
+  writeFileSync(exclude, `${readFileSync(exclude, 'utf8')}/build/\n`)
+  p.write(bob, 'build/out.txt', 'a local build\n')
+  const merged = await p.json<SyncJson>(['sync'], { cwd: bob, code: 0 })
+  assert.equal(merged.outcome, 'published-merge')
+  assert.equal(p.head(bob), p.main())
+  assert.equal(readFileSync(join(bob, 'build', 'out.txt'), 'utf8'), 'published by alice\n')
+  assert.equal(git(bob, 'status', '--porcelain'), '', 'the lane is its merge, nothing left uncommitted')
+
+  // The usual case, nothing in the way: the merge is two parents, the lane's work and main.
+  p.write(alice, 'a2.txt', 'alice again\n')
+  assert.equal((await p.json<SyncJson>(['sync'], { cwd: alice, code: 0 })).outcome, 'published-merge')
+  const mainBefore = p.main()
+  p.write(bob, 'b2.txt', 'bob again\n')
+  const second = await p.json<SyncJson>(['sync'], { cwd: bob, code: 0 })
+  assert.equal(second.outcome, 'published-merge')
+  const [, first, other] = git(p.repo.path, 'rev-list', '--parents', '-n', '1', 'main').split(' ')
+  assert.equal(other, mainBefore, "main's side is the main it merged")
+  assert.match(
+    git(bob, 'show', '-s', '--format=%s', first ?? ''),
+    /^sangam snapshot: bob /,
+    "the lane's side is its snapshot",
+  )
+  assert.match(git(bob, 'show', '-s', '--format=%s', 'HEAD'), /^sangam merge: bob /)
+  assert.ok(existsSync(join(bob, 'a2.txt')) && existsSync(join(p.repo.path, 'b2.txt')))
+  assert.equal(git(bob, 'status', '--porcelain'), '')
+  await p.checkInvariants()
+})
+
 test('C5/C11/C19: a conflict starts a semantic task under the lock; others are busy; the report is checked; publishing frees the lock', async () => {
   await using p = await laneProject()
   const alice = await p.lane('alice')

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { git, tmpGitRepo } from '../../test/helpers/tmp-git-repo.ts'
-import { mergeTrees } from './merge-tree.ts'
+import { type MergeResult, mergeTrees } from './merge-tree.ts'
 import { touchedPaths } from './touched-paths.ts'
 
 test('merge results: conflicted paths with spaces and newlines, clean pairs, and unrelated histories', async () => {
@@ -26,10 +26,12 @@ test('merge results: conflicted paths with spaces and newlines, clean pairs, and
 
   const conflicts = ['odd name\nwith newline.txt', 'plain.txt']
   assert.deepEqual(
-    await mergeTrees(repo.path, [
-      [x, y],
-      [base, x],
-    ]),
+    (
+      await mergeTrees(repo.path, [
+        [x, y],
+        [base, x],
+      ])
+    ).map(treeWritten),
     [
       { clean: false, conflicts, error: null },
       { clean: true, conflicts: [], error: null },
@@ -41,10 +43,11 @@ test('merge results: conflicted paths with spaces and newlines, clean pairs, and
     [x, lone],
     [base, y],
   ])
-  assert.deepEqual(a, { clean: false, conflicts, error: null })
+  assert.deepEqual(treeWritten(a), { clean: false, conflicts, error: null })
   assert.equal(b?.clean, false)
+  assert.equal(b?.tree, null)
   assert.match(b?.error ?? '', /unrelated histories/)
-  assert.deepEqual(c, { clean: true, conflicts: [], error: null })
+  assert.deepEqual(treeWritten(c), { clean: true, conflicts: [], error: null })
   assert.deepEqual(await mergeTrees(repo.path, []), [])
 
   assert.deepEqual(await touchedPaths(repo.path, y, x), [
@@ -55,3 +58,11 @@ test('merge results: conflicted paths with spaces and newlines, clean pairs, and
   assert.deepEqual(await touchedPaths(repo.path, x, base), [])
   assert.equal(await touchedPaths(repo.path, x, lone), null)
 })
+
+/** The result without its tree, once the tree is seen to be one git wrote. */
+function treeWritten(result: MergeResult | undefined): Omit<MergeResult, 'tree'> {
+  assert.ok(result !== undefined)
+  const { tree, ...rest } = result
+  assert.match(tree ?? '', /^[0-9a-f]{40,64}$/)
+  return rest
+}

@@ -8,6 +8,8 @@ export interface MergeResult {
   readonly conflicts: readonly string[]
   /** Why git could not merge them at all (unrelated histories); null when it could. */
   readonly error: string | null
+  /** The merged tree git wrote (conflict markers in it where it conflicts); null where it wrote none. */
+  readonly tree: string | null
 }
 
 /**
@@ -55,7 +57,7 @@ function parseBatch(stdout: string, expected: number): MergeResult[] | null {
     if (i >= items.length) return null
     i += 1
     const conflicts = [...paths].sort()
-    results.push({ clean: status === '1' && conflicts.length === 0, conflicts, error: null })
+    results.push({ clean: status === '1' && conflicts.length === 0, conflicts, error: null, tree })
   }
   return results
 }
@@ -77,16 +79,16 @@ async function mergeOne(cwd: string, left: string, right: string): Promise<Merge
       clean: false,
       conflicts: [],
       error: result.stderr.trim() || `git merge-tree exited ${result.code}`,
+      tree: null,
     }
   }
   // Output: the tree, then the conflicted paths, each NUL-terminated.
-  const conflicts = [
-    ...new Set(
-      result.stdout
-        .split('\0')
-        .slice(1)
-        .filter((item) => item !== ''),
-    ),
-  ].sort()
-  return { clean: result.code === 0, conflicts, error: null }
+  const [tree = '', ...paths] = result.stdout.split('\0')
+  const conflicts = [...new Set(paths.filter((item) => item !== ''))].sort()
+  return {
+    clean: result.code === 0,
+    conflicts,
+    error: null,
+    tree: /^[0-9a-f]{40,64}$/.test(tree) ? tree : null,
+  }
 }

@@ -163,8 +163,19 @@ export function snapshotCommit(
 ): string {
   stageAllBut(worktree, own)
   const tree = must(runGit(['write-tree'], worktree), 'write-tree').trim()
+  return commitTree(worktree, tree, [head], message)
+}
+
+/** A commit of `tree` on `parents` (the lane's identity), made without moving any ref. */
+export function commitTree(
+  worktree: string,
+  tree: string,
+  parents: readonly string[],
+  message: string,
+): string {
+  const parentArgs = parents.flatMap((parent) => ['-p', parent])
   return must(
-    runGit(['commit-tree', '--no-gpg-sign', '-p', head, '-m', message, tree], worktree),
+    runGit(['commit-tree', '--no-gpg-sign', ...parentArgs, '-m', message, tree], worktree),
     'commit-tree',
   ).trim()
 }

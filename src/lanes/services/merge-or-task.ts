@@ -21,6 +21,7 @@ import {
   undo,
 } from './integration-steps.ts'
 import {
+  commitTree,
   isAncestor,
   resetHard,
   snapshotCommit,
@@ -56,23 +57,36 @@ export async function mergeOrStartTask(
   const message = `sangam snapshot: ${lane.name} ${task}`
   const snapshot = dirty ? snapshotCommit(lane.worktree, start.head, message, start.own) : start.head
   // Asked of git without touching the worktree, so a merge that conflicts is never begun and
-  // never undone. A git before 2.38 has no `merge-tree --write-tree`: then the merge answers.
+  // never undone, and a clean one is committed from the tree git wrote (no `git merge` to run).
+  // A git before 2.38 has no `merge-tree --write-tree`: then `git merge` answers.
   const trial = await mergeTrees(world.root, [[snapshot, main]]).then(
     ([answer]) => answer ?? null,
     () => null,
   )
-  // The lane's HEAD moves to its snapshot in the transaction that keeps the recovery refs.
+  const merged =
+    trial?.clean === true && trial.tree !== null
+      ? commitTree(lane.worktree, trial.tree, [snapshot, main], `sangam merge: ${lane.name} ${task}`)
+      : null
+  // The lane's HEAD moves (to the merge, else to its snapshot) in the transaction that keeps the
+  // recovery refs; its files follow a clean merge after (a crash between leaves HEAD past the
+  // snapshot, which the restart normalisation puts back).
+  const head = merged ?? snapshot
   writeRefs(
     lane.worktree,
     [
-      ...(dirty ? [['HEAD', snapshot, start.head] as const] : []),
+      ...(head === start.head ? [] : [['HEAD', head, start.head] as const]),
       [snapshotRef(task), snapshot],
       [baseRef(task), main],
     ],
     message,
   )
   world.fault('snapshot')
-  const merge = trial === null || trial.clean ? mergeInLane(world, lane, { task, main, snapshot }) : null
+  const merge =
+    merged !== null
+      ? checkOutMerge(world, lane, { task, main, snapshot, candidate: merged })
+      : trial === null
+        ? mergeInLane(world, lane, { task, main, snapshot })
+        : null
   world.fault('merged')
   if (merge !== null && merge.candidate !== null) {
     await checkAndPublish(world, lane, holder, journal, { from: main, to: merge.candidate })
@@ -82,8 +96,33 @@ export async function mergeOrStartTask(
   return await startTask(world, lane, holder, journal, { task, main, snapshot, base: start.base }, result)
 }
 
+type MergeOutcome = { candidate: string; reason: null } | { candidate: null; reason: string }
+
 /**
- * `git merge` of main into the lane: the merge commit when it is clean (no conflict, nothing left
+ * The lane's files brought from its snapshot to the merge `candidate` HEAD already names (a
+ * two-tree `read-tree -m -u`), and the merge checked for conflict markers and whitespace damage;
+ * else why not. An ignored file in the way is overwritten, as `git merge` does. Where read-tree
+ * refuses (an untracked file in the way: the snapshot holds all but sangam's own), HEAD goes back
+ * to the snapshot and `git merge` answers, as it did before there was a trial.
+ */
+function checkOutMerge(
+  world: LaneWorld,
+  lane: LaneRow,
+  input: { task: string; main: string; snapshot: string; candidate: string },
+): MergeOutcome {
+  const moved = runGit(['read-tree', '-m', '-u', input.snapshot, input.candidate], lane.worktree)
+  if (moved.code !== 0) {
+    writeRefs(lane.worktree, [['HEAD', input.snapshot, input.candidate]])
+    return mergeInLane(world, lane, input)
+  }
+  if (runGit(['diff', '--check', input.main, input.candidate], world.root).code !== 0)
+    return { candidate: null, reason: 'merge not clean (diff --check)' }
+  return { candidate: input.candidate, reason: null }
+}
+
+/**
+ * `git merge` of main into the lane (where git has no `merge-tree --write-tree`, or the trial's
+ * merge could not be checked out): the merge commit when it is clean (no conflict, nothing left
  * uncommitted, both sides in it, no conflict markers or whitespace damage), else the lane given
  * back as it was before the merge and why.
  */
@@ -91,7 +130,7 @@ function mergeInLane(
   world: LaneWorld,
   lane: LaneRow,
   input: { task: string; main: string; snapshot: string },
-): { candidate: string; reason: null } | { candidate: null; reason: string } {
+): MergeOutcome {
   const merged = runGit(
     // --no-verify: as for its snapshot commit, sangam's own merge in the lane (never on main).
     [
